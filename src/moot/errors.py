@@ -1,0 +1,62 @@
+"""Every error moot raises, in one hierarchy.
+
+::
+
+    MootError                  base class: catch this to catch everything moot raises
+    +-- ConfigError            the caller's mistake: bad model spec, bad option, missing extra
+    +-- BackendError           the transport failed: dead endpoint, HTTP error, model load failure
+    +-- ModelOutputError       the model misbehaved: its reply never validated after the
+                               allowed re-asks; carries every raw reply and the errors
+
+A ``ModelOutputError`` is never swallowed and never replaced by invented content:
+the orchestration stops and the caller sees what the model actually wrote.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+class MootError(Exception):
+    """Base class of every error raised by moot."""
+
+
+class ConfigError(MootError):
+    """The caller asked for something that cannot work (bad spec, option, or missing extra)."""
+
+
+class BackendError(MootError):
+    """A model backend failed to produce a reply (transport, server or runtime failure)."""
+
+    def __init__(self, message: str, *, spec: str | None = None) -> None:
+        super().__init__(message)
+        self.spec = spec
+
+
+class ModelOutputError(MootError):
+    """A model's reply never satisfied its schema and rules within the re-ask budget.
+
+    ``raw`` is the last raw reply; ``attempts`` holds every raw reply in order, and
+    ``errors`` the validation problems of the last attempt.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        raw: str,
+        attempts: Sequence[str] = (),
+        errors: Sequence[str] = (),
+        role: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.raw = raw
+        self.attempts = list(attempts)
+        self.errors = list(errors)
+        self.role = role
+
+    def __str__(self) -> str:
+        base = super().__str__()
+        detail = "; ".join(self.errors[:5])
+        snippet = self.raw if len(self.raw) <= 300 else self.raw[:300] + "..."
+        return f"{base}\n  errors: {detail}\n  last raw reply: {snippet!r}"

@@ -1,0 +1,49 @@
+"""Progress events a debate emits while it runs (for the CLI's live display or a caller)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from moot.llm.types import CallContext, Usage
+
+
+@dataclass(frozen=True)
+class RoundStarted:
+    """A round (``opening``, ``cross_examination``, ``closing``, ``judgement``) began."""
+
+    round: str
+
+
+@dataclass(frozen=True)
+class CallStarted:
+    """A model call was sent."""
+
+    call_id: int
+    context: CallContext
+    model: str
+
+
+@dataclass(frozen=True)
+class CallFinished:
+    """A model call came back (``error`` is set when the transport failed)."""
+
+    call_id: int
+    context: CallContext
+    model: str
+    usage: Usage
+    seconds: float
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Reasked:
+    """A reply failed validation and the model was asked again."""
+
+    context: CallContext
+    attempt: int
+    problems: tuple[str, ...]
+
+
+Event = RoundStarted | CallStarted | CallFinished | Reasked
+Listener = Callable[[Event], None]

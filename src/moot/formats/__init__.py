@@ -1,0 +1,1 @@
+"""Debate formats. Each is a small pipeline of rounds over the model layer."""

@@ -1,0 +1,69 @@
+"""What debaters are asked to write in each round of the structured format.
+
+These are the *reply* types: what a model produces. Ids, sides and numbering are
+not the model's business; code adds them when it turns replies into
+``moot.schema`` types. String lengths are bounded so constrained decoding cannot
+run away (a small model loops until the token limit without ``maxLength``), and
+kept at or under 1000 characters, the most a llama.cpp grammar accepts for one
+string (see ``moot.llm.local.MAX_GRAMMAR_STRING``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from moot.llm.schemas import enum_items, pin_items
+from moot.llm.types import OutputSpec
+from moot.schema import ResponseType
+
+MIN_ARGUMENTS = 3
+MAX_ARGUMENTS = 5
+
+
+class _Reply(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ArgumentDraft(_Reply):
+    claim: str = Field(min_length=8, max_length=240)
+    reasoning: str = Field(min_length=20, max_length=700)
+    evidence: str = Field(min_length=10, max_length=500)
+
+
+class OpeningReply(_Reply):
+    arguments: list[ArgumentDraft] = Field(min_length=MIN_ARGUMENTS, max_length=MAX_ARGUMENTS)
+
+
+class CrossExamItem(_Reply):
+    target_id: str = Field(max_length=16)
+    response: ResponseType
+    reasoning: str = Field(min_length=10, max_length=600)
+    follow_up: str = Field(min_length=5, max_length=300)
+
+
+class CrossExamReply(_Reply):
+    responses: list[CrossExamItem] = Field(min_length=1, max_length=2 * MAX_ARGUMENTS)
+
+
+class ClosingReply(_Reply):
+    concessions: list[Annotated[str, StringConstraints(min_length=3, max_length=300)]] = Field(
+        max_length=MAX_ARGUMENTS
+    )
+    unrefuted: list[Annotated[str, StringConstraints(max_length=16)]] = Field(
+        max_length=MAX_ARGUMENTS
+    )
+    final_stance: str = Field(min_length=20, max_length=1000)
+    stance_changed: bool
+    stance_change_reason: str = Field(min_length=5, max_length=400)
+
+
+def cross_exam_spec(base: OutputSpec, target_ids: list[str]) -> OutputSpec:
+    """The cross-examination schema with one response slot per opposing argument."""
+    return pin_items(base, "responses", "target_id", target_ids)
+
+
+def closing_spec(base: OutputSpec, own_ids: list[str]) -> OutputSpec:
+    """The closing schema with ``unrefuted`` limited to the side's own argument ids."""
+    return enum_items(base, "unrefuted", own_ids)

@@ -1,0 +1,256 @@
+"""The protocol's format rules for each round of the structured debate (SPEC section 1).
+
+Each check returns ``Problem`` values. Hard problems (wrong or repeated ids, a new
+argument in cross-examination) can never be accepted. The others are quality rules:
+the statement is sent back for a rewrite, and if the rule is still broken when the
+re-asks are spent, the result records a warning (or, with strict rules, the debate
+stops). The checks are deliberately simple, documented heuristics.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from moot.formats.replies import ClosingReply, CrossExamReply, OpeningReply
+from moot.llm.structured import Problem
+from moot.text import cjk_share, normalise, sentences, word_count
+
+CAUSAL_MARKERS = (
+    "because",
+    "since",
+    "therefore",
+    "thus",
+    "hence",
+    "so ",
+    "so,",
+    "leads to",
+    "lead to",
+    "led to",
+    "results in",
+    "result in",
+    "resulting in",
+    "causes",
+    "cause ",
+    "caused",
+    "which means",
+    "as a result",
+    "consequently",
+    "due to",
+    "if ",
+    "then",
+    "means that",
+    "allows",
+    "enables",
+    "reduces",
+    "increases",
+    "drives",
+    "因为",
+    "所以",
+    "因此",
+    "导致",
+    "从而",
+    "由于",
+    "使得",
+    "进而",
+    "因而",
+    "如果",
+    "就会",
+    "意味着",
+    "造成",
+    "带来",
+)
+VAGUE_EVIDENCE = (
+    "many companies",
+    "many people",
+    "everyone knows",
+    "it is well known",
+    "widely known",
+    "experts agree",
+    "common sense",
+    "obviously",
+    "很多公司",
+    "许多公司",
+    "众所周知",
+    "大家都知道",
+    "专家都认为",
+    "显而易见",
+)
+CROSS_REFERENCE = re.compile(
+    r"\b(?:PRO|CON)-\d+\b|\b(?:argument|point)\s*#?\d+\b|\bsee (?:above|below)\b"
+    r"|\bas (?:argued|stated|mentioned) (?:above|earlier|before)\b"
+    r"|见第|如上所述|上述论[点据]|前述论[点据]|论[点据]\s*[0-9一二三四五]",
+    re.IGNORECASE,
+)
+ARGUMENT_ID = re.compile(r"\b(PRO|CON)-(\d+)\b", re.IGNORECASE)
+NEW_ARGUMENT_MARKER = re.compile(
+    r"\b(?:new|additional|another) argument\s*:|新论[点据]\s*[:：]|另一个论[点据]\s*[:：]",
+    re.IGNORECASE,
+)
+CONCRETE = re.compile(r"\d|[\"“”「」《》]|according to|据.{1,20}(?:统计|报告|数据)", re.IGNORECASE)
+
+
+QUESTION_START = re.compile(
+    r"^\s*(?:what|why|how|which|when|where|who|whom|whose|do|does|did|is|are|was|were|can|"
+    r"could|would|will|should|has|have|had|if)\b|^\s*(?:为什么|如何|怎么|什么|哪|是否|难道)",
+    re.IGNORECASE,
+)
+
+
+def _is_question(text: str) -> bool:
+    """A question mark, a question word at the start, or a Chinese question particle."""
+    stripped = text.strip()
+    return (
+        "?" in stripped
+        or "？" in stripped
+        or bool(QUESTION_START.search(stripped))
+        or stripped.endswith(("吗", "呢"))
+    )
+
+
+def _language(fields: Iterable[tuple[str, str]], lang: str) -> list[Problem]:
+    problems = []
+    for label, text in fields:
+        share = cjk_share(text)
+        if lang == "zh" and share < 0.3:
+            problems.append(Problem(f"{label}: write in Chinese (简体中文)", hard=False))
+        elif lang == "en" and share > 0.3:
+            problems.append(Problem(f"{label}: write in English", hard=False))
+    return problems
+
+
+def check_opening(reply: OpeningReply, lang: str) -> list[Problem]:
+    """Opening rules: one-sentence falsifiable claims, causal reasoning, concrete
+    evidence, no cross-references between arguments, no repeated claims."""
+    problems: list[Problem] = []
+    seen: Counter[str] = Counter(normalise(a.claim) for a in reply.arguments)
+    for n, arg in enumerate(reply.arguments, start=1):
+        where = f"arguments[{n}]"
+        if len(sentences(arg.claim)) != 1:
+            problems.append(
+                Problem(f"{where}.claim: state the claim as exactly one sentence", hard=False)
+            )
+        if arg.claim.rstrip().endswith(("?", "？")):
+            problems.append(
+                Problem(
+                    f"{where}.claim: a claim must be a falsifiable statement, not a question",
+                    hard=False,
+                )
+            )
+        lowered = arg.reasoning.lower()
+        if not any(marker in lowered for marker in CAUSAL_MARKERS):
+            problems.append(
+                Problem(
+                    f"{where}.reasoning: give a causal chain (X because Y, which leads to Z)",
+                    hard=False,
+                )
+            )
+        evidence = arg.evidence.lower()
+        if any(v in evidence for v in VAGUE_EVIDENCE) or not CONCRETE.search(arg.evidence):
+            problems.append(
+                Problem(
+                    f"{where}.evidence: give concrete, checkable facts or"
+                    " figures with their source, not general statements",
+                    hard=False,
+                )
+            )
+        text = " ".join((arg.claim, arg.reasoning, arg.evidence))
+        if CROSS_REFERENCE.search(text):
+            problems.append(
+                Problem(
+                    f"{where}: each argument must stand alone; do not refer to other arguments",
+                    hard=False,
+                )
+            )
+        if seen[normalise(arg.claim)] > 1:
+            problems.append(
+                Problem(
+                    f"{where}.claim: repeats another claim; each argument"
+                    " must make a different point",
+                    hard=False,
+                )
+            )
+        problems += _language(
+            [(f"{where}.claim", arg.claim), (f"{where}.reasoning", arg.reasoning)], lang
+        )
+    return problems
+
+
+def check_cross_exam(
+    reply: CrossExamReply, target_ids: Sequence[str], all_ids: Sequence[str], lang: str
+) -> list[Problem]:
+    """Cross-examination rules: every opposing argument answered exactly once, no
+    unknown target, no new argument; follow-ups are questions."""
+    problems: list[Problem] = []
+    counts = Counter(item.target_id.upper() for item in reply.responses)
+    for target in target_ids:
+        if counts[target] == 0:
+            problems.append(
+                Problem(
+                    f"responses: {target} is not answered; answer every"
+                    " opposing argument exactly once"
+                )
+            )
+        elif counts[target] > 1:
+            problems.append(
+                Problem(
+                    f"responses: {target} is answered {counts[target]} times;"
+                    " answer it exactly once"
+                )
+            )
+    for target in sorted(set(counts) - set(target_ids)):
+        problems.append(
+            Problem(
+                f"responses: {target} is not an opposing argument; valid"
+                f" targets are {', '.join(target_ids)}"
+            )
+        )
+    known = {i.upper() for i in all_ids}
+    for n, item in enumerate(reply.responses, start=1):
+        text = f"{item.reasoning} {item.follow_up}"
+        for side, num in ARGUMENT_ID.findall(text):
+            ref = f"{side.upper()}-{num}"
+            if ref not in known:
+                problems.append(
+                    Problem(
+                        f"responses[{n}]: refers to {ref}, which is not an"
+                        " opening argument; no new arguments in"
+                        " cross-examination"
+                    )
+                )
+        if NEW_ARGUMENT_MARKER.search(text):
+            problems.append(
+                Problem(
+                    f"responses[{n}]: introduces a new argument; in"
+                    " cross-examination only answer the opposing argument"
+                )
+            )
+        if not _is_question(item.follow_up):
+            problems.append(
+                Problem(f"responses[{n}].follow_up: ask a pointed question", hard=False)
+            )
+        problems += _language([(f"responses[{n}].reasoning", item.reasoning)], lang)
+    return problems
+
+
+def check_closing(reply: ClosingReply, own_ids: Sequence[str], lang: str) -> list[Problem]:
+    """Closing rules: unrefuted names only the side's own arguments, once each; the
+    final stance is 100-200 words."""
+    problems: list[Problem] = []
+    own = {i.upper() for i in own_ids}
+    counts = Counter(i.upper() for i in reply.unrefuted)
+    for ident, count in counts.items():
+        if ident not in own:
+            problems.append(
+                Problem(f"unrefuted: {ident} is not one of your arguments ({', '.join(own_ids)})")
+            )
+        elif count > 1:
+            problems.append(Problem(f"unrefuted: {ident} is listed {count} times"))
+    words = word_count(reply.final_stance)
+    if not 100 <= words <= 200:
+        problems.append(
+            Problem(f"final_stance: has about {words} words; write 100-200", hard=False)
+        )
+    problems += _language([("final_stance", reply.final_stance)], lang)
+    return problems

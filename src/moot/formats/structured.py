@@ -1,0 +1,269 @@
+"""The structured format (SPEC section 1): opening -> cross-examination -> closing -> judge.
+
+Each round is one wave of concurrent calls: both openings together, both
+cross-examinations together (they depend only on the openings), both closings
+together, then the judge. Each agent sees only what its round needs, not the whole
+history. Ids are assigned here; every reply is validated before it is used.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TypeVar
+
+from moot.events import RoundStarted
+from moot.formats import rules
+from moot.formats.replies import (
+    ClosingReply,
+    CrossExamReply,
+    OpeningReply,
+    closing_spec,
+    cross_exam_spec,
+)
+from moot.judging.judge import bias_signals, judge_debate
+from moot.llm.backend import Backend
+from moot.llm.meter import Meter
+from moot.llm.schemas import output_spec
+from moot.llm.structured import Problem, generate_structured
+from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
+from moot.prompts import render
+from moot.schema import (
+    SIDES,
+    Argument,
+    Closing,
+    CrossExamination,
+    Judgement,
+    Lang,
+    QualityWarning,
+    Side,
+    StanceChange,
+)
+
+ReplyT = TypeVar("ReplyT", OpeningReply, CrossExamReply, ClosingReply)
+
+ROUNDS = ("opening", "cross_examination", "closing", "judgement")
+
+# Output budgets per round, in tokens: generous for the bounded schemas.
+MAX_TOKENS = {"opening": 1400, "cross_examination": 1600, "closing": 900, "judgement": 2400}
+
+
+@dataclass(frozen=True)
+class DebateSettings:
+    """How the debate samples and validates."""
+
+    lang: Lang = "en"
+    seed: int | None = None
+    temperature: float = 0.3
+    max_reasks: int = 2
+    strict_rules: bool = False
+
+    def for_call(self, round_name: str, role: str) -> GenerationSettings:
+        """Per-call settings. The seed is derived from the debate seed and the call's
+        role and round, so results do not depend on the order calls are made in."""
+        seed = None
+        if self.seed is not None:
+            digest = hashlib.sha256(f"{self.seed}:{role}:{round_name}".encode()).digest()
+            seed = int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+        return GenerationSettings(
+            temperature=self.temperature, max_tokens=MAX_TOKENS[round_name], seed=seed
+        )
+
+
+@dataclass(frozen=True)
+class DebateRecord:
+    """Everything a structured debate produced, before it is packaged as a result."""
+
+    arguments: list[Argument]
+    cross_examinations: list[CrossExamination]
+    closings: list[Closing]
+    judgement: Judgement
+    warnings: list[QualityWarning]
+
+
+def _as_warning(problem: Problem, round_name: str, side: Side | None) -> QualityWarning:
+    code = "language" if "write in" in problem.message else "format_rule"
+    return QualityWarning(round=round_name, side=side, code=code, message=problem.message)
+
+
+class StructuredDebate:
+    """Runs one two-sided structured debate over the given backends."""
+
+    def __init__(
+        self,
+        topic: str,
+        *,
+        debaters: Mapping[Side, Backend],
+        judge: Backend,
+        settings: DebateSettings,
+        meter: Meter,
+    ) -> None:
+        self.topic = topic
+        self.debaters = debaters
+        self.judge = judge
+        self.settings = settings
+        self.meter = meter
+        self._warnings: list[QualityWarning] = []
+
+    @property
+    def lang(self) -> Lang:
+        return self.settings.lang
+
+    def _context(self, round_name: str, side: Side | None, **extra: object) -> CallContext:
+        role = side if side is not None else "judge"
+        return CallContext(
+            role=role,
+            round=round_name,
+            side=side,
+            topic=self.topic,
+            lang=self.lang,
+            extra=dict(extra),
+        )
+
+    def _system(self, side: Side) -> Message:
+        return Message("system", render("debater_system", self.lang, side=side, topic=self.topic))
+
+    async def _ask(
+        self,
+        side: Side,
+        round_name: str,
+        prompt_name: str,
+        reply_type: type[ReplyT],
+        check: Callable[[ReplyT], list[Problem]],
+        spec: OutputSpec,
+        **prompt_context: object,
+    ) -> ReplyT:
+        messages = [
+            self._system(side),
+            Message(
+                "user",
+                render(prompt_name, self.lang, side=side, topic=self.topic, **prompt_context),
+            ),
+        ]
+        outcome = await generate_structured(
+            self.debaters[side],
+            messages,
+            reply_type,
+            settings=self.settings.for_call(round_name, side),
+            context=self._context(round_name, side, **prompt_context),
+            meter=self.meter,
+            spec=spec,
+            check=check,
+            max_reasks=self.settings.max_reasks,
+            strict_rules=self.settings.strict_rules,
+        )
+        self._warnings += [_as_warning(p, round_name, side) for p in outcome.warnings]
+        return outcome.value
+
+    async def _opening(self, side: Side) -> list[Argument]:
+        reply = await self._ask(
+            side,
+            "opening",
+            "opening",
+            OpeningReply,
+            lambda r: rules.check_opening(r, self.lang),
+            output_spec(OpeningReply),
+        )
+        prefix = side.upper()
+        return [
+            Argument(
+                id=f"{prefix}-{n}",
+                side=side,
+                claim=a.claim,
+                reasoning=a.reasoning,
+                evidence=a.evidence,
+            )
+            for n, a in enumerate(reply.arguments, start=1)
+        ]
+
+    async def _cross_examine(self, side: Side, arguments: list[Argument]) -> list[CrossExamination]:
+        opposing = [a for a in arguments if a.side != side]
+        own = [a for a in arguments if a.side == side]
+        target_ids = [a.id for a in opposing]
+        all_ids = [a.id for a in arguments]
+        reply = await self._ask(
+            side,
+            "cross_examination",
+            "cross_exam",
+            CrossExamReply,
+            lambda r: rules.check_cross_exam(r, target_ids, all_ids, self.lang),
+            cross_exam_spec(output_spec(CrossExamReply), target_ids),
+            opposing=opposing,
+            own=own,
+            target_ids=target_ids,
+        )
+        by_target = {item.target_id.upper(): item for item in reply.responses}
+        return [
+            CrossExamination(
+                by=side,
+                target_id=t,
+                response=by_target[t].response,
+                reasoning=by_target[t].reasoning,
+                follow_up=by_target[t].follow_up,
+            )
+            for t in target_ids
+        ]
+
+    async def _closing(
+        self, side: Side, arguments: list[Argument], cross: list[CrossExamination]
+    ) -> Closing:
+        own = [a for a in arguments if a.side == side]
+        own_ids = [a.id for a in own]
+        received = [c for c in cross if c.by != side]
+        given = [c for c in cross if c.by == side]
+        opposing = [a for a in arguments if a.side != side]
+        reply = await self._ask(
+            side,
+            "closing",
+            "closing",
+            ClosingReply,
+            lambda r: rules.check_closing(r, own_ids, self.lang),
+            closing_spec(output_spec(ClosingReply), own_ids),
+            own=own,
+            opposing=opposing,
+            received=received,
+            given=given,
+            own_ids=own_ids,
+        )
+        return Closing(
+            side=side,
+            concessions=list(reply.concessions),
+            unrefuted=[i.upper() for i in reply.unrefuted],
+            final_stance=reply.final_stance,
+            stance_change=StanceChange(
+                changed=reply.stance_changed, reason=reply.stance_change_reason
+            ),
+        )
+
+    async def run(self) -> DebateRecord:
+        """Run the four waves and return the record."""
+        emit = self.meter.emit
+        emit(RoundStarted("opening"))
+        openings = await asyncio.gather(*(self._opening(s) for s in SIDES))
+        arguments = [a for side_args in openings for a in side_args]
+
+        emit(RoundStarted("cross_examination"))
+        exams = await asyncio.gather(*(self._cross_examine(s, arguments) for s in SIDES))
+        cross = [c for side_exams in exams for c in side_exams]
+
+        emit(RoundStarted("closing"))
+        closings = list(await asyncio.gather(*(self._closing(s, arguments, cross) for s in SIDES)))
+
+        emit(RoundStarted("judgement"))
+        judgement, outcome = await judge_debate(
+            self.judge,
+            topic=self.topic,
+            lang=self.lang,
+            arguments=arguments,
+            cross=cross,
+            closings=closings,
+            settings=self.settings.for_call("judgement", "judge"),
+            meter=self.meter,
+            max_reasks=self.settings.max_reasks,
+            strict_rules=self.settings.strict_rules,
+        )
+        self._warnings += [_as_warning(p, "judgement", None) for p in outcome.warnings]
+        self._warnings += bias_signals(judgement, self.lang)
+        return DebateRecord(arguments, cross, closings, judgement, list(self._warnings))

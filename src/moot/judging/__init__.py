@@ -1,0 +1,1 @@
+"""Judging: rubrics, the judge, and (later) panels and agreement statistics."""

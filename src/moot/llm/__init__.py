@@ -1,0 +1,1 @@
+"""The model layer: every model call goes through here and nowhere else."""

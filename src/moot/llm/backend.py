@@ -1,0 +1,83 @@
+"""The one model interface, and model specs resolved to backends by name.
+
+A model spec is ``provider[:rest]``:
+
+* ``local`` or ``local:/path/to/model.gguf`` - in-process llama.cpp (default)
+* ``openai:MODEL`` or ``openai:MODEL@BASE_URL`` - any OpenAI-compatible endpoint
+* ``scripted:demo`` (optionally ``?latency_ms=200``) - deterministic offline demo
+
+Providers are imported lazily so that a missing optional dependency only matters
+when its provider is used, and then raises a ``ConfigError`` naming the install.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol, runtime_checkable
+
+from moot.errors import ConfigError
+from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
+
+DEFAULT_SPEC = "local"
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """A model that answers chat messages, optionally constrained to a JSON schema."""
+
+    @property
+    def spec(self) -> str:
+        """The model spec this backend was made from (safe to show and store)."""
+        ...
+
+    async def generate(
+        self,
+        messages: Sequence[Message],
+        *,
+        schema: OutputSpec | None,
+        settings: GenerationSettings,
+        context: CallContext | None = None,
+    ) -> Completion:
+        """Answer ``messages``; when ``schema`` is given, reply with JSON for it."""
+        ...
+
+
+def _make_local(rest: str, seed: int | None) -> Backend:
+    from moot.llm.local import LocalBackend
+
+    return LocalBackend(model_path=rest or None, seed=seed)
+
+
+def _make_openai(rest: str, seed: int | None) -> Backend:
+    from moot.llm.openai import OpenAIBackend
+
+    if not rest:
+        raise ConfigError("openai spec needs a model name: openai:MODEL or openai:MODEL@BASE_URL")
+    model, _, base_url = rest.partition("@")
+    return OpenAIBackend(model=model, base_url=base_url or None)
+
+
+def _make_scripted(rest: str, seed: int | None) -> Backend:
+    from moot.llm.scripted import DemoBackend
+
+    return DemoBackend.from_spec(rest, seed=seed)
+
+
+_PROVIDERS: dict[str, Callable[[str, int | None], Backend]] = {
+    "local": _make_local,
+    "openai": _make_openai,
+    "scripted": _make_scripted,
+}
+
+
+def resolve_backend(spec: str, *, seed: int | None = None) -> Backend:
+    """Build the backend a model spec names. Raises ``ConfigError`` for a bad spec."""
+    spec = spec.strip()
+    if not spec:
+        raise ConfigError("empty model spec")
+    provider, _, rest = spec.partition(":")
+    factory = _PROVIDERS.get(provider)
+    if factory is None:
+        known = ", ".join(sorted(_PROVIDERS))
+        raise ConfigError(f"unknown model provider {provider!r} in {spec!r}; known: {known}")
+    return factory(rest, seed)

@@ -1,0 +1,91 @@
+"""Counting and observing every model call: one wrapper around ``Backend.generate``."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Sequence
+
+from moot.events import CallFinished, CallStarted, Event, Listener, Reasked
+from moot.llm.backend import Backend
+from moot.llm.types import (
+    CallContext,
+    Completion,
+    GenerationSettings,
+    Message,
+    OutputSpec,
+    Usage,
+)
+
+
+class Meter:
+    """Tallies calls, re-asks and tokens across a debate and forwards events."""
+
+    def __init__(self, listener: Listener | None = None) -> None:
+        self._listener = listener
+        self._ids = itertools.count(1)
+        self.calls = 0
+        self.reasks = 0
+        self.usage = Usage()
+        self.in_flight: dict[int, CallContext] = {}
+
+    def emit(self, event: Event) -> None:
+        if self._listener is not None:
+            self._listener(event)
+
+    def next_id(self) -> int:
+        return next(self._ids)
+
+    def record_reask(self, context: CallContext, attempt: int, problems: Sequence[str]) -> None:
+        self.reasks += 1
+        self.emit(Reasked(context, attempt, tuple(problems)))
+
+
+class MeteredBackend:
+    """A backend that reports every call to a ``Meter``; behaviour is otherwise unchanged."""
+
+    def __init__(self, inner: Backend, meter: Meter) -> None:
+        self._inner = inner
+        self._meter = meter
+
+    @property
+    def spec(self) -> str:
+        return self._inner.spec
+
+    @property
+    def meter(self) -> Meter:
+        return self._meter
+
+    async def generate(
+        self,
+        messages: Sequence[Message],
+        *,
+        schema: OutputSpec | None,
+        settings: GenerationSettings,
+        context: CallContext | None = None,
+    ) -> Completion:
+        ctx = context or CallContext(role="unknown", round="unknown")
+        meter = self._meter
+        call_id = meter.next_id()
+        meter.calls += 1
+        meter.in_flight[call_id] = ctx
+        meter.emit(CallStarted(call_id, ctx, self.spec))
+        started = time.perf_counter()
+        try:
+            completion = await self._inner.generate(
+                messages, schema=schema, settings=settings, context=ctx
+            )
+        except Exception as exc:
+            meter.in_flight.pop(call_id, None)
+            meter.emit(
+                CallFinished(
+                    call_id, ctx, self.spec, Usage(), time.perf_counter() - started, error=str(exc)
+                )
+            )
+            raise
+        meter.in_flight.pop(call_id, None)
+        meter.usage = meter.usage + completion.usage
+        meter.emit(
+            CallFinished(call_id, ctx, self.spec, completion.usage, time.perf_counter() - started)
+        )
+        return completion

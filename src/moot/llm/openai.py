@@ -1,0 +1,388 @@
+"""Any OpenAI-compatible chat endpoint: OpenAI itself, llama.cpp's servers, vLLM, Ollama...
+
+``openai:MODEL`` talks to ``https://api.openai.com/v1`` (or ``OPENAI_BASE_URL``);
+``openai:MODEL@BASE_URL`` talks to ``BASE_URL``, which wins over ``OPENAI_BASE_URL``.
+The key comes from ``OPENAI_API_KEY``. A local server usually needs no key, so when
+none is set but a base URL is (argument or environment), the placeholder key
+``"not-needed"`` is sent; with neither a key nor a base URL a ``ConfigError`` asks for
+``OPENAI_API_KEY``. The key is never part of the spec or of any error message.
+
+Structured output adapts to the server. The first structured call probes, in order:
+
+1. ``response_format={"type": "json_schema", ...}`` - the standard form (OpenAI,
+   vLLM, llama.cpp's C++ ``llama-server``, LM Studio, recent Ollama);
+2. ``response_format={"type": "json_object", "schema": ...}`` - the extension that
+   llama-cpp-python's server enforces with a grammar (it answers the standard form
+   with HTTP 500);
+3. no ``response_format``: the schema is only described in the prompt.
+
+A mode is given up on when the server answers HTTP 400, 404, 422, 500 or 501 to it.
+Probe requests are sent with SDK retries off, so a rejection costs exactly one
+request; a probe that fails for a transient reason (connection, timeout, 408, 409,
+429, 502-504) is re-sent once through the ordinary client, with its retries. The
+first mode that answers is kept for the life of the backend and never re-probed
+(:attr:`OpenAIBackend.structured_mode`); pass ``structured_mode=`` to skip probing.
+
+The ``schema_instruction`` prompt (the schema as text) is added to the last user
+message in modes 2 and 3, not in mode 1. In mode 1 the server enforces a standard
+field, so repeating the schema would only cost context. In mode 2 ``schema`` is an
+extension: a server that accepts ``json_object`` but ignores ``schema`` still gets
+the shape from the prompt (and OpenAI's JSON mode insists the prompt mentions JSON);
+for llama.cpp it also tells a small model what the grammar-forced fields mean. It is
+appended to the last user message rather than sent as an extra message, because
+many chat templates reject two user messages in a row or a late system message.
+
+``temperature``, ``max_tokens`` and ``seed`` (when set) are sent; ``repeat_penalty``
+is not part of the OpenAI API and is not sent. Connections are not kept alive
+between calls: each call opens its own, so the backend holds no sockets, needs no
+closing, and works from any event loop (``run_debate`` runs a new loop each time).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import re
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import httpx2
+import openai
+from openai.types.chat import (
+    ChatCompletion,
+    ChatCompletionAssistantMessageParam,
+    ChatCompletionMessageParam,
+    ChatCompletionSystemMessageParam,
+    ChatCompletionUserMessageParam,
+)
+
+from moot.errors import BackendError, ConfigError
+from moot.llm.types import (
+    CallContext,
+    Completion,
+    FinishReason,
+    GenerationSettings,
+    Message,
+    OutputSpec,
+    Usage,
+)
+from moot.prompts import render
+
+StructuredMode = Literal["json_schema", "json_object", "prompt"]
+
+#: The structured-output modes, in the order they are probed.
+MODES: tuple[StructuredMode, ...] = ("json_schema", "json_object", "prompt")
+
+#: The key sent when no key is set but a base URL is: local servers ignore it.
+NO_KEY_PLACEHOLDER = "not-needed"
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+# A server that does not support a response_format answers one of these.
+_REJECTED_STATUSES = frozenset({400, 404, 422, 500, 501})
+# Failures that say nothing about the response_format: worth the SDK's retries.
+_TRANSIENT_STATUSES = frozenset({408, 409, 429, 502, 503, 504})
+
+_MAX_DETAIL = 500
+
+_log = logging.getLogger(__name__)
+
+
+class OpenAIBackend:
+    """A model behind an OpenAI-compatible ``/chat/completions`` endpoint."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        structured_mode: StructuredMode | None = None,
+        http_client: httpx2.AsyncClient | None = None,
+    ) -> None:
+        """``base_url`` and ``api_key`` win over ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY``.
+
+        ``structured_mode`` skips probing; ``http_client`` replaces the default
+        connection handling (proxies, custom certificates, instrumentation).
+        """
+        model = model.strip()
+        if not model:
+            raise ConfigError("the openai backend needs a model name: openai:MODEL")
+        if structured_mode is not None and structured_mode not in MODES:
+            raise ConfigError(
+                f"unknown structured_mode {structured_mode!r}; choose one of {', '.join(MODES)}"
+            )
+        self._model = model
+        self._given_base_url = base_url or None
+        effective_base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
+        key = api_key or os.environ.get("OPENAI_API_KEY") or None
+        if key is None:
+            if effective_base_url is None:
+                raise ConfigError(
+                    "no OpenAI API key: set OPENAI_API_KEY, or give the base URL of a local"
+                    " server that needs none (openai:MODEL@http://127.0.0.1:8080/v1)"
+                )
+            key = NO_KEY_PLACEHOLDER
+        self._key_is_placeholder = key == NO_KEY_PLACEHOLDER
+        self._secret = "" if self._key_is_placeholder else key
+        if http_client is None:
+            # No keep-alive: a pooled connection is tied to the event loop that opened
+            # it, and a backend may be used from several loops (one per run_debate).
+            http_client = openai.DefaultAsyncHttpx2Client(
+                limits=httpx2.Limits(max_connections=1000, max_keepalive_connections=0)
+            )
+        self._client = openai.AsyncOpenAI(
+            api_key=key,
+            base_url=effective_base_url or DEFAULT_BASE_URL,
+            http_client=http_client,
+        )
+        self._probe_client = self._client.with_options(max_retries=0)
+        self._mode: StructuredMode | None = structured_mode
+        self._probe_lock: asyncio.Lock | None = None
+        self._probe_lock_loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def spec(self) -> str:
+        """``openai:MODEL`` or ``openai:MODEL@BASE_URL`` as given; never the key."""
+        if self._given_base_url:
+            return f"openai:{self._model}@{self._given_base_url}"
+        return f"openai:{self._model}"
+
+    @property
+    def model(self) -> str:
+        return self._model
+
+    @property
+    def base_url(self) -> str:
+        """The endpoint actually used (argument, else ``OPENAI_BASE_URL``, else OpenAI)."""
+        return str(self._client.base_url).rstrip("/")
+
+    @property
+    def structured_mode(self) -> StructuredMode | None:
+        """The structured-output mode in use; ``None`` until a structured call found it."""
+        return self._mode
+
+    async def generate(
+        self,
+        messages: Sequence[Message],
+        *,
+        schema: OutputSpec | None,
+        settings: GenerationSettings,
+        context: CallContext | None = None,
+    ) -> Completion:
+        lang = context.lang if context is not None else "en"
+        if schema is None:
+            return await self._call(self._client, messages, None, None, settings, lang)
+        if self._mode is None:
+            # Only the first structured calls wait here; after that the lock is skipped.
+            async with self._lock():
+                if self._mode is None:
+                    return await self._discover(messages, schema, settings, lang)
+        return await self._call(self._client, messages, schema, self._mode, settings, lang)
+
+    def _lock(self) -> asyncio.Lock:
+        # An asyncio.Lock belongs to the loop it first waited on: keep one per loop.
+        loop = asyncio.get_running_loop()
+        if self._probe_lock is None or self._probe_lock_loop is not loop:
+            self._probe_lock = asyncio.Lock()
+            self._probe_lock_loop = loop
+        return self._probe_lock
+
+    async def _discover(
+        self,
+        messages: Sequence[Message],
+        schema: OutputSpec,
+        settings: GenerationSettings,
+        lang: str,
+    ) -> Completion:
+        for mode in MODES:
+            if mode == MODES[-1]:
+                # Nothing left to fall back to: an ordinary call, with retries.
+                completion = await self._call(self._client, messages, schema, mode, settings, lang)
+            else:
+                try:
+                    reply = await self._send(
+                        self._probe_client, messages, schema, mode, settings, lang
+                    )
+                except openai.APIStatusError as exc:
+                    if exc.status_code in _REJECTED_STATUSES and exc.code != "model_not_found":
+                        _log.debug(
+                            "%s: %s rejected response_format %s (HTTP %d); trying the next mode",
+                            self.spec,
+                            self.base_url,
+                            mode,
+                            exc.status_code,
+                        )
+                        continue
+                    if exc.status_code not in _TRANSIENT_STATUSES:
+                        raise self._error(exc) from exc
+                    completion = await self._call(
+                        self._client, messages, schema, mode, settings, lang
+                    )
+                except openai.APIConnectionError:
+                    completion = await self._call(
+                        self._client, messages, schema, mode, settings, lang
+                    )
+                except openai.OpenAIError as exc:
+                    raise self._error(exc) from exc
+                else:
+                    completion = self._completion(reply)
+            self._mode = mode
+            _log.debug("%s: structured output mode %s", self.spec, mode)
+            return completion
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _call(
+        self,
+        client: openai.AsyncOpenAI,
+        messages: Sequence[Message],
+        schema: OutputSpec | None,
+        mode: StructuredMode | None,
+        settings: GenerationSettings,
+        lang: str,
+    ) -> Completion:
+        try:
+            reply = await self._send(client, messages, schema, mode, settings, lang)
+        except openai.OpenAIError as exc:
+            raise self._error(exc) from exc
+        return self._completion(reply)
+
+    async def _send(
+        self,
+        client: openai.AsyncOpenAI,
+        messages: Sequence[Message],
+        schema: OutputSpec | None,
+        mode: StructuredMode | None,
+        settings: GenerationSettings,
+        lang: str,
+    ) -> ChatCompletion:
+        extra_body: dict[str, Any] = {}
+        if schema is not None and mode in ("json_object", "prompt"):
+            messages = _with_schema_instruction(messages, schema, lang)
+        if schema is not None and mode == "json_schema":
+            extra_body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": _schema_name(schema.name),
+                    "schema": schema.json_schema,
+                    "strict": False,
+                },
+            }
+        elif schema is not None and mode == "json_object":
+            # Not in the SDK's types: "schema" is llama.cpp's (and others') extension.
+            extra_body["response_format"] = {"type": "json_object", "schema": schema.json_schema}
+        return await client.chat.completions.create(
+            model=self._model,
+            messages=[_message_param(m) for m in messages],
+            temperature=settings.temperature,
+            max_tokens=settings.max_tokens,
+            seed=settings.seed if settings.seed is not None else openai.omit,
+            extra_body=extra_body or None,
+        )
+
+    def _completion(self, reply: ChatCompletion) -> Completion:
+        choices = getattr(reply, "choices", None)
+        if not choices:
+            raise BackendError(
+                f"{self.base_url} did not answer with a chat completion; is the base URL"
+                " the API root of an OpenAI-compatible server (usually ending in /v1)?",
+                spec=self.spec,
+            )
+        choice = choices[0]
+        finish: FinishReason = "other"
+        if choice.finish_reason == "length":
+            finish = "length"
+        elif choice.finish_reason == "stop":
+            finish = "stop"
+        usage = reply.usage
+        return Completion(
+            text=(choice.message.content if choice.message is not None else None) or "",
+            finish_reason=finish,
+            usage=Usage(
+                int(usage.prompt_tokens or 0) if usage is not None else 0,
+                int(usage.completion_tokens or 0) if usage is not None else 0,
+            ),
+            model=self.spec,
+        )
+
+    def _error(self, exc: openai.OpenAIError) -> BackendError:
+        where = self.base_url
+        if isinstance(exc, openai.APITimeoutError):
+            message = (
+                f"timed out waiting for {where}: the server is reachable but did not answer"
+                " in time (is it overloaded, or is the model still loading?)"
+            )
+        elif isinstance(exc, openai.APIConnectionError):
+            cause = f" ({exc.__cause__})" if exc.__cause__ is not None else ""
+            message = (
+                f"cannot reach {where}: is the server running, and is the base URL right?{cause}"
+            )
+        elif isinstance(exc, openai.AuthenticationError):
+            # The server's own text is left out: OpenAI's quotes part of the key.
+            if self._key_is_placeholder:
+                message = f"{where} needs an API key (HTTP 401) and none is set: set OPENAI_API_KEY"
+            else:
+                message = (
+                    f"{where} rejected the API key (HTTP 401): the key is wrong, revoked or"
+                    " for another server; check OPENAI_API_KEY"
+                )
+        elif isinstance(exc, openai.PermissionDeniedError):
+            message = (
+                f"{where} refused access (HTTP 403): the API key may not use model"
+                f" {self._model!r}: {_detail(exc)}"
+            )
+        elif isinstance(exc, openai.NotFoundError):
+            message = (
+                f"{where} answered HTTP 404 for model {self._model!r}: check the model name"
+                f" (GET {where}/models lists them) and that the base URL is the API root,"
+                f" usually ending in /v1: {_detail(exc)}"
+            )
+        elif isinstance(exc, openai.APIStatusError):
+            message = f"{where} answered HTTP {exc.status_code}: {_detail(exc)}"
+        else:
+            message = f"the call to {where} failed: {exc}"
+        if self._secret:
+            message = message.replace(self._secret, "***")
+        return BackendError(message, spec=self.spec)
+
+
+def _detail(exc: openai.APIStatusError) -> str:
+    """The server's error message, shortened."""
+    body = exc.body
+    text = exc.message
+    if isinstance(body, dict) and isinstance(body.get("message"), str):
+        text = body["message"]
+    elif isinstance(body, dict) and isinstance(body.get("detail"), str):
+        text = body["detail"]
+    text = " ".join(text.split())
+    return text if len(text) <= _MAX_DETAIL else text[:_MAX_DETAIL] + "..."
+
+
+def _schema_name(name: str) -> str:
+    """A ``json_schema.name`` OpenAI accepts: ``[A-Za-z0-9_-]{1,64}``."""
+    cleaned = re.sub(r"[^A-Za-z0-9_-]", "_", name)[:64]
+    return cleaned or "reply"
+
+
+def _with_schema_instruction(
+    messages: Sequence[Message], schema: OutputSpec, lang: str
+) -> list[Message]:
+    instruction = render(
+        "schema_instruction", lang, schema=json.dumps(schema.json_schema, ensure_ascii=False)
+    )
+    result = list(messages)
+    if result and result[-1].role == "user":
+        result[-1] = Message("user", f"{result[-1].content}\n\n{instruction}")
+    else:
+        result.append(Message("user", instruction))
+    return result
+
+
+def _message_param(message: Message) -> ChatCompletionMessageParam:
+    if message.role == "system":
+        return ChatCompletionSystemMessageParam(role="system", content=message.content)
+    if message.role == "assistant":
+        return ChatCompletionAssistantMessageParam(role="assistant", content=message.content)
+    return ChatCompletionUserMessageParam(role="user", content=message.content)

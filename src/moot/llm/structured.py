@@ -1,0 +1,141 @@
+"""Structured output: schema -> constrained decoding where supported -> validate -> re-ask.
+
+The backend is asked for JSON matching the reply type's schema (backends constrain
+decoding where they can). The reply is parsed and validated with pydantic, then by
+the caller's rule checks. A failure is sent back to the model with the exact errors
+for a bounded number of re-asks. A reply cut off at the token limit is a failure.
+
+Problems come in two tiers. *Hard* problems (invalid JSON, schema violations, wrong
+or duplicate ids) can never be accepted: when the re-asks are spent a
+``ModelOutputError`` carrying every raw reply is raised. *Rule* problems (protocol
+quality rules such as "the claim is one sentence") are also re-asked; when the
+re-asks are spent they raise too under ``strict_rules``, and otherwise the reply is
+kept and the unmet rules are returned as warnings that the result records and the
+briefing shows. Nothing is ever invented to fill a gap.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from moot.errors import ModelOutputError
+from moot.llm.backend import Backend
+from moot.llm.meter import Meter
+from moot.llm.schemas import output_spec
+from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
+from moot.prompts import render
+
+T = TypeVar("T", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One reason a reply is not acceptable. ``hard`` problems can never be waived."""
+
+    message: str
+    hard: bool = True
+
+
+Checker = Callable[[T], list[Problem]]
+
+
+@dataclass
+class Outcome(Generic[T]):
+    """A validated reply, with the unmet rule problems it was accepted with."""
+
+    value: T
+    attempts: int
+    warnings: list[Problem] = field(default_factory=list)
+
+
+def parse_json_text(text: str) -> Any:
+    """Parse a reply as JSON. A reply wholly wrapped in one Markdown code fence is
+    unwrapped, and raw control characters (a literal newline) inside strings are
+    accepted as the characters they are; nothing else is stripped or repaired, and
+    anything that is not one JSON document raises ``ValueError``."""
+    stripped = text.strip()
+    if stripped.startswith("```") and stripped.endswith("```") and stripped.count("```") == 2:
+        body = stripped[3:-3]
+        first_newline = body.find("\n")
+        if first_newline != -1 and body[:first_newline].strip().isalpha():
+            body = body[first_newline + 1 :]
+        stripped = body.strip()
+    return json.loads(stripped, strict=False)
+
+
+def _validation_messages(exc: ValidationError) -> list[Problem]:
+    problems = []
+    for err in exc.errors(include_url=False):
+        location = ".".join(str(part) for part in err["loc"]) or "(root)"
+        problems.append(Problem(f"{location}: {err['msg']}"))
+    return problems
+
+
+async def generate_structured(
+    backend: Backend,
+    messages: Sequence[Message],
+    reply_type: type[T],
+    *,
+    settings: GenerationSettings,
+    context: CallContext,
+    meter: Meter,
+    spec: OutputSpec | None = None,
+    check: Checker[T] | None = None,
+    max_reasks: int = 2,
+    strict_rules: bool = False,
+) -> Outcome[T]:
+    """Ask for a ``reply_type`` and return it validated, re-asking on failure."""
+    spec = spec or output_spec(reply_type)
+    history = list(messages)
+    raw_replies: list[str] = []
+    for attempt in range(max_reasks + 1):
+        completion = await backend.generate(
+            history, schema=spec, settings=settings, context=context
+        )
+        text = completion.text
+        raw_replies.append(text)
+        problems: list[Problem]
+        value: T | None = None
+        if completion.finish_reason == "length":
+            problems = [
+                Problem(
+                    f"the reply was cut off at the limit of {settings.max_tokens} tokens;"
+                    " write a shorter, complete reply"
+                )
+            ]
+        else:
+            try:
+                value = reply_type.model_validate(parse_json_text(text))
+            except ValueError as exc:
+                if isinstance(exc, ValidationError):
+                    problems = _validation_messages(exc)
+                else:
+                    problems = [Problem(f"the reply is not valid JSON ({exc})")]
+            else:
+                problems = check(value) if check else []
+        if not problems and value is not None:
+            return Outcome(value, attempt + 1)
+        hard = [p for p in problems if p.hard]
+        last = attempt == max_reasks
+        if last and value is not None and not hard and not strict_rules:
+            return Outcome(value, attempt + 1, warnings=problems)
+        if last:
+            raise ModelOutputError(
+                f"{context.role} reply for {context.round} did not validate after "
+                f"{attempt + 1} attempt(s) (model {backend.spec})",
+                raw=text,
+                attempts=raw_replies,
+                errors=[p.message for p in problems],
+                role=context.role,
+            )
+        meter.record_reask(context, attempt + 1, [p.message for p in problems])
+        history.append(Message("assistant", text))
+        history.append(
+            Message("user", render("reask", context.lang, problems=[p.message for p in problems]))
+        )
+    raise AssertionError("unreachable")  # pragma: no cover

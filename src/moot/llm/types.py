@@ -1,0 +1,72 @@
+"""Typed values that cross the model boundary: messages, settings, requests and completions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Role = Literal["system", "user", "assistant"]
+FinishReason = Literal["stop", "length", "other"]
+
+
+@dataclass(frozen=True)
+class Message:
+    """One chat message."""
+
+    role: Role
+    content: str
+
+
+@dataclass(frozen=True)
+class GenerationSettings:
+    """Sampling settings for one call. ``seed`` is honoured where the backend can."""
+
+    temperature: float = 0.3
+    max_tokens: int = 1024
+    seed: int | None = None
+    repeat_penalty: float = 1.1
+
+
+@dataclass(frozen=True)
+class OutputSpec:
+    """The structured output a call expects: a name and a JSON schema."""
+
+    name: str
+    json_schema: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class CallContext:
+    """What a call is for. Backends must not need it; the scripted demo and the
+    progress display read it, and it labels the call in logs and journals."""
+
+    role: str
+    round: str
+    side: str | None = None
+    topic: str = ""
+    lang: str = "en"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Token counts for one or more calls."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.prompt_tokens + other.prompt_tokens,
+            self.completion_tokens + other.completion_tokens,
+        )
+
+
+@dataclass(frozen=True)
+class Completion:
+    """A backend's raw reply to one request."""
+
+    text: str
+    finish_reason: FinishReason
+    usage: Usage
+    model: str

@@ -1,0 +1,40 @@
+"""Prompt templates: one Jinja2 file per role and round, per language.
+
+Templates live beside this module as ``<lang>/<name>.j2``. They are data: a user can
+read, diff and translate them. Orchestration code only calls :func:`render`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import jinja2
+
+from moot.errors import ConfigError
+
+LANGS = ("en", "zh")
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("moot", "prompts"),
+        # Prompts are plain text for a model, never HTML.
+        autoescape=False,  # noqa: S701
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+    )
+
+
+def render(name: str, lang: str, **context: Any) -> str:
+    """Render prompt template ``name`` in language ``lang`` with ``context``."""
+    if lang not in LANGS:
+        raise ConfigError(f"unsupported language {lang!r}; choose one of {', '.join(LANGS)}")
+    try:
+        template = _environment().get_template(f"{lang}/{name}.j2")
+    except jinja2.TemplateNotFound as exc:
+        raise ConfigError(f"no prompt template {name!r} for language {lang!r}") from exc
+    return template.render(**context).strip()

@@ -1,0 +1,185 @@
+"""The domain types of a debate and its result (the versioned JSON format).
+
+Everything here is computed or validated by code: model replies are parsed into the
+reply types of ``moot.formats.replies`` and ``moot.judging.replies`` first, checked,
+and only then turned into these types. ``DebateResult`` is what ``moot run --json``
+writes; ``SCHEMA_VERSION`` changes whenever a field changes meaning or disappears.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SCHEMA_VERSION = "1.0"
+
+Side = Literal["pro", "con"]
+SIDES: tuple[Side, Side] = ("pro", "con")
+Lang = Literal["en", "zh"]
+ResponseType = Literal["refute", "challenge", "concede", "partial"]
+Standing = Literal["UPHELD", "PARTIALLY_UPHELD", "REFUTED", "UNCERTAIN"]
+FallacyType = Literal[
+    "straw_man",
+    "appeal_to_authority",
+    "slippery_slope",
+    "false_dilemma",
+    "anecdotal_evidence",
+    "circular_reasoning",
+    "ad_hominem",
+]
+GapReading = Literal["evenly_matched", "moderate_difference", "clear_difference"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def other_side(side: Side) -> Side:
+    """The opposing side."""
+    return "con" if side == "pro" else "pro"
+
+
+class Argument(_Frozen):
+    """One numbered opening argument; the id (``PRO-1``...) is assigned by code."""
+
+    id: str
+    side: Side
+    claim: str
+    reasoning: str
+    evidence: str
+
+
+class CrossExamination(_Frozen):
+    """One side's answer to one opposing argument in round 2."""
+
+    by: Side
+    target_id: str
+    response: ResponseType
+    reasoning: str
+    follow_up: str
+
+
+class StanceChange(_Frozen):
+    """Whether a side's final stance moved during the debate, and why."""
+
+    changed: bool
+    reason: str
+
+
+class Closing(_Frozen):
+    """A side's closing statement (round 3)."""
+
+    side: Side
+    concessions: list[str]
+    unrefuted: list[str]
+    final_stance: str
+    stance_change: StanceChange
+
+
+class ArgumentScore(_Frozen):
+    """A judge's integer scores for one argument and the weighted score code computed."""
+
+    argument_id: str
+    logic: int = Field(ge=1, le=10)
+    evidence: int = Field(ge=1, le=10)
+    responsiveness: int = Field(ge=1, le=10)
+    honesty: int = Field(ge=1, le=10)
+    weighted: float
+
+
+class Totals(_Frozen):
+    """Each side's total: the mean of its arguments' weighted scores."""
+
+    pro: float
+    con: float
+
+
+class Gap(_Frozen):
+    """How far apart the totals are and what that means (SPEC: <1 even, >3 clear)."""
+
+    value: float
+    leader: Side | None
+    reading: GapReading
+    text: str
+
+
+class TraceRow(_Frozen):
+    """The fate of one opening argument through the debate."""
+
+    argument_id: str
+    side: Side
+    claim: str
+    cross_examination: ResponseType | None
+    standing: Standing
+    reason: str
+
+
+class Fallacy(_Frozen):
+    """A possible fallacy: a hint for the reader, not a verdict.
+
+    ``verified`` is true when the quoted words were found in the debate text.
+    """
+
+    argument_id: str
+    type: FallacyType
+    quote: str
+    verified: bool
+
+
+class Judgement(_Frozen):
+    """The judge's verdict on the debate's quality (not on which stance is right)."""
+
+    judge_model: str
+    weights: dict[str, float]
+    scores: list[ArgumentScore]
+    totals: Totals
+    gap: Gap
+    trace: list[TraceRow]
+    fallacies: list[Fallacy]
+    key_insight: str
+    unresolved_questions: list[str]
+    recommendation: str
+
+
+class QualityWarning(_Frozen):
+    """A protocol rule a statement still broke after every allowed rewrite."""
+
+    round: str
+    side: Side | None
+    code: str
+    message: str
+
+
+class UsageReport(_Frozen):
+    """What the debate cost: calls made, re-asks among them, tokens, wall time."""
+
+    calls: int
+    reasks: int
+    prompt_tokens: int
+    completion_tokens: int
+    wall_seconds: float
+
+
+class DebateResult(_Frozen):
+    """The full, versioned result of a structured debate."""
+
+    schema_version: str = SCHEMA_VERSION
+    format: Literal["structured"] = "structured"
+    topic: str
+    lang: Lang
+    seed: int | None
+    models: dict[str, str]
+    arguments: list[Argument]
+    cross_examinations: list[CrossExamination]
+    closings: list[Closing]
+    judgement: Judgement
+    warnings: list[QualityWarning]
+    usage: UsageReport
+
+    def argument(self, argument_id: str) -> Argument:
+        """The opening argument with this id (``KeyError`` if there is none)."""
+        for arg in self.arguments:
+            if arg.id == argument_id:
+                return arg
+        raise KeyError(argument_id)

@@ -1,0 +1,33 @@
+"""Small text measurements shared by the rule checks and the judge."""
+
+from __future__ import annotations
+
+import re
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LATIN = re.compile(r"[A-Za-z]")
+_SPACE = re.compile(r"\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[。！？])(?=\S)")
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]*")
+
+
+def cjk_share(text: str) -> float:
+    """Share of CJK characters among CJK and Latin letters (0.0 when there are none)."""
+    cjk = len(_CJK.findall(text))
+    latin = len(_LATIN.findall(text))
+    return cjk / (cjk + latin) if cjk + latin else 0.0
+
+
+def sentences(text: str) -> list[str]:
+    """Split text into sentences at ., !, ? (followed by space) and 。！？."""
+    return [s for s in (part.strip() for part in _SENTENCE_END.split(text.strip())) if s]
+
+
+def word_count(text: str) -> int:
+    """Words in English text; for Chinese, CJK characters count 1/1.5 of a word each."""
+    return len(_WORD.findall(text)) + round(len(_CJK.findall(text)) / 1.5)
+
+
+def normalise(text: str) -> str:
+    """Lower-case with runs of white space folded, for quote matching."""
+    return _SPACE.sub(" ", text).strip().lower()

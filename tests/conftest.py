@@ -1,0 +1,99 @@
+"""Shared fixtures.
+
+``llama_server`` is a real OpenAI-compatible server (llama-cpp-python's, on the
+embedded SmolLM2 GGUF) on loopback, started once per test session;
+``llama_server_factory`` starts more with extra server options (e.g. ``--api_key``).
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO
+
+import pytest
+
+SERVER_START_TIMEOUT = 120.0
+
+
+def free_port() -> int:
+    """A loopback TCP port that was free a moment ago (and is closed now)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2):  # noqa: S310 (loopback http only)
+            return True
+    except urllib.error.HTTPError:
+        return True  # it answered, e.g. 401 when started with --api_key
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+@pytest.fixture(scope="session")
+def llama_server_factory(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Callable[..., str]]:
+    """Start ``python -m llama_cpp.server`` with extra options; returns its ``.../v1`` URL.
+    Every server started is terminated at the end of the session."""
+    started: list[tuple[subprocess.Popen[bytes], IO[bytes]]] = []
+    log_dir = tmp_path_factory.mktemp("llama_server")
+
+    def start(*extra_args: str) -> str:
+        from moot.llm.local import embedded_model_path
+
+        port = free_port()
+        log_path: Path = log_dir / f"server-{port}.log"
+        log = log_path.open("wb")
+        command = [
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            str(embedded_model_path()),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--n_ctx",
+            "4096",
+            *extra_args,
+        ]
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        started.append((process, log))
+        base_url = f"http://127.0.0.1:{port}/v1"
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        while not _answers(f"{base_url}/models"):
+            if process.poll() is not None or time.monotonic() > deadline:
+                state = "exited" if process.poll() is not None else "did not answer in time"
+                tail = log_path.read_bytes()[-3000:].decode(errors="replace")
+                pytest.fail(f"llama_cpp.server {state}; log tail:\n{tail}")
+            time.sleep(0.2)
+        return base_url
+
+    yield start
+
+    for process, log in started:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def llama_server(llama_server_factory: Callable[..., str]) -> str:
+    """Base URL (``http://127.0.0.1:PORT/v1``) of a llama.cpp server on the embedded model."""
+    return llama_server_factory()
