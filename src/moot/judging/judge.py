@@ -223,7 +223,11 @@ async def judge_debate(
         JudgeReply,
         settings=settings,
         context=CallContext(
-            role="judge", round="judgement", topic=topic, lang=lang, extra={"argument_ids": ids}
+            role="judge",
+            round="judgement",
+            topic=topic,
+            lang=lang,
+            extra={"argument_ids": ids, "arguments": list(arguments), "cross": list(cross)},
         ),
         meter=meter,
         spec=pin_items(output_spec(JudgeReply), "assessments", "argument_id", ids),

@@ -1,0 +1,200 @@
+"""The ``moot`` command on the offline ``scripted:demo`` model.
+
+Click >= 8.2 keeps the streams apart in ``CliRunner``: ``result.stdout`` is what the
+command wrote to standard output, ``result.stderr`` what it wrote to standard error,
+and ``result.output`` both interleaved as a terminal would show them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+import moot
+from moot.cli import app
+from moot.errors import BackendError
+from moot.formats.replies import ArgumentDraft, OpeningReply
+from moot.llm import backend as backend_module
+from moot.llm.backend import Backend
+from moot.llm.scripted import ScriptedBackend
+from moot.schema import SCHEMA_VERSION, DebateResult
+
+TOPIC = "Cities should charge cars a congestion fee"
+ZH_TOPIC = "城市应当对进入市中心的汽车征收拥堵费"
+SEED = 7
+TOP_LEVEL_KEYS = {
+    "schema_version",
+    "topic",
+    "lang",
+    "models",
+    "arguments",
+    "cross_examinations",
+    "closings",
+    "judgement",
+    "usage",
+}
+
+
+def _moot(*args: str) -> Result:
+    return CliRunner().invoke(app, list(args))
+
+
+def _run(*extra: str, topic: str = TOPIC) -> Result:
+    return _moot("run", topic, "--model", "scripted:demo", "--seed", str(SEED), *extra)
+
+
+def _flat(text: str) -> str:
+    """Rich wraps stderr lines at the console width; fold white space for matching."""
+    return " ".join(text.split())
+
+
+@pytest.fixture(scope="module")
+def en_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Result, Path]:
+    path = tmp_path_factory.mktemp("cli") / "out" / "result.json"
+    return _run("--json", str(path)), path
+
+
+def test_run_prints_the_briefing_to_stdout(en_run: tuple[Result, Path]) -> None:
+    result, _ = en_run
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("# Decision briefing\n")
+    assert f"**Topic:** {TOPIC}" in result.stdout
+    for heading in ("## Scores", "## Argument trace", "## Recommendation"):
+        assert heading in result.stdout
+    # progress and the "written to" note go to stderr, never into the briefing
+    assert "round: opening" in result.stderr
+    assert "result written to" in _flat(result.stderr)
+    assert "round:" not in result.stdout
+
+
+def test_trace_table_has_a_row_for_every_argument(en_run: tuple[Result, Path]) -> None:
+    result, path = en_run
+    data = json.loads(path.read_text(encoding="utf-8"))
+    ids = [a["id"] for a in data["arguments"]]
+    assert any(i.startswith("PRO-") for i in ids)
+    assert any(i.startswith("CON-") for i in ids)
+    rows = re.findall(r"^\| ((?:PRO|CON)-\d+) \|", result.stdout, re.MULTILINE)
+    assert rows == ids
+
+
+def test_json_has_the_documented_top_level_keys(en_run: tuple[Result, Path]) -> None:
+    result, path = en_run
+    assert result.exit_code == 0
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert set(data) >= TOP_LEVEL_KEYS
+    assert data["schema_version"] == SCHEMA_VERSION
+    assert data["topic"] == TOPIC
+    assert data["lang"] == "en"
+    assert data["models"] == {
+        "pro": "scripted:demo",
+        "con": "scripted:demo",
+        "judge": "scripted:demo",
+    }
+    assert set(data["usage"]) >= {
+        "calls",
+        "reasks",
+        "prompt_tokens",
+        "completion_tokens",
+        "wall_seconds",
+    }
+    assert {"scores", "totals", "trace", "fallacies", "key_insight"} <= set(data["judgement"])
+
+
+def test_json_parses_back_into_a_debate_result(en_run: tuple[Result, Path]) -> None:
+    _, path = en_run
+    parsed = DebateResult.model_validate_json(path.read_text(encoding="utf-8"))
+    assert parsed.topic == TOPIC
+    assert parsed.seed == SEED
+    # the same seed through the Python API gives the same debate
+    direct = moot.run_debate(TOPIC, model="scripted:demo", seed=SEED)
+    assert parsed.model_dump(exclude={"usage"}) == direct.model_dump(exclude={"usage"})
+    assert parsed.usage.calls == direct.usage.calls
+    assert parsed.usage.prompt_tokens == direct.usage.prompt_tokens
+
+
+def test_same_seed_gives_the_same_briefing(en_run: tuple[Result, Path]) -> None:
+    first, _ = en_run
+    second = _run("--quiet")
+    assert second.exit_code == 0
+    assert second.stderr == ""
+
+    def without_usage(text: str) -> str:  # the usage line has the wall time
+        return text.rsplit("\n---\n", 1)[0]
+
+    assert without_usage(second.stdout) == without_usage(first.stdout)
+
+
+def test_chinese_briefing(tmp_path: Path) -> None:
+    path = tmp_path / "zh.json"
+    result = _run("--lang", "zh", "--json", str(path), topic=ZH_TOPIC)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("# 决策简报\n")
+    assert "论据追溯表" in result.stdout
+    assert "Decision briefing" not in result.stdout
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["lang"] == "zh"
+    assert data["topic"] == ZH_TOPIC
+
+
+def test_bad_model_spec_exits_2_with_a_clear_message() -> None:
+    result = _moot("run", TOPIC, "--model", "nosuch:x", "--quiet")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    message = _flat(result.stderr)
+    assert "error: unknown model provider 'nosuch' in 'nosuch:x'" in message
+    assert "known: local, openai, scripted" in message
+
+
+def test_bad_language_exits_2() -> None:
+    result = _run("--lang", "fr", "--quiet")
+    assert result.exit_code == 2
+    assert "unsupported language 'fr'" in _flat(result.stderr)
+
+
+def test_exhausted_script_exits_1(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A backend failure surfaces as exit 1 (a provider serving a too-short script)."""
+    scripts: list[ScriptedBackend] = []
+
+    def make(rest: str, seed: int | None) -> Backend:
+        scripts.append(ScriptedBackend([], name=f"short:{rest}"))
+        return scripts[-1]
+
+    monkeypatch.setitem(backend_module._PROVIDERS, "short", make)
+    result = _moot("run", TOPIC, "--model", "short:x", "--quiet")
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert "script exhausted" in _flat(result.stderr)
+    assert len(scripts) == 1
+    assert scripts[0].calls  # it was really asked
+
+
+def test_exhausted_script_raises_backend_error() -> None:
+    """Two valid openings and nothing more: the cross-examination finds the script empty."""
+    opening = OpeningReply(
+        arguments=[
+            ArgumentDraft(
+                claim=f"A congestion fee cuts peak traffic in zone {n} within two years.",
+                reasoning="The fee raises the cost of each trip, which leads to fewer trips.",
+                evidence=f"Traffic in the London zone fell {10 + n}% after 2003.",
+            )
+            for n in range(1, 4)
+        ]
+    )
+    backend = ScriptedBackend([opening, opening])
+    with pytest.raises(BackendError, match="script exhausted after 2 calls") as info:
+        moot.run_debate(TOPIC, model=backend)
+    assert info.value.spec == "scripted"
+    assert backend.remaining == 0
+    rounds = [c.context.round for c in backend.calls if c.context is not None]
+    assert rounds[:2] == ["opening", "opening"]
+    assert set(rounds[2:]) == {"cross_examination"}
+
+
+def test_version() -> None:
+    result = _moot("version")
+    assert result.exit_code == 0
+    assert result.stdout == f"{moot.__version__}\n"

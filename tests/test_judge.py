@@ -1,0 +1,439 @@
+"""The judge: code-computed scores and totals, the trace, fallacy checks, the gap, the rubric."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pytest
+
+from moot.errors import ConfigError
+from moot.judging.judge import (
+    _debate_text,
+    bias_signals,
+    build_judgement,
+    check_judge_reply,
+    read_gap,
+)
+from moot.judging.replies import Assessment, FallacyFlag, JudgeReply
+from moot.judging.rubric import DIMENSIONS, GENERAL, Rubric
+from moot.schema import (
+    Argument,
+    Closing,
+    CrossExamination,
+    GapReading,
+    Judgement,
+    ResponseType,
+    Side,
+    StanceChange,
+    Standing,
+    Totals,
+)
+
+# ---- a small debate ---------------------------------------------------------------------
+
+ARGUMENTS = [
+    Argument(
+        id="PRO-1",
+        side="pro",
+        claim="Congestion pricing cuts downtown traffic within two years.",
+        reasoning="A fee on each trip leads to fewer optional trips.",
+        evidence="Traffic in the London zone fell 18% in 2003.",
+    ),
+    Argument(
+        id="PRO-2",
+        side="pro",
+        claim="The fee raises money for public transport.",
+        reasoning="Every entry pays, so the city gains steady revenue.",
+        evidence="Stockholm raised 1.3 billion kronor in 2019.",
+    ),
+    Argument(
+        id="CON-1",
+        side="con",
+        claim="The fee hurts small shops in the centre.",
+        reasoning="Fewer visitors because of the fee means fewer customers.",
+        evidence="A 2005 survey of 500 London shops reported lower sales.",
+    ),
+    Argument(
+        id="CON-2",
+        side="con",
+        claim="The fee is regressive for low-income commuters.",
+        reasoning="The same fee is a larger share of a small income, so it hurts them most.",
+        evidence="Low-income drivers spend 4% of income on the fee in one model.",
+    ),
+]
+IDS = [a.id for a in ARGUMENTS]
+
+
+def _cx(by: Side, target: str, response: ResponseType) -> CrossExamination:
+    return CrossExamination(
+        by=by,
+        target_id=target,
+        response=response,
+        reasoning=f"The answer to {target} is that the data covers one city only.",
+        follow_up="What about smaller cities?",
+    )
+
+
+CROSS = [
+    _cx("pro", "CON-1", "partial"),
+    _cx("pro", "CON-2", "challenge"),
+    _cx("con", "PRO-1", "refute"),
+    _cx("con", "PRO-2", "concede"),
+]
+CLOSINGS = [
+    Closing(
+        side=side,
+        concessions=[f"We accept one point of the {side} case's opponents."],
+        unrefuted=[],
+        final_stance=f"Our final stance as {side} is unchanged after the debate.",
+        stance_change=StanceChange(changed=False, reason="Nothing forced a change."),
+    )
+    for side in ("pro", "con")
+]
+DEBATE_TEXT = _debate_text(ARGUMENTS, CROSS, CLOSINGS)
+
+# (logic, evidence, responsiveness, honesty) per argument
+SCORES: dict[str, tuple[int, int, int, int]] = {
+    "PRO-1": (7, 5, 8, 6),  # 2.1 + 1.5 + 2.0 + 0.9 = 6.5
+    "PRO-2": (9, 8, 7, 10),  # 2.7 + 2.4 + 1.75 + 1.5 = 8.35
+    "CON-1": (4, 3, 5, 2),  # 1.2 + 0.9 + 1.25 + 0.3 = 3.65
+    "CON-2": (6, 6, 6, 6),  # 6.0
+}
+STANDINGS: dict[str, Standing] = {
+    "PRO-1": "REFUTED",
+    "PRO-2": "UPHELD",
+    "CON-1": "PARTIALLY_UPHELD",
+    "CON-2": "UNCERTAIN",
+}
+
+
+def _assessment(ident: str, scores: Sequence[int] | None = None) -> Assessment:
+    logic, evidence, responsiveness, honesty = scores or SCORES.get(ident.upper(), (5, 5, 5, 5))
+    return Assessment(
+        argument_id=ident,
+        reason=f"The reason for {ident.upper()}'s standing.",
+        standing=STANDINGS.get(ident.upper(), "UNCERTAIN"),
+        logic=logic,
+        evidence=evidence,
+        responsiveness=responsiveness,
+        honesty=honesty,
+    )
+
+
+def _reply(
+    assessments: Sequence[Assessment] | None = None,
+    fallacies: Sequence[FallacyFlag] = (),
+    *,
+    key_insight: str = "The debate turned on whether one city's data carries over.",
+    recommendation: str = "Run a pilot in one district and measure traffic and sales.",
+) -> JudgeReply:
+    return JudgeReply(
+        assessments=list(assessments if assessments is not None else map(_assessment, IDS)),
+        fallacies=list(fallacies),
+        key_insight=key_insight,
+        unresolved_questions=["Does the effect hold in smaller cities?"],
+        recommendation=recommendation,
+    )
+
+
+def _judge(reply: JudgeReply, lang: str = "en", rubric: Rubric = GENERAL) -> Judgement:
+    return build_judgement(
+        reply,
+        judge_model="scripted",
+        rubric=rubric,
+        arguments=ARGUMENTS,
+        cross=CROSS,
+        debate_text=DEBATE_TEXT,
+        lang=lang,
+    )
+
+
+def _expected_weighted(scores: Sequence[int]) -> float:
+    logic, evidence, responsiveness, honesty = scores
+    return 0.30 * logic + 0.30 * evidence + 0.25 * responsiveness + 0.15 * honesty
+
+
+# ---- build_judgement --------------------------------------------------------------------
+
+
+def test_weighted_scores_are_computed_by_code() -> None:
+    judgement = _judge(_reply())
+    assert [s.argument_id for s in judgement.scores] == IDS
+    for score in judgement.scores:
+        dims = SCORES[score.argument_id]
+        assert (score.logic, score.evidence, score.responsiveness, score.honesty) == dims
+        assert score.weighted == pytest.approx(_expected_weighted(dims))
+    by_id = {s.argument_id: s.weighted for s in judgement.scores}
+    assert by_id == pytest.approx({"PRO-1": 6.5, "PRO-2": 8.35, "CON-1": 3.65, "CON-2": 6.0})
+    assert judgement.weights == {
+        "logic": 0.30,
+        "evidence": 0.30,
+        "responsiveness": 0.25,
+        "honesty": 0.15,
+    }
+
+
+def test_side_totals_are_the_mean_of_the_sides_weighted_scores() -> None:
+    judgement = _judge(_reply())
+    weighted = {s.argument_id: s.weighted for s in judgement.scores}
+    assert judgement.totals.pro == pytest.approx((weighted["PRO-1"] + weighted["PRO-2"]) / 2)
+    assert judgement.totals.con == pytest.approx((weighted["CON-1"] + weighted["CON-2"]) / 2)
+    assert judgement.totals.pro == pytest.approx(7.425)
+    assert judgement.totals.con == pytest.approx(4.825)
+    assert judgement.gap.value == pytest.approx(2.6)
+    assert judgement.gap.reading == "moderate_difference"
+    assert judgement.gap.leader == "pro"
+
+
+def test_assessment_order_and_id_case_do_not_matter() -> None:
+    shuffled = [_assessment(i.lower()) for i in reversed(IDS)]
+    assert _judge(_reply(shuffled)) == _judge(_reply())
+
+
+def test_custom_rubric_weights_are_applied() -> None:
+    logic_only = Rubric(
+        "logic-only", {"logic": 1.0, "evidence": 0.0, "responsiveness": 0.0, "honesty": 0.0}
+    )
+    judgement = _judge(_reply(), rubric=logic_only)
+    assert {s.argument_id: s.weighted for s in judgement.scores} == {
+        ident: float(dims[0]) for ident, dims in SCORES.items()
+    }
+    assert judgement.totals == Totals(pro=8.0, con=5.0)
+
+
+def test_trace_rows_carry_the_opposing_cross_examination() -> None:
+    judgement = _judge(_reply())
+    rows = {row.argument_id: row for row in judgement.trace}
+    assert list(rows) == IDS
+    # each argument's row shows what the *other* side did to it in round 2
+    assert {i: r.cross_examination for i, r in rows.items()} == {
+        "PRO-1": "refute",
+        "PRO-2": "concede",
+        "CON-1": "partial",
+        "CON-2": "challenge",
+    }
+    for arg in ARGUMENTS:
+        row = rows[arg.id]
+        assert row.side == arg.side
+        assert row.claim == arg.claim
+        assert row.standing == STANDINGS[arg.id]
+        assert row.reason == f"The reason for {arg.id}'s standing."
+
+
+def test_trace_row_without_cross_examination_is_none() -> None:
+    judgement = build_judgement(
+        _reply(),
+        judge_model="scripted",
+        rubric=GENERAL,
+        arguments=ARGUMENTS,
+        cross=CROSS[:2],  # only pro's answers to CON-1 and CON-2
+        debate_text=DEBATE_TEXT,
+        lang="en",
+    )
+    rows = {row.argument_id: row.cross_examination for row in judgement.trace}
+    assert rows == {"PRO-1": None, "PRO-2": None, "CON-1": "partial", "CON-2": "challenge"}
+
+
+@pytest.mark.parametrize(
+    ("quote", "verified"),
+    [
+        ("Congestion pricing cuts downtown traffic", True),  # verbatim from PRO-1's claim
+        ("  CONGESTION   pricing\n cuts  DOWNTOWN traffic ", True),  # case and spacing differ
+        ("fell 18% in 2003", True),  # from evidence
+        ("data covers one city only", True),  # from cross-examination reasoning
+        ("unchanged after the debate", True),  # from a closing
+        ("congestion pricing doubles traffic", False),
+        ("every economist agrees", False),
+    ],
+)
+def test_fallacy_verified_only_when_quote_occurs_in_the_debate(quote: str, verified: bool) -> None:
+    flag = FallacyFlag(argument_id="pro-1", type="straw_man", quote=quote)
+    judgement = _judge(_reply(fallacies=[flag]))
+    (fallacy,) = judgement.fallacies
+    assert fallacy.verified is verified
+    assert fallacy.argument_id == "PRO-1"
+    assert fallacy.quote == quote
+    assert fallacy.type == "straw_man"
+
+
+def test_qualitative_fields_are_copied() -> None:
+    judgement = _judge(_reply())
+    assert judgement.judge_model == "scripted"
+    assert judgement.key_insight.startswith("The debate turned")
+    assert judgement.unresolved_questions == ["Does the effect hold in smaller cities?"]
+    assert judgement.recommendation.startswith("Run a pilot")
+
+
+# ---- read_gap ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pro", "con", "value", "reading", "leader"),
+    [
+        (5.0, 5.0, 0.0, "evenly_matched", None),
+        (5.5, 5.0, 0.5, "evenly_matched", "pro"),
+        (5.0, 5.9999, 0.9999, "evenly_matched", "con"),
+        # exactly 1 is not "under 1": a moderate difference
+        (6.0, 5.0, 1.0, "moderate_difference", "pro"),
+        # 7.3 - 6.3 is 0.9999999999999991 in floating point: the gap is rounded first
+        (7.3, 6.3, 1.0, "moderate_difference", "pro"),
+        (4.0, 6.5, 2.5, "moderate_difference", "con"),
+        # exactly 3 is not "over 3": still moderate
+        (8.0, 5.0, 3.0, "moderate_difference", "pro"),
+        (8.0, 4.9999, 3.0001, "clear_difference", "pro"),
+        (2.5, 9.0, 6.5, "clear_difference", "con"),
+    ],
+)
+def test_read_gap_thresholds(
+    pro: float, con: float, value: float, reading: GapReading, leader: Side | None
+) -> None:
+    gap = read_gap(Totals(pro=pro, con=con), "en")
+    assert gap.value == pytest.approx(value)
+    assert gap.reading == reading
+    assert gap.leader == leader
+
+
+def test_read_gap_english_text() -> None:
+    assert read_gap(Totals(pro=5.5, con=5.0), "en").text == (
+        "Evenly matched: the totals differ by 0.50 points (under 1)."
+    )
+    assert read_gap(Totals(pro=4.0, con=6.5), "en").text == (
+        "Moderate difference: Con leads by 2.50 points."
+    )
+    assert read_gap(Totals(pro=9.0, con=2.5), "en").text == (
+        "Clear difference: Pro leads by 6.50 points (over 3)."
+    )
+
+
+def test_read_gap_chinese_text() -> None:
+    assert read_gap(Totals(pro=5.5, con=5.0), "zh").text == (
+        "势均力敌：双方总分相差 0.50 分（小于 1 分）。"
+    )
+    assert read_gap(Totals(pro=4.0, con=6.5), "zh").text == "有一定差距：反方领先 2.50 分。"
+    assert read_gap(Totals(pro=9.0, con=2.5), "zh").text == (
+        "差距明显：正方领先 6.50 分（超过 3 分）。"
+    )
+
+
+def test_judgement_gap_uses_the_debate_language() -> None:
+    assert _judge(_reply(), lang="zh").gap.text == "有一定差距：正方领先 2.60 分。"
+
+
+# ---- check_judge_reply ------------------------------------------------------------------
+
+
+def _check(reply: JudgeReply, lang: str = "en") -> list[tuple[bool, str]]:
+    return [(p.hard, p.message) for p in check_judge_reply(reply, IDS, DEBATE_TEXT, lang)]
+
+
+def test_good_judge_reply_passes() -> None:
+    flag = FallacyFlag(argument_id="CON-2", type="false_dilemma", quote="a larger share")
+    assert _check(_reply(fallacies=[flag])) == []
+    assert _check(_reply([_assessment(i.lower()) for i in IDS])) == []
+
+
+def test_missing_assessment_is_hard() -> None:
+    problems = _check(_reply([_assessment(i) for i in IDS if i != "CON-1"]))
+    assert problems == [(True, "assessments: CON-1 must be assessed exactly once (found 0)")]
+
+
+def test_duplicate_assessment_is_hard() -> None:
+    problems = _check(_reply([*map(_assessment, IDS), _assessment("pro-2")]))
+    assert problems == [(True, "assessments: PRO-2 must be assessed exactly once (found 2)")]
+
+
+def test_unknown_assessment_is_hard() -> None:
+    problems = _check(_reply([*map(_assessment, IDS), _assessment("PRO-7")]))
+    assert problems == [(True, "assessments: PRO-7 is not an argument of this debate")]
+
+
+def test_fallacy_with_unknown_argument_id_is_hard() -> None:
+    flag = FallacyFlag(argument_id="CON-9", type="ad_hominem", quote="a larger share")
+    problems = _check(_reply(fallacies=[flag]))
+    assert len(problems) == 1
+    hard, message = problems[0]
+    assert hard
+    assert message.startswith("fallacies[1].argument_id: CON-9")
+
+
+def test_unverifiable_fallacy_quote_is_soft() -> None:
+    flags = [
+        FallacyFlag(argument_id="PRO-1", type="slippery_slope", quote="Cuts DOWNTOWN traffic"),
+        FallacyFlag(argument_id="PRO-2", type="straw_man", quote="words nobody wrote"),
+    ]
+    problems = _check(_reply(fallacies=flags))
+    assert problems == [
+        (False, "fallacies[2].quote: quote words that actually occur in the debate")
+    ]
+
+
+def test_judge_prose_language_is_soft() -> None:
+    problems = _check(_reply(), lang="zh")
+    assert [hard for hard, _ in problems] == [False, False]
+    assert [m.split(":")[0] for _, m in problems] == ["key_insight", "recommendation"]
+    zh_reply = _reply(
+        key_insight="辩论的关键在于一个城市的数据能否推广到其他城市。",
+        recommendation="先在一个区试点，再测量交通量和商店销售额。",
+    )
+    assert _check(zh_reply, lang="zh") == []
+    assert len(_check(zh_reply, lang="en")) == 2
+
+
+# ---- bias_signals -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_identical_scores_everywhere_are_a_bias_signal(lang: str) -> None:
+    same = [_assessment(i, (7, 7, 6, 8)) for i in IDS]
+    (warning,) = bias_signals(_judge(_reply(same)), lang)
+    assert warning.code == "judge_zero_variance"
+    assert warning.round == "judgement"
+    assert warning.side is None
+    assert ("identical scores" in warning.message) == (lang == "en")
+    assert ("完全相同" in warning.message) == (lang == "zh")
+
+
+def test_varied_scores_are_no_bias_signal() -> None:
+    assert bias_signals(_judge(_reply()), "en") == []
+    # same weighted score from different dimension scores is not "identical scores"
+    rows = [_assessment(i, (6, 6, 6, 6) if n % 2 else (6, 6, 7, 5)) for n, i in enumerate(IDS)]
+    judgement = _judge(_reply(rows))
+    assert len({s.weighted for s in judgement.scores}) == 2
+    assert bias_signals(judgement, "en") == []
+
+
+# ---- Rubric -----------------------------------------------------------------------------
+
+
+def test_general_rubric_weights() -> None:
+    assert dict(GENERAL.weights) == {
+        "logic": 0.30,
+        "evidence": 0.30,
+        "responsiveness": 0.25,
+        "honesty": 0.15,
+    }
+    assert set(DIMENSIONS) == set(GENERAL.weights)
+    assert GENERAL.weighted(
+        {"logic": 10, "evidence": 10, "responsiveness": 10, "honesty": 10}
+    ) == pytest.approx(10.0)
+    assert GENERAL.weighted(
+        {"logic": 1, "evidence": 2, "responsiveness": 3, "honesty": 4}
+    ) == pytest.approx(0.3 + 0.6 + 0.75 + 0.6)
+
+
+@pytest.mark.parametrize(
+    ("weights", "fragment"),
+    [
+        ({"logic": 0.3, "evidence": 0.3, "responsiveness": 0.25, "honesty": 0.1}, "sum to 1"),
+        ({"logic": 0.4, "evidence": 0.4, "responsiveness": 0.25, "honesty": 0.15}, "sum to 1"),
+        ({"logic": 0.35, "evidence": 0.35, "responsiveness": 0.3}, "must weight exactly"),
+        (
+            {"logic": 0.3, "evidence": 0.3, "responsiveness": 0.25, "honesty": 0.1, "style": 0.05},
+            "must weight exactly",
+        ),
+        ({"logic": 0.7, "evidence": 0.3, "responsiveness": 0.25, "honesty": -0.25}, "negative"),
+    ],
+)
+def test_rubric_rejects_bad_weights(weights: Mapping[str, float], fragment: str) -> None:
+    with pytest.raises(ConfigError, match=fragment):
+        Rubric("bad", weights)

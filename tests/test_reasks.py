@@ -1,0 +1,191 @@
+"""Every validation and re-ask path, through a whole debate.
+
+A ``ScriptedBackend`` answers every call as ``scripted:demo`` would, except for the
+faults a test injects into chosen calls; the tests then check what the engine did
+with them: re-asked with the errors, counted the re-asks, or raised with the raw text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+
+import pytest
+
+from moot import ModelOutputError, run_debate
+from moot.llm.scripted import DemoBackend, ScriptedBackend
+from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec, Usage
+from moot.schema import DebateResult
+
+TOPIC = "Should a 10-person startup adopt microservices from day one?"
+Fault = Callable[[dict[str, object]], str | Completion]
+
+
+def faulty(faults: Mapping[tuple[str, str, int], Fault]) -> ScriptedBackend:
+    """A backend that answers like the demo, but applies ``faults[(role, round, attempt)]``
+    to the demo's reply on that attempt (attempt 1 is the first ask)."""
+    demo = DemoBackend(seed=3)
+    attempts: dict[tuple[str, str], int] = {}
+
+    def answer(
+        messages: Sequence[Message],
+        schema: OutputSpec | None,
+        settings: GenerationSettings,
+        context: CallContext | None,
+    ) -> str | Completion:
+        assert context is not None
+        key = (context.role, context.round)
+        attempts[key] = attempts.get(key, 0) + 1
+        good: dict[str, object] = json.loads(
+            demo.reply(context, messages, seed=3).model_dump_json()
+        )
+        fault = faults.get((*key, attempts[key]))
+        return fault(good) if fault else json.dumps(good)
+
+    return ScriptedBackend(answer)
+
+
+def debate(backend: ScriptedBackend, **options: object) -> DebateResult:
+    return run_debate(TOPIC, model=backend, seed=3, **options)  # type: ignore[arg-type]
+
+
+def reask_messages(backend: ScriptedBackend, role: str, round_name: str) -> list[str]:
+    """The re-ask texts sent to ``role`` in ``round_name`` (last user message of each
+    call after the first)."""
+    calls = [
+        c
+        for c in backend.calls
+        if c.context and (c.context.role, c.context.round) == (role, round_name)
+    ]
+    return [c.messages[-1].content for c in calls[1:]]
+
+
+def test_clean_debate_needs_no_reask() -> None:
+    backend = faulty({})
+    result = debate(backend)
+    assert result.usage.reasks == 0
+    assert result.usage.calls == len(backend.calls) == 7
+
+
+def test_malformed_json_is_reasked_and_counted() -> None:
+    backend = faulty({("pro", "opening", 1): lambda good: json.dumps(good)[:-5]})
+    result = debate(backend)
+    assert result.usage.reasks == 1
+    assert result.usage.calls == 8
+    (reask,) = reask_messages(backend, "pro", "opening")
+    assert "not valid JSON" in reask
+    # the re-ask shows the model its own broken reply before the correction request
+    pro_calls = [c for c in backend.calls if c.context and c.context.role == "pro"]
+    assert pro_calls[1].messages[-2].role == "assistant"
+
+
+def test_wrong_enum_value_is_reasked() -> None:
+    def bad_response(good: dict[str, object]) -> str:
+        responses = good["responses"]
+        assert isinstance(responses, list)
+        responses[0]["response"] = "destroy"
+        return json.dumps(good)
+
+    backend = faulty({("con", "cross_examination", 1): bad_response})
+    result = debate(backend)
+    assert result.usage.reasks == 1
+    (reask,) = reask_messages(backend, "con", "cross_examination")
+    assert "responses.0.response" in reask
+    assert all(
+        c.response in {"refute", "challenge", "concede", "partial"}
+        for c in result.cross_examinations
+    )
+
+
+def test_missing_cross_examination_target_is_reasked() -> None:
+    def drop_last(good: dict[str, object]) -> str:
+        responses = good["responses"]
+        assert isinstance(responses, list)
+        responses.pop()
+        return json.dumps(good)
+
+    backend = faulty({("pro", "cross_examination", 1): drop_last})
+    result = debate(backend)
+    (reask,) = reask_messages(backend, "pro", "cross_examination")
+    assert "is not answered" in reask
+    con_ids = [a.id for a in result.arguments if a.side == "con"]
+    assert sorted(c.target_id for c in result.cross_examinations if c.by == "pro") == sorted(
+        con_ids
+    )
+
+
+def test_duplicate_cross_examination_target_is_reasked() -> None:
+    def duplicate(good: dict[str, object]) -> str:
+        responses = good["responses"]
+        assert isinstance(responses, list)
+        responses[-1] = dict(responses[0])
+        return json.dumps(good)
+
+    backend = faulty({("con", "cross_examination", 1): duplicate})
+    result = debate(backend)
+    (reask,) = reask_messages(backend, "con", "cross_examination")
+    assert "exactly once" in reask
+    targets = [c.target_id for c in result.cross_examinations if c.by == "con"]
+    assert len(targets) == len(set(targets))
+
+
+def test_new_argument_in_cross_examination_is_reasked() -> None:
+    def new_argument(good: dict[str, object]) -> str:
+        responses = good["responses"]
+        assert isinstance(responses, list)
+        responses[0]["reasoning"] = "New argument: hiring costs rise 40% with every service we add."
+        return json.dumps(good)
+
+    backend = faulty({("pro", "cross_examination", 1): new_argument})
+    debate(backend)
+    (reask,) = reask_messages(backend, "pro", "cross_examination")
+    assert "new argument" in reask
+
+
+def test_cut_off_reply_is_a_failure_and_reasked() -> None:
+    def cut(good: dict[str, object]) -> Completion:
+        return Completion(
+            text=json.dumps(good), finish_reason="length", usage=Usage(10, 10), model="x"
+        )
+
+    backend = faulty({("judge", "judgement", 1): cut})
+    result = debate(backend)
+    assert result.usage.reasks == 1
+    (reask,) = reask_messages(backend, "judge", "judgement")
+    assert "cut off" in reask
+
+
+def test_never_valid_reply_raises_with_raw_text() -> None:
+    garbage = '{"arguments": "not a list"}'
+    backend = faulty({("con", "opening", n): (lambda good: garbage) for n in (1, 2, 3)})
+    with pytest.raises(ModelOutputError) as caught:
+        debate(backend)
+    error = caught.value
+    assert error.raw == garbage
+    assert error.attempts == [garbage] * 3
+    assert error.role == "con"
+    assert any("arguments" in e for e in error.errors)
+
+
+def test_reask_budget_is_configurable() -> None:
+    garbage = "no json here"
+    backend = faulty({("con", "opening", 1): lambda good: garbage})
+    with pytest.raises(ModelOutputError) as caught:
+        debate(backend, max_reasks=0)
+    assert caught.value.attempts == [garbage]
+
+
+def test_rule_problems_become_warnings_or_errors_when_strict() -> None:
+    def question_claim(good: dict[str, object]) -> str:
+        arguments = good["arguments"]
+        assert isinstance(arguments, list)
+        arguments[0]["claim"] = "Is a monolith really simpler for ten people?"
+        return json.dumps(good)
+
+    always = {("pro", "opening", n): question_claim for n in (1, 2, 3)}
+    result = debate(faulty(always))
+    assert result.usage.reasks == 2
+    assert any(w.round == "opening" and w.side == "pro" for w in result.warnings)
+    assert result.arguments[0].claim.endswith("?")  # kept as written, flagged, not rewritten
+    with pytest.raises(ModelOutputError):
+        debate(faulty(always), strict_rules=True)
