@@ -31,3 +31,8 @@ def word_count(text: str) -> int:
 def normalise(text: str) -> str:
     """Lower-case with runs of white space folded, for quote matching."""
     return _SPACE.sub(" ", text).strip().lower()
+
+
+def join_sentences(parts: list[str], lang: str) -> str:
+    """Join sentences into one text: with spaces in English, directly in Chinese."""
+    return ("" if lang == "zh" else " ").join(p.strip() for p in parts if p.strip())

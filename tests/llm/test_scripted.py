@@ -36,7 +36,7 @@ from moot.llm.types import (
 )
 from moot.prompts import render
 from moot.schema import SIDES, Argument, Closing, CrossExamination, Lang, Side, StanceChange
-from moot.text import cjk_share, sentences, word_count
+from moot.text import cjk_share, join_sentences, sentences, word_count
 
 SETTINGS = GenerationSettings()
 MESSAGES = [Message("system", "You are a test."), Message("user", "Say something please")]
@@ -382,16 +382,17 @@ def _debate_by_hand(backend: DemoBackend, lang: str, topic: str) -> None:
         conceded = [c for c in given if c.response == "concede"]
         assert len(closing.concessions) == len(conceded)
         assert closing.stance_changed == bool(conceded)
-        words = word_count(closing.final_stance)
+        stance = join_sentences(closing.final_stance, lang)
+        words = word_count(stance)
         assert 100 <= words <= 200
         if lang == "zh":
-            assert 150 <= len(closing.final_stance) <= 320
+            assert 150 <= len(stance) <= 320
         closings.append(
             Closing(
                 side=side,
                 concessions=closing.concessions,
                 unrefuted=closing.unrefuted,
-                final_stance=closing.final_stance,
+                final_stance=stance,
                 stance_change=StanceChange(
                     changed=closing.stance_changed, reason=closing.stance_change_reason
                 ),

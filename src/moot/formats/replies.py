@@ -54,7 +54,11 @@ class ClosingReply(_Reply):
     unrefuted: list[Annotated[str, StringConstraints(max_length=16)]] = Field(
         max_length=MAX_ARGUMENTS
     )
-    final_stance: str = Field(min_length=20, max_length=1000)
+    # A list of sentences, not one string: 100-200 words can exceed the longest string
+    # a llama.cpp grammar accepts (about 1000 characters). Code joins them.
+    final_stance: list[Annotated[str, StringConstraints(min_length=2, max_length=400)]] = Field(
+        min_length=1, max_length=14
+    )
     stance_changed: bool
     stance_change_reason: str = Field(min_length=5, max_length=400)
 

@@ -15,51 +15,14 @@ from collections.abc import Iterable, Sequence
 
 from moot.formats.replies import ClosingReply, CrossExamReply, OpeningReply
 from moot.llm.structured import Problem
-from moot.text import cjk_share, normalise, sentences, word_count
+from moot.text import cjk_share, join_sentences, normalise, sentences, word_count
 
-CAUSAL_MARKERS = (
-    "because",
-    "since",
-    "therefore",
-    "thus",
-    "hence",
-    "so ",
-    "so,",
-    "leads to",
-    "lead to",
-    "led to",
-    "results in",
-    "result in",
-    "resulting in",
-    "causes",
-    "cause ",
-    "caused",
-    "which means",
-    "as a result",
-    "consequently",
-    "due to",
-    "if ",
-    "then",
-    "means that",
-    "allows",
-    "enables",
-    "reduces",
-    "increases",
-    "drives",
-    "因为",
-    "所以",
-    "因此",
-    "导致",
-    "从而",
-    "由于",
-    "使得",
-    "进而",
-    "因而",
-    "如果",
-    "就会",
-    "意味着",
-    "造成",
-    "带来",
+CAUSAL = re.compile(
+    r"\b(?:because|since|therefore|thus|hence|so|leads? to|led to|results? in|resulting in"
+    r"|causes?|caused|which means|means that|as a result|consequently|due to|if|then"
+    r"|allows?|enables?|reduces?|increases?|drives?)\b"
+    r"|因为|所以|因此|导致|从而|由于|使得|进而|因而|如果|就会|意味着|造成|带来",
+    re.IGNORECASE,
 )
 VAGUE_EVIDENCE = (
     "many companies",
@@ -78,12 +41,13 @@ VAGUE_EVIDENCE = (
     "显而易见",
 )
 CROSS_REFERENCE = re.compile(
-    r"\b(?:PRO|CON)-\d+\b|\b(?:argument|point)\s*#?\d+\b|\bsee (?:above|below)\b"
+    r"\b(?-i:(?:PRO|CON)-\d{1,2})\b|\b(?:argument|point)\s*#?\d+\b|\bsee (?:above|below)\b"
     r"|\bas (?:argued|stated|mentioned) (?:above|earlier|before)\b"
-    r"|见第|如上所述|上述论[点据]|前述论[点据]|论[点据]\s*[0-9一二三四五]",
+    r"|见第[0-9一二三四五六七八九十]+[条个点]|如上所述|上述论[点据]|前述论[点据]"
+    r"|论[点据]\s*[0-9一二三四五]",
     re.IGNORECASE,
 )
-ARGUMENT_ID = re.compile(r"\b(PRO|CON)-(\d+)\b", re.IGNORECASE)
+ARGUMENT_ID = re.compile(r"\b(PRO|CON)-(\d{1,2})\b", re.IGNORECASE)
 NEW_ARGUMENT_MARKER = re.compile(
     r"\b(?:new|additional|another) argument\s*:|新论[点据]\s*[:：]|另一个论[点据]\s*[:：]",
     re.IGNORECASE,
@@ -93,14 +57,14 @@ CONCRETE = re.compile(r"\d|[\"“”「」《》]|according to|据.{1,20}(?:统�
 
 QUESTION_START = re.compile(
     r"^\s*(?:what|why|how|which|when|where|who|whom|whose|do|does|did|is|are|was|were|can|"
-    r"could|would|will|should|has|have|had|if)\b|^\s*(?:为什么|如何|怎么|什么|哪|是否|难道)",
+    r"could|would|will|should|has|have|had)\b|^\s*(?:为什么|如何|怎么|什么|哪|是否|难道)",
     re.IGNORECASE,
 )
 
 
 def _is_question(text: str) -> bool:
     """A question mark, a question word at the start, or a Chinese question particle."""
-    stripped = text.strip()
+    stripped = text.strip().rstrip("。.!！ ")
     return (
         "?" in stripped
         or "？" in stripped
@@ -138,8 +102,7 @@ def check_opening(reply: OpeningReply, lang: str) -> list[Problem]:
                     hard=False,
                 )
             )
-        lowered = arg.reasoning.lower()
-        if not any(marker in lowered for marker in CAUSAL_MARKERS):
+        if not CAUSAL.search(arg.reasoning):
             problems.append(
                 Problem(
                     f"{where}.reasoning: give a causal chain (X because Y, which leads to Z)",
@@ -247,10 +210,11 @@ def check_closing(reply: ClosingReply, own_ids: Sequence[str], lang: str) -> lis
             )
         elif count > 1:
             problems.append(Problem(f"unrefuted: {ident} is listed {count} times"))
-    words = word_count(reply.final_stance)
+    stance = join_sentences(reply.final_stance, lang)
+    words = word_count(stance)
     if not 100 <= words <= 200:
         problems.append(
             Problem(f"final_stance: has about {words} words; write 100-200", hard=False)
         )
-    problems += _language([("final_stance", reply.final_stance)], lang)
+    problems += _language([("final_stance", stance)], lang)
     return problems

@@ -41,6 +41,7 @@ from moot.schema import (
     Side,
     StanceChange,
 )
+from moot.text import join_sentences
 
 ReplyT = TypeVar("ReplyT", OpeningReply, CrossExamReply, ClosingReply)
 
@@ -231,7 +232,7 @@ class StructuredDebate:
             side=side,
             concessions=list(reply.concessions),
             unrefuted=[i.upper() for i in reply.unrefuted],
-            final_stance=reply.final_stance,
+            final_stance=join_sentences(reply.final_stance, self.lang),
             stance_change=StanceChange(
                 changed=reply.stance_changed, reason=reply.stance_change_reason
             ),

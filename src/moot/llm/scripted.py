@@ -53,7 +53,7 @@ from moot.llm.types import (
     Usage,
 )
 from moot.schema import Argument, CrossExamination, FallacyType, ResponseType, Standing
-from moot.text import cjk_share, word_count
+from moot.text import cjk_share, join_sentences, word_count
 
 __all__ = [
     "DemoBackend",
@@ -645,20 +645,19 @@ def _cross_from(extra: Mapping[str, Any], key: str) -> list[CrossExamination]:
 
 
 def _fill_stance(
-    head: list[str], body: list[str], closer: str, lang: str, target: int, max_chars: int
-) -> str:
-    """Join ``head``, body sentences and ``closer`` into a final stance of about
-    ``target`` words, never over 195 by ``word_count`` nor over ``max_chars``. The body
-    banks are long enough that it always reaches the rule's minimum of 100 words."""
-    sep = "" if lang == "zh" else " "
+    head: list[str], body: list[str], closer: str, lang: str, target: int, max_items: int
+) -> list[str]:
+    """Pick ``head``, body sentences and ``closer`` for a final stance of about
+    ``target`` words, never over 195 by ``word_count`` nor over ``max_items`` sentences.
+    The body banks are long enough that it always reaches the rule's minimum of 100."""
     chosen: list[str] = []
     for sentence in body:
-        if word_count(sep.join([*head, *chosen, closer])) >= target:
+        if word_count(join_sentences([*head, *chosen, closer], lang)) >= target:
             break
-        candidate = sep.join([*head, *chosen, sentence, closer])
-        if word_count(candidate) <= 195 and len(candidate) <= max_chars:
+        candidate = [*head, *chosen, sentence, closer]
+        if word_count(join_sentences(candidate, lang)) <= 195 and len(candidate) <= max_items:
             chosen.append(sentence)
-    return sep.join([*head, *chosen, closer])
+    return [*head, *chosen, closer]
 
 
 class DemoBackend:
