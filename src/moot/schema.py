@@ -143,11 +143,14 @@ class Judgement(_Frozen):
 
 
 class QualityWarning(_Frozen):
-    """A protocol rule a statement still broke after every allowed rewrite."""
+    """A protocol rule a statement still broke after every allowed rewrite, or a trace
+    signal such as a judge that did not discriminate. ``code`` names the rule, ``where``
+    the field, and ``message`` is what the model was told (in English)."""
 
     round: str
     side: Side | None
     code: str
+    where: str = ""
     message: str
 
 

@@ -73,14 +73,18 @@ def _is_question(text: str) -> bool:
     )
 
 
+def _soft(where: str, code: str, message: str) -> Problem:
+    return Problem(f"{where}: {message}", hard=False, code=code, where=where)
+
+
 def _language(fields: Iterable[tuple[str, str]], lang: str) -> list[Problem]:
     problems = []
     for label, text in fields:
         share = cjk_share(text)
         if lang == "zh" and share < 0.3:
-            problems.append(Problem(f"{label}: write in Chinese (简体中文)", hard=False))
+            problems.append(_soft(label, "language", "write in Chinese (简体中文)"))
         elif lang == "en" and share > 0.3:
-            problems.append(Problem(f"{label}: write in English", hard=False))
+            problems.append(_soft(label, "language", "write in English"))
     return problems
 
 
@@ -93,45 +97,51 @@ def check_opening(reply: OpeningReply, lang: str) -> list[Problem]:
         where = f"arguments[{n}]"
         if len(sentences(arg.claim)) != 1:
             problems.append(
-                Problem(f"{where}.claim: state the claim as exactly one sentence", hard=False)
+                _soft(
+                    f"{where}.claim", "claim_sentences", "state the claim as exactly one sentence"
+                )
             )
         if arg.claim.rstrip().endswith(("?", "？")):
             problems.append(
-                Problem(
-                    f"{where}.claim: a claim must be a falsifiable statement, not a question",
-                    hard=False,
+                _soft(
+                    f"{where}.claim",
+                    "claim_question",
+                    "a claim must be a falsifiable statement, not a question",
                 )
             )
         if not CAUSAL.search(arg.reasoning):
             problems.append(
-                Problem(
-                    f"{where}.reasoning: give a causal chain (X because Y, which leads to Z)",
-                    hard=False,
+                _soft(
+                    f"{where}.reasoning",
+                    "reasoning_causal",
+                    "give a causal chain (X because Y, which leads to Z)",
                 )
             )
         evidence = arg.evidence.lower()
         if any(v in evidence for v in VAGUE_EVIDENCE) or not CONCRETE.search(arg.evidence):
             problems.append(
-                Problem(
-                    f"{where}.evidence: give concrete, checkable facts or"
-                    " figures with their source, not general statements",
-                    hard=False,
+                _soft(
+                    f"{where}.evidence",
+                    "evidence_vague",
+                    "give concrete, checkable facts or figures with their source,"
+                    " not general statements",
                 )
             )
         text = " ".join((arg.claim, arg.reasoning, arg.evidence))
         if CROSS_REFERENCE.search(text):
             problems.append(
-                Problem(
-                    f"{where}: each argument must stand alone; do not refer to other arguments",
-                    hard=False,
+                _soft(
+                    where,
+                    "cross_reference",
+                    "each argument must stand alone; do not refer to other arguments",
                 )
             )
         if seen[normalise(arg.claim)] > 1:
             problems.append(
-                Problem(
-                    f"{where}.claim: repeats another claim; each argument"
-                    " must make a different point",
-                    hard=False,
+                _soft(
+                    f"{where}.claim",
+                    "claim_repeated",
+                    "repeats another claim; each argument must make a different point",
                 )
             )
         problems += _language(
@@ -191,7 +201,7 @@ def check_cross_exam(
             )
         if not _is_question(item.follow_up):
             problems.append(
-                Problem(f"responses[{n}].follow_up: ask a pointed question", hard=False)
+                _soft(f"responses[{n}].follow_up", "follow_up_question", "ask a pointed question")
             )
         problems += _language([(f"responses[{n}].reasoning", item.reasoning)], lang)
     return problems
@@ -214,7 +224,7 @@ def check_closing(reply: ClosingReply, own_ids: Sequence[str], lang: str) -> lis
     words = word_count(stance)
     if not 100 <= words <= 200:
         problems.append(
-            Problem(f"final_stance: has about {words} words; write 100-200", hard=False)
+            _soft("final_stance", "stance_length", f"has about {words} words; write 100-200")
         )
     problems += _language([("final_stance", stance)], lang)
     return problems

@@ -47,8 +47,9 @@ ReplyT = TypeVar("ReplyT", OpeningReply, CrossExamReply, ClosingReply)
 
 ROUNDS = ("opening", "cross_examination", "closing", "judgement")
 
-# Output budgets per round, in tokens: generous for the bounded schemas.
-MAX_TOKENS = {"opening": 1400, "cross_examination": 1600, "closing": 900, "judgement": 2400}
+# Output budgets per round, in tokens: room for the longest reply the bounded
+# schemas allow, so a cut-off reply means a model that rambled, not a tight budget.
+MAX_TOKENS = {"opening": 2000, "cross_examination": 1800, "closing": 2000, "judgement": 3000}
 
 
 @dataclass(frozen=True)
@@ -85,8 +86,13 @@ class DebateRecord:
 
 
 def _as_warning(problem: Problem, round_name: str, side: Side | None) -> QualityWarning:
-    code = "language" if "write in" in problem.message else "format_rule"
-    return QualityWarning(round=round_name, side=side, code=code, message=problem.message)
+    return QualityWarning(
+        round=round_name,
+        side=side,
+        code=problem.code,
+        where=problem.where,
+        message=problem.message,
+    )
 
 
 class StructuredDebate:

@@ -98,6 +98,8 @@ def check_judge_reply(
                 Problem(
                     f"fallacies[{n}].quote: quote words that actually occur in the debate",
                     hard=False,
+                    code="fallacy_quote",
+                    where=f"fallacies[{n}].quote",
                 )
             )
     prose = [("key_insight", reply.key_insight), ("recommendation", reply.recommendation)]
@@ -105,7 +107,12 @@ def check_judge_reply(
         share = cjk_share(text)
         if (lang == "zh" and share < 0.3) or (lang == "en" and share > 0.3):
             problems.append(
-                Problem(f"{label}: write in the debate's language ({lang})", hard=False)
+                Problem(
+                    f"{label}: write in the debate's language ({lang})",
+                    hard=False,
+                    code="language",
+                    where=label,
+                )
             )
     return problems
 

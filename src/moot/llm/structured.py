@@ -39,6 +39,8 @@ class Problem:
 
     message: str
     hard: bool = True
+    code: str = "schema"
+    where: str = ""
 
 
 Checker = Callable[[T], list[Problem]]

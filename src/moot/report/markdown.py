@@ -7,7 +7,7 @@ from functools import cache
 import jinja2
 
 from moot import i18n
-from moot.schema import DebateResult
+from moot.schema import DebateResult, QualityWarning
 
 
 def _cell(text: object) -> str:
@@ -42,6 +42,27 @@ def to_markdown(result: DebateResult) -> str:
         completion=usage.completion_tokens,
         seconds=usage.wall_seconds,
     )
-    return (
-        _template().render(r=result, L=labels, scores=scores, usage_line=usage_line).strip() + "\n"
+    text = _template().render(
+        r=result,
+        L=labels,
+        scores=scores,
+        usage_line=usage_line,
+        warning_groups=_group_warnings(result.warnings, labels),
     )
+    return text.strip() + "\n"
+
+
+def _group_warnings(
+    warnings: list[QualityWarning], labels: dict[str, str]
+) -> list[tuple[str, str, list[str]]]:
+    """One line per (round, side, rule): the heading, the rule's words and the fields."""
+    groups: dict[tuple[str, str | None, str], list[str]] = {}
+    for w in warnings:
+        groups.setdefault((w.round, w.side, w.code), []).append(w.where)
+    lines = []
+    for (round_name, side, code), places in groups.items():
+        heading = labels.get(f"round.{round_name}", round_name)
+        if side:
+            heading += ", " + labels[f"side.{side}"]
+        lines.append((heading, labels.get(f"rule.{code}", code), [p for p in places if p]))
+    return lines
