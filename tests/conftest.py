@@ -22,6 +22,16 @@ import pytest
 SERVER_START_TIMEOUT = 120.0
 
 
+@pytest.fixture(autouse=True)
+def _isolated_moot_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """Every test gets its own run store (``MOOT_HOME``), also seen by subprocesses."""
+    home = tmp_path_factory.mktemp("moot_home")
+    monkeypatch.setenv("MOOT_HOME", str(home))
+    return home
+
+
 def free_port() -> int:
     """A loopback TCP port that was free a moment ago (and is closed now)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:

@@ -1,31 +1,92 @@
-"""The ``moot`` command: a thin Typer layer over the public API."""
+"""The ``moot`` command: a thin Typer layer over the public API and the store."""
 
 from __future__ import annotations
 
+import json
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.table import Table
 
 from moot import __version__
-from moot.debate import run_debate
-from moot.errors import ConfigError, ModelOutputError, MootError
+from moot.debate import new_debate_id, resume_debate, run_debate
+from moot.errors import BudgetExceeded, ConfigError, ModelOutputError, MootError
+from moot.llm.budget import PriceTable
+from moot.llm.cache import CachePolicy
 from moot.progress import Progress
 from moot.report import to_json, to_markdown
+from moot.schema import DebateResult
+from moot.store import DebateRow, Store, default_path
 
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     help="moot: structured multi-agent LLM debate with an auditable decision briefing.",
 )
+cache_app = typer.Typer(no_args_is_help=True, help="Inspect or clear the response cache.")
+app.add_typer(cache_app, name="cache")
+
+PRICES_FILE = "prices.toml"
 
 
 @app.callback()
 def _main() -> None:
     """moot runs a structured debate between LLM agents and writes a decision briefing."""
+
+
+def _err() -> Console:
+    return Console(stderr=True)
+
+
+def _prices() -> PriceTable:
+    return PriceTable.load(default_path().parent / PRICES_FILE)
+
+
+@contextmanager
+def _errors() -> Iterator[None]:
+    """Map moot's errors to a message and an exit code (2 usage, 3 model, 4 budget, 1 other)."""
+    err = _err()
+    try:
+        yield
+    except ConfigError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    except ModelOutputError as exc:
+        err.print(f"[red]the model's reply never validated:[/red] {exc}")
+        raise typer.Exit(3) from exc
+    except BudgetExceeded as exc:
+        err.print(f"[yellow]budget reached, run stopped before the call:[/yellow] {exc}")
+        raise typer.Exit(4) from exc
+    except MootError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(1) from exc
+    except KeyboardInterrupt as exc:
+        err.print("[yellow]interrupted[/yellow]")
+        raise typer.Exit(130) from exc
+
+
+def _emit(result: DebateResult, json_path: Path | None) -> None:
+    if json_path is not None:
+        json_path.parent.mkdir(parents=True, exist_ok=True)
+        json_path.write_text(to_json(result), encoding="utf-8")
+        _err().print(f"result written to {json_path}")
+    briefing = to_markdown(result)
+    if sys.stdout.isatty():
+        Console().print(Markdown(briefing))
+    else:
+        sys.stdout.write(briefing)
+
+
+def _with_progress(quiet: bool, work: Callable[[Progress], DebateResult]) -> DebateResult:
+    progress = Progress(_err(), enabled=not quiet)
+    with progress:
+        return work(progress)
 
 
 @app.command()
@@ -62,14 +123,39 @@ def run(
     json_path: Annotated[
         Path | None, typer.Option("--json", help="Write the full result as JSON to this path.")
     ] = None,
+    debate_id: Annotated[
+        str | None, typer.Option("--id", help="Name this run (default: a generated id).")
+    ] = None,
+    no_store: Annotated[
+        bool, typer.Option("--no-store", help="Write nothing to the run store.")
+    ] = False,
+    max_tokens: Annotated[
+        int | None, typer.Option(help="Stop before a call could take the run past N tokens.")
+    ] = None,
+    max_cost: Annotated[
+        float | None,
+        typer.Option(help="Stop before a call could take the run past USD (needs prices)."),
+    ] = None,
+    cache: Annotated[
+        bool | None,
+        typer.Option(
+            "--cache/--no-cache",
+            help="Cache every reply / none (default: cache temperature-0 requests only).",
+        ),
+    ] = None,
+    concurrency: Annotated[int, typer.Option(help="Most calls in flight per endpoint.")] = 4,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
 ) -> None:
     """Run a structured debate on TOPIC and print the decision briefing."""
-    err = Console(stderr=True)
-    progress = Progress(err, enabled=not quiet)
-    try:
-        with progress:
-            result = run_debate(
+    policy: CachePolicy = "auto" if cache is None else ("on" if cache else "off")
+    with _errors():
+        store = None if no_store else Store()
+        run_id = None if no_store else (debate_id or new_debate_id())
+        if run_id is not None and not quiet:
+            _err().print(f"run id: {run_id}  (resume with: moot resume {run_id})")
+        result = _with_progress(
+            quiet,
+            lambda progress: run_debate(
                 topic,
                 model=model,
                 pro_model=pro_model,
@@ -81,22 +167,145 @@ def run(
                 max_reasks=max_reasks,
                 strict_rules=strict_rules,
                 on_event=progress.handle,
-            )
-    except ConfigError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from exc
-    except ModelOutputError as exc:
-        err.print(f"[red]the model's reply never validated:[/red] {exc}")
-        raise typer.Exit(3) from exc
-    except MootError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(1) from exc
-    if json_path is not None:
-        json_path.parent.mkdir(parents=True, exist_ok=True)
-        json_path.write_text(to_json(result), encoding="utf-8")
-        err.print(f"result written to {json_path}")
-    briefing = to_markdown(result)
-    if sys.stdout.isatty():
-        Console().print(Markdown(briefing))
-    else:
-        sys.stdout.write(briefing)
+                store=store,
+                debate_id=run_id,
+                max_tokens=max_tokens,
+                max_cost=max_cost,
+                cache=policy,
+                concurrency=concurrency,
+                prices=_prices(),
+            ),
+        )
+    _emit(result, json_path)
+
+
+@app.command()
+def resume(
+    debate_id: Annotated[str, typer.Argument(help="The id of an unfinished run.")],
+    json_path: Annotated[
+        Path | None, typer.Option("--json", help="Write the full result as JSON to this path.")
+    ] = None,
+    max_tokens: Annotated[int | None, typer.Option(help="A new token budget.")] = None,
+    max_cost: Annotated[float | None, typer.Option(help="A new cost budget in USD.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
+) -> None:
+    """Continue an interrupted, failed or stopped run; completed calls are not resent."""
+    with _errors():
+        store = Store()
+        result = _with_progress(
+            quiet,
+            lambda progress: resume_debate(
+                debate_id,
+                store=store,
+                max_tokens=max_tokens,
+                max_cost=max_cost,
+                on_event=progress.handle,
+                prices=_prices(),
+            ),
+        )
+    _emit(result, json_path)
+
+
+def _row_summary(row: DebateRow) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "topic": row.topic,
+        "format": row.format,
+        "status": row.status,
+        "models": row.models,
+        "calls": row.calls,
+        "prompt_tokens": row.prompt_tokens,
+        "completion_tokens": row.completion_tokens,
+        "cost_usd": round(row.cost_usd, 6),
+        "created_at": row.created_at,
+        "updated_at": row.updated_at,
+        "error": row.error,
+    }
+
+
+def _get(store: Store, debate_id: str) -> DebateRow:
+    row = store.get_debate(debate_id)
+    if row is None:
+        raise ConfigError(f"no run with id {debate_id!r}")
+    return row
+
+
+@app.command("list")
+def list_runs(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    limit: Annotated[int, typer.Option(help="How many recent runs.")] = 20,
+) -> None:
+    """List recent runs: id, topic, format, status, models, tokens, cost."""
+    with _errors():
+        rows = Store().list_debates(limit)
+    if as_json:
+        typer.echo(json.dumps([_row_summary(r) for r in rows], ensure_ascii=False, indent=2))
+        return
+    table = Table("id", "status", "format", "topic", "models", "tokens", "cost $")
+    for r in rows:
+        models = ", ".join(sorted(set(r.models.values())))
+        tokens = str(r.prompt_tokens + r.completion_tokens)
+        table.add_row(r.id, r.status, r.format, r.topic[:50], models, tokens, f"{r.cost_usd:.4f}")
+    Console().print(table)
+
+
+@app.command()
+def show(
+    debate_id: Annotated[str, typer.Argument(help="Run id.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Show a run: its status and, when finished, its briefing."""
+    with _errors():
+        row = _get(Store(), debate_id)
+    if as_json:
+        summary = _row_summary(row)
+        summary["config"] = row.config
+        summary["result"] = json.loads(row.result_json) if row.result_json else None
+        typer.echo(json.dumps(summary, ensure_ascii=False, indent=2))
+        return
+    typer.echo(f"{row.id}  {row.status}  {row.topic}")
+    if row.error:
+        typer.echo(f"error: {row.error}")
+    if row.status == "done" and row.result_json:
+        sys.stdout.write(to_markdown(DebateResult.model_validate_json(row.result_json)))
+
+
+@app.command()
+def export(
+    debate_id: Annotated[str, typer.Argument(help="Run id.")],
+    fmt: Annotated[str, typer.Option("--format", help="json or md.")] = "json",
+) -> None:
+    """Print a finished run's result as JSON or as the Markdown briefing."""
+    with _errors():
+        row = _get(Store(), debate_id)
+        if fmt not in ("json", "md"):
+            raise ConfigError("--format must be json or md")
+        if row.status != "done" or not row.result_json:
+            raise ConfigError(f"run {debate_id!r} is {row.status}; only finished runs export")
+    result = DebateResult.model_validate_json(row.result_json)
+    sys.stdout.write(to_json(result) if fmt == "json" else to_markdown(result))
+
+
+@app.command()
+def delete(debate_id: Annotated[str, typer.Argument(help="Run id.")]) -> None:
+    """Delete a run and its journal."""
+    with _errors():
+        if not Store().delete_debate(debate_id):
+            raise ConfigError(f"no run with id {debate_id!r}")
+    typer.echo(f"deleted {debate_id}")
+
+
+@cache_app.command("stats")
+def cache_stats() -> None:
+    """Entries, hits and size of the response cache."""
+    with _errors():
+        stats = Store().cache_stats()
+    typer.echo(json.dumps(stats))
+
+
+@cache_app.command("clear")
+def cache_clear() -> None:
+    """Remove every cached reply."""
+    with _errors():
+        removed = Store().cache_clear()
+    typer.echo(f"removed {removed} cached replies")

@@ -7,6 +7,8 @@
     +-- BackendError           the transport failed: dead endpoint, HTTP error, model load failure
     +-- ModelOutputError       the model misbehaved: its reply never validated after the
                                allowed re-asks; carries every raw reply and the errors
+    +-- BudgetExceeded         the next call could take the run past --max-tokens or
+                               --max-cost; raised before the call is sent
 
 A ``ModelOutputError`` is never swallowed and never replaced by invented content:
 the orchestration stops and the caller sees what the model actually wrote.
@@ -60,3 +62,17 @@ class ModelOutputError(MootError):
         detail = "; ".join(self.errors[:5])
         snippet = self.raw if len(self.raw) <= 300 else self.raw[:300] + "..."
         return f"{base}\n  errors: {detail}\n  last raw reply: {snippet!r}"
+
+
+class BudgetExceeded(MootError):
+    """The next model call could take the run over its token or cost budget.
+
+    Raised *before* the call is sent; ``used`` and ``limit`` are in the budget's unit
+    (tokens or US dollars) and ``unit`` says which.
+    """
+
+    def __init__(self, message: str, *, used: float, limit: float, unit: str) -> None:
+        super().__init__(message)
+        self.used = used
+        self.limit = limit
+        self.unit = unit

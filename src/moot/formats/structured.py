@@ -113,6 +113,9 @@ class StructuredDebate:
         self.settings = settings
         self.meter = meter
         self._warnings: list[QualityWarning] = []
+        self._arguments: list[Argument] = []
+        self._cross: list[CrossExamination] = []
+        self._closings: list[Closing] = []
 
     @property
     def lang(self) -> Lang:
@@ -244,19 +247,32 @@ class StructuredDebate:
             ),
         )
 
+    def progress(self) -> dict[str, object]:
+        """What the debate has completed so far, as JSON-ready data (for a run that
+        stops early: a budget, an interrupt or a failure)."""
+        return {
+            "arguments": [a.model_dump() for a in self._arguments],
+            "cross_examinations": [c.model_dump() for c in self._cross],
+            "closings": [c.model_dump() for c in self._closings],
+            "warnings": [w.model_dump() for w in self._warnings],
+        }
+
     async def run(self) -> DebateRecord:
         """Run the four waves and return the record."""
         emit = self.meter.emit
         emit(RoundStarted("opening"))
         openings = await asyncio.gather(*(self._opening(s) for s in SIDES))
         arguments = [a for side_args in openings for a in side_args]
+        self._arguments = arguments
 
         emit(RoundStarted("cross_examination"))
         exams = await asyncio.gather(*(self._cross_examine(s, arguments) for s in SIDES))
         cross = [c for side_exams in exams for c in side_exams]
+        self._cross = cross
 
         emit(RoundStarted("closing"))
         closings = list(await asyncio.gather(*(self._closing(s, arguments, cross) for s in SIDES)))
+        self._closings = closings
 
         emit(RoundStarted("judgement"))
         judgement, outcome = await judge_debate(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from moot.events import CallFinished, CallStarted, Event, Listener, Reasked
 from moot.llm.backend import Backend
@@ -17,6 +17,8 @@ from moot.llm.types import (
     Usage,
 )
 
+ValidationHook = Callable[[Completion, list[str]], None]
+
 
 class Meter:
     """Tallies calls, re-asks and tokens across a debate and forwards events."""
@@ -28,6 +30,8 @@ class Meter:
         self.reasks = 0
         self.usage = Usage()
         self.in_flight: dict[int, CallContext] = {}
+        self.by_source: dict[str, int] = {"live": 0, "cache": 0, "journal": 0}
+        self._validation_hooks: list[ValidationHook] = []
 
     def emit(self, event: Event) -> None:
         if self._listener is not None:
@@ -35,6 +39,15 @@ class Meter:
 
     def next_id(self) -> int:
         return next(self._ids)
+
+    def on_validation(self, hook: ValidationHook) -> None:
+        """Call ``hook(completion, problems)`` after each reply is validated (the
+        journal records the outcome this way)."""
+        self._validation_hooks.append(hook)
+
+    def record_validation(self, completion: Completion, problems: Sequence[str]) -> None:
+        for hook in self._validation_hooks:
+            hook(completion, list(problems))
 
     def record_reask(self, context: CallContext, attempt: int, problems: Sequence[str]) -> None:
         self.reasks += 1
@@ -85,6 +98,7 @@ class MeteredBackend:
             raise
         meter.in_flight.pop(call_id, None)
         meter.usage = meter.usage + completion.usage
+        meter.by_source[completion.source] += 1
         meter.emit(
             CallFinished(call_id, ctx, self.spec, completion.usage, time.perf_counter() - started)
         )

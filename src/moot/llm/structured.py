@@ -16,6 +16,7 @@ briefing shows. Nothing is ever invented to fill a gap.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -97,7 +98,10 @@ async def generate_structured(
     raw_replies: list[str] = []
     for attempt in range(max_reasks + 1):
         completion = await backend.generate(
-            history, schema=spec, settings=settings, context=context
+            history,
+            schema=spec,
+            settings=settings,
+            context=dataclasses.replace(context, attempt=attempt + 1),
         )
         text = completion.text
         raw_replies.append(text)
@@ -120,6 +124,7 @@ async def generate_structured(
                     problems = [Problem(f"the reply is not valid JSON ({exc})")]
             else:
                 problems = check(value) if check else []
+        meter.record_validation(completion, [p.message for p in problems])
         if not problems and value is not None:
             return Outcome(value, attempt + 1)
         hard = [p for p in problems if p.hard]

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 Role = Literal["system", "user", "assistant"]
 FinishReason = Literal["stop", "length", "other"]
+Source = Literal["live", "cache", "journal"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class CallContext:
     side: str | None = None
     topic: str = ""
     lang: str = "en"
+    attempt: int = 1
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -70,3 +72,7 @@ class Completion:
     finish_reason: FinishReason
     usage: Usage
     model: str
+    source: Source = "live"
+    """Where the reply came from: the model, the response cache, or the run's journal."""
+    journal_id: int | None = None
+    """The journal row of this call, when the run is journaled."""

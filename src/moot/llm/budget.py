@@ -1,0 +1,188 @@
+"""Token and cost budgets, enforced before each call is sent.
+
+Before a call goes out, its worst case is reserved: the prompt's tokens (estimated
+generously from its UTF-8 size) plus the call's output limit. If that reservation
+could take the run past ``max_tokens`` or ``max_cost``, ``BudgetExceeded`` is
+raised and the call is never sent. When the reply comes back the reservation is
+replaced by the real usage. Concurrent calls reserve against each other, so the
+budget holds whatever the concurrency.
+
+Prices are US dollars per million tokens, per model spec. The embedded and
+scripted models cost nothing; any other model needs a price when ``max_cost`` is
+set (from ``prices.toml`` in the moot home directory, or given by the caller).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from moot.errors import BudgetExceeded, ConfigError
+from moot.llm.backend import Backend
+from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec, Usage
+
+FREE_PROVIDERS = ("local", "scripted")
+
+
+@dataclass(frozen=True)
+class Price:
+    """US dollars per million input and output tokens."""
+
+    input_per_mtok: float
+    output_per_mtok: float
+
+    def cost(self, usage: Usage) -> float:
+        return (
+            usage.prompt_tokens * self.input_per_mtok
+            + usage.completion_tokens * self.output_per_mtok
+        ) / 1_000_000
+
+
+@dataclass(frozen=True)
+class PriceTable:
+    """Prices per model spec; local and scripted models are free."""
+
+    prices: Mapping[str, Price] = field(default_factory=dict)
+
+    def price(self, spec: str) -> Price | None:
+        if spec.partition(":")[0] in FREE_PROVIDERS:
+            return Price(0.0, 0.0)
+        return self.prices.get(spec)
+
+    @classmethod
+    def load(cls, path: Path) -> PriceTable:
+        """Read ``[models."SPEC"]`` tables with ``input_per_mtok`` and ``output_per_mtok``."""
+        if not path.is_file():
+            return cls()
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            models = data.get("models", {})
+            return cls(
+                {
+                    spec: Price(float(v["input_per_mtok"]), float(v["output_per_mtok"]))
+                    for spec, v in models.items()
+                }
+            )
+        except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ConfigError(f"bad price table {path}: {exc}") from exc
+
+
+def estimate_prompt_tokens(messages: Sequence[Message]) -> int:
+    """A generous upper estimate: one token per three UTF-8 bytes, plus framing."""
+    return sum(len(m.content.encode("utf-8")) // 3 + 8 for m in messages)
+
+
+class Budget:
+    """What a run may still spend; shared by every backend of the run."""
+
+    def __init__(
+        self,
+        *,
+        max_tokens: int | None = None,
+        max_cost: float | None = None,
+        prices: PriceTable | None = None,
+        used_tokens: int = 0,
+        used_cost: float = 0.0,
+    ) -> None:
+        if max_tokens is not None and max_tokens <= 0:
+            raise ConfigError("--max-tokens must be a positive number of tokens")
+        if max_cost is not None and max_cost <= 0:
+            raise ConfigError("--max-cost must be a positive amount of US dollars")
+        self.max_tokens = max_tokens
+        self.max_cost = max_cost
+        self.prices = prices or PriceTable()
+        self.used_tokens = used_tokens
+        self.used_cost = used_cost
+        self._reserved_tokens = 0
+        self._reserved_cost = 0.0
+
+    @property
+    def limited(self) -> bool:
+        return self.max_tokens is not None or self.max_cost is not None
+
+    def require_prices(self, specs: Sequence[str]) -> None:
+        """With a cost budget, every model of the run needs a price (checked up front)."""
+        if self.max_cost is None:
+            return
+        missing = [s for s in specs if self.prices.price(s) is None]
+        if missing:
+            raise ConfigError(
+                f"--max-cost needs a price for {', '.join(sorted(set(missing)))}: add"
+                ' [models."SPEC"] input_per_mtok/output_per_mtok to prices.toml in the moot'
+                " home directory"
+            )
+
+    def cost_of(self, spec: str, usage: Usage) -> float:
+        price = self.prices.price(spec)
+        return price.cost(usage) if price else 0.0
+
+    def reserve(self, spec: str, worst: Usage) -> tuple[int, float]:
+        """Reserve a call's worst case or raise ``BudgetExceeded`` without sending it."""
+        tokens = worst.prompt_tokens + worst.completion_tokens
+        cost = self.cost_of(spec, worst)
+        if self.max_tokens is not None:
+            committed = self.used_tokens + self._reserved_tokens
+            if committed + tokens > self.max_tokens:
+                raise BudgetExceeded(
+                    f"the next call could use up to {tokens} tokens; {committed} of the"
+                    f" {self.max_tokens}-token budget are used or reserved",
+                    used=committed,
+                    limit=self.max_tokens,
+                    unit="tokens",
+                )
+        if self.max_cost is not None:
+            committed_cost = self.used_cost + self._reserved_cost
+            if committed_cost + cost > self.max_cost:
+                raise BudgetExceeded(
+                    f"the next call could cost up to ${cost:.4f}; ${committed_cost:.4f} of the"
+                    f" ${self.max_cost:.4f} budget are used or reserved",
+                    used=committed_cost,
+                    limit=self.max_cost,
+                    unit="usd",
+                )
+        self._reserved_tokens += tokens
+        self._reserved_cost += cost
+        return tokens, cost
+
+    def settle(self, reservation: tuple[int, float], spec: str, usage: Usage | None) -> None:
+        """Replace a reservation by what the call really used (nothing if it failed)."""
+        tokens, cost = reservation
+        self._reserved_tokens -= tokens
+        self._reserved_cost -= cost
+        if usage is not None:
+            self.used_tokens += usage.prompt_tokens + usage.completion_tokens
+            self.used_cost += self.cost_of(spec, usage)
+
+
+class BudgetedBackend:
+    """Checks the budget before every call that reaches the model."""
+
+    def __init__(self, inner: Backend, budget: Budget) -> None:
+        self._inner = inner
+        self._budget = budget
+
+    @property
+    def spec(self) -> str:
+        return self._inner.spec
+
+    async def generate(
+        self,
+        messages: Sequence[Message],
+        *,
+        schema: OutputSpec | None,
+        settings: GenerationSettings,
+        context: CallContext | None = None,
+    ) -> Completion:
+        worst = Usage(estimate_prompt_tokens(messages), settings.max_tokens)
+        reservation = self._budget.reserve(self.spec, worst)
+        try:
+            completion = await self._inner.generate(
+                messages, schema=schema, settings=settings, context=context
+            )
+        except BaseException:
+            self._budget.settle(reservation, self.spec, None)
+            raise
+        self._budget.settle(reservation, self.spec, completion.usage)
+        return completion

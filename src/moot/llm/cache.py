@@ -1,0 +1,81 @@
+"""The response cache: replies stored as JSON in SQLite, keyed by the full request.
+
+By default only deterministic requests (temperature 0) are cached; ``policy="on"``
+caches every request and ``"off"`` none. Only complete replies are stored: errors,
+cut-off replies and refusals (any finish other than ``stop``) never are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from moot.llm.backend import Backend
+from moot.llm.requests import cache_key
+from moot.llm.types import (
+    CallContext,
+    Completion,
+    GenerationSettings,
+    Message,
+    OutputSpec,
+    Usage,
+)
+from moot.store import Store
+
+CachePolicy = Literal["auto", "on", "off"]
+
+
+def caches(policy: CachePolicy, settings: GenerationSettings) -> bool:
+    """Whether a request with these settings is served from and stored in the cache."""
+    return policy == "on" or (policy == "auto" and settings.temperature == 0)
+
+
+class CachedBackend:
+    """Serves repeated requests from the store's cache instead of the model."""
+
+    def __init__(self, inner: Backend, store: Store, policy: CachePolicy = "auto") -> None:
+        self._inner = inner
+        self._store = store
+        self._policy = policy
+
+    @property
+    def spec(self) -> str:
+        return self._inner.spec
+
+    async def generate(
+        self,
+        messages: Sequence[Message],
+        *,
+        schema: OutputSpec | None,
+        settings: GenerationSettings,
+        context: CallContext | None = None,
+    ) -> Completion:
+        if not caches(self._policy, settings):
+            return await self._inner.generate(
+                messages, schema=schema, settings=settings, context=context
+            )
+        key = cache_key(self.spec, messages, schema, settings)
+        hit = self._store.cache_get(key)
+        if hit is not None:
+            return Completion(
+                text=str(hit["text"]),
+                finish_reason="stop",
+                usage=Usage(int(hit["prompt_tokens"]), int(hit["completion_tokens"])),
+                model=str(hit["model"]),
+                source="cache",
+            )
+        completion = await self._inner.generate(
+            messages, schema=schema, settings=settings, context=context
+        )
+        if completion.finish_reason == "stop":
+            self._store.cache_put(
+                key,
+                model=self.spec,
+                value={
+                    "text": completion.text,
+                    "prompt_tokens": completion.usage.prompt_tokens,
+                    "completion_tokens": completion.usage.completion_tokens,
+                    "model": completion.model,
+                },
+            )
+        return completion

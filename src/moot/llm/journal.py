@@ -1,0 +1,140 @@
+"""The call journal: every model call of a stored run is written to SQLite before the
+orchestration moves on, and a resumed run replays completed calls instead of
+sending them again.
+
+Replay is keyed by the request's identity (``moot.llm.requests.request_hash``): a
+resumed run rebuilds the same prompts from the same replayed replies, so each
+request finds its journaled reply; identical requests are matched in the order
+they were made. A call that was in flight when the process died has no reply in
+the journal and is sent again.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from moot.errors import MootError
+from moot.llm.backend import Backend
+from moot.llm.requests import messages_as_json, request_hash
+from moot.llm.types import (
+    CallContext,
+    Completion,
+    FinishReason,
+    GenerationSettings,
+    Message,
+    OutputSpec,
+    Usage,
+)
+from moot.store import CallRow, Store
+
+_FINISH: dict[str | None, FinishReason] = {"stop": "stop", "length": "length"}
+
+
+class Journal:
+    """One run's journal: what was completed before (to replay) and the recorder."""
+
+    def __init__(
+        self,
+        store: Store,
+        debate_id: str,
+        *,
+        cost_of: Callable[[str, Usage], float] | None = None,
+    ) -> None:
+        self.store = store
+        self.debate_id = debate_id
+        self.cost_of = cost_of
+        self._replay: dict[str, deque[CallRow]] = defaultdict(deque)
+        for row in store.completed_calls(debate_id):
+            self._replay[row.request_hash].append(row)
+        self.replayed = 0
+
+    def take(self, key: str) -> CallRow | None:
+        """The next journaled reply for this request, if any is left."""
+        queue = self._replay.get(key)
+        if queue:
+            self.replayed += 1
+            return queue.popleft()
+        return None
+
+    def record_validation(self, completion: Completion, problems: list[str]) -> None:
+        """Meter hook: store whether the reply validated (not for replayed rows)."""
+        if completion.journal_id is not None and completion.source != "journal":
+            self.store.set_validation(
+                completion.journal_id, "invalid" if problems else "ok", problems
+            )
+
+
+class JournaledBackend:
+    """Records every call of ``inner`` in the journal; replays journaled replies."""
+
+    def __init__(self, inner: Backend, journal: Journal) -> None:
+        self._inner = inner
+        self._journal = journal
+
+    @property
+    def spec(self) -> str:
+        return self._inner.spec
+
+    async def generate(
+        self,
+        messages: Sequence[Message],
+        *,
+        schema: OutputSpec | None,
+        settings: GenerationSettings,
+        context: CallContext | None = None,
+    ) -> Completion:
+        ctx = context or CallContext(role="unknown", round="unknown")
+        key = request_hash(self.spec, messages, schema, settings)
+        row = self._journal.take(key)
+        if row is not None and row.reply is not None:
+            return Completion(
+                text=row.reply,
+                finish_reason=_FINISH.get(row.finish_reason, "other"),
+                usage=Usage(row.prompt_tokens, row.completion_tokens),
+                model=row.model,
+                source="journal",
+                journal_id=row.id,
+            )
+        started = time.perf_counter()
+
+        def record(completion: Completion | None, error: str | None) -> int:
+            return self._journal.store.record_call(
+                self._journal.debate_id,
+                role=ctx.role,
+                round=ctx.round,
+                side=ctx.side,
+                attempt=ctx.attempt,
+                model=self.spec,
+                request_hash=key,
+                messages=messages_as_json(messages),
+                schema_name=schema.name if schema else None,
+                reply=completion.text if completion else None,
+                finish_reason=completion.finish_reason if completion else None,
+                prompt_tokens=completion.usage.prompt_tokens if completion else 0,
+                completion_tokens=completion.usage.completion_tokens if completion else 0,
+                latency_ms=(time.perf_counter() - started) * 1000,
+                error=error,
+                source=completion.source if completion else "live",
+            )
+
+        try:
+            completion = await self._inner.generate(
+                messages, schema=schema, settings=settings, context=context
+            )
+        except MootError as exc:
+            record(None, f"{type(exc).__name__}: {exc}")
+            raise
+        call_id = record(completion, None)
+        if completion.source == "live":
+            journal = self._journal
+            cost = journal.cost_of(self.spec, completion.usage) if journal.cost_of else 0.0
+            journal.store.add_usage(
+                journal.debate_id,
+                prompt_tokens=completion.usage.prompt_tokens,
+                completion_tokens=completion.usage.completion_tokens,
+                cost_usd=cost,
+            )
+        return replace(completion, journal_id=call_id)
