@@ -34,6 +34,8 @@ class CallFinished:
     usage: Usage
     seconds: float
     error: str | None = None
+    source: str = "live"
+    """``live`` (the model answered), ``cache`` or ``journal`` (replayed on resume)."""
 
 
 @dataclass(frozen=True)

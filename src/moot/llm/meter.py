@@ -100,6 +100,13 @@ class MeteredBackend:
         meter.usage = meter.usage + completion.usage
         meter.by_source[completion.source] += 1
         meter.emit(
-            CallFinished(call_id, ctx, self.spec, completion.usage, time.perf_counter() - started)
+            CallFinished(
+                call_id,
+                ctx,
+                self.spec,
+                completion.usage,
+                time.perf_counter() - started,
+                source=completion.source,
+            )
         )
         return completion

@@ -16,12 +16,28 @@ Structured output adapts to the server. The first structured call probes, in ord
    with HTTP 500);
 3. no ``response_format``: the schema is only described in the prompt.
 
-A mode is given up on when the server answers HTTP 400, 404, 422, 500 or 501 to it.
-Probe requests are sent with SDK retries off, so a rejection costs exactly one
-request; a probe that fails for a transient reason (connection, timeout, 408, 409,
-429, 502-504) is re-sent once through the ordinary client, with its retries. The
-first mode that answers is kept for the life of the backend and never re-probed
+A mode is given up on when the server answers HTTP 400, 404, 422, 500 or 501 to it
+(a 404 whose error code is ``model_not_found`` is an unknown model, not a rejection).
+The first mode that answers is kept for the life of the backend and never re-probed
 (:attr:`OpenAIBackend.structured_mode`); pass ``structured_mode=`` to skip probing.
+
+Retries (:mod:`moot.llm.retry`) are the backend's only layer: the SDK's own are off
+(``max_retries=0``) for every request. Connection errors, timeouts, HTTP 408, 409,
+429 and 5xx are retried with exponential backoff and jitter, honouring
+``Retry-After`` up to the policy's cap (``retry=`` on the constructor); anything else
+fails at once with a message that says what to fix. Each attempt is bounded by
+``timeout`` seconds (default 120), connecting and reading included; a server that
+hangs longer counts as a retryable timeout. Retries are logged, counted
+(:attr:`OpenAIBackend.retry_count`) and reported to ``on_retry``.
+
+Probing and retrying share that one layer, with one difference: while probing, the
+statuses that reject a mode (including 500 and 501, which are otherwise retried) are
+not retryable, so a rejected mode costs exactly one request and the next mode is
+tried. A probe that fails for a transient reason (connection, timeout, 408, 409, 429,
+502-504) is retried in the same mode under the same policy, since the failure says
+nothing about the mode; if the retries run out, the call fails and nothing is
+learned (the next call probes again). The price: a genuinely transient 500 during a
+probe makes the backend skip that mode for its lifetime, one step down the list.
 
 The ``schema_instruction`` prompt (the schema as text) is added to the last user
 message in modes 2 and 3, not in mode 1. In mode 1 the server enforces a standard
@@ -43,9 +59,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import os
 import re
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import httpx2
@@ -59,6 +77,16 @@ from openai.types.chat import (
 )
 
 from moot.errors import BackendError, ConfigError
+from moot.llm.retry import (
+    Failure,
+    RetryAfterTooLong,
+    RetryError,
+    RetryEvent,
+    RetryPolicy,
+    call_with_retries,
+    classify_error,
+    format_seconds,
+)
 from moot.llm.types import (
     CallContext,
     Completion,
@@ -80,10 +108,14 @@ NO_KEY_PLACEHOLDER = "not-needed"
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
+#: Seconds one request may take, connecting and reading included.
+DEFAULT_TIMEOUT = 120.0
+
 # A server that does not support a response_format answers one of these.
 _REJECTED_STATUSES = frozenset({400, 404, 422, 500, 501})
-# Failures that say nothing about the response_format: worth the SDK's retries.
-_TRANSIENT_STATUSES = frozenset({408, 409, 429, 502, 503, 504})
+
+# How many recent retries OpenAIBackend.retries keeps.
+_RETRY_HISTORY = 256
 
 _MAX_DETAIL = 500
 
@@ -101,11 +133,18 @@ class OpenAIBackend:
         api_key: str | None = None,
         structured_mode: StructuredMode | None = None,
         http_client: httpx2.AsyncClient | None = None,
+        retry: RetryPolicy | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        on_retry: Callable[[RetryEvent], None] | None = None,
     ) -> None:
         """``base_url`` and ``api_key`` win over ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY``.
 
         ``structured_mode`` skips probing; ``http_client`` replaces the default
-        connection handling (proxies, custom certificates, instrumentation).
+        connection handling (proxies, custom certificates, instrumentation; its own
+        timeout is replaced by ``timeout``). ``retry`` is the retry policy (``None``:
+        the default :class:`RetryPolicy`; ``RetryPolicy(max_attempts=1)`` turns retries
+        off); ``timeout`` bounds each request in seconds; ``on_retry`` is called with
+        every retry before its wait.
         """
         model = model.strip()
         if not model:
@@ -114,6 +153,8 @@ class OpenAIBackend:
             raise ConfigError(
                 f"unknown structured_mode {structured_mode!r}; choose one of {', '.join(MODES)}"
             )
+        if not (timeout > 0 and math.isfinite(timeout)):
+            raise ConfigError(f"timeout must be a positive number of seconds, not {timeout}")
         self._model = model
         self._given_base_url = base_url or None
         effective_base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
@@ -133,12 +174,19 @@ class OpenAIBackend:
             http_client = openai.DefaultAsyncHttpx2Client(
                 limits=httpx2.Limits(max_connections=1000, max_keepalive_connections=0)
             )
+        self._retry = retry if retry is not None else RetryPolicy()
+        self._timeout = float(timeout)
+        self._on_retry = on_retry
+        self._retry_count = 0
+        self._retries: deque[RetryEvent] = deque(maxlen=_RETRY_HISTORY)
+        # max_retries=0: moot.llm.retry is the only retry layer.
         self._client = openai.AsyncOpenAI(
             api_key=key,
             base_url=effective_base_url or DEFAULT_BASE_URL,
             http_client=http_client,
+            max_retries=0,
+            timeout=self._timeout,
         )
-        self._probe_client = self._client.with_options(max_retries=0)
         self._mode: StructuredMode | None = structured_mode
         self._probe_lock: asyncio.Lock | None = None
         self._probe_lock_loop: asyncio.AbstractEventLoop | None = None
@@ -164,6 +212,25 @@ class OpenAIBackend:
         """The structured-output mode in use; ``None`` until a structured call found it."""
         return self._mode
 
+    @property
+    def retry_policy(self) -> RetryPolicy:
+        return self._retry
+
+    @property
+    def timeout(self) -> float:
+        """Seconds one request may take before it counts as a (retryable) timeout."""
+        return self._timeout
+
+    @property
+    def retry_count(self) -> int:
+        """Retries taken by this backend so far, over all calls."""
+        return self._retry_count
+
+    @property
+    def retries(self) -> tuple[RetryEvent, ...]:
+        """The most recent retries (up to 256), oldest first."""
+        return tuple(self._retries)
+
     async def generate(
         self,
         messages: Sequence[Message],
@@ -174,13 +241,13 @@ class OpenAIBackend:
     ) -> Completion:
         lang = context.lang if context is not None else "en"
         if schema is None:
-            return await self._call(self._client, messages, None, None, settings, lang)
+            return await self._call(messages, None, None, settings, lang)
         if self._mode is None:
             # Only the first structured calls wait here; after that the lock is skipped.
             async with self._lock():
                 if self._mode is None:
                     return await self._discover(messages, schema, settings, lang)
-        return await self._call(self._client, messages, schema, self._mode, settings, lang)
+        return await self._call(messages, schema, self._mode, settings, lang)
 
     def _lock(self) -> asyncio.Lock:
         # An asyncio.Lock belongs to the loop it first waited on: keep one per loop.
@@ -199,36 +266,25 @@ class OpenAIBackend:
     ) -> Completion:
         for mode in MODES:
             if mode == MODES[-1]:
-                # Nothing left to fall back to: an ordinary call, with retries.
-                completion = await self._call(self._client, messages, schema, mode, settings, lang)
+                # Nothing left to fall back to: an ordinary call.
+                completion = await self._call(messages, schema, mode, settings, lang)
             else:
                 try:
-                    reply = await self._send(
-                        self._probe_client, messages, schema, mode, settings, lang
-                    )
+                    reply = await self._send(messages, schema, mode, settings, lang, probing=True)
                 except openai.APIStatusError as exc:
-                    if exc.status_code in _REJECTED_STATUSES and exc.code != "model_not_found":
-                        _log.debug(
-                            "%s: %s rejected response_format %s (HTTP %d); trying the next mode",
-                            self.spec,
-                            self.base_url,
-                            mode,
-                            exc.status_code,
-                        )
-                        continue
-                    if exc.status_code not in _TRANSIENT_STATUSES:
-                        raise self._error(exc) from exc
-                    completion = await self._call(
-                        self._client, messages, schema, mode, settings, lang
+                    if not _rejects_mode(exc):
+                        raise self._error(exc) from None
+                    _log.debug(
+                        "%s: %s rejected response_format %s (HTTP %d); trying the next mode",
+                        self.spec,
+                        self.base_url,
+                        mode,
+                        exc.status_code,
                     )
-                except openai.APIConnectionError:
-                    completion = await self._call(
-                        self._client, messages, schema, mode, settings, lang
-                    )
-                except openai.OpenAIError as exc:
-                    raise self._error(exc) from exc
-                else:
-                    completion = self._completion(reply)
+                    continue
+                except Exception as exc:
+                    raise self._error(exc) from None
+                completion = self._completion(reply)
             self._mode = mode
             _log.debug("%s: structured output mode %s", self.spec, mode)
             return completion
@@ -236,7 +292,6 @@ class OpenAIBackend:
 
     async def _call(
         self,
-        client: openai.AsyncOpenAI,
         messages: Sequence[Message],
         schema: OutputSpec | None,
         mode: StructuredMode | None,
@@ -244,20 +299,25 @@ class OpenAIBackend:
         lang: str,
     ) -> Completion:
         try:
-            reply = await self._send(client, messages, schema, mode, settings, lang)
-        except openai.OpenAIError as exc:
-            raise self._error(exc) from exc
+            reply = await self._send(messages, schema, mode, settings, lang, probing=False)
+        except Exception as exc:
+            # ``from None``: the SDK's error may quote the request's key; the message of
+            # the BackendError says what failed without it.
+            raise self._error(exc) from None
         return self._completion(reply)
 
     async def _send(
         self,
-        client: openai.AsyncOpenAI,
         messages: Sequence[Message],
         schema: OutputSpec | None,
         mode: StructuredMode | None,
         settings: GenerationSettings,
         lang: str,
+        *,
+        probing: bool,
     ) -> ChatCompletion:
+        """One chat request, with retries. Raises the SDK's error for a failure that is
+        not retried, :class:`RetryError` when the retries ran out."""
         extra_body: dict[str, Any] = {}
         if schema is not None and mode in ("json_object", "prompt"):
             messages = _with_schema_instruction(messages, schema, lang)
@@ -273,14 +333,40 @@ class OpenAIBackend:
         elif schema is not None and mode == "json_object":
             # Not in the SDK's types: "schema" is llama.cpp's (and others') extension.
             extra_body["response_format"] = {"type": "json_object", "schema": schema.json_schema}
-        return await client.chat.completions.create(
-            model=self._model,
-            messages=[_message_param(m) for m in messages],
-            temperature=settings.temperature,
-            max_tokens=settings.max_tokens,
-            seed=settings.seed if settings.seed is not None else openai.omit,
-            extra_body=extra_body or None,
+        params = [_message_param(m) for m in messages]
+
+        async def attempt() -> ChatCompletion:
+            # The SDK's timeout bounds each phase (connect, write, read); this bounds
+            # the whole request, so a server that trickles its answer times out too.
+            async with asyncio.timeout(self._timeout):
+                return await self._client.chat.completions.create(
+                    model=self._model,
+                    messages=params,
+                    temperature=settings.temperature,
+                    max_tokens=settings.max_tokens,
+                    seed=settings.seed if settings.seed is not None else openai.omit,
+                    extra_body=extra_body or None,
+                )
+
+        return await call_with_retries(
+            attempt,
+            self._retry,
+            classify=_classify_probe if probing else classify_error,
+            on_retry=self._record_retry,
         )
+
+    def _record_retry(self, event: RetryEvent) -> None:
+        self._retry_count += 1
+        self._retries.append(event)
+        _log.info(
+            "%s: attempt %d failed (%s); retrying in %.2f s",
+            self.spec,
+            event.attempt,
+            event.reason,
+            event.delay,
+        )
+        if self._on_retry is not None:
+            self._on_retry(event)
 
     def _completion(self, reply: ChatCompletion) -> Completion:
         choices = getattr(reply, "choices", None)
@@ -307,45 +393,85 @@ class OpenAIBackend:
             model=self.spec,
         )
 
-    def _error(self, exc: openai.OpenAIError) -> BackendError:
+    def _error(self, exc: Exception) -> BackendError:
+        """The ``BackendError`` to raise for ``exc``: says what to fix; never the key."""
+        if isinstance(exc, RetryError):
+            cause = exc.__cause__
+            what = self._describe(cause) if isinstance(cause, Exception) else str(exc)
+            if isinstance(exc, RetryAfterTooLong):
+                waited = format_seconds(exc.retry_after if exc.retry_after is not None else 0)
+                why = (
+                    f"the server asked to wait {waited} before retrying (Retry-After),"
+                    f" longer than the {format_seconds(self._retry.retry_after_cap)} this"
+                    " backend waits at most; gave up instead of waiting: try again later, or"
+                    " raise RetryPolicy.retry_after_cap"
+                )
+            else:
+                waited = format_seconds(sum(event.delay for event in exc.retries))
+                why = (
+                    f"gave up after {exc.attempts} attempts"
+                    f" ({len(exc.retries)} retries, {waited} of waiting in all)"
+                )
+            return type(exc)(
+                self._scrub(f"{what}; {why}"),
+                spec=self.spec,
+                attempts=exc.attempts,
+                retries=exc.retries,
+                reason=exc.reason,
+                retry_after=exc.retry_after,
+            )
+        if isinstance(exc, BackendError):
+            return exc
+        return BackendError(self._scrub(self._describe(exc)), spec=self.spec)
+
+    def _describe(self, exc: Exception) -> str:
         where = self.base_url
-        if isinstance(exc, openai.APITimeoutError):
-            message = (
-                f"timed out waiting for {where}: the server is reachable but did not answer"
-                " in time (is it overloaded, or is the model still loading?)"
+        if isinstance(exc, openai.APITimeoutError | TimeoutError):
+            return (
+                f"timed out waiting for {where}: no answer within the"
+                f" {format_seconds(self._timeout)} timeout (is the server overloaded, or is"
+                " the model still loading? a slow model needs a longer timeout)"
             )
-        elif isinstance(exc, openai.APIConnectionError):
+        if isinstance(exc, openai.APIConnectionError):
             cause = f" ({exc.__cause__})" if exc.__cause__ is not None else ""
-            message = (
-                f"cannot reach {where}: is the server running, and is the base URL right?{cause}"
-            )
-        elif isinstance(exc, openai.AuthenticationError):
+            return f"cannot reach {where}: is the server running, and is the base URL right?{cause}"
+        if isinstance(exc, openai.AuthenticationError):
             # The server's own text is left out: OpenAI's quotes part of the key.
             if self._key_is_placeholder:
-                message = f"{where} needs an API key (HTTP 401) and none is set: set OPENAI_API_KEY"
-            else:
-                message = (
-                    f"{where} rejected the API key (HTTP 401): the key is wrong, revoked or"
-                    " for another server; check OPENAI_API_KEY"
-                )
-        elif isinstance(exc, openai.PermissionDeniedError):
-            message = (
+                return f"{where} needs an API key (HTTP 401) and none is set: set OPENAI_API_KEY"
+            return (
+                f"{where} rejected the API key (HTTP 401): the key is wrong, revoked or"
+                " for another server; check OPENAI_API_KEY"
+            )
+        if isinstance(exc, openai.PermissionDeniedError):
+            return (
                 f"{where} refused access (HTTP 403): the API key may not use model"
                 f" {self._model!r}: {_detail(exc)}"
             )
-        elif isinstance(exc, openai.NotFoundError):
-            message = (
+        if isinstance(exc, openai.NotFoundError):
+            return (
                 f"{where} answered HTTP 404 for model {self._model!r}: check the model name"
                 f" (GET {where}/models lists them) and that the base URL is the API root,"
                 f" usually ending in /v1: {_detail(exc)}"
             )
-        elif isinstance(exc, openai.APIStatusError):
-            message = f"{where} answered HTTP {exc.status_code}: {_detail(exc)}"
-        else:
-            message = f"the call to {where} failed: {exc}"
-        if self._secret:
-            message = message.replace(self._secret, "***")
-        return BackendError(message, spec=self.spec)
+        if isinstance(exc, openai.APIStatusError):
+            return f"{where} answered HTTP {exc.status_code}: {_detail(exc)}"
+        return f"the call to {where} failed: {exc}"
+
+    def _scrub(self, message: str) -> str:
+        return message.replace(self._secret, "***") if self._secret else message
+
+
+def _rejects_mode(exc: openai.APIStatusError) -> bool:
+    """Whether a status error answering a probe means "this response_format is not supported"."""
+    return exc.status_code in _REJECTED_STATUSES and exc.code != "model_not_found"
+
+
+def _classify_probe(exc: BaseException) -> Failure:
+    """While probing, a mode's rejection is final (one request), even a 500."""
+    if isinstance(exc, openai.APIStatusError) and _rejects_mode(exc):
+        return Failure(False, f"HTTP {exc.status_code} (response_format rejected)", exc.status_code)
+    return classify_error(exc)
 
 
 def _detail(exc: openai.APIStatusError) -> str:
