@@ -22,6 +22,16 @@ import pytest
 SERVER_START_TIMEOUT = 120.0
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _session_moot_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """No test ever touches the user's real run store, not even module-scoped fixtures
+    (which are set up before function-scoped ones)."""
+    home = tmp_path_factory.mktemp("moot_home_session")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MOOT_HOME", str(home))
+        yield home
+
+
 @pytest.fixture(autouse=True)
 def _isolated_moot_home(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch

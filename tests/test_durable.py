@@ -1,0 +1,190 @@
+"""Durable runs for real: a child process kills itself mid-debate, then the run resumes.
+
+The journal must hold every call completed before the kill; the resumed run must send
+the model exactly the remaining calls and end with the same result as a run that was
+never interrupted (the wall time aside).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from moot.debate import run_debate
+from moot.errors import BudgetExceeded
+from moot.store import Store
+
+CHILD = Path(__file__).with_name("durable_child.py")
+TOTAL_CALLS = 7  # 2 openings, 2 cross-examinations, 2 closings, 1 judge
+TOPIC = "Should a 10-person startup adopt microservices from day one?"
+
+
+def child(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(CHILD), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def comparable(result: dict[str, Any]) -> dict[str, Any]:
+    usage = dict(result["usage"])
+    usage.pop("wall_seconds")
+    return {**result, "usage": usage}
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MOOT_HOME", str(tmp_path_factory.mktemp("baseline_home")))
+        done = child("run", "baseline", "0", "KILL")
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout)["result"]
+    return result
+
+
+@pytest.mark.parametrize("kill_after", [1, 3, 6])
+def test_sigkill_then_resume_sends_only_the_remaining_calls(
+    kill_after: int, uninterrupted: dict[str, Any]
+) -> None:
+    killed = child("run", "k", str(kill_after), "KILL")
+    assert killed.returncode == -signal.SIGKILL
+    store = Store()
+    row = store.get_debate("k")
+    assert row is not None
+    assert row.status == "running"  # nothing could mark it: the process died at once
+    assert len(store.completed_calls("k")) == kill_after
+
+    resumed = child("resume", "k", "0", "KILL")
+    assert resumed.returncode == 0, resumed.stderr
+    report = json.loads(resumed.stdout)
+    assert report["live"] == TOTAL_CALLS - kill_after
+    assert comparable(report["result"]) == comparable(uninterrupted)
+    assert store.get_debate("k").status == "done"  # type: ignore[union-attr]
+    assert len(store.completed_calls("k")) == TOTAL_CALLS
+
+
+def test_sigint_marks_the_run_interrupted_and_resume_finishes_it(
+    uninterrupted: dict[str, Any],
+) -> None:
+    stopped = child("run", "i", "2", "INT")
+    assert stopped.returncode == 130, stopped.stderr
+    store = Store()
+    row = store.get_debate("i")
+    assert row is not None
+    assert row.status == "interrupted"
+    partial = json.loads(row.result_json or "{}")
+    assert partial["partial"] is True
+    assert isinstance(partial["arguments"], list)  # rounds completed before the stop
+    assert len(store.completed_calls("i")) == 2
+
+    resumed = child("resume", "i", "0", "KILL")
+    report = json.loads(resumed.stdout)
+    assert report["live"] == TOTAL_CALLS - 2
+    assert comparable(report["result"]) == comparable(uninterrupted)
+
+
+def test_two_kills_in_a_row(uninterrupted: dict[str, Any]) -> None:
+    assert child("run", "twice", "2", "KILL").returncode == -signal.SIGKILL
+    assert child("resume", "twice", "2", "KILL").returncode == -signal.SIGKILL
+    assert len(Store().completed_calls("twice")) == 4
+    final = child("resume", "twice", "0", "KILL")
+    report = json.loads(final.stdout)
+    assert report["live"] == TOTAL_CALLS - 4
+    assert comparable(report["result"]) == comparable(uninterrupted)
+
+
+def test_budget_stop_saves_the_partial_result_and_resumes_with_more(
+    uninterrupted: dict[str, Any],
+) -> None:
+    store = Store()
+    with pytest.raises(BudgetExceeded):
+        run_debate(
+            TOPIC, model="scripted:demo", seed=7, store=store, debate_id="b", max_tokens=5000
+        )
+    row = store.get_debate("b")
+    assert row is not None
+    assert row.status == "budget_exceeded"
+    assert row.prompt_tokens + row.completion_tokens <= 5000
+    partial = json.loads(row.result_json or "{}")
+    assert partial["partial"] is True
+    assert partial["arguments"]
+    # the refused call was never sent: every journaled call before it has a reply
+    refused = [c for c in store.calls("b") if c.error]
+    assert all("BudgetExceeded" in (c.error or "") for c in refused)
+
+    from moot.debate import resume_debate
+
+    result = resume_debate("b", store=store, max_tokens=100_000)
+    assert comparable(json.loads(result.model_dump_json())) == comparable(uninterrupted)
+    assert store.get_debate("b").status == "done"  # type: ignore[union-attr]
+
+
+def test_budget_is_never_exceeded_by_live_calls() -> None:
+    store = Store()
+    for limit in (2000, 4000, 8000):
+        with contextlib.suppress(BudgetExceeded):
+            run_debate(
+                TOPIC,
+                model="scripted:demo",
+                seed=3,
+                store=store,
+                debate_id=f"lim{limit}",
+                max_tokens=limit,
+            )
+        row = store.get_debate(f"lim{limit}")
+        assert row is not None
+        assert row.prompt_tokens + row.completion_tokens <= limit
+
+
+def test_journal_records_every_call_with_its_validation() -> None:
+    store = Store()
+    run_debate(TOPIC, model="scripted:demo", seed=2, store=store, debate_id="j")
+    calls = store.calls("j")
+    assert [c.seq for c in calls] == list(range(1, TOTAL_CALLS + 1))
+    assert {c.round for c in calls} == {"opening", "cross_examination", "closing", "judgement"}
+    assert all(c.validation == "ok" and c.reply for c in calls)
+    assert all(c.messages and c.request_hash and c.schema_name for c in calls)
+    row = store.get_debate("j")
+    assert row is not None
+    assert row.status == "done"
+    assert row.config["seed"] == 2
+
+
+def test_cache_serves_deterministic_requests_and_skips_others() -> None:
+    store = Store()
+    first = run_debate(
+        TOPIC, model="scripted:demo", seed=4, temperature=0.0, store=store, debate_id="c1"
+    )
+    assert store.cache_stats()["entries"] == TOTAL_CALLS
+    second = run_debate(
+        TOPIC, model="scripted:demo", seed=4, temperature=0.0, store=store, debate_id="c2"
+    )
+    assert {c.source for c in store.calls("c2")} == {"cache"}
+    assert store.cache_stats()["hits"] == TOTAL_CALLS
+    assert comparable(json.loads(first.model_dump_json())) == comparable(
+        json.loads(second.model_dump_json())
+    )
+    # temperature above 0 is not cached unless asked; --no-cache turns it off
+    run_debate(TOPIC, model="scripted:demo", seed=4, store=store, debate_id="c3")
+    assert {c.source for c in store.calls("c3")} == {"live"}
+    run_debate(
+        TOPIC,
+        model="scripted:demo",
+        seed=4,
+        temperature=0.0,
+        store=store,
+        debate_id="c4",
+        cache="off",
+    )
+    assert {c.source for c in store.calls("c4")} == {"live"}
+    assert store.cache_clear() == TOTAL_CALLS
