@@ -15,7 +15,7 @@ from moot.judging.replies import JudgeReply
 from moot.judging.rubric import DIMENSIONS, GENERAL, Rubric, mean
 from moot.llm.backend import Backend
 from moot.llm.meter import Meter
-from moot.llm.schemas import output_spec, pin_items
+from moot.llm.schemas import enum_item_field, output_spec, pin_items
 from moot.llm.structured import Outcome, Problem, generate_structured
 from moot.llm.types import CallContext, GenerationSettings, Message
 from moot.prompts import render
@@ -205,12 +205,17 @@ async def judge_debate(
     max_reasks: int,
     strict_rules: bool,
     rubric: Rubric = GENERAL,
+    role: str = "judge",
 ) -> tuple[Judgement, Outcome[JudgeReply]]:
-    """Ask ``backend`` to judge the debate and return the computed ``Judgement``."""
+    """Ask ``backend`` to judge the debate and return the computed ``Judgement``.
+    ``role`` names the call (a panel runs ``judge:NAME#RUN``)."""
     ids = [a.id for a in arguments]
     debate_text = _debate_text(arguments, cross, closings)
     messages = [
-        Message("system", render("judge_system", lang, weights=dict(rubric.weights))),
+        Message(
+            "system",
+            render("judge_system", lang, weights=dict(rubric.weights), profile=rubric.name),
+        ),
         Message(
             "user",
             render(
@@ -230,14 +235,19 @@ async def judge_debate(
         JudgeReply,
         settings=settings,
         context=CallContext(
-            role="judge",
+            role=role,
             round="judgement",
             topic=topic,
             lang=lang,
             extra={"argument_ids": ids, "arguments": list(arguments), "cross": list(cross)},
         ),
         meter=meter,
-        spec=pin_items(output_spec(JudgeReply), "assessments", "argument_id", ids),
+        spec=enum_item_field(
+            pin_items(output_spec(JudgeReply), "assessments", "argument_id", ids),
+            "fallacies",
+            "argument_id",
+            ids,
+        ),
         check=lambda reply: check_judge_reply(reply, ids, debate_text, lang),
         max_reasks=max_reasks,
         strict_rules=strict_rules,

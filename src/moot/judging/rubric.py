@@ -27,7 +27,7 @@ class Rubric:
             raise ConfigError(f"rubric {self.name!r} weights must sum to 1")
         object.__setattr__(self, "weights", MappingProxyType(dict(self.weights)))
 
-    def weighted(self, scores: Mapping[str, int]) -> float:
+    def weighted(self, scores: Mapping[str, float]) -> float:
         """The weighted score of one argument, rounded to 4 decimals."""
         return round(sum(self.weights[d] * scores[d] for d in DIMENSIONS), 4)
 

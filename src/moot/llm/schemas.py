@@ -89,3 +89,12 @@ def enum_items(spec: OutputSpec, array_key: str, values: list[str]) -> OutputSpe
     array = dict(spec.json_schema["properties"][array_key])
     array["items"] = {"type": "string", "enum": list(values)}
     return _replace_property(spec, array_key, array)
+
+
+def enum_item_field(spec: OutputSpec, array_key: str, field: str, values: list[str]) -> OutputSpec:
+    """Restrict ``field`` of every object in the array ``array_key`` to ``values``."""
+    array = dict(spec.json_schema["properties"][array_key])
+    item = dict(array["items"])
+    item["properties"] = {**item["properties"], field: {"type": "string", "enum": list(values)}}
+    array["items"] = item
+    return _replace_property(spec, array_key, array)
