@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import typer
 from rich.console import Console
@@ -15,13 +15,15 @@ from rich.markdown import Markdown
 from rich.table import Table
 
 from moot import __version__
-from moot.debate import new_debate_id, resume_debate, run_debate
+from moot.calibrate import calibrate_panel, read_cases
+from moot.debate import DebateOptions, new_debate_id, resume_debate, run_debate
 from moot.errors import BudgetExceeded, ConfigError, ModelOutputError, MootError
+from moot.judging.profiles import TOPIC_TYPES, load_profiles
 from moot.llm.budget import PriceTable
 from moot.llm.cache import CachePolicy
 from moot.progress import Progress
 from moot.report import to_json, to_markdown
-from moot.schema import DebateResult
+from moot.schema import CalibrationMethod, DebateResult, TopicType
 from moot.store import DebateRow, Store, default_path
 
 app = typer.Typer(
@@ -103,12 +105,36 @@ def run(
     ] = None,
     pro_model: Annotated[str | None, typer.Option(help="Model spec for the pro side.")] = None,
     con_model: Annotated[str | None, typer.Option(help="Model spec for the con side.")] = None,
-    judge_model: Annotated[str | None, typer.Option(help="Model spec for the judge.")] = None,
+    judge_model: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Model spec for the judge; with a panel repeat it (one per judge, in order)"
+            " or give NAME=SPEC."
+        ),
+    ] = None,
     lang: Annotated[str, typer.Option(help="Language of prompts and briefing: en or zh.")] = "en",
     seed: Annotated[
         int | None, typer.Option(help="Seed: makes local and scripted models deterministic.")
     ] = None,
     temperature: Annotated[float, typer.Option(help="Sampling temperature.")] = 0.3,
+    panel: Annotated[
+        str | None,
+        typer.Option(help="Judge panel, e.g. technical,business,risk,general."),
+    ] = None,
+    panel_file: Annotated[
+        Path | None, typer.Option(help="TOML file of custom judge profiles.")
+    ] = None,
+    judge_runs: Annotated[int, typer.Option(help="Runs per judge (scores averaged).")] = 1,
+    calibration: Annotated[str, typer.Option(help="Judge calibration: zscore or minmax.")] = (
+        "zscore"
+    ),
+    topic_type: Annotated[
+        str | None,
+        typer.Option(help="Override the topic type: technical, business, risk or general."),
+    ] = None,
+    swap_sides: Annotated[
+        bool, typer.Option(help="Rerun with stances exchanged and report if the verdict holds.")
+    ] = False,
     max_reasks: Annotated[
         int, typer.Option(help="Re-asks allowed per call when a reply fails validation.")
     ] = 2,
@@ -149,34 +175,105 @@ def run(
     """Run a structured debate on TOPIC and print the decision briefing."""
     policy: CachePolicy = "auto" if cache is None else ("on" if cache else "off")
     with _errors():
+        judging = _panel_options(
+            panel, panel_file, judge_model, judge_runs, calibration, topic_type, swap_sides
+        )
         store = None if no_store else Store()
         run_id = None if no_store else (debate_id or new_debate_id())
         if run_id is not None and not quiet:
             _err().print(f"run id: {run_id}  (resume with: moot resume {run_id})")
-        result = _with_progress(
-            quiet,
-            lambda progress: run_debate(
-                topic,
-                model=model,
-                pro_model=pro_model,
-                con_model=con_model,
-                judge_model=judge_model,
-                lang=lang,
-                seed=seed,
-                temperature=temperature,
-                max_reasks=max_reasks,
-                strict_rules=strict_rules,
-                on_event=progress.handle,
-                store=store,
-                debate_id=run_id,
-                max_tokens=max_tokens,
-                max_cost=max_cost,
-                cache=policy,
-                concurrency=concurrency,
-                prices=_prices(),
-            ),
-        )
+        progress = Progress(_err(), enabled=not quiet)
+        options: DebateOptions = {
+            **judging,
+            "model": model,
+            "pro_model": pro_model,
+            "con_model": con_model,
+            "lang": lang,
+            "seed": seed,
+            "temperature": temperature,
+            "max_reasks": max_reasks,
+            "strict_rules": strict_rules,
+            "on_event": progress.handle,
+            "store": store,
+            "debate_id": run_id,
+            "max_tokens": max_tokens,
+            "max_cost": max_cost,
+            "cache": policy,
+            "concurrency": concurrency,
+            "prices": _prices(),
+        }
+        with progress:
+            result = run_debate(topic, **options)
     _emit(result, json_path)
+
+
+def _panel_options(
+    panel: str | None,
+    panel_file: Path | None,
+    judge_model: list[str] | None,
+    judge_runs: int,
+    calibration: str,
+    topic_type: str | None,
+    swap_sides: bool,
+) -> DebateOptions:
+    """The judging options of ``run`` and ``calibrate`` as API keyword options."""
+    names = [n.strip() for n in (panel or "").split(",") if n.strip()]
+    if calibration not in ("zscore", "minmax"):
+        raise ConfigError("--calibration must be zscore or minmax")
+    if topic_type is not None and topic_type not in TOPIC_TYPES:
+        raise ConfigError(f"--topic-type must be one of {', '.join(TOPIC_TYPES)}")
+    models = judge_model or []
+    options: DebateOptions = {
+        "judge_runs": judge_runs,
+        "calibration": cast(CalibrationMethod, calibration),
+        "topic_type": cast(TopicType | None, topic_type),
+        "swap_sides": swap_sides,
+    }
+    if names:
+        options["panel"] = names
+        options["judge_models"] = models
+        if panel_file is not None:
+            options["panel_profiles"] = load_profiles(panel_file)
+    elif models:
+        if len(models) > 1:
+            raise ConfigError("several --judge-model values need a --panel")
+        options["judge_model"] = models[0]
+    return options
+
+
+@app.command()
+def calibrate(
+    cases: Annotated[Path, typer.Argument(help='JSONL: {"topic": ..., "correct": "pro"|"con"}')],
+    panel: Annotated[str, typer.Option(help="Judge panel to calibrate.")] = (
+        "technical,business,risk,general"
+    ),
+    panel_file: Annotated[Path | None, typer.Option(help="TOML of custom profiles.")] = None,
+    model: Annotated[str | None, typer.Option(help="Model spec for the debaters.")] = None,
+    judge_model: Annotated[list[str] | None, typer.Option(help="Judge model spec(s).")] = None,
+    judge_runs: Annotated[int, typer.Option(help="Runs per judge.")] = 1,
+    seed: Annotated[int | None, typer.Option(help="Seed.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
+) -> None:
+    """Debate topics whose right side is known and record each judge's hits; the
+    judges' historical accuracy then weighs their votes in later panels."""
+    with _errors():
+        known = read_cases(cases)
+        options = _panel_options(panel, panel_file, judge_model, judge_runs, "zscore", None, False)
+        progress = Progress(_err(), enabled=not quiet)
+        with progress:
+            full: DebateOptions = {
+                **options,
+                "model": model,
+                "seed": seed,
+                "store": Store(),
+                "on_event": progress.handle,
+                "prices": _prices(),
+            }
+            accuracy = calibrate_panel(known, **full)
+    table = Table("judge", "hits", "debates", "accuracy")
+    for identity, (hits, debates) in accuracy.items():
+        table.add_row(identity, str(hits), str(debates), f"{hits / debates:.2f}")
+    Console().print(table)
 
 
 @app.command()

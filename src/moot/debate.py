@@ -24,25 +24,36 @@ import json
 import re
 import secrets
 import time
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any, TypedDict, Unpack, cast
 
 from moot.errors import BudgetExceeded, ConfigError
 from moot.events import Listener
-from moot.formats.structured import DebateSettings, StructuredDebate
+from moot.formats.structured import DebateRecord, DebateSettings, PanelPlan, StructuredDebate
+from moot.judging.panel import Seat
+from moot.judging.profiles import TOPIC_TYPES, JudgeProfile, assign_models, select_profiles
+from moot.judging.rubric import Rubric
 from moot.llm.backend import DEFAULT_SPEC, Backend, resolve_backend
 from moot.llm.budget import Budget, BudgetedBackend, PriceTable
 from moot.llm.cache import CachedBackend, CachePolicy
 from moot.llm.journal import Journal, JournaledBackend
 from moot.llm.limit import LimitedBackend
 from moot.llm.meter import Meter, MeteredBackend
-from moot.schema import SCHEMA_VERSION, DebateResult, Lang, Side, UsageReport
+from moot.schema import (
+    SCHEMA_VERSION,
+    CalibrationMethod,
+    DebateResult,
+    Lang,
+    Side,
+    SwapCheck,
+    TopicType,
+    UsageReport,
+)
 from moot.store import Store
 
 ModelRef = str | Backend
-ROLES = ("pro", "con", "judge")
 DEBATE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 RESUMABLE = ("running", "interrupted", "failed", "budget_exceeded")
 
@@ -62,6 +73,13 @@ class RunConfig:
     max_cost: float | None = None
     cache: CachePolicy = "auto"
     concurrency: int = 4
+    panel: list[str] = field(default_factory=list)
+    panel_profiles: dict[str, Any] = field(default_factory=dict)
+    judge_models: dict[str, str] = field(default_factory=dict)
+    judge_runs: int = 1
+    calibration: CalibrationMethod = "zscore"
+    topic_type: TopicType | None = None
+    swap_sides: bool = False
 
     def validate(self) -> None:
         if not self.topic.strip():
@@ -76,6 +94,25 @@ class RunConfig:
             raise ConfigError("concurrency must be at least 1")
         if self.cache not in ("auto", "on", "off"):
             raise ConfigError("cache must be auto, on or off")
+        if self.judge_runs < 1:
+            raise ConfigError("judge_runs must be at least 1")
+        if self.calibration not in ("zscore", "minmax"):
+            raise ConfigError("calibration must be zscore or minmax")
+        if self.topic_type is not None and self.topic_type not in TOPIC_TYPES:
+            raise ConfigError(f"topic type must be one of {', '.join(TOPIC_TYPES)}")
+
+    def profiles(self) -> list[JudgeProfile]:
+        """The panel's judge profiles (custom ones are stored with the run)."""
+        custom = {
+            name: JudgeProfile(
+                name,
+                Rubric(name, p["weights"]),
+                p.get("relevance", {}),
+                p.get("model"),
+            )
+            for name, p in self.panel_profiles.items()
+        }
+        return select_profiles(self.panel, custom)
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -86,19 +123,25 @@ class RunConfig:
         return cls(**known)
 
 
+def verdict_leader(record: DebateRecord) -> Side | None:
+    """The side the verdict favours: the panel's winner, or the single judge's leader
+    unless the totals are evenly matched."""
+    if record.panel is not None:
+        return record.panel.winner
+    gap = record.judgement.gap
+    return None if gap.reading == "evenly_matched" else gap.leader
+
+
 def new_debate_id() -> str:
     """A fresh run id: UTC time plus random hex, sortable and unique."""
     return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
 
 
-def _resolve_roles(
-    model: ModelRef | None, overrides: Mapping[str, ModelRef | None], seed: int | None
-) -> dict[str, Backend]:
-    default = model if model is not None else DEFAULT_SPEC
+def _resolve_roles(refs: Mapping[str, ModelRef], seed: int | None) -> dict[str, Backend]:
+    """One backend per distinct spec, shared by the roles that name it."""
     by_spec: dict[str, Backend] = {}
     resolved: dict[str, Backend] = {}
-    for role in ROLES:
-        ref = overrides.get(role) or default
+    for role, ref in refs.items():
         if isinstance(ref, str):
             if ref not in by_spec:
                 by_spec[ref] = resolve_backend(ref, seed=seed)
@@ -106,6 +149,24 @@ def _resolve_roles(
         else:
             resolved[role] = ref
     return resolved
+
+
+def _role_refs(
+    model: ModelRef | None,
+    pro_model: ModelRef | None,
+    con_model: ModelRef | None,
+    judge_model: ModelRef | None,
+    judge_models: Mapping[str, str],
+) -> dict[str, ModelRef]:
+    default = model if model is not None else DEFAULT_SPEC
+    refs: dict[str, ModelRef] = {
+        "pro": pro_model or default,
+        "con": con_model or default,
+        "judge": judge_model or default,
+    }
+    for name, spec in judge_models.items():
+        refs[f"judge:{name}"] = spec
+    return refs
 
 
 @dataclass
@@ -159,13 +220,23 @@ class _Run:
             max_reasks=config.max_reasks,
             strict_rules=config.strict_rules,
         )
-        debaters: dict[Side, Backend] = {"pro": roles["pro"], "con": roles["con"]}
+        panel = self._panel_plan(roles)
         debate = StructuredDebate(
-            config.topic, debaters=debaters, judge=roles["judge"], settings=settings, meter=meter
+            config.topic,
+            debaters={"pro": roles["pro"], "con": roles["con"]},
+            judge=roles["judge"],
+            settings=settings,
+            meter=meter,
+            panel=panel,
         )
         started = time.perf_counter()
         try:
             record = await debate.run()
+            swap = (
+                await self._swap(record, roles, settings, meter, panel)
+                if config.swap_sides
+                else None
+            )
         except BaseException as exc:
             self._save_failure(exc, debate, meter, started)
             raise
@@ -180,10 +251,60 @@ class _Run:
             judgement=record.judgement,
             warnings=record.warnings,
             usage=self._usage(meter, started),
+            panel=record.panel,
+            swap=swap,
         )
         if self.store is not None and self.debate_id is not None:
             self.store.set_status(self.debate_id, "done", result_json=result.model_dump_json())
         return result
+
+    def _panel_plan(self, roles: Mapping[str, Backend]) -> PanelPlan | None:
+        config = self.config
+        if not config.panel:
+            return None
+        seats = []
+        for profile in config.profiles():
+            backend = roles[f"judge:{profile.name}"]
+            identity = f"{profile.name}@{backend.spec}"
+            hits, debates = self.store.judge_accuracy(identity) if self.store else (0, 0)
+            accuracy = hits / debates if debates else 1.0
+            seats.append(Seat(profile, backend, accuracy=accuracy, accuracy_debates=debates))
+        return PanelPlan(
+            seats=seats,
+            runs=config.judge_runs,
+            method=config.calibration,
+            topic_type=config.topic_type,
+        )
+
+    async def _swap(
+        self,
+        record: DebateRecord,
+        roles: Mapping[str, Backend],
+        settings: DebateSettings,
+        meter: Meter,
+        panel: PanelPlan | None,
+    ) -> SwapCheck:
+        """Rerun with the stances exchanged: the pro side's model (and its sampling
+        seeds) now argues con and vice versa. The verdict survives when the same
+        stance leads."""
+        swapped = StructuredDebate(
+            self.config.topic,
+            debaters={"pro": roles["con"], "con": roles["pro"]},
+            judge=roles["judge"],
+            settings=replace(settings, swap_seeds=True),
+            meter=meter,
+            panel=panel,
+        )
+        other = await swapped.run()
+        first, second = verdict_leader(record), verdict_leader(other)
+        totals = other.panel.totals if other.panel else other.judgement.totals
+        return SwapCheck(
+            original_leader=first,
+            swapped_leader=second,
+            survives=first == second,
+            swapped_totals=totals,
+            models={"pro": roles["con"].spec, "con": roles["pro"].spec},
+        )
 
     @staticmethod
     def _usage(meter: Meter, started: float) -> UsageReport:
@@ -244,6 +365,13 @@ async def arun_debate(
     cache: CachePolicy = "auto",
     concurrency: int = 4,
     prices: PriceTable | None = None,
+    panel: Sequence[str] = (),
+    panel_profiles: Mapping[str, JudgeProfile] | None = None,
+    judge_models: Sequence[str] = (),
+    judge_runs: int = 1,
+    calibration: CalibrationMethod = "zscore",
+    topic_type: TopicType | None = None,
+    swap_sides: bool = False,
 ) -> DebateResult:
     """Run a structured debate on ``topic`` and return its validated result.
 
@@ -254,9 +382,32 @@ async def arun_debate(
     options, ``BackendError`` when a model cannot be reached, ``ModelOutputError``
     when a reply never validates and ``BudgetExceeded`` before a call that could
     exceed ``max_tokens`` or ``max_cost``.
+
+    ``panel`` names judge profiles (``technical``, ``business``, ``risk``,
+    ``general`` or custom ones from ``panel_profiles``) to judge as a panel;
+    ``judge_models`` assigns their models (``NAME=SPEC`` or plain specs),
+    ``judge_runs`` runs each judge several times, ``calibration`` is ``zscore`` or
+    ``minmax`` and ``topic_type`` overrides the topic classification.
+    ``swap_sides`` reruns the debate with the stances exchanged between the models.
     """
-    refs = {"pro": pro_model, "con": con_model, "judge": judge_model}
-    backends = _resolve_roles(model, refs, seed)
+    profiles = select_profiles(list(panel), panel_profiles) if panel else []
+    default_judge = judge_model if isinstance(judge_model, str) else None
+    assigned = assign_models(
+        profiles, judge_models, default_judge or (model if isinstance(model, str) else DEFAULT_SPEC)
+    )
+    refs = _role_refs(model, pro_model, con_model, judge_model, assigned)
+    if profiles:
+        lead = next((p.name for p in profiles if p.name == "general"), profiles[0].name)
+        refs["judge"] = refs[f"judge:{lead}"]
+    backends = _resolve_roles(refs, seed)
+    custom = {
+        p.name: {
+            "weights": dict(p.rubric.weights),
+            "relevance": dict(p.relevance),
+            "model": p.model,
+        }
+        for p in profiles
+    }
     config = RunConfig(
         topic=topic.strip(),
         models={role: b.spec for role, b in backends.items()},
@@ -269,11 +420,18 @@ async def arun_debate(
         max_cost=max_cost,
         cache=cache,
         concurrency=concurrency,
+        panel=[p.name for p in profiles],
+        panel_profiles=custom,
+        judge_models=assigned,
+        judge_runs=judge_runs,
+        calibration=calibration,
+        topic_type=topic_type,
+        swap_sides=swap_sides,
     )
     config.validate()
     run = _Run(config, backends, on_event, prices=prices or PriceTable())
     if store is not None:
-        if not all(isinstance(r, str) or r is None for r in [model, *refs.values()]):
+        if not all(isinstance(r, str) for r in refs.values()):
             raise ConfigError("a stored run needs model specs, not Backend objects")
         debate_id = debate_id or new_debate_id()
         if not DEBATE_ID.match(debate_id):
@@ -317,7 +475,7 @@ async def aresume_debate(
         config = RunConfig.from_json({**config.as_json(), **overrides})
         store.update_config(debate_id, config.as_json())
     config.validate()
-    backends = _resolve_roles(None, dict(config.models), config.seed)
+    backends = _resolve_roles(dict(config.models), config.seed)
     store.set_status(debate_id, "running")
     run = _Run(
         config,
@@ -332,50 +490,38 @@ async def aresume_debate(
     return await run.execute()
 
 
-def run_debate(
-    topic: str,
-    *,
-    model: ModelRef | None = None,
-    pro_model: ModelRef | None = None,
-    con_model: ModelRef | None = None,
-    judge_model: ModelRef | None = None,
-    lang: str = "en",
-    seed: int | None = None,
-    temperature: float = 0.3,
-    max_reasks: int = 2,
-    strict_rules: bool = False,
-    on_event: Listener | None = None,
-    store: Store | None = None,
-    debate_id: str | None = None,
-    max_tokens: int | None = None,
-    max_cost: float | None = None,
-    cache: CachePolicy = "auto",
-    concurrency: int = 4,
-    prices: PriceTable | None = None,
-) -> DebateResult:
+class DebateOptions(TypedDict, total=False):
+    """The keyword options of :func:`arun_debate` (see there)."""
+
+    model: ModelRef | None
+    pro_model: ModelRef | None
+    con_model: ModelRef | None
+    judge_model: ModelRef | None
+    lang: str
+    seed: int | None
+    temperature: float
+    max_reasks: int
+    strict_rules: bool
+    on_event: Listener | None
+    store: Store | None
+    debate_id: str | None
+    max_tokens: int | None
+    max_cost: float | None
+    cache: CachePolicy
+    concurrency: int
+    prices: PriceTable | None
+    panel: Sequence[str]
+    panel_profiles: Mapping[str, JudgeProfile] | None
+    judge_models: Sequence[str]
+    judge_runs: int
+    calibration: CalibrationMethod
+    topic_type: TopicType | None
+    swap_sides: bool
+
+
+def run_debate(topic: str, **options: Unpack[DebateOptions]) -> DebateResult:
     """Synchronous form of :func:`arun_debate`, with the same options."""
-    return asyncio.run(
-        arun_debate(
-            topic,
-            model=model,
-            pro_model=pro_model,
-            con_model=con_model,
-            judge_model=judge_model,
-            lang=lang,
-            seed=seed,
-            temperature=temperature,
-            max_reasks=max_reasks,
-            strict_rules=strict_rules,
-            on_event=on_event,
-            store=store,
-            debate_id=debate_id,
-            max_tokens=max_tokens,
-            max_cost=max_cost,
-            cache=cache,
-            concurrency=concurrency,
-            prices=prices,
-        )
-    )
+    return asyncio.run(arun_debate(topic, **options))
 
 
 def resume_debate(

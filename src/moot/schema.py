@@ -179,6 +179,8 @@ class DebateResult(_Frozen):
     judgement: Judgement
     warnings: list[QualityWarning]
     usage: UsageReport
+    panel: Panel | None = None
+    swap: SwapCheck | None = None
 
     def argument(self, argument_id: str) -> Argument:
         """The opening argument with this id (``KeyError`` if there is none)."""
@@ -186,3 +188,124 @@ class DebateResult(_Frozen):
             if arg.id == argument_id:
                 return arg
         raise KeyError(argument_id)
+
+
+# ---- judge panel (multi-judge verdicts with measured agreement) -----------------------
+
+CalibrationMethod = Literal["zscore", "minmax"]
+TopicType = Literal["technical", "business", "risk", "general"]
+AgreementLabel = Literal["high", "moderate", "needs_attention", "not_computable"]
+
+
+class PanelScore(_Frozen):
+    """One judge's score for one argument: dimension means over the judge's runs, the
+    weighted score under the judge's own weights, its spread over runs, and the
+    calibrated value (z-score or min-max over this judge's own weighted scores)."""
+
+    argument_id: str
+    logic: float
+    evidence: float
+    responsiveness: float
+    honesty: float
+    weighted: float
+    run_spread: float
+    calibrated: float
+    standing: Standing
+
+
+class Calibration(_Frozen):
+    """How a judge's scores were calibrated, with the statistics used."""
+
+    method: CalibrationMethod
+    center: float
+    scale: float
+    note: str | None = None
+
+
+class PanelJudge(_Frozen):
+    """One judge of the panel: its profile, model, weight and verdict."""
+
+    name: str
+    model: str
+    weights: dict[str, float]
+    relevance: float
+    accuracy: float
+    accuracy_debates: int
+    weight: float
+    runs: list[Judgement]
+    scores: list[PanelScore]
+    totals: Totals
+    calibration: Calibration
+
+
+class Interval(_Frozen):
+    """A 95% bootstrap confidence interval."""
+
+    low: float
+    high: float
+
+
+class AgreementStat(_Frozen):
+    """One agreement statistic with its reading (``value`` is None when not computable)."""
+
+    value: float | None
+    label: AgreementLabel
+    note: str | None = None
+
+
+class Agreement(_Frozen):
+    """Chance-corrected agreement of the panel."""
+
+    alpha_interval: AgreementStat
+    alpha_nominal: AgreementStat
+    kappa: AgreementStat
+    indicative_only: bool
+    note: str | None = None
+
+
+class ArgumentConsensus(_Frozen):
+    """The panel on one argument: each judge's weighted score and standing, the
+    majority standing (None on a tie) and the cross-judge spread."""
+
+    argument_id: str
+    scores: dict[str, float]
+    standings: dict[str, Standing]
+    majority_standing: Standing | None
+    std: float
+    disputed: bool
+
+
+class Divergence(_Frozen):
+    """Whether the panel could not agree, why, and what would settle it."""
+
+    diverged: bool
+    reasons: list[str]
+    disputed_arguments: list[str]
+    settle: list[str]
+
+
+class SwapCheck(_Frozen):
+    """The verdict of the same debate with the stances exchanged between the models."""
+
+    original_leader: Side | None
+    swapped_leader: Side | None
+    survives: bool
+    swapped_totals: Totals
+    models: dict[str, str]
+
+
+class Panel(_Frozen):
+    """The panel's verdict. When present it, not ``judgement``, is the verdict."""
+
+    topic_type: TopicType
+    topic_type_source: Literal["model", "keywords", "user"]
+    calibration_method: CalibrationMethod
+    judge_runs: int
+    judges: list[PanelJudge]
+    totals: Totals
+    intervals: dict[str, Interval]
+    gap: Gap
+    agreement: Agreement
+    consensus: list[ArgumentConsensus]
+    divergence: Divergence
+    winner: Side | None

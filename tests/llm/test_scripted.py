@@ -401,7 +401,9 @@ def _debate_by_hand(backend: DemoBackend, lang: str, topic: str) -> None:
 
     ids = [a.id for a in arguments]
     messages = [
-        Message("system", render("judge_system", lang, weights=dict(GENERAL.weights))),
+        Message(
+            "system", render("judge_system", lang, weights=dict(GENERAL.weights), profile="general")
+        ),
         Message(
             "user",
             render(

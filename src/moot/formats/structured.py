@@ -24,6 +24,9 @@ from moot.formats.replies import (
     cross_exam_spec,
 )
 from moot.judging.judge import bias_signals, judge_debate
+from moot.judging.panel import Seat, judge_panel
+from moot.judging.topic import Source as TopicSource
+from moot.judging.topic import classify_topic
 from moot.llm.backend import Backend
 from moot.llm.meter import Meter
 from moot.llm.schemas import output_spec
@@ -33,13 +36,16 @@ from moot.prompts import render
 from moot.schema import (
     SIDES,
     Argument,
+    CalibrationMethod,
     Closing,
     CrossExamination,
     Judgement,
     Lang,
+    Panel,
     QualityWarning,
     Side,
     StanceChange,
+    TopicType,
 )
 from moot.text import join_sentences
 
@@ -49,7 +55,13 @@ ROUNDS = ("opening", "cross_examination", "closing", "judgement")
 
 # Output budgets per round, in tokens: room for the longest reply the bounded
 # schemas allow, so a cut-off reply means a model that rambled, not a tight budget.
-MAX_TOKENS = {"opening": 2000, "cross_examination": 1800, "closing": 2000, "judgement": 3000}
+MAX_TOKENS = {
+    "classification": 300,
+    "opening": 2000,
+    "cross_examination": 1800,
+    "closing": 2000,
+    "judgement": 3000,
+}
 
 
 @dataclass(frozen=True)
@@ -61,10 +73,14 @@ class DebateSettings:
     temperature: float = 0.3
     max_reasks: int = 2
     strict_rules: bool = False
+    swap_seeds: bool = False
+    """Give pro the seeds con would have had and vice versa (the swap-sides rerun)."""
 
     def for_call(self, round_name: str, role: str) -> GenerationSettings:
         """Per-call settings. The seed is derived from the debate seed and the call's
         role and round, so results do not depend on the order calls are made in."""
+        if self.swap_seeds:
+            role = {"pro": "con", "con": "pro"}.get(role, role)
         seed = None
         if self.seed is not None:
             digest = hashlib.sha256(f"{self.seed}:{role}:{round_name}".encode()).digest()
@@ -72,6 +88,16 @@ class DebateSettings:
         return GenerationSettings(
             temperature=self.temperature, max_tokens=MAX_TOKENS[round_name], seed=seed
         )
+
+
+@dataclass(frozen=True)
+class PanelPlan:
+    """A judge panel instead of the single general judge."""
+
+    seats: list[Seat]
+    runs: int = 1
+    method: CalibrationMethod = "zscore"
+    topic_type: TopicType | None = None
 
 
 @dataclass(frozen=True)
@@ -83,6 +109,7 @@ class DebateRecord:
     closings: list[Closing]
     judgement: Judgement
     warnings: list[QualityWarning]
+    panel: Panel | None = None
 
 
 def _as_warning(problem: Problem, round_name: str, side: Side | None) -> QualityWarning:
@@ -106,8 +133,10 @@ class StructuredDebate:
         judge: Backend,
         settings: DebateSettings,
         meter: Meter,
+        panel: PanelPlan | None = None,
     ) -> None:
         self.topic = topic
+        self.panel = panel
         self.debaters = debaters
         self.judge = judge
         self.settings = settings
@@ -257,11 +286,31 @@ class StructuredDebate:
             "warnings": [w.model_dump() for w in self._warnings],
         }
 
+    async def _topic_type(self, plan: PanelPlan) -> tuple[TopicType, TopicSource]:
+        if plan.topic_type is not None:
+            return plan.topic_type, "user"
+        return await classify_topic(
+            self.topic,
+            lang=self.lang,
+            backend=plan.seats[0].backend,
+            meter=self.meter,
+            settings=self.settings.for_call("classification", "classifier"),
+            max_reasks=self.settings.max_reasks,
+        )
+
     async def run(self) -> DebateRecord:
-        """Run the four waves and return the record."""
+        """Run the four waves and return the record. A panel's topic classification
+        depends only on the topic, so it runs in the first wave."""
         emit = self.meter.emit
         emit(RoundStarted("opening"))
-        openings = await asyncio.gather(*(self._opening(s) for s in SIDES))
+        opening_calls = [self._opening(s) for s in SIDES]
+        if self.panel is not None:
+            (pro_args, con_args), topic_type = await asyncio.gather(
+                asyncio.gather(*opening_calls), self._topic_type(self.panel)
+            )
+            openings = [pro_args, con_args]
+        else:
+            openings = list(await asyncio.gather(*opening_calls))
         arguments = [a for side_args in openings for a in side_args]
         self._arguments = arguments
 
@@ -275,6 +324,28 @@ class StructuredDebate:
         self._closings = closings
 
         emit(RoundStarted("judgement"))
+        if self.panel is not None:
+            judgement, panel, warnings = await judge_panel(
+                self.panel.seats,
+                topic=self.topic,
+                lang=self.lang,
+                topic_type=topic_type[0],
+                topic_type_source=topic_type[1],
+                arguments=arguments,
+                cross=cross,
+                closings=closings,
+                settings_for=lambda role: self.settings.for_call("judgement", role),
+                meter=self.meter,
+                max_reasks=self.settings.max_reasks,
+                strict_rules=self.settings.strict_rules,
+                runs=self.panel.runs,
+                method=self.panel.method,
+                seed=self.settings.seed or 0,
+            )
+            self._warnings += warnings
+            return DebateRecord(
+                arguments, cross, closings, judgement, list(self._warnings), panel=panel
+            )
         judgement, outcome = await judge_debate(
             self.judge,
             topic=self.topic,

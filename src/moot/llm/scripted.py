@@ -754,6 +754,16 @@ class DemoBackend:
         writer = _Writer(context.lang, context.topic)
         if context.round == "judgement":
             return self._judge(context, messages, rng, writer)
+        if context.round == "classification":
+            from moot.judging.topic import TopicTypeReply, classify_by_keywords
+
+            kind = classify_by_keywords(context.topic)
+            reason = (
+                "脚本演示：按关键词分类。"
+                if context.lang == "zh"
+                else "Scripted demo: keyword rule."
+            )
+            return TopicTypeReply(topic_type=kind, reason=reason)
         side = context.side or context.role
         if side not in ("pro", "con"):
             raise BackendError(

@@ -48,6 +48,11 @@ def to_markdown(result: DebateResult) -> str:
         scores=scores,
         usage_line=usage_line,
         warning_groups=_group_warnings(result.warnings, labels),
+        lead_judge=_lead_judge(result),
+        divergence_reasons=[
+            labels[f"divergence.{reason}"]
+            for reason in (result.panel.divergence.reasons if result.panel else [])
+        ],
     )
     return text.strip() + "\n"
 
@@ -66,3 +71,11 @@ def _group_warnings(
             heading += ", " + labels[f"side.{side}"]
         lines.append((heading, labels.get(f"rule.{code}", code), [p for p in places if p]))
     return lines
+
+
+def _lead_judge(result: DebateResult) -> str:
+    """The panel judge whose first run is ``result.judgement`` (general, else the first)."""
+    if result.panel is None:
+        return ""
+    names = [j.name for j in result.panel.judges]
+    return "general" if "general" in names else names[0]

@@ -1,0 +1,81 @@
+"""Judge calibration against debates whose right answer is known (``moot calibrate``).
+
+Each line of a JSONL file is ``{"topic": "...", "correct": "pro" | "con"}`` (optionally
+``"lang"``). The topic is debated and judged by the panel; a judge *hits* when its
+own totals favour the correct side. Hits are recorded in the store's judge history,
+per judge profile and model, and become the judge's historical accuracy (its weight
+is 0.7 x relevance + 0.3 x accuracy in later panels).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Unpack
+
+from moot.debate import DebateOptions, new_debate_id, run_debate
+from moot.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class KnownCase:
+    """A topic whose correct side is known."""
+
+    topic: str
+    correct: str
+    lang: str = "en"
+
+
+def read_cases(path: Path) -> list[KnownCase]:
+    """Parse a calibration file; ``ConfigError`` names the first bad line."""
+    cases = []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc}") from exc
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            data: Any = json.loads(line)
+            case = KnownCase(str(data["topic"]), str(data["correct"]), str(data.get("lang", "en")))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ConfigError(
+                f"{path}:{n}: expected {{'topic': ..., 'correct': 'pro'|'con'}}"
+            ) from exc
+        if case.correct not in ("pro", "con") or not case.topic.strip():
+            raise ConfigError(f"{path}:{n}: 'correct' must be pro or con and the topic non-empty")
+        cases.append(case)
+    if not cases:
+        raise ConfigError(f"{path}: no cases")
+    return cases
+
+
+def calibrate_panel(
+    cases: Iterable[KnownCase], **options: Unpack[DebateOptions]
+) -> dict[str, tuple[int, int]]:
+    """Debate every case with the panel in ``options`` (which must include the
+    ``store`` that keeps the judge history) and record each judge's hit or miss.
+    Returns the judges' cumulative (hits, debates) after this run."""
+    store = options.get("store")
+    if store is None:
+        raise ConfigError("calibration records judge history: it needs a store")
+    if not options.get("panel"):
+        raise ConfigError("calibration needs a judge panel (--panel)")
+    seen: set[str] = set()
+    for case in cases:
+        debate_id = "calib-" + new_debate_id()
+        per_case: DebateOptions = {**options, "lang": case.lang, "debate_id": debate_id}
+        result = run_debate(case.topic, **per_case)
+        assert result.panel is not None  # noqa: S101 - a panel was requested
+        for judge in result.panel.judges:
+            totals = judge.totals
+            favoured = (
+                "pro" if totals.pro > totals.con else "con" if totals.con > totals.pro else None
+            )
+            identity = f"{judge.name}@{judge.model}"
+            store.record_judge_outcome(identity, debate_id, favoured == case.correct)
+            seen.add(identity)
+    return {identity: store.judge_accuracy(identity) for identity in sorted(seen)}

@@ -1,0 +1,43 @@
+"""Per-judge calibration of scores (SPEC section 5): z-score (default) or min-max over
+the judge's own scores, so a lenient and a severe judge become comparable.
+
+Degenerate cases are defined, not divided by zero: with one score, or when every
+score is equal, the judge expressed no preference between arguments, so every
+calibrated value is the scale's neutral point (0 for z-scores, 0.5 for min-max) and
+the calibration carries a note that says so.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from moot.schema import Calibration, CalibrationMethod
+
+
+def calibrate(
+    scores: Mapping[str, float], method: CalibrationMethod = "zscore"
+) -> tuple[dict[str, float], Calibration]:
+    """Calibrated scores by key, and how they were calibrated."""
+    values = list(scores.values())
+    if not values:
+        return {}, Calibration(method=method, center=0.0, scale=0.0, note="no scores")
+    neutral = 0.0 if method == "zscore" else 0.5
+    if method == "zscore":
+        center = sum(values) / len(values)
+        scale = math.sqrt(sum((v - center) ** 2 for v in values) / len(values))
+    else:
+        center = min(values)
+        scale = max(values) - center
+    if len(values) == 1 or scale == 0.0:
+        note = (
+            "one score: nothing to calibrate against"
+            if len(values) == 1
+            else "every score is equal: the judge did not rank the arguments"
+        )
+        return (
+            {k: neutral for k in scores},
+            Calibration(method=method, center=round(center, 6), scale=0.0, note=note),
+        )
+    calibrated = {k: round((v - center) / scale, 6) for k, v in scores.items()}
+    return calibrated, Calibration(method=method, center=round(center, 6), scale=round(scale, 6))

@@ -1,0 +1,381 @@
+"""A panel of differentiated judges that measures its own agreement (SPEC section 5).
+
+Pipeline: independent scoring (every judge x run concurrently, none sees another's
+output) -> per-judge aggregation over runs (self-consistency) -> calibration ->
+weighting (0.7 x relevance to the topic type + 0.3 x historical accuracy) ->
+agreement (Krippendorff's alpha, interval on calibrated scores and nominal on
+standings; Fleiss' kappa on standings, matched by argument id) -> divergence
+decision -> bootstrap intervals. Every number here is computed by code from the
+judges' raw integer scores, which the result keeps for anyone to recompute.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import random
+import statistics
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import get_args
+
+from moot import i18n
+from moot.judging.agreement import (
+    agreement_label,
+    alpha_data,
+    fleiss_kappa,
+    fleiss_table,
+    krippendorff_alpha,
+)
+from moot.judging.calibration import calibrate
+from moot.judging.judge import bias_signals, judge_debate, read_gap
+from moot.judging.profiles import JudgeProfile
+from moot.judging.rubric import DIMENSIONS
+from moot.judging.topic import Source as TopicSource
+from moot.llm.backend import Backend
+from moot.llm.meter import Meter
+from moot.llm.structured import Problem
+from moot.llm.types import GenerationSettings
+from moot.schema import (
+    SIDES,
+    Agreement,
+    AgreementStat,
+    Argument,
+    ArgumentConsensus,
+    Calibration,
+    CalibrationMethod,
+    Closing,
+    CrossExamination,
+    Divergence,
+    Interval,
+    Judgement,
+    Panel,
+    PanelJudge,
+    PanelScore,
+    QualityWarning,
+    Side,
+    Standing,
+    TopicType,
+    Totals,
+)
+
+RELEVANCE_SHARE = 0.7
+ACCURACY_SHARE = 0.3
+LOW_ALPHA = 0.50
+LOW_KAPPA = 0.40
+DISPUTED_STD = 2.5  # cross-judge sample std of weighted scores, 1-10 scale (2,4,7,9 -> 3.1)
+CLOSE_TOTALS = 0.05
+BOOTSTRAP_SAMPLES = 2000
+STANDINGS: tuple[str, ...] = get_args(Standing)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One judge on the panel: profile, backend and track record."""
+
+    profile: JudgeProfile
+    backend: Backend
+    accuracy: float = 1.0
+    accuracy_debates: int = 0
+
+    @property
+    def identity(self) -> str:
+        """How the judge is known in the judge history: profile and model."""
+        return f"{self.profile.name}@{self.backend.spec}"
+
+
+def judge_weight(relevance: float, accuracy: float) -> float:
+    """SPEC section 5: 0.7 x domain relevance + 0.3 x historical accuracy."""
+    return round(RELEVANCE_SHARE * relevance + ACCURACY_SHARE * accuracy, 6)
+
+
+def _std(values: Sequence[float]) -> float:
+    return statistics.stdev(values) if len(values) > 1 else 0.0
+
+
+def _mode(values: Sequence[Standing]) -> Standing | None:
+    """The most common value; None when two or more tie for most common."""
+    ranked = Counter(values).most_common()
+    if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
+        return None
+    return ranked[0][0]
+
+
+def _judge_scores(
+    profile: JudgeProfile, runs: Sequence[Judgement], method: CalibrationMethod
+) -> tuple[list[PanelScore], Totals, Calibration]:
+    ids = [s.argument_id for s in runs[0].scores]
+    per_run = [{s.argument_id: s for s in run.scores} for run in runs]
+    standings = [{t.argument_id: t.standing for t in run.trace} for run in runs]
+    means: dict[str, dict[str, float]] = {
+        i: {d: statistics.fmean(getattr(r[i], d) for r in per_run) for d in DIMENSIONS} for i in ids
+    }
+    weighted = {i: profile.rubric.weighted(means[i]) for i in ids}
+    calibrated, calibration = calibrate(weighted, method)
+    scores = []
+    for i in ids:
+        run_weighted = [
+            profile.rubric.weighted({d: getattr(r[i], d) for d in DIMENSIONS}) for r in per_run
+        ]
+        modal = _mode([s[i] for s in standings]) or standings[0][i]
+        scores.append(
+            PanelScore(
+                argument_id=i,
+                **{d: round(means[i][d], 4) for d in DIMENSIONS},
+                weighted=weighted[i],
+                run_spread=round(_std(run_weighted), 4),
+                calibrated=calibrated[i],
+                standing=modal,
+            )
+        )
+    side_of = {t.argument_id: t.side for t in runs[0].trace}
+    totals = Totals(
+        **{
+            side: round(statistics.fmean(w for i, w in weighted.items() if side_of[i] == side), 4)
+            for side in SIDES
+        }
+    )
+    return scores, totals, calibration
+
+
+def _stat(value: float, note: str | None = None) -> AgreementStat:
+    if math.isnan(value):
+        return AgreementStat(value=None, label="not_computable", note=note)
+    return AgreementStat(value=round(value, 4), label=agreement_label(value), note=note)
+
+
+def measure_agreement(
+    judges: Sequence[PanelJudge], argument_ids: Sequence[str], lang: str = "en"
+) -> Agreement:
+    """Alpha (interval) on calibrated scores, alpha (nominal) and Fleiss' kappa on
+    standings; every rating matched to its argument by id."""
+    calibrated = {j.name: {s.argument_id: s.calibrated for s in j.scores} for j in judges}
+    standings = {j.name: {s.argument_id: s.standing for s in j.scores} for j in judges}
+    _, _, interval_data = alpha_data(calibrated)
+    _, _, nominal_data = alpha_data(standings)
+    alpha_i = krippendorff_alpha(interval_data, "interval")
+    alpha_n = krippendorff_alpha(nominal_data, "nominal")
+    kappa = math.nan
+    kappa_note = None
+    if len(judges) >= 2:
+        _, table = fleiss_table(standings, STANDINGS)
+        kappa = fleiss_kappa(table) if table else math.nan
+    else:
+        kappa_note = i18n.message(lang, "agreement.one_judge")
+    few = len(argument_ids) < 10 or len(judges) < 3
+    note = (
+        i18n.message(lang, "agreement.indicative", arguments=len(argument_ids), judges=len(judges))
+        if few
+        else None
+    )
+    return Agreement(
+        alpha_interval=_stat(alpha_i, kappa_note),
+        alpha_nominal=_stat(alpha_n, kappa_note),
+        kappa=_stat(kappa, kappa_note),
+        indicative_only=few,
+        note=note,
+    )
+
+
+def panel_totals(judges: Sequence[PanelJudge]) -> Totals:
+    """Side totals as the weight-weighted mean of the judges' totals."""
+    weight = sum(j.weight for j in judges)
+    return Totals(
+        **{
+            side: round(sum(j.weight * getattr(j.totals, side) for j in judges) / weight, 4)
+            for side in SIDES
+        }
+    )
+
+
+def bootstrap_intervals(
+    judges: Sequence[PanelJudge],
+    side_of: Mapping[str, Side],
+    *,
+    samples: int = BOOTSTRAP_SAMPLES,
+    seed: int = 0,
+) -> dict[str, Interval]:
+    """95% percentile intervals of each side's panel total, resampling judges and,
+    within each side, arguments (with replacement)."""
+    rng = random.Random(seed)  # noqa: S311 - reproducible resampling, not security
+    ids = {side: [i for i, s in side_of.items() if s == side] for side in SIDES}
+    weighted = [{s.argument_id: s.weighted for s in j.scores} for j in judges]
+    draws: dict[str, list[float]] = {side: [] for side in SIDES}
+    for _ in range(samples):
+        picked = [rng.randrange(len(judges)) for _ in judges]
+        weight = sum(judges[p].weight for p in picked)
+        for side in SIDES:
+            sample = [rng.choice(ids[side]) for _ in ids[side]]
+            total = sum(
+                judges[p].weight * statistics.fmean(weighted[p][i] for i in sample) for p in picked
+            )
+            draws[side].append(total / weight)
+    intervals: dict[str, Interval] = {}
+    for side in SIDES:
+        ordered = sorted(draws[side])
+        low = ordered[int(0.025 * (samples - 1))]
+        high = ordered[math.ceil(0.975 * (samples - 1))]
+        intervals[side] = Interval(low=round(low, 4), high=round(high, 4))
+    return intervals
+
+
+def consensus(judges: Sequence[PanelJudge], argument_ids: Sequence[str]) -> list[ArgumentConsensus]:
+    """Per argument: each judge's weighted score and standing, majority, spread."""
+    rows = []
+    for i in argument_ids:
+        scores = {j.name: next(s.weighted for s in j.scores if s.argument_id == i) for j in judges}
+        standings = {
+            j.name: next(s.standing for s in j.scores if s.argument_id == i) for j in judges
+        }
+        spread = round(_std(list(scores.values())), 4)
+        rows.append(
+            ArgumentConsensus(
+                argument_id=i,
+                scores=scores,
+                standings=standings,
+                majority_standing=_mode(list(standings.values())),
+                std=spread,
+                disputed=spread >= DISPUTED_STD,
+            )
+        )
+    return rows
+
+
+def decide_divergence(
+    agreement: Agreement,
+    rows: Sequence[ArgumentConsensus],
+    totals: Totals,
+    judges: Sequence[PanelJudge],
+) -> Divergence:
+    """SPEC section 5: the panel cannot agree when alpha < 0.50 and kappa < 0.40, or an
+    argument's cross-judge spread is very large, or the totals are within 5%."""
+    reasons = []
+    alpha, kappa = agreement.alpha_interval.value, agreement.kappa.value
+    if alpha is not None and kappa is not None and alpha < LOW_ALPHA and kappa < LOW_KAPPA:
+        reasons.append("low_agreement")
+    if any(r.disputed for r in rows):
+        reasons.append("disputed_argument")
+    high = max(totals.pro, totals.con)
+    if high > 0 and abs(totals.pro - totals.con) / high < CLOSE_TOTALS:
+        reasons.append("close_totals")
+    ranked = sorted(rows, key=lambda r: r.std, reverse=True)
+    disputed = [r.argument_id for r in ranked if r.disputed] or [
+        r.argument_id for r in ranked[:3] if r.std > 0
+    ]
+    settle: list[str] = []
+    for judge in judges:
+        for run in judge.runs:
+            for question in run.unresolved_questions:
+                if question not in settle:
+                    settle.append(question)
+    return Divergence(
+        diverged=bool(reasons),
+        reasons=reasons,
+        disputed_arguments=disputed if reasons else disputed[:3],
+        settle=settle[:6],
+    )
+
+
+async def judge_panel(
+    seats: Sequence[Seat],
+    *,
+    topic: str,
+    lang: str,
+    topic_type: TopicType,
+    topic_type_source: TopicSource,
+    arguments: Sequence[Argument],
+    cross: Sequence[CrossExamination],
+    closings: Sequence[Closing],
+    settings_for: Callable[[str], GenerationSettings],
+    meter: Meter,
+    max_reasks: int,
+    strict_rules: bool,
+    runs: int = 1,
+    method: CalibrationMethod = "zscore",
+    seed: int = 0,
+) -> tuple[Judgement, Panel, list[QualityWarning]]:
+    """Run every judge ``runs`` times, concurrently, and compute the panel verdict.
+    Returns the lead judgement (the general judge's first run, else the first
+    judge's), the panel, and the warnings of every judge run."""
+    calls = [
+        judge_debate(
+            seat.backend,
+            topic=topic,
+            lang=lang,
+            arguments=arguments,
+            cross=cross,
+            closings=closings,
+            settings=settings_for(f"judge:{seat.profile.name}#{k}"),
+            meter=meter,
+            max_reasks=max_reasks,
+            strict_rules=strict_rules,
+            rubric=seat.profile.rubric,
+            role=f"judge:{seat.profile.name}#{k}",
+        )
+        for seat in seats
+        for k in range(1, runs + 1)
+    ]
+    outcomes = await asyncio.gather(*calls)
+    warnings: list[QualityWarning] = []
+    judges: list[PanelJudge] = []
+    for n, seat in enumerate(seats):
+        mine = outcomes[n * runs : (n + 1) * runs]
+        judge_runs = [judgement for judgement, _ in mine]
+        for judgement, outcome in mine:
+            warnings += [_warning(p) for p in outcome.warnings]
+            warnings += bias_signals(judgement, lang)
+        scores, totals, calibration = _judge_scores(seat.profile, judge_runs, method)
+        relevance = seat.profile.relevance_to(topic_type)
+        judges.append(
+            PanelJudge(
+                name=seat.profile.name,
+                model=seat.backend.spec,
+                weights=dict(seat.profile.rubric.weights),
+                relevance=relevance,
+                accuracy=seat.accuracy,
+                accuracy_debates=seat.accuracy_debates,
+                weight=judge_weight(relevance, seat.accuracy),
+                runs=judge_runs,
+                scores=scores,
+                totals=totals,
+                calibration=calibration,
+            )
+        )
+    ids = [a.id for a in arguments]
+    agreement = measure_agreement(judges, ids, lang)
+    totals = panel_totals(judges)
+    rows = consensus(judges, ids)
+    divergence = decide_divergence(agreement, rows, totals, judges)
+    gap = read_gap(totals, lang)
+    panel = Panel(
+        topic_type=topic_type,
+        topic_type_source=topic_type_source,
+        calibration_method=method,
+        judge_runs=runs,
+        judges=judges,
+        totals=totals,
+        intervals=bootstrap_intervals(judges, {a.id: a.side for a in arguments}, seed=seed),
+        gap=gap,
+        agreement=agreement,
+        consensus=rows,
+        divergence=divergence,
+        winner=None if divergence.diverged else gap.leader,
+    )
+    lead = next((j for j in judges if j.name == "general"), judges[0]).runs[0]
+    return lead, panel, warnings
+
+
+def _warning(problem: Problem) -> QualityWarning:
+    return QualityWarning(
+        round="judgement",
+        side=None,
+        code=problem.code,
+        where=problem.where,
+        message=problem.message,
+    )
+
+
+def divergence_text(lang: str, reasons: Sequence[str]) -> list[str]:
+    """The divergence reasons in the briefing's language."""
+    return [i18n.message(lang, f"divergence.{r}") for r in reasons]

@@ -1,0 +1,161 @@
+"""Judge profiles: differentiated judges, each with its own dimension weights and its
+relevance to each type of topic (SPEC section 5).
+
+Built in: ``technical``, ``business``, ``risk`` and ``general``. Custom profiles come
+from a TOML file::
+
+    [judges.security]
+    logic = 0.25
+    evidence = 0.35
+    responsiveness = 0.15
+    honesty = 0.25
+    model = "openai:gpt-4o"          # optional: this judge's model
+    [judges.security.relevance]      # optional: 0..1 per topic type (default 0.7)
+    technical = 1.0
+    risk = 0.9
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import get_args
+
+from moot.errors import ConfigError
+from moot.judging.rubric import DIMENSIONS, Rubric
+from moot.schema import TopicType
+
+TOPIC_TYPES: tuple[str, ...] = get_args(TopicType)
+DEFAULT_RELEVANCE = 0.7
+
+
+@dataclass(frozen=True)
+class JudgeProfile:
+    """A judge: name, rubric, relevance per topic type and an optional model spec."""
+
+    name: str
+    rubric: Rubric
+    relevance: Mapping[str, float] = field(default_factory=dict)
+    model: str | None = None
+
+    def relevance_to(self, topic_type: str) -> float:
+        return float(self.relevance.get(topic_type, DEFAULT_RELEVANCE))
+
+
+def _profile(
+    name: str, weights: tuple[float, float, float, float], **relevance: float
+) -> JudgeProfile:
+    return JudgeProfile(name, Rubric(name, dict(zip(DIMENSIONS, weights, strict=True))), relevance)
+
+
+# Weights from SPEC section 5; relevance: a judge is most relevant to its own kind of
+# topic, the general judge a little less to every kind, the others least.
+BUILTIN: dict[str, JudgeProfile] = {
+    p.name: p
+    for p in (
+        _profile(
+            "technical",
+            (0.40, 0.35, 0.15, 0.10),
+            technical=1.0,
+            business=0.5,
+            risk=0.6,
+            general=0.7,
+        ),
+        _profile(
+            "business", (0.20, 0.40, 0.20, 0.20), technical=0.5, business=1.0, risk=0.7, general=0.7
+        ),
+        _profile(
+            "risk", (0.15, 0.20, 0.35, 0.30), technical=0.6, business=0.7, risk=1.0, general=0.7
+        ),
+        _profile(
+            "general", (0.30, 0.30, 0.25, 0.15), technical=0.8, business=0.8, risk=0.8, general=1.0
+        ),
+    )
+}
+
+
+def load_profiles(path: Path) -> dict[str, JudgeProfile]:
+    """Custom judge profiles from a TOML file (see the module docstring)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read judge profiles {path}: {exc}") from exc
+    judges = data.get("judges")
+    if not isinstance(judges, dict) or not judges:
+        raise ConfigError(f"{path}: no [judges.NAME] tables")
+    profiles: dict[str, JudgeProfile] = {}
+    for name, table in judges.items():
+        if not isinstance(table, dict):
+            raise ConfigError(f"{path}: judges.{name} must be a table")
+        try:
+            weights = {d: float(table[d]) for d in DIMENSIONS}
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ConfigError(
+                f"{path}: judges.{name} needs numeric {', '.join(DIMENSIONS)}"
+            ) from exc
+        relevance = table.get("relevance", {})
+        if not isinstance(relevance, dict) or not all(
+            k in TOPIC_TYPES and isinstance(v, int | float) and 0 <= v <= 1
+            for k, v in relevance.items()
+        ):
+            raise ConfigError(
+                f"{path}: judges.{name}.relevance maps {', '.join(TOPIC_TYPES)} to 0..1"
+            )
+        model = table.get("model")
+        if model is not None and not isinstance(model, str):
+            raise ConfigError(f"{path}: judges.{name}.model must be a model spec string")
+        profiles[name] = JudgeProfile(
+            name, Rubric(name, weights), {k: float(v) for k, v in relevance.items()}, model
+        )
+    return profiles
+
+
+def select_profiles(
+    names: Sequence[str], custom: Mapping[str, JudgeProfile] | None = None
+) -> list[JudgeProfile]:
+    """The profiles named by ``--panel`` (custom ones shadow built-ins)."""
+    available = {**BUILTIN, **(custom or {})}
+    if not names:
+        raise ConfigError("the panel needs at least one judge")
+    if len(set(names)) != len(names):
+        raise ConfigError("a judge is named twice in the panel")
+    missing = [n for n in names if n not in available]
+    if missing:
+        raise ConfigError(
+            f"unknown judge profile(s) {', '.join(missing)}; known: {', '.join(sorted(available))}"
+        )
+    return [available[n] for n in names]
+
+
+def assign_models(
+    profiles: Sequence[JudgeProfile], judge_models: Sequence[str], default: str
+) -> dict[str, str]:
+    """Each judge's model spec. ``judge_models`` entries are ``NAME=SPEC`` (that judge)
+    or ``SPEC``: one plain spec serves every judge, or one per judge in panel order. A
+    profile's own ``model`` applies when nothing else names that judge."""
+    named: dict[str, str] = {}
+    plain: list[str] = []
+    for entry in judge_models:
+        name, sep, spec = entry.partition("=")
+        if sep and name in {p.name for p in profiles}:
+            named[name] = spec
+        else:
+            plain.append(entry)
+    if len(plain) not in (0, 1, len(profiles)):
+        raise ConfigError(
+            f"{len(plain)} --judge-model values for {len(profiles)} judges: give one for all,"
+            " one per judge, or NAME=SPEC"
+        )
+    models: dict[str, str] = {}
+    for n, profile in enumerate(profiles):
+        if profile.name in named:
+            models[profile.name] = named[profile.name]
+        elif len(plain) == len(profiles) and len(plain) > 1:
+            models[profile.name] = plain[n]
+        elif plain:
+            models[profile.name] = plain[0]
+        else:
+            models[profile.name] = profile.model or default
+    return models
