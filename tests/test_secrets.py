@@ -39,7 +39,14 @@ def test_canary_key_appears_in_no_artefact(
 ) -> None:
     canary = "sk-canary-" + secrets.token_hex(12)
     home = Path(os.environ["MOOT_HOME"])
-    env = {**os.environ, "OPENAI_API_KEY": canary, "PYTHONFAULTHANDLER": "1"}
+    # the canary is both OPENAI_API_KEY and a key named in the specs, so it really is
+    # sent to the servers (moot sends OPENAI_API_KEY to OpenAI's own hosts only)
+    env = {
+        **os.environ,
+        "OPENAI_API_KEY": canary,
+        "MOOT_CANARY_KEY": canary,
+        "PYTHONFAULTHANDLER": "1",
+    }
     locked = llama_server_factory("--api_key", "server-secret-" + secrets.token_hex(4))
     outputs: list[str] = []
 
@@ -53,7 +60,7 @@ def test_canary_key_appears_in_no_artefact(
         "--max-reasks",
         "0",
         "--pro-model",
-        f"openai:smollm2@{llama_server}",
+        f"openai:smollm2@{llama_server}#MOOT_CANARY_KEY",
         "--con-model",
         "scripted:demo",
         "--judge-model",
@@ -71,7 +78,7 @@ def test_canary_key_appears_in_no_artefact(
         "--id",
         "canary-401",
         "--model",
-        f"openai:smollm2@{locked}",
+        f"openai:smollm2@{locked}#MOOT_CANARY_KEY",
         "--json",
         str(tmp_path / "refused.json"),
         env=env,

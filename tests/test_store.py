@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -84,7 +85,7 @@ def test_open_creates_parent_directories_and_uses_wal(tmp_path: Path) -> None:
 
 def test_migrations_are_recorded_in_order_and_applied_once(tmp_path: Path) -> None:
     names = [name for name, _ in store_module.MIGRATIONS]
-    assert names == ["0001_initial", "0002_judge_history"]
+    assert names == ["0001_initial", "0002_judge_history", "0003_run_owner"]
     with open_store(tmp_path) as store:
         first = store.migrations()
     assert [name for name, _ in first] == names
@@ -105,15 +106,20 @@ def test_reopening_applies_only_new_migrations(
         applied.append("0003")
         conn.execute("ALTER TABLE judge_history ADD COLUMN note TEXT")
 
-    extra = (("0003_note", add_column),)
+    extra = (("0004_note", add_column),)
     monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS + extra)
     with open_store(tmp_path) as store:
         after = store.migrations()
     with open_store(tmp_path) as store:
         assert store.migrations() == after
     assert applied == ["0003"]
-    assert after[:2] == before
-    assert [name for name, _ in after] == ["0001_initial", "0002_judge_history", "0003_note"]
+    assert after[:3] == before
+    assert [name for name, _ in after] == [
+        "0001_initial",
+        "0002_judge_history",
+        "0003_run_owner",
+        "0004_note",
+    ]
 
 
 def test_a_failing_migration_leaves_nothing_behind(
@@ -456,3 +462,52 @@ def test_twenty_processes_write_one_database_at_once(tmp_path: Path) -> None:
         assert stats["entries"] == PROCESSES * 3
         assert stats["hits"] == PROCESSES * 3
     assert elapsed < 60, f"the 20 writers took {elapsed:.1f} s"
+
+
+def test_a_database_from_an_older_version_gets_only_the_new_migrations(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:2])
+    with open_store(tmp_path) as store:
+        before = store.migrations()
+    with sqlite3.connect(tmp_path / "moot.db") as conn:  # a row written by that version
+        conn.execute(
+            "INSERT INTO debates (id, topic, format, status, config, models, created_at,"
+            " updated_at) VALUES ('old', 't', 'structured', 'done', '{}', '{}', 'x', 'x')"
+        )
+    monkeypatch.undo()
+    with open_store(tmp_path) as store:
+        after = store.migrations()
+        assert after[:2] == before
+        assert [name for name, _ in after][2:] == ["0003_run_owner"]
+        row = store.get_debate("old")
+        assert row is not None
+        assert row.owner is None  # the new column exists; old rows have no owner
+
+
+def test_claim_refuses_a_run_alive_in_another_process(tmp_path: Path) -> None:
+    with open_store(tmp_path) as store:
+        store.create_debate("r", topic="t", format="structured", config={}, models={})
+        row = store.get_debate("r")
+        assert row is not None
+        assert row.owner == store_module.this_process()
+        sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+        try:
+            alive = f"{socket.gethostname()}:{sleeper.pid}"
+            with store._lock:
+                store._conn.execute("UPDATE debates SET owner = ? WHERE id = 'r'", (alive,))
+                store._conn.commit()
+            with pytest.raises(ConfigError, match="still running"):
+                store.claim("r")
+            store.claim("r", force=True)
+        finally:
+            sleeper.kill()
+            sleeper.wait()
+        dead = f"{socket.gethostname()}:{sleeper.pid}"
+        with store._lock:
+            store._conn.execute("UPDATE debates SET owner = ? WHERE id = 'r'", (dead,))
+            store._conn.commit()
+        store.claim("r")  # its owner is gone: resumable
+        row = store.get_debate("r")
+        assert row is not None
+        assert row.owner == store_module.this_process()

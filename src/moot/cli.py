@@ -284,6 +284,9 @@ def resume(
     ] = None,
     max_tokens: Annotated[int | None, typer.Option(help="A new token budget.")] = None,
     max_cost: Annotated[float | None, typer.Option(help="A new cost budget in USD.")] = None,
+    force: Annotated[
+        bool, typer.Option(help="Resume even if the run looks alive in another process.")
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
 ) -> None:
     """Continue an interrupted, failed or stopped run; completed calls are not resent."""
@@ -298,6 +301,7 @@ def resume(
                 max_cost=max_cost,
                 on_event=progress.handle,
                 prices=_prices(),
+                force=force,
             ),
         )
     _emit(result, json_path)

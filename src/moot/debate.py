@@ -185,9 +185,13 @@ class _Run:
     def _stack(self, meter: Meter, budget: Budget, journal: Journal | None) -> dict[str, Backend]:
         wrapped: dict[int, Backend] = {}
         roles: dict[str, Backend] = {}
+        slots: dict[str, asyncio.Semaphore] = {}
         for role, backend in self.backends.items():
             if id(backend) not in wrapped:
-                layer: Backend = LimitedBackend(backend, self.config.concurrency)
+                # one concurrency cap per endpoint (server), whatever the model names
+                endpoint = str(getattr(backend, "endpoint", backend.spec))
+                slot = slots.setdefault(endpoint, asyncio.Semaphore(self.config.concurrency))
+                layer: Backend = LimitedBackend(backend, slot)
                 if budget.limited:
                     layer = BudgetedBackend(layer, budget)
                 if self.store is not None and journal is not None:
@@ -457,6 +461,7 @@ async def aresume_debate(
     max_cost: float | None = None,
     on_event: Listener | None = None,
     prices: PriceTable | None = None,
+    force: bool = False,
 ) -> DebateResult:
     """Continue a stored run that did not finish. Calls completed before are taken
     from the journal, not sent again; a new budget may be given."""
@@ -476,7 +481,7 @@ async def aresume_debate(
         store.update_config(debate_id, config.as_json())
     config.validate()
     backends = _resolve_roles(dict(config.models), config.seed)
-    store.set_status(debate_id, "running")
+    store.claim(debate_id, force=force)
     run = _Run(
         config,
         backends,
@@ -532,6 +537,7 @@ def resume_debate(
     max_cost: float | None = None,
     on_event: Listener | None = None,
     prices: PriceTable | None = None,
+    force: bool = False,
 ) -> DebateResult:
     """Synchronous form of :func:`aresume_debate`."""
     return asyncio.run(
@@ -542,5 +548,6 @@ def resume_debate(
             max_cost=max_cost,
             on_event=on_event,
             prices=prices,
+            force=force,
         )
     )

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import socket
 import sqlite3
 import threading
 import time
@@ -138,7 +139,32 @@ MIGRATIONS: tuple[tuple[str, MigrationStep], ...] = (
             "CREATE INDEX judge_history_judge ON judge_history (judge_name, recorded_at)",
         ),
     ),
+    (
+        "0003_run_owner",
+        ("ALTER TABLE debates ADD COLUMN owner TEXT",),
+    ),
 )
+
+
+def this_process() -> str:
+    """``host:pid`` of this process, as recorded in a running debate's ``owner``."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def owner_alive(owner: str) -> bool:
+    """Whether the process ``host:pid`` may still be running (another host: assume so)."""
+    host, _, pid = owner.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return True
+    if int(pid) == os.getpid():
+        return False  # this very process: whatever ran before in it has ended
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def default_path() -> Path:
@@ -187,6 +213,8 @@ class DebateRow:
     completion_tokens: int
     cost_usd: float
     calls: int
+    owner: str | None = None
+    """``host:pid`` of the process running it (set while ``running``)."""
 
 
 @dataclass(frozen=True)
@@ -219,7 +247,7 @@ class CallRow:
 _DEBATE_COLUMNS = (
     "d.id, d.topic, d.format, d.status, d.config, d.models, d.result_json, d.error, "
     "d.created_at, d.updated_at, d.prompt_tokens, d.completion_tokens, d.cost_usd, "
-    "(SELECT COUNT(*) FROM calls c WHERE c.debate_id = d.id)"
+    "(SELECT COUNT(*) FROM calls c WHERE c.debate_id = d.id), d.owner"
 )
 
 _CALL_COLUMNS = (
@@ -245,6 +273,7 @@ def _debate_row(row: Sequence[Any]) -> DebateRow:
         completion_tokens=int(row[11]),
         cost_usd=float(row[12]),
         calls=int(row[13]),
+        owner=row[14],
     )
 
 
@@ -430,8 +459,8 @@ class Store:
             now = _now()
             conn.execute(
                 "INSERT INTO debates (id, topic, format, status, config, models, "
-                "created_at, updated_at) VALUES (?, ?, ?, 'running', ?, ?, ?, ?)",
-                (debate_id, topic, format, config_json, models_json, now, now),
+                "created_at, updated_at, owner) VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?)",
+                (debate_id, topic, format, config_json, models_json, now, now, this_process()),
             )
 
         self._write(insert)
@@ -456,6 +485,32 @@ class Store:
             )
             if cursor.rowcount == 0:
                 raise ConfigError(f"no debate with id {debate_id!r}")
+
+        self._write(update)
+
+    def claim(self, debate_id: str, *, force: bool = False) -> None:
+        """Mark a run ``running`` in this process before resuming it. A run still marked
+        ``running`` by a live process (or by another host, which cannot be checked) is
+        refused unless ``force``: two processes resuming one run would send the same
+        calls twice."""
+
+        def update(conn: sqlite3.Connection) -> None:
+            row = conn.execute(
+                "SELECT status, owner FROM debates WHERE id = ?", (debate_id,)
+            ).fetchone()
+            if row is None:
+                raise ConfigError(f"no debate with id {debate_id!r}")
+            status, owner = row
+            if status == "running" and owner and not force and owner_alive(owner):
+                raise ConfigError(
+                    f"run {debate_id!r} is still running in {owner}; wait for it, or pass"
+                    " --force if that process is gone"
+                )
+            conn.execute(
+                "UPDATE debates SET status = 'running', owner = ?, error = NULL,"
+                " updated_at = ? WHERE id = ?",
+                (this_process(), _now(), debate_id),
+            )
 
         self._write(update)
 
@@ -538,11 +593,14 @@ class Store:
         latency_ms: float,
         error: str | None,
         source: str = "live",
+        cost_usd: float | None = None,
     ) -> int:
         """Journal one model call, committed before returning; returns its id.
 
         ``seq`` is the next number within the debate, assigned under the database's write
-        lock, so it is gap-free and unique even with several processes writing."""
+        lock, so it is gap-free and unique even with several processes writing. With
+        ``cost_usd`` the call's tokens and cost are added to the debate's totals in the
+        same transaction, so a crash can never keep the call and lose its usage."""
         if source not in CALL_SOURCES:
             raise ConfigError(f"unknown call source {source!r}; expected one of {CALL_SOURCES}")
         messages_json = _dumps([dict(message) for message in messages], "the call messages")
@@ -578,6 +636,19 @@ class Store:
             )
             call_id = cursor.lastrowid
             assert call_id is not None  # noqa: S101 (an INSERT always sets it)
+            if cost_usd is not None:
+                conn.execute(
+                    "UPDATE debates SET prompt_tokens = prompt_tokens + ?, "
+                    "completion_tokens = completion_tokens + ?, cost_usd = cost_usd + ?, "
+                    "updated_at = ? WHERE id = ?",
+                    (
+                        int(prompt_tokens),
+                        int(completion_tokens),
+                        float(cost_usd),
+                        _now(),
+                        debate_id,
+                    ),
+                )
             return call_id
 
         return self._write(insert)

@@ -200,14 +200,14 @@ def test_rejected_key_never_appears_in_the_error(
     llama_server_factory: Callable[..., str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     keyed = llama_server_factory("--api_key", "the-right-key")
-    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
-    backend = OpenAIBackend(model="smollm2", base_url=keyed)
+    monkeypatch.setenv("MOOT_TEST_KEY", SECRET)
+    backend = resolve_backend(f"openai:smollm2@{keyed}#MOOT_TEST_KEY")
+    assert isinstance(backend, OpenAIBackend)
     with pytest.raises(BackendError, match="rejected the API key") as caught:
         generate(backend, ASK_ANIMAL, schema=ZEBRA, settings=GREEDY)
     assert SECRET not in str(caught.value)
     assert backend.structured_mode is None  # a 401 is not a response_format rejection
 
-    monkeypatch.delenv("OPENAI_API_KEY")
     keyless = OpenAIBackend(model="smollm2", base_url=keyed)
     with pytest.raises(BackendError, match="none is set: set OPENAI_API_KEY"):
         generate(keyless, ASK_ANIMAL, schema=None, settings=GREEDY)
@@ -237,13 +237,36 @@ def test_spec_base_url_and_key_resolution(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     from_env = OpenAIBackend(model="m")
     assert from_env.base_url == "http://127.0.0.1:9/v1"
-    assert from_env.spec == "openai:m"
+    # the spec names the server really used, so the cache and resumes cannot mix servers
+    assert from_env.spec == "openai:m@http://127.0.0.1:9/v1"
+    assert from_env.endpoint == "http://127.0.0.1:9/v1"
 
     given = resolve_backend("openai:m@http://127.0.0.1:8/v1")
     assert isinstance(given, OpenAIBackend)
     assert given.base_url == "http://127.0.0.1:8/v1"  # the argument wins over the env
     assert given.spec == "openai:m@http://127.0.0.1:8/v1"
     assert all(SECRET not in b.spec for b in (cloud, from_env, given))
+
+
+def test_openai_key_is_only_sent_where_it_belongs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    assert OpenAIBackend(model="m")._client.api_key == SECRET
+    # another provider's server never receives the OpenAI key
+    other = OpenAIBackend(model="m", base_url="https://api.deepseek.com/v1")
+    assert other._client.api_key == NO_KEY_PLACEHOLDER
+    monkeypatch.setenv("DEEPSEEK_API_KEY", "ds-key")
+    named = resolve_backend("openai:deepseek-chat@https://api.deepseek.com/v1#DEEPSEEK_API_KEY")
+    assert isinstance(named, OpenAIBackend)
+    assert named._client.api_key == "ds-key"
+    assert named.spec == "openai:deepseek-chat@https://api.deepseek.com/v1#DEEPSEEK_API_KEY"
+    # configured together, OPENAI_BASE_URL's server gets OPENAI_API_KEY
+    monkeypatch.setenv("OPENAI_BASE_URL", "https://api.deepseek.com/v1")
+    assert OpenAIBackend(model="m")._client.api_key == SECRET
+    with pytest.raises(ConfigError, match="credentials"):
+        OpenAIBackend(model="m", base_url="https://user:pw@example.com/v1")
+    with pytest.raises(ConfigError, match="not set"):
+        resolve_backend("openai:m@https://example.com/v1#NO_SUCH_KEY_VAR")
 
 
 def test_local_server_needs_no_key() -> None:

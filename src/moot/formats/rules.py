@@ -41,13 +41,16 @@ VAGUE_EVIDENCE = (
     "显而易见",
 )
 CROSS_REFERENCE = re.compile(
-    r"\b(?-i:(?:PRO|CON)-\d{1,2})\b|\b(?:argument|point)\s*#?\d+\b|\bsee (?:above|below)\b"
+    r"(?<![A-Za-z0-9])(?-i:(?:PRO|CON)-\d{1,2})(?![0-9])"
+    r"|\b(?:argument|point)\s*#?\d+\b|\bsee (?:above|below)\b"
     r"|\bas (?:argued|stated|mentioned) (?:above|earlier|before)\b"
     r"|见第[0-9一二三四五六七八九十]+[条个点]|如上所述|上述论[点据]|前述论[点据]"
     r"|论[点据]\s*[0-9一二三四五]",
     re.IGNORECASE,
 )
-ARGUMENT_ID = re.compile(r"\b(PRO|CON)-(\d{1,2})\b", re.IGNORECASE)
+# Look-arounds, not \b: Python sees no word boundary between a CJK character and a
+# Latin letter, so "正如PRO-9所说" must still be found.
+ARGUMENT_ID = re.compile(r"(?<![A-Za-z0-9])(PRO|CON)-(\d{1,2})(?![0-9])", re.IGNORECASE)
 NEW_ARGUMENT_MARKER = re.compile(
     r"\b(?:new|additional|another) argument\s*:|新论[点据]\s*[:：]|另一个论[点据]\s*[:：]",
     re.IGNORECASE,

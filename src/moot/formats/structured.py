@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from moot.events import RoundStarted
 from moot.formats import rules
@@ -50,6 +50,7 @@ from moot.schema import (
 from moot.text import join_sentences
 
 ReplyT = TypeVar("ReplyT", OpeningReply, CrossExamReply, ClosingReply)
+T = TypeVar("T")
 
 ROUNDS = ("opening", "cross_examination", "closing", "judgement")
 
@@ -142,6 +143,7 @@ class StructuredDebate:
         self.settings = settings
         self.meter = meter
         self._warnings: list[QualityWarning] = []
+        self._pending: dict[tuple[str, Side], list[QualityWarning]] = {}
         self._arguments: list[Argument] = []
         self._cross: list[CrossExamination] = []
         self._closings: list[Closing] = []
@@ -193,7 +195,12 @@ class StructuredDebate:
             max_reasks=self.settings.max_reasks,
             strict_rules=self.settings.strict_rules,
         )
-        self._warnings += [_as_warning(p, round_name, side) for p in outcome.warnings]
+        # Kept per side and added in side order when the round ends, so the result
+        # does not depend on which side's call finished first (a resumed run replays
+        # calls instantly, in another order than the original run).
+        self._pending[(round_name, side)] = [
+            _as_warning(p, round_name, side) for p in outcome.warnings
+        ]
         return outcome.value
 
     async def _opening(self, side: Side) -> list[Argument]:
@@ -286,6 +293,18 @@ class StructuredDebate:
             "warnings": [w.model_dump() for w in self._warnings],
         }
 
+    async def _round(self, round_name: str, calls: list[Awaitable[T]]) -> list[T]:
+        """Run one wave of calls. Every call is let finish (and so is journaled and
+        counted) before the first failure is raised: a budget stop or a bad reply on
+        one side must not abandon the other side's call, already paid for."""
+        results = await asyncio.gather(*calls, return_exceptions=True)
+        for side in SIDES:
+            self._warnings += self._pending.pop((round_name, side), [])
+        for result in results:
+            if isinstance(result, BaseException):
+                raise result
+        return cast(list[T], results)
+
     async def _topic_type(self, plan: PanelPlan) -> tuple[TopicType, TopicSource]:
         if plan.topic_type is not None:
             return plan.topic_type, "user"
@@ -303,24 +322,27 @@ class StructuredDebate:
         depends only on the topic, so it runs in the first wave."""
         emit = self.meter.emit
         emit(RoundStarted("opening"))
-        opening_calls = [self._opening(s) for s in SIDES]
+        topic_type: tuple[TopicType, TopicSource] = ("general", "user")
         if self.panel is not None:
-            (pro_args, con_args), topic_type = await asyncio.gather(
-                asyncio.gather(*opening_calls), self._topic_type(self.panel)
-            )
-            openings = [pro_args, con_args]
-        else:
-            openings = list(await asyncio.gather(*opening_calls))
+            # the classification depends only on the topic: it joins the first wave
+            classified = asyncio.ensure_future(self._topic_type(self.panel))
+        try:
+            openings = await self._round("opening", [self._opening(s) for s in SIDES])
+        finally:
+            if self.panel is not None:
+                topic_type = await classified
         arguments = [a for side_args in openings for a in side_args]
         self._arguments = arguments
 
         emit(RoundStarted("cross_examination"))
-        exams = await asyncio.gather(*(self._cross_examine(s, arguments) for s in SIDES))
+        exams = await self._round(
+            "cross_examination", [self._cross_examine(s, arguments) for s in SIDES]
+        )
         cross = [c for side_exams in exams for c in side_exams]
         self._cross = cross
 
         emit(RoundStarted("closing"))
-        closings = list(await asyncio.gather(*(self._closing(s, arguments, cross) for s in SIDES)))
+        closings = await self._round("closing", [self._closing(s, arguments, cross) for s in SIDES])
         self._closings = closings
 
         emit(RoundStarted("judgement"))

@@ -3,7 +3,8 @@
 A model spec is ``provider[:rest]``:
 
 * ``local`` or ``local:/path/to/model.gguf`` - in-process llama.cpp (default)
-* ``openai:MODEL`` or ``openai:MODEL@BASE_URL`` - any OpenAI-compatible endpoint
+* ``openai:MODEL`` or ``openai:MODEL@BASE_URL`` - any OpenAI-compatible endpoint;
+  ``#KEY_ENV`` at the end names the environment variable that holds its key
 * ``scripted:demo`` (optionally ``?latency_ms=200``) - deterministic offline demo
 
 Providers are imported lazily so that a missing optional dependency only matters
@@ -53,8 +54,12 @@ def _make_openai(rest: str, seed: int | None) -> Backend:
 
     if not rest:
         raise ConfigError("openai spec needs a model name: openai:MODEL or openai:MODEL@BASE_URL")
-    model, _, base_url = rest.partition("@")
-    return OpenAIBackend(model=model, base_url=base_url or None)
+    model, at, base_url = rest.partition("@")
+    if at:
+        base_url, _, key_env = base_url.partition("#")
+    else:
+        model, _, key_env = model.partition("#")
+    return OpenAIBackend(model=model, base_url=base_url or None, key_env=key_env or None)
 
 
 def _make_scripted(rest: str, seed: int | None) -> Backend:

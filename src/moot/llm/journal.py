@@ -30,7 +30,11 @@ from moot.llm.types import (
 )
 from moot.store import CallRow, Store
 
-_FINISH: dict[str | None, FinishReason] = {"stop": "stop", "length": "length"}
+_FINISH: dict[str | None, FinishReason] = {
+    "stop": "stop",
+    "length": "length",
+    "refusal": "refusal",
+}
 
 
 class Journal:
@@ -101,8 +105,13 @@ class JournaledBackend:
         started = time.perf_counter()
 
         def record(completion: Completion | None, error: str | None) -> int:
-            return self._journal.store.record_call(
-                self._journal.debate_id,
+            journal = self._journal
+            live = completion is not None and completion.source == "live"
+            cost = None
+            if live and completion is not None:
+                cost = journal.cost_of(self.spec, completion.usage) if journal.cost_of else 0.0
+            return journal.store.record_call(
+                journal.debate_id,
                 role=ctx.role,
                 round=ctx.round,
                 side=ctx.side,
@@ -118,6 +127,7 @@ class JournaledBackend:
                 latency_ms=(time.perf_counter() - started) * 1000,
                 error=error,
                 source=completion.source if completion else "live",
+                cost_usd=cost,  # live calls: usage added in the same transaction
             )
 
         try:
@@ -127,14 +137,4 @@ class JournaledBackend:
         except MootError as exc:
             record(None, f"{type(exc).__name__}: {exc}")
             raise
-        call_id = record(completion, None)
-        if completion.source == "live":
-            journal = self._journal
-            cost = journal.cost_of(self.spec, completion.usage) if journal.cost_of else 0.0
-            journal.store.add_usage(
-                journal.debate_id,
-                prompt_tokens=completion.usage.prompt_tokens,
-                completion_tokens=completion.usage.completion_tokens,
-                cost_usd=cost,
-            )
-        return replace(completion, journal_id=call_id)
+        return replace(completion, journal_id=record(completion, None))

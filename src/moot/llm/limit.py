@@ -5,20 +5,17 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from moot.errors import ConfigError
 from moot.llm.backend import Backend
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
 
 
 class LimitedBackend:
-    """At most ``limit`` calls of ``inner`` in flight at once (created inside the
-    event loop that uses it)."""
+    """Calls of ``inner`` take a slot of ``slots`` while in flight. Backends that talk
+    to the same endpoint share one semaphore (created in the event loop that uses it)."""
 
-    def __init__(self, inner: Backend, limit: int) -> None:
-        if limit < 1:
-            raise ConfigError("--concurrency must be at least 1")
+    def __init__(self, inner: Backend, slots: asyncio.Semaphore) -> None:
         self._inner = inner
-        self._semaphore = asyncio.Semaphore(limit)
+        self._semaphore = slots
 
     @property
     def spec(self) -> str:

@@ -65,6 +65,7 @@ import re
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 import httpx2
 import openai
@@ -122,6 +123,40 @@ _MAX_DETAIL = 500
 _log = logging.getLogger(__name__)
 
 
+def _host(url: str) -> str:
+    return (urlsplit(url).hostname or "").lower()
+
+
+def _refuse_credentials_in_url(url: str) -> None:
+    parts = urlsplit(url)
+    if parts.username or parts.password or "key" in parts.query.lower():
+        raise ConfigError(
+            "the base URL carries credentials; put the key in an environment variable and"
+            " name it in the spec: openai:MODEL@BASE_URL#KEY_ENV"
+        )
+
+
+def _choose_key(explicit_base_url: str | None, key_env: str | None) -> str | None:
+    """The key for an endpoint. A named variable (``#KEY_ENV``) wins. Otherwise
+    ``OPENAI_API_KEY`` is sent only where it belongs: to OpenAI, to ``OPENAI_BASE_URL``
+    (configured together with it), or to an explicit base URL on either's host. Any
+    other server gets no key (a local server needs none), so a key meant for one
+    provider is never sent to another."""
+    if key_env:
+        value = os.environ.get(key_env)
+        if not value:
+            raise ConfigError(f"the spec names the key variable {key_env}, which is not set")
+        return value
+    key = os.environ.get("OPENAI_API_KEY") or None
+    if key is None or explicit_base_url is None:
+        return key
+    trusted = {_host(DEFAULT_BASE_URL)}
+    env_base = os.environ.get("OPENAI_BASE_URL")
+    if env_base:
+        trusted.add(_host(env_base))
+    return key if _host(explicit_base_url) in trusted else None
+
+
 class OpenAIBackend:
     """A model behind an OpenAI-compatible ``/chat/completions`` endpoint."""
 
@@ -131,6 +166,7 @@ class OpenAIBackend:
         *,
         base_url: str | None = None,
         api_key: str | None = None,
+        key_env: str | None = None,
         structured_mode: StructuredMode | None = None,
         http_client: httpx2.AsyncClient | None = None,
         retry: RetryPolicy | None = None,
@@ -156,9 +192,11 @@ class OpenAIBackend:
         if not (timeout > 0 and math.isfinite(timeout)):
             raise ConfigError(f"timeout must be a positive number of seconds, not {timeout}")
         self._model = model
-        self._given_base_url = base_url or None
+        self._key_env = key_env or None
         effective_base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
-        key = api_key or os.environ.get("OPENAI_API_KEY") or None
+        if effective_base_url is not None:
+            _refuse_credentials_in_url(effective_base_url)
+        key = api_key or _choose_key(base_url, self._key_env)
         if key is None:
             if effective_base_url is None:
                 raise ConfigError(
@@ -193,10 +231,21 @@ class OpenAIBackend:
 
     @property
     def spec(self) -> str:
-        """``openai:MODEL`` or ``openai:MODEL@BASE_URL`` as given; never the key."""
-        if self._given_base_url:
-            return f"openai:{self._model}@{self._given_base_url}"
-        return f"openai:{self._model}"
+        """``openai:MODEL``, or ``openai:MODEL@BASE_URL`` whenever the endpoint is not
+        OpenAI's (also when it came from ``OPENAI_BASE_URL``, so stored runs, the cache
+        and resumes name the server really used), plus ``#KEY_ENV`` when a key variable
+        was named. Never the key itself."""
+        spec = f"openai:{self._model}"
+        if self.base_url != DEFAULT_BASE_URL:
+            spec += f"@{self.base_url}"
+        if self._key_env:
+            spec += f"#{self._key_env}"
+        return spec
+
+    @property
+    def endpoint(self) -> str:
+        """The server calls go to (``--concurrency`` is counted per endpoint)."""
+        return self.base_url
 
     @property
     def model(self) -> str:
@@ -383,8 +432,13 @@ class OpenAIBackend:
         elif choice.finish_reason == "stop":
             finish = "stop"
         usage = reply.usage
+        text = (choice.message.content if choice.message is not None else None) or ""
+        refusal = getattr(choice.message, "refusal", None) if choice.message is not None else None
+        if refusal:
+            # A refusal is not a reply: never cached, and its words reach the error.
+            finish, text = "refusal", str(refusal)
         return Completion(
-            text=(choice.message.content if choice.message is not None else None) or "",
+            text=text,
             finish_reason=finish,
             usage=Usage(
                 int(usage.prompt_tokens or 0) if usage is not None else 0,

@@ -107,7 +107,9 @@ async def generate_structured(
         raw_replies.append(text)
         problems: list[Problem]
         value: T | None = None
-        if completion.finish_reason == "length":
+        if completion.finish_reason == "refusal":
+            problems = [Problem(f"the model refused to answer: {text[:300]}")]
+        elif completion.finish_reason == "length":
             problems = [
                 Problem(
                     f"the reply was cut off at the limit of {settings.max_tokens} tokens;"

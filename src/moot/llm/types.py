@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Role = Literal["system", "user", "assistant"]
-FinishReason = Literal["stop", "length", "other"]
+FinishReason = Literal["stop", "length", "refusal", "other"]
 Source = Literal["live", "cache", "journal"]
 
 
