@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from moot import i18n
 from moot.formats.replies import (
     ArgumentDraft,
     ClosingReply,
@@ -86,10 +87,18 @@ def _soft(problems: Sequence[Problem]) -> list[str]:
 
 
 def _one_soft(problems: Sequence[Problem], fragment: str) -> Problem:
-    """Exactly one problem, soft, whose message contains ``fragment``."""
+    """Exactly one problem, soft, whose message contains ``fragment`` (the English
+    wording; in a Chinese debate the message is Chinese, so the rule's code must be
+    the one whose English wording contains it)."""
     assert len(problems) == 1, problems
     (problem,) = problems
-    assert fragment in problem.message
+    english = i18n.labels("en")
+    codes = {
+        key.removeprefix("reask.")
+        for key, text in english.items()
+        if key.startswith("reask.") and fragment in text
+    }
+    assert fragment in problem.message or problem.code in codes, problem
     assert problem.hard is False
     return problem
 
@@ -511,7 +520,7 @@ def test_chinese_final_stance_length(chars: int, words: int, ok: bool) -> None:
         assert problems == []
     else:
         problem = _one_soft(problems, "100-200")
-        assert f"about {words} words" in problem.message
+        assert f"约 {round(words * 1.5)} 字" in problem.message
 
 
 def test_closing_language_rule() -> None:

@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from moot import i18n
 from moot.formats.replies import ClosingReply, CrossExamReply, OpeningReply
 from moot.llm.structured import Problem
 from moot.text import cjk_share, join_sentences, normalise, sentences, word_count
@@ -76,7 +77,9 @@ def _is_question(text: str) -> bool:
     )
 
 
-def _soft(where: str, code: str, message: str) -> Problem:
+def _soft(where: str, code: str, lang: str, **values: object) -> Problem:
+    """A rule problem, told to the model in the debate's language."""
+    message = i18n.message(lang, f"reask.{code}", **values)
     return Problem(f"{where}: {message}", hard=False, code=code, where=where)
 
 
@@ -84,10 +87,8 @@ def _language(fields: Iterable[tuple[str, str]], lang: str) -> list[Problem]:
     problems = []
     for label, text in fields:
         share = cjk_share(text)
-        if lang == "zh" and share < 0.3:
-            problems.append(_soft(label, "language", "write in Chinese (简体中文)"))
-        elif lang == "en" and share > 0.3:
-            problems.append(_soft(label, "language", "write in English"))
+        if (lang == "zh" and share < 0.3) or (lang == "en" and share > 0.3):
+            problems.append(_soft(label, "language", lang))
     return problems
 
 
@@ -99,17 +100,13 @@ def check_opening(reply: OpeningReply, lang: str) -> list[Problem]:
     for n, arg in enumerate(reply.arguments, start=1):
         where = f"arguments[{n}]"
         if len(sentences(arg.claim)) != 1:
-            problems.append(
-                _soft(
-                    f"{where}.claim", "claim_sentences", "state the claim as exactly one sentence"
-                )
-            )
+            problems.append(_soft(f"{where}.claim", "claim_sentences", lang))
         if arg.claim.rstrip().endswith(("?", "？")):
             problems.append(
                 _soft(
                     f"{where}.claim",
                     "claim_question",
-                    "a claim must be a falsifiable statement, not a question",
+                    lang,
                 )
             )
         if not CAUSAL.search(arg.reasoning):
@@ -117,7 +114,7 @@ def check_opening(reply: OpeningReply, lang: str) -> list[Problem]:
                 _soft(
                     f"{where}.reasoning",
                     "reasoning_causal",
-                    "give a causal chain (X because Y, which leads to Z)",
+                    lang,
                 )
             )
         evidence = arg.evidence.lower()
@@ -126,8 +123,7 @@ def check_opening(reply: OpeningReply, lang: str) -> list[Problem]:
                 _soft(
                     f"{where}.evidence",
                     "evidence_vague",
-                    "give concrete, checkable facts or figures with their source,"
-                    " not general statements",
+                    lang,
                 )
             )
         text = " ".join((arg.claim, arg.reasoning, arg.evidence))
@@ -136,7 +132,7 @@ def check_opening(reply: OpeningReply, lang: str) -> list[Problem]:
                 _soft(
                     where,
                     "cross_reference",
-                    "each argument must stand alone; do not refer to other arguments",
+                    lang,
                 )
             )
         if seen[normalise(arg.claim)] > 1:
@@ -144,7 +140,7 @@ def check_opening(reply: OpeningReply, lang: str) -> list[Problem]:
                 _soft(
                     f"{where}.claim",
                     "claim_repeated",
-                    "repeats another claim; each argument must make a different point",
+                    lang,
                 )
             )
         problems += _language(
@@ -203,9 +199,7 @@ def check_cross_exam(
                 )
             )
         if not _is_question(item.follow_up):
-            problems.append(
-                _soft(f"responses[{n}].follow_up", "follow_up_question", "ask a pointed question")
-            )
+            problems.append(_soft(f"responses[{n}].follow_up", "follow_up_question", lang))
         problems += _language([(f"responses[{n}].reasoning", item.reasoning)], lang)
     return problems
 
@@ -227,7 +221,7 @@ def check_closing(reply: ClosingReply, own_ids: Sequence[str], lang: str) -> lis
     words = word_count(stance)
     if not 100 <= words <= 200:
         problems.append(
-            _soft("final_stance", "stance_length", f"has about {words} words; write 100-200")
+            _soft("final_stance", "stance_length", lang, words=words, chars=round(words * 1.5))
         )
     problems += _language([("final_stance", stance)], lang)
     return problems

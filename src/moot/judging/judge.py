@@ -96,7 +96,7 @@ def check_judge_reply(
         if normalise(flag.quote) not in debate_text:
             problems.append(
                 Problem(
-                    f"fallacies[{n}].quote: quote words that actually occur in the debate",
+                    f"fallacies[{n}].quote: {i18n.message(lang, 'reask.fallacy_quote')}",
                     hard=False,
                     code="fallacy_quote",
                     where=f"fallacies[{n}].quote",
@@ -108,7 +108,7 @@ def check_judge_reply(
         if (lang == "zh" and share < 0.3) or (lang == "en" and share > 0.3):
             problems.append(
                 Problem(
-                    f"{label}: write in the debate's language ({lang})",
+                    f"{label}: {i18n.message(lang, 'reask.language')}",
                     hard=False,
                     code="language",
                     where=label,
