@@ -91,3 +91,33 @@ def test_missing_model_file_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="not found"):
         LocalBackend(str(tmp_path / "nope.gguf"))
     assert LocalBackend(str(embedded_model_path())).spec.startswith("local:/")
+
+
+@pytest.mark.parametrize(
+    ("lang", "topic"),
+    [
+        ("en", "Should a 10-person startup adopt microservices from day one?"),
+        ("zh", "冬季旅行应该去海南还是去东北？"),
+    ],
+)
+def test_budget_estimate_is_an_upper_bound_on_the_real_tokenizer(
+    backend: LocalBackend, lang: str, topic: str
+) -> None:
+    """The budget reserves estimate_prompt_tokens before a call: it must never be
+    below what the embedded model's tokenizer really counts, Chinese included."""
+    import moot
+    from moot.llm.budget import estimate_prompt_tokens
+    from moot.llm.scripted import DemoBackend, ScriptedBackend
+
+    demo = DemoBackend(seed=1)
+    requests: list[tuple[list[Message], OutputSpec | None]] = []
+
+    async def answer(messages, schema, settings, context):  # type: ignore[no-untyped-def]
+        requests.append((list(messages), schema))
+        return await demo.generate(messages, schema=schema, settings=settings, context=context)
+
+    moot.run_debate(topic, model=ScriptedBackend(answer), lang=lang, seed=1)
+    llama = backend._load()
+    for messages, schema in requests:
+        real = sum(len(llama.tokenize(m.content.encode(), add_bos=False)) + 5 for m in messages)
+        assert real <= estimate_prompt_tokens(messages, schema)
