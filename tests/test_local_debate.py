@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from invariants import check_result_json, has_cjk
+from panel_checks import check_panel
 
 CASES = [
     ("Should a 10-person startup adopt microservices from day one?", "en", "# Decision briefing"),
@@ -56,3 +57,28 @@ def test_full_debate_on_the_embedded_model(
         if english_text:
             assert any(w["code"] == "language" for w in doc["warnings"])
     json.dumps(doc)  # the document round-trips
+
+
+@pytest.mark.slow
+def test_panel_debate_on_the_embedded_model(tmp_path: Path) -> None:
+    """Three judges on the embedded model; every panel figure is recomputed from the
+    JSON's raw scores (weights, totals, alpha with the krippendorff package, kappa)."""
+    out = tmp_path / "panel.json"
+    command = [
+        sys.executable,
+        "-m",
+        "moot",
+        "run",
+        CASES[0][0],
+        "--seed",
+        "11",
+        "--panel",
+        "technical,business,general",
+        "--json",
+        str(out),
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=1800, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    doc = check_result_json(out.read_text(encoding="utf-8"), extra_calls=3)
+    check_panel(doc)
+    assert "## Judge panel" in done.stdout

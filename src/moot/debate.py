@@ -156,17 +156,13 @@ def _role_refs(
     pro_model: ModelRef | None,
     con_model: ModelRef | None,
     judge_model: ModelRef | None,
-    judge_models: Mapping[str, str],
 ) -> dict[str, ModelRef]:
     default = model if model is not None else DEFAULT_SPEC
-    refs: dict[str, ModelRef] = {
+    return {
         "pro": pro_model or default,
         "con": con_model or default,
         "judge": judge_model or default,
     }
-    for name, spec in judge_models.items():
-        refs[f"judge:{name}"] = spec
-    return refs
 
 
 @dataclass
@@ -395,11 +391,11 @@ async def arun_debate(
     ``swap_sides`` reruns the debate with the stances exchanged between the models.
     """
     profiles = select_profiles(list(panel), panel_profiles) if panel else []
-    default_judge = judge_model if isinstance(judge_model, str) else None
-    assigned = assign_models(
-        profiles, judge_models, default_judge or (model if isinstance(model, str) else DEFAULT_SPEC)
-    )
-    refs = _role_refs(model, pro_model, con_model, judge_model, assigned)
+    assigned = assign_models(profiles, judge_models, None)
+    refs = _role_refs(model, pro_model, con_model, judge_model)
+    for name, spec in assigned.items():
+        # a judge nobody named gets the judge model (a spec or a Backend)
+        refs[f"judge:{name}"] = spec if spec is not None else refs["judge"]
     if profiles:
         lead = next((p.name for p in profiles if p.name == "general"), profiles[0].name)
         refs["judge"] = refs[f"judge:{lead}"]
@@ -426,7 +422,7 @@ async def arun_debate(
         concurrency=concurrency,
         panel=[p.name for p in profiles],
         panel_profiles=custom,
-        judge_models=assigned,
+        judge_models={name: backends[f"judge:{name}"].spec for name in assigned},
         judge_runs=judge_runs,
         calibration=calibration,
         topic_type=topic_type,

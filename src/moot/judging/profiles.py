@@ -130,16 +130,20 @@ def select_profiles(
 
 
 def assign_models(
-    profiles: Sequence[JudgeProfile], judge_models: Sequence[str], default: str
-) -> dict[str, str]:
-    """Each judge's model spec. ``judge_models`` entries are ``NAME=SPEC`` (that judge)
-    or ``SPEC``: one plain spec serves every judge, or one per judge in panel order. A
-    profile's own ``model`` applies when nothing else names that judge."""
+    profiles: Sequence[JudgeProfile], judge_models: Sequence[str], default: str | None
+) -> dict[str, str | None]:
+    """Each judge's model spec, or ``None`` where nothing names one (the caller's
+    default judge model then applies). ``judge_models`` entries are ``NAME=SPEC``
+    (that judge) or ``SPEC``: one plain spec serves every judge, or one per judge in
+    panel order. A profile's own ``model`` applies when nothing else names that judge."""
+    names = {p.name for p in profiles}
     named: dict[str, str] = {}
     plain: list[str] = []
     for entry in judge_models:
         name, sep, spec = entry.partition("=")
-        if sep and name in {p.name for p in profiles}:
+        if sep and ":" not in name:
+            if name not in names:
+                raise ConfigError(f"--judge-model {entry!r}: no judge {name!r} in the panel")
             named[name] = spec
         else:
             plain.append(entry)
@@ -148,7 +152,7 @@ def assign_models(
             f"{len(plain)} --judge-model values for {len(profiles)} judges: give one for all,"
             " one per judge, or NAME=SPEC"
         )
-    models: dict[str, str] = {}
+    models: dict[str, str | None] = {}
     for n, profile in enumerate(profiles):
         if profile.name in named:
             models[profile.name] = named[profile.name]

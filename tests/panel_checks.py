@@ -1,0 +1,119 @@
+"""Recompute a panel verdict from a result's JSON alone, independently of moot's code:
+weighted scores from the raw integer scores of every judge run, calibration, judge
+weights, panel totals, Krippendorff's alpha (with the ``krippendorff`` package) and
+Fleiss' kappa (with the textbook formula written out here).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from typing import Any
+
+import krippendorff
+import numpy as np
+
+DIMENSIONS = ("logic", "evidence", "responsiveness", "honesty")
+STANDINGS = ("UPHELD", "PARTIALLY_UPHELD", "REFUTED", "UNCERTAIN")
+RELEVANCE = {
+    "technical": {"technical": 1.0, "business": 0.5, "risk": 0.6, "general": 0.7},
+    "business": {"technical": 0.5, "business": 1.0, "risk": 0.7, "general": 0.7},
+    "risk": {"technical": 0.6, "business": 0.7, "risk": 1.0, "general": 0.7},
+    "general": {"technical": 0.8, "business": 0.8, "risk": 0.8, "general": 1.0},
+}
+
+
+def fleiss(table: list[list[int]]) -> float:
+    n = sum(table[0])
+    subjects = len(table)
+    p_j = [sum(row[j] for row in table) / (subjects * n) for j in range(len(table[0]))]
+    p_i = [(sum(c * c for c in row) - n) / (n * (n - 1)) for row in table]
+    p_bar = sum(p_i) / subjects
+    p_e = sum(p * p for p in p_j)
+    return (p_bar - p_e) / (1 - p_e)
+
+
+def close(a: float | None, b: float, tol: float = 1e-3) -> bool:
+    return a is not None and abs(a - b) <= tol
+
+
+def check_panel(doc: dict[str, Any]) -> None:
+    """Assert that every number of the panel section follows from its raw scores."""
+    panel = doc["panel"]
+    ids = [a["id"] for a in doc["arguments"]]
+    side_of = {a["id"]: a["side"] for a in doc["arguments"]}
+    judges = panel["judges"]
+    assert len(judges) >= 1
+    calibrated: dict[str, dict[str, float]] = {}
+    standing: dict[str, dict[str, str]] = {}
+    for judge in judges:
+        assert len(judge["runs"]) == panel["judge_runs"]
+        weights = judge["weights"]
+        assert abs(sum(weights.values()) - 1) < 1e-9
+        weighted = {}
+        for score in judge["scores"]:
+            i = score["argument_id"]
+            raw = [next(s for s in run["scores"] if s["argument_id"] == i) for run in judge["runs"]]
+            for d in DIMENSIONS:
+                assert all(isinstance(r[d], int) and 1 <= r[d] <= 10 for r in raw)
+                assert close(score[d], statistics.fmean(r[d] for r in raw), 1e-3)
+            expected = sum(weights[d] * statistics.fmean(r[d] for r in raw) for d in DIMENSIONS)
+            assert close(score["weighted"], expected)
+            weighted[i] = score["weighted"]
+        assert sorted(weighted) == sorted(ids)
+        # calibration: z-scores over the judge's own weighted scores
+        values = list(weighted.values())
+        mean = statistics.fmean(values)
+        std = statistics.pstdev(values)
+        cal = {s["argument_id"]: s["calibrated"] for s in judge["scores"]}
+        for i, v in weighted.items():
+            expected = 0.0 if std == 0 else (v - mean) / std
+            if panel["calibration_method"] == "zscore":
+                assert close(cal[i], expected)
+        calibrated[judge["name"]] = cal
+        standing[judge["name"]] = {s["argument_id"]: s["standing"] for s in judge["scores"]}
+        for side in ("pro", "con"):
+            own = [weighted[i] for i in ids if side_of[i] == side]
+            assert close(judge["totals"][side], statistics.fmean(own))
+        # weight = 0.7 relevance + 0.3 accuracy; relevance from the topic type
+        if judge["name"] in RELEVANCE:
+            assert close(judge["relevance"], RELEVANCE[judge["name"]][panel["topic_type"]], 1e-9)
+        assert close(judge["weight"], 0.7 * judge["relevance"] + 0.3 * judge["accuracy"], 1e-6)
+
+    total_weight = sum(j["weight"] for j in judges)
+    for side in ("pro", "con"):
+        expected = sum(j["weight"] * j["totals"][side] for j in judges) / total_weight
+        assert close(panel["totals"][side], expected)
+        interval = panel["intervals"][side]
+        assert interval["low"] <= interval["high"]
+
+    agreement = panel["agreement"]
+    names = [j["name"] for j in judges]
+    if len(names) >= 2:
+        interval_data = np.array([[calibrated[n][i] for i in ids] for n in names], dtype=float)
+        if np.ptp(interval_data) > 0:
+            alpha_i = krippendorff.alpha(
+                reliability_data=interval_data, level_of_measurement="interval"
+            )
+            assert close(agreement["alpha_interval"]["value"], float(alpha_i))
+        codes = {s: n for n, s in enumerate(STANDINGS)}
+        nominal = np.array([[codes[standing[n][i]] for i in ids] for n in names], dtype=float)
+        if len({standing[n][i] for n in names for i in ids}) > 1:
+            alpha_n = krippendorff.alpha(reliability_data=nominal, level_of_measurement="nominal")
+            assert close(agreement["alpha_nominal"]["value"], float(alpha_n))
+            table = [[sum(standing[n][i] == s for n in names) for s in STANDINGS] for i in ids]
+            kappa = fleiss(table)
+            if not math.isnan(kappa):
+                assert close(agreement["kappa"]["value"], kappa)
+    assert agreement["indicative_only"] == (len(ids) < 10 or len(names) < 3)
+
+    for row in panel["consensus"]:
+        scores = [row["scores"][n] for n in names]
+        spread = statistics.stdev(scores) if len(scores) > 1 else 0.0
+        assert close(row["std"], spread)
+        assert row["disputed"] == (spread >= 2.5)
+    divergence = panel["divergence"]
+    if divergence["diverged"]:
+        assert panel["winner"] is None
+    else:
+        assert panel["winner"] == panel["gap"]["leader"]
