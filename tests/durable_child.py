@@ -39,7 +39,7 @@ def main() -> None:
         if command == "run":
             result = run_debate(
                 TOPIC,
-                model="scripted:demo",
+                model=os.environ.get("MOOT_CHILD_MODEL", "scripted:demo"),
                 seed=7,
                 store=store,
                 debate_id=debate_id,

@@ -188,3 +188,78 @@ def test_cache_serves_deterministic_requests_and_skips_others() -> None:
     )
     assert {c.source for c in store.calls("c4")} == {"live"}
     assert store.cache_clear() == TOTAL_CALLS
+
+
+def test_kill_while_calls_are_in_flight(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parent SIGKILLs the child while both sides' calls are in flight (each call
+    takes 400 ms); resuming sends exactly the calls not journaled before the kill."""
+    import os
+    import time
+
+    monkeypatch.setenv("MOOT_CHILD_MODEL", "scripted:demo?latency_ms=400")
+    baseline = child("run", "slow-baseline", "0", "KILL")
+    assert baseline.returncode == 0, baseline.stderr
+    expected = json.loads(baseline.stdout)["result"]
+
+    process = subprocess.Popen(
+        [sys.executable, str(CHILD), "run", "inflight", "0", "KILL"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=os.environ.copy(),
+    )
+    store = Store()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if store.get_debate("inflight") and len(store.completed_calls("inflight")) >= 2:
+            break
+        time.sleep(0.05)
+    time.sleep(0.15)  # the cross-examinations have been sent and are in flight
+    process.kill()
+    process.communicate()
+    done_before = len(store.completed_calls("inflight"))
+    assert 2 <= done_before < TOTAL_CALLS
+
+    resumed = child("resume", "inflight", "0", "KILL")
+    assert resumed.returncode == 0, resumed.stderr
+    report = json.loads(resumed.stdout)
+    assert report["live"] == TOTAL_CALLS - done_before
+    assert comparable(report["result"]) == comparable(expected)
+
+
+def test_twenty_debates_at_once_on_one_database() -> None:
+    """20 separate `moot run` processes share one store: no 'database is locked',
+    exact row counts."""
+    import os
+
+    processes = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "moot",
+                "run",
+                TOPIC,
+                "--model",
+                "scripted:demo",
+                "--seed",
+                str(n),
+                "--id",
+                f"p{n}",
+                "-q",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=os.environ.copy(),
+        )
+        for n in range(20)
+    ]
+    errors = [p.communicate(timeout=300)[1] for p in processes]
+    assert [p.returncode for p in processes] == [0] * 20, errors
+    assert not any("locked" in e for e in errors)
+    store = Store()
+    rows = store.list_debates(limit=100)
+    assert len(rows) == 20
+    assert {r.status for r in rows} == {"done"}
+    assert sum(len(store.calls(r.id)) for r in rows) == 20 * TOTAL_CALLS
+    assert all([c.seq for c in store.calls(r.id)] == list(range(1, 8)) for r in rows)
