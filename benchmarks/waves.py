@@ -4,9 +4,12 @@ Runs a debate on ``scripted:demo`` with a fixed per-call latency L. Calls that r
 concurrently overlap, so wall time / L counts the *sequential waves* of model
 calls: the depth of the debate's call graph, which is what a slow or remote model
 makes users wait for. A two-sided structured debate needs 4 (openings,
-cross-examinations, closings, judge); the reference code needs 7.
+cross-examinations, closings, judge); the reference code needs 7. A judge panel
+keeps it at 4: its topic classification joins the first wave and every judge and
+judge run goes in the last.
 
     python benchmarks/waves.py [--latency-ms 200] [--runs 3] [--lang en] [--json]
+                               [--panel technical,business,risk,general]
 """
 
 from __future__ import annotations
@@ -22,10 +25,14 @@ from moot import run_debate
 TOPIC = "Should a 10-person startup adopt microservices from day one?"
 
 
-def measure(latency_ms: float, lang: str, seed: int) -> dict[str, float]:
+def measure(latency_ms: float, lang: str, seed: int, panel: list[str]) -> dict[str, float]:
     started = time.perf_counter()
     result = run_debate(
-        TOPIC, model=f"scripted:demo?latency_ms={latency_ms:g}", lang=lang, seed=seed
+        TOPIC,
+        model=f"scripted:demo?latency_ms={latency_ms:g}",
+        lang=lang,
+        seed=seed,
+        panel=panel,
     )
     wall = time.perf_counter() - started
     return {
@@ -45,8 +52,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--lang", choices=("en", "zh"), default="en")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--panel", default="", help="judge panel, e.g. technical,business,risk,general"
+    )
     args = parser.parse_args(argv)
-    runs = [measure(args.latency_ms, args.lang, seed) for seed in range(1, args.runs + 1)]
+    panel = [name for name in args.panel.split(",") if name]
+    runs = [measure(args.latency_ms, args.lang, seed, panel) for seed in range(1, args.runs + 1)]
     summary = {
         "latency_ms": args.latency_ms,
         "runs": args.runs,
@@ -61,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
         json.dump(summary, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        print(f"latency per call: {args.latency_ms:g} ms, {args.runs} runs ({args.lang})")
+        judges = f", panel {','.join(panel)}" if panel else ""
+        print(f"latency per call: {args.latency_ms:g} ms, {args.runs} runs ({args.lang}{judges})")
         for n, r in enumerate(runs, start=1):
             print(
                 f"  run {n}: {r['wall_seconds']:.3f} s = {r['waves']:.2f} waves,"
