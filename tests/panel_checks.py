@@ -75,14 +75,36 @@ def check_panel(doc: dict[str, Any]) -> None:
         for side in ("pro", "con"):
             own = [weighted[i] for i in ids if side_of[i] == side]
             assert close(judge["totals"][side], statistics.fmean(own))
+        calibration = judge["calibration"]
+        if panel["calibration_method"] == "zscore":
+            assert close(calibration["center"], mean, 1e-5)
+            assert close(calibration["scale"], std, 1e-5)
         # weight = 0.7 relevance + 0.3 accuracy; relevance from the topic type
         if judge["name"] in RELEVANCE:
             assert close(judge["relevance"], RELEVANCE[judge["name"]][panel["topic_type"]], 1e-9)
         assert close(judge["weight"], 0.7 * judge["relevance"] + 0.3 * judge["accuracy"], 1e-6)
 
+    # the common scale: mean centre, mean scale of the judges with any spread
+    centers = [j["calibration"]["center"] for j in judges]
+    scales = [j["calibration"]["scale"] for j in judges if j["calibration"]["scale"] > 0]
+    center = statistics.fmean(centers)
+    scale = statistics.fmean(scales) if scales else 0.0
+    assert close(panel["common_scale"]["center"], center, 1e-5)
+    assert close(panel["common_scale"]["scale"], scale, 1e-5)
+    adjusted: dict[str, dict[str, float]] = {}
+    for judge in judges:
+        adjusted[judge["name"]] = {}
+        for score in judge["scores"]:
+            value = center + scale * score["calibrated"]
+            assert close(score["adjusted"], value, 2e-3)
+            adjusted[judge["name"]][score["argument_id"]] = score["adjusted"]
+        for side in ("pro", "con"):
+            own = [adjusted[judge["name"]][i] for i in ids if side_of[i] == side]
+            assert close(judge["adjusted_totals"][side], statistics.fmean(own))
+
     total_weight = sum(j["weight"] for j in judges)
     for side in ("pro", "con"):
-        expected = sum(j["weight"] * j["totals"][side] for j in judges) / total_weight
+        expected = sum(j["weight"] * j["adjusted_totals"][side] for j in judges) / total_weight
         assert close(panel["totals"][side], expected)
         interval = panel["intervals"][side]
         assert interval["low"] <= interval["high"]
@@ -108,12 +130,13 @@ def check_panel(doc: dict[str, Any]) -> None:
     assert agreement["indicative_only"] == (len(ids) < 10 or len(names) < 3)
 
     for row in panel["consensus"]:
+        assert row["scores"] == {n: adjusted[n][row["argument_id"]] for n in names}
         scores = [row["scores"][n] for n in names]
         spread = statistics.stdev(scores) if len(scores) > 1 else 0.0
         assert close(row["std"], spread)
         assert row["disputed"] == (spread >= 2.5)
     divergence = panel["divergence"]
-    if divergence["diverged"]:
+    if divergence["diverged"] or panel["gap"]["reading"] == "evenly_matched":
         assert panel["winner"] is None
     else:
         assert panel["winner"] == panel["gap"]["leader"]

@@ -114,6 +114,7 @@ def _row(ident: str, scores: Sequence[float]) -> ArgumentConsensus:
     return ArgumentConsensus(
         argument_id=ident,
         scores={f"j{n}": s for n, s in enumerate(scores)},
+        raw_scores={f"j{n}": s for n, s in enumerate(scores)},
         standings={f"j{n}": "UPHELD" for n in range(len(scores))},
         majority_standing="UPHELD",
         std=std,
@@ -333,3 +334,49 @@ def test_cli_panel_json_and_calibrate(tmp_path: Path) -> None:
     assert judge.accuracy == hits / 2
     assert judge.accuracy_debates == 2
     assert math.isclose(judge.weight, 0.7 * 1.0 + 0.3 * hits / 2)
+
+
+def test_a_merely_lenient_judge_is_calibrated_away() -> None:
+    """A judge who adds 3 points to everything, and one who takes 3 away, keep the
+    same ranking: calibration must not read that as disagreement."""
+    demo = DemoBackend(seed=6)
+
+    async def shifted(
+        messages: Sequence[Message],
+        schema: OutputSpec | None,
+        settings: GenerationSettings,
+        context: CallContext | None,
+    ) -> str:
+        assert context is not None
+        reply = await demo.generate(messages, schema=schema, settings=settings, context=context)
+        shift = {"judge:technical#1": 3, "judge:risk#1": -3}.get(context.role, 0)
+        doc = json.loads(reply.text)
+        if shift and context.round == "judgement":
+            for item in doc["assessments"]:
+                for dim in ("logic", "evidence", "responsiveness", "honesty"):
+                    item[dim] = min(10, max(1, item[dim] + shift))
+        return json.dumps(doc)
+
+    result = moot.run_debate(
+        TOPIC, model=ScriptedBackend(shifted), panel=["technical", "risk", "general"], seed=6
+    )
+    assert result.panel is not None
+    raw_spread = max(
+        (max(r.raw_scores.values()) - min(r.raw_scores.values())) for r in result.panel.consensus
+    )
+    assert raw_spread > 4  # the raw scores are far apart...
+    assert "disputed_argument" not in result.panel.divergence.reasons  # ...but not disputed
+    check_panel(json.loads(moot.to_json(result)))
+
+
+def test_zero_judge_weights_fall_back_to_equal_weights() -> None:
+    from moot.judging.panel import bootstrap_intervals, panel_totals
+
+    result = moot.run_debate(TOPIC, model="scripted:demo", panel=["technical", "risk"], seed=2)
+    assert result.panel is not None
+    judges = [j.model_copy(update={"weight": 0.0}) for j in result.panel.judges]
+    totals = panel_totals(judges)
+    assert totals.pro == pytest.approx(sum(j.adjusted_totals.pro for j in judges) / 2, abs=1e-4)
+    side_of = {a.id: a.side for a in result.arguments}
+    intervals = bootstrap_intervals(judges, side_of, samples=200)
+    assert intervals["pro"].low <= intervals["pro"].high

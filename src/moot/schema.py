@@ -199,8 +199,11 @@ AgreementLabel = Literal["high", "moderate", "needs_attention", "not_computable"
 
 class PanelScore(_Frozen):
     """One judge's score for one argument: dimension means over the judge's runs, the
-    weighted score under the judge's own weights, its spread over runs, and the
-    calibrated value (z-score or min-max over this judge's own weighted scores)."""
+    weighted score under the judge's own weights, its spread over runs, the
+    calibrated value (z-score or min-max over this judge's own weighted scores) and
+    ``adjusted``: the calibrated value on the panel's common scale
+    (``common_scale.center + common_scale.scale * calibrated``), on which the panel
+    decides."""
 
     argument_id: str
     logic: float
@@ -210,6 +213,7 @@ class PanelScore(_Frozen):
     weighted: float
     run_spread: float
     calibrated: float
+    adjusted: float
     standing: Standing
 
 
@@ -235,7 +239,18 @@ class PanelJudge(_Frozen):
     runs: list[Judgement]
     scores: list[PanelScore]
     totals: Totals
+    """Raw: the mean weighted score of each side's arguments, as this judge gave them."""
+    adjusted_totals: Totals
+    """The same on the panel's common calibrated scale."""
     calibration: Calibration
+
+
+class CommonScale(_Frozen):
+    """The scale calibrated scores are put back on: the judges' mean centre and mean
+    scale (z-scores: mean and standard deviation; min-max: minimum and range)."""
+
+    center: float
+    scale: float
 
 
 class Interval(_Frozen):
@@ -269,6 +284,8 @@ class ArgumentConsensus(_Frozen):
 
     argument_id: str
     scores: dict[str, float]
+    """Each judge's score on the common calibrated scale (the spread is of these)."""
+    raw_scores: dict[str, float]
     standings: dict[str, Standing]
     majority_standing: Standing | None
     std: float
@@ -300,6 +317,7 @@ class Panel(_Frozen):
     topic_type: TopicType
     topic_type_source: Literal["model", "keywords", "user"]
     calibration_method: CalibrationMethod
+    common_scale: CommonScale
     judge_runs: int
     judges: list[PanelJudge]
     totals: Totals

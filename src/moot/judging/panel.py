@@ -46,6 +46,7 @@ from moot.schema import (
     Calibration,
     CalibrationMethod,
     Closing,
+    CommonScale,
     CrossExamination,
     Divergence,
     Interval,
@@ -102,41 +103,61 @@ def _mode(values: Sequence[Standing]) -> Standing | None:
     return ranked[0][0]
 
 
-def _judge_scores(
-    profile: JudgeProfile, runs: Sequence[Judgement], method: CalibrationMethod
-) -> tuple[list[PanelScore], Totals, Calibration]:
+@dataclass(frozen=True)
+class _Draft:
+    """One judge's scores before the panel's common scale is known."""
+
+    means: dict[str, dict[str, float]]
+    weighted: dict[str, float]
+    run_spread: dict[str, float]
+    standing: dict[str, Standing]
+    calibrated: dict[str, float]
+    calibration: Calibration
+
+
+def _draft(profile: JudgeProfile, runs: Sequence[Judgement], method: CalibrationMethod) -> _Draft:
     ids = [s.argument_id for s in runs[0].scores]
     per_run = [{s.argument_id: s for s in run.scores} for run in runs]
     standings = [{t.argument_id: t.standing for t in run.trace} for run in runs]
-    means: dict[str, dict[str, float]] = {
+    means = {
         i: {d: statistics.fmean(getattr(r[i], d) for r in per_run) for d in DIMENSIONS} for i in ids
     }
     weighted = {i: profile.rubric.weighted(means[i]) for i in ids}
-    calibrated, calibration = calibrate(weighted, method)
-    scores = []
-    for i in ids:
-        run_weighted = [
-            profile.rubric.weighted({d: getattr(r[i], d) for d in DIMENSIONS}) for r in per_run
-        ]
-        modal = _mode([s[i] for s in standings]) or standings[0][i]
-        scores.append(
-            PanelScore(
-                argument_id=i,
-                **{d: round(means[i][d], 4) for d in DIMENSIONS},
-                weighted=weighted[i],
-                run_spread=round(_std(run_weighted), 4),
-                calibrated=calibrated[i],
-                standing=modal,
-            )
+    spread = {
+        i: round(
+            _std(
+                [
+                    profile.rubric.weighted({d: getattr(r[i], d) for d in DIMENSIONS})
+                    for r in per_run
+                ]
+            ),
+            4,
         )
-    side_of = {t.argument_id: t.side for t in runs[0].trace}
-    totals = Totals(
+        for i in ids
+    }
+    modal = {i: _mode([s[i] for s in standings]) or standings[0][i] for i in ids}
+    calibrated, calibration = calibrate(weighted, method)
+    return _Draft(means, weighted, spread, modal, calibrated, calibration)
+
+
+def common_scale(calibrations: Sequence[Calibration]) -> CommonScale:
+    """The scale calibrated scores are put back on, so totals read like scores: the
+    judges' mean centre, and the mean scale of the judges that had any spread (a
+    z-score of 1 is then one typical judge's standard deviation)."""
+    center = statistics.fmean(c.center for c in calibrations)
+    scales = [c.scale for c in calibrations if c.scale > 0]
+    return CommonScale(
+        center=round(center, 6), scale=round(statistics.fmean(scales), 6) if scales else 0.0
+    )
+
+
+def _side_totals(values: Mapping[str, float], side_of: Mapping[str, Side]) -> Totals:
+    return Totals(
         **{
-            side: round(statistics.fmean(w for i, w in weighted.items() if side_of[i] == side), 4)
+            side: round(statistics.fmean(v for i, v in values.items() if side_of[i] == side), 4)
             for side in SIDES
         }
     )
-    return scores, totals, calibration
 
 
 def _stat(value: float, note: str | None = None) -> AgreementStat:
@@ -178,12 +199,27 @@ def measure_agreement(
     )
 
 
+def _normalised(weights: Sequence[float]) -> list[float]:
+    """Weights scaled to sum 1; equal weights when every weight is 0."""
+    total = sum(weights)
+    if total <= 0:
+        return [1 / len(weights)] * len(weights)
+    return [w / total for w in weights]
+
+
 def panel_totals(judges: Sequence[PanelJudge]) -> Totals:
-    """Side totals as the weight-weighted mean of the judges' totals."""
-    weight = sum(j.weight for j in judges)
+    """Side totals: the weight-weighted mean of the judges' totals on the common
+    calibrated scale (equal weights if every judge weighs 0)."""
+    shares = _normalised([j.weight for j in judges])
     return Totals(
         **{
-            side: round(sum(j.weight * getattr(j.totals, side) for j in judges) / weight, 4)
+            side: round(
+                sum(
+                    w * getattr(j.adjusted_totals, side)
+                    for w, j in zip(shares, judges, strict=True)
+                ),
+                4,
+            )
             for side in SIDES
         }
     )
@@ -196,21 +232,23 @@ def bootstrap_intervals(
     samples: int = BOOTSTRAP_SAMPLES,
     seed: int = 0,
 ) -> dict[str, Interval]:
-    """95% percentile intervals of each side's panel total, resampling judges and,
-    within each side, arguments (with replacement)."""
+    """95% percentile intervals of each side's panel total (calibrated scale),
+    resampling judges and, within each side, arguments (with replacement)."""
     rng = random.Random(seed)  # noqa: S311 - reproducible resampling, not security
     ids = {side: [i for i, s in side_of.items() if s == side] for side in SIDES}
-    weighted = [{s.argument_id: s.weighted for s in j.scores} for j in judges]
+    adjusted = [{s.argument_id: s.adjusted for s in j.scores} for j in judges]
     draws: dict[str, list[float]] = {side: [] for side in SIDES}
     for _ in range(samples):
         picked = [rng.randrange(len(judges)) for _ in judges]
-        weight = sum(judges[p].weight for p in picked)
+        shares = _normalised([judges[p].weight for p in picked])
         for side in SIDES:
             sample = [rng.choice(ids[side]) for _ in ids[side]]
-            total = sum(
-                judges[p].weight * statistics.fmean(weighted[p][i] for i in sample) for p in picked
+            draws[side].append(
+                sum(
+                    w * statistics.fmean(adjusted[p][i] for i in sample)
+                    for w, p in zip(shares, picked, strict=True)
+                )
             )
-            draws[side].append(total / weight)
     intervals: dict[str, Interval] = {}
     for side in SIDES:
         ordered = sorted(draws[side])
@@ -221,18 +259,20 @@ def bootstrap_intervals(
 
 
 def consensus(judges: Sequence[PanelJudge], argument_ids: Sequence[str]) -> list[ArgumentConsensus]:
-    """Per argument: each judge's weighted score and standing, majority, spread."""
+    """Per argument: each judge's score on the common calibrated scale (and raw), its
+    standing, the majority standing and the cross-judge spread of calibrated scores
+    (a judge who is merely more lenient does not make an argument disputed)."""
     rows = []
     for i in argument_ids:
-        scores = {j.name: next(s.weighted for s in j.scores if s.argument_id == i) for j in judges}
-        standings = {
-            j.name: next(s.standing for s in j.scores if s.argument_id == i) for j in judges
-        }
+        picked = {j.name: next(s for s in j.scores if s.argument_id == i) for j in judges}
+        scores = {name: s.adjusted for name, s in picked.items()}
         spread = round(_std(list(scores.values())), 4)
+        standings = {name: s.standing for name, s in picked.items()}
         rows.append(
             ArgumentConsensus(
                 argument_id=i,
                 scores=scores,
+                raw_scores={name: s.weighted for name, s in picked.items()},
                 standings=standings,
                 majority_standing=_mode(list(standings.values())),
                 std=spread,
@@ -318,14 +358,19 @@ async def judge_panel(
     ]
     outcomes = await asyncio.gather(*calls)
     warnings: list[QualityWarning] = []
-    judges: list[PanelJudge] = []
+    drafts: list[tuple[Seat, list[Judgement], _Draft]] = []
     for n, seat in enumerate(seats):
         mine = outcomes[n * runs : (n + 1) * runs]
         judge_runs = [judgement for judgement, _ in mine]
         for judgement, outcome in mine:
             warnings += [_warning(p) for p in outcome.warnings]
             warnings += bias_signals(judgement, lang)
-        scores, totals, calibration = _judge_scores(seat.profile, judge_runs, method)
+        drafts.append((seat, judge_runs, _draft(seat.profile, judge_runs, method)))
+    scale = common_scale([d.calibration for _, _, d in drafts])
+    side_of = {a.id: a.side for a in arguments}
+    judges: list[PanelJudge] = []
+    for seat, judge_runs, d in drafts:
+        adjusted = {i: round(scale.center + scale.scale * c, 4) for i, c in d.calibrated.items()}
         relevance = seat.profile.relevance_to(topic_type)
         judges.append(
             PanelJudge(
@@ -337,9 +382,21 @@ async def judge_panel(
                 accuracy_debates=seat.accuracy_debates,
                 weight=judge_weight(relevance, seat.accuracy),
                 runs=judge_runs,
-                scores=scores,
-                totals=totals,
-                calibration=calibration,
+                scores=[
+                    PanelScore(
+                        argument_id=i,
+                        **{dim: round(d.means[i][dim], 4) for dim in DIMENSIONS},
+                        weighted=d.weighted[i],
+                        run_spread=d.run_spread[i],
+                        calibrated=d.calibrated[i],
+                        adjusted=adjusted[i],
+                        standing=d.standing[i],
+                    )
+                    for i in d.weighted
+                ],
+                totals=_side_totals(d.weighted, side_of),
+                adjusted_totals=_side_totals(adjusted, side_of),
+                calibration=d.calibration,
             )
         )
     ids = [a.id for a in arguments]
@@ -352,15 +409,17 @@ async def judge_panel(
         topic_type=topic_type,
         topic_type_source=topic_type_source,
         calibration_method=method,
+        common_scale=scale,
         judge_runs=runs,
         judges=judges,
         totals=totals,
-        intervals=bootstrap_intervals(judges, {a.id: a.side for a in arguments}, seed=seed),
+        intervals=bootstrap_intervals(judges, side_of, seed=seed),
         gap=gap,
         agreement=agreement,
         consensus=rows,
         divergence=divergence,
-        winner=None if divergence.diverged else gap.leader,
+        # no winner when the panel diverged, nor when it agrees the sides are even
+        winner=None if divergence.diverged or gap.reading == "evenly_matched" else gap.leader,
     )
     lead = next((j for j in judges if j.name == "general"), judges[0]).runs[0]
     return lead, panel, warnings
