@@ -303,6 +303,8 @@ class _Run:
             swapped_leader=second,
             survives=first == second,
             swapped_totals=totals,
+            swapped_diverged=other.panel.divergence.diverged if other.panel else None,
+            same_model=roles["pro"].spec == roles["con"].spec,
             models={"pro": roles["con"].spec, "con": roles["pro"].spec},
         )
 

@@ -302,12 +302,17 @@ class Divergence(_Frozen):
 
 
 class SwapCheck(_Frozen):
-    """The verdict of the same debate with the stances exchanged between the models."""
+    """The verdict of the same debate with the stances exchanged between the models
+    (and their sampling seeds), the judges reading the con side's arguments first."""
 
     original_leader: Side | None
     swapped_leader: Side | None
     survives: bool
     swapped_totals: Totals
+    swapped_diverged: bool | None
+    """Whether the swapped run's panel could not agree (None without a panel)."""
+    same_model: bool
+    """Both sides use one model: the swap exchanges sampling seeds and reading order."""
     models: dict[str, str]
 
 

@@ -346,6 +346,12 @@ class StructuredDebate:
         self._closings = closings
 
         emit(RoundStarted("judgement"))
+        if self.settings.swap_seeds:
+            # the swap run also reverses the reading order: the judges see con first,
+            # so a verdict that survives is not an artefact of position either
+            arguments = [a for a in arguments if a.side == "con"] + [
+                a for a in arguments if a.side == "pro"
+            ]
         if self.panel is not None:
             judgement, panel, warnings = await judge_panel(
                 self.panel.seats,

@@ -12,11 +12,12 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
+from moot import i18n
 from moot.schema import Calibration, CalibrationMethod
 
 
 def calibrate(
-    scores: Mapping[str, float], method: CalibrationMethod = "zscore"
+    scores: Mapping[str, float], method: CalibrationMethod = "zscore", lang: str = "en"
 ) -> tuple[dict[str, float], Calibration]:
     """Calibrated scores by key, and how they were calibrated."""
     values = list(scores.values())
@@ -30,10 +31,8 @@ def calibrate(
         center = min(values)
         scale = max(values) - center
     if len(values) == 1 or scale == 0.0:
-        note = (
-            "one score: nothing to calibrate against"
-            if len(values) == 1
-            else "every score is equal: the judge did not rank the arguments"
+        note = i18n.message(
+            lang, "calibration.one_score" if len(values) == 1 else "calibration.flat"
         )
         return (
             {k: neutral for k in scores},

@@ -115,7 +115,9 @@ class _Draft:
     calibration: Calibration
 
 
-def _draft(profile: JudgeProfile, runs: Sequence[Judgement], method: CalibrationMethod) -> _Draft:
+def _draft(
+    profile: JudgeProfile, runs: Sequence[Judgement], method: CalibrationMethod, lang: str
+) -> _Draft:
     ids = [s.argument_id for s in runs[0].scores]
     per_run = [{s.argument_id: s for s in run.scores} for run in runs]
     standings = [{t.argument_id: t.standing for t in run.trace} for run in runs]
@@ -136,7 +138,7 @@ def _draft(profile: JudgeProfile, runs: Sequence[Judgement], method: Calibration
         for i in ids
     }
     modal = {i: _mode([s[i] for s in standings]) or standings[0][i] for i in ids}
-    calibrated, calibration = calibrate(weighted, method)
+    calibrated, calibration = calibrate(weighted, method, lang)
     return _Draft(means, weighted, spread, modal, calibrated, calibration)
 
 
@@ -365,7 +367,7 @@ async def judge_panel(
         for judgement, outcome in mine:
             warnings += [_warning(p) for p in outcome.warnings]
             warnings += bias_signals(judgement, lang)
-        drafts.append((seat, judge_runs, _draft(seat.profile, judge_runs, method)))
+        drafts.append((seat, judge_runs, _draft(seat.profile, judge_runs, method, lang)))
     scale = common_scale([d.calibration for _, _, d in drafts])
     side_of = {a.id: a.side for a in arguments}
     judges: list[PanelJudge] = []

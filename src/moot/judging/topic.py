@@ -106,14 +106,14 @@ class TopicTypeReply(BaseModel):
 
 def classify_by_keywords(topic: str) -> TopicType:
     """The type whose keywords occur most often in the topic (``general`` on a tie or
-    none); English keywords match whole words."""
+    none); English keywords match whole words (plurals too: "cost" is not "costume")."""
     lowered = topic.lower()
     counts: dict[str, int] = {}
     for kind, words in KEYWORDS.items():
         counts[kind] = sum(
             1
             for w in words
-            if (re.search(rf"\b{re.escape(w)}", lowered) if w.isascii() else w in topic)
+            if (re.search(rf"\b{re.escape(w)}(?:s|es)?\b", lowered) if w.isascii() else w in topic)
         )
     best = max(counts.values())
     winners = [k for k, c in counts.items() if c == best]
