@@ -23,6 +23,7 @@ from pathlib import Path
 from moot.errors import BudgetExceeded, ConfigError
 from moot.llm.backend import Backend
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec, Usage
+from moot.llm.wrapper import Wrapper
 
 FREE_PROVIDERS = ("local", "scripted")
 
@@ -166,16 +167,12 @@ class Budget:
             self.used_cost += self.cost_of(spec, usage)
 
 
-class BudgetedBackend:
+class BudgetedBackend(Wrapper):
     """Checks the budget before every call that reaches the model."""
 
     def __init__(self, inner: Backend, budget: Budget) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._budget = budget
-
-    @property
-    def spec(self) -> str:
-        return self._inner.spec
 
     async def generate(
         self,

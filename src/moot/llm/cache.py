@@ -20,6 +20,7 @@ from moot.llm.types import (
     OutputSpec,
     Usage,
 )
+from moot.llm.wrapper import Wrapper
 from moot.store import Store
 
 CachePolicy = Literal["auto", "on", "off"]
@@ -30,17 +31,13 @@ def caches(policy: CachePolicy, settings: GenerationSettings) -> bool:
     return policy == "on" or (policy == "auto" and settings.temperature == 0)
 
 
-class CachedBackend:
+class CachedBackend(Wrapper):
     """Serves repeated requests from the store's cache instead of the model."""
 
     def __init__(self, inner: Backend, store: Store, policy: CachePolicy = "auto") -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._store = store
         self._policy = policy
-
-    @property
-    def spec(self) -> str:
-        return self._inner.spec
 
     async def generate(
         self,

@@ -28,6 +28,7 @@ from moot.llm.types import (
     OutputSpec,
     Usage,
 )
+from moot.llm.wrapper import Wrapper
 from moot.store import CallRow, Store
 
 _FINISH: dict[str | None, FinishReason] = {
@@ -71,16 +72,12 @@ class Journal:
             )
 
 
-class JournaledBackend:
+class JournaledBackend(Wrapper):
     """Records every call of ``inner`` in the journal; replays journaled replies."""
 
     def __init__(self, inner: Backend, journal: Journal) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._journal = journal
-
-    @property
-    def spec(self) -> str:
-        return self._inner.spec
 
     async def generate(
         self,

@@ -7,19 +7,16 @@ from collections.abc import Sequence
 
 from moot.llm.backend import Backend
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
+from moot.llm.wrapper import Wrapper
 
 
-class LimitedBackend:
+class LimitedBackend(Wrapper):
     """Calls of ``inner`` take a slot of ``slots`` while in flight. Backends that talk
     to the same endpoint share one semaphore (created in the event loop that uses it)."""
 
     def __init__(self, inner: Backend, slots: asyncio.Semaphore) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._semaphore = slots
-
-    @property
-    def spec(self) -> str:
-        return self._inner.spec
 
     async def generate(
         self,

@@ -16,6 +16,7 @@ from moot.llm.types import (
     OutputSpec,
     Usage,
 )
+from moot.llm.wrapper import Wrapper
 
 ValidationHook = Callable[[Completion, list[str]], None]
 
@@ -54,16 +55,12 @@ class Meter:
         self.emit(Reasked(context, attempt, tuple(problems)))
 
 
-class MeteredBackend:
+class MeteredBackend(Wrapper):
     """A backend that reports every call to a ``Meter``; behaviour is otherwise unchanged."""
 
     def __init__(self, inner: Backend, meter: Meter) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._meter = meter
-
-    @property
-    def spec(self) -> str:
-        return self._inner.spec
 
     @property
     def meter(self) -> Meter:
