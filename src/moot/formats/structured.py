@@ -323,14 +323,20 @@ class StructuredDebate:
         emit = self.meter.emit
         emit(RoundStarted("opening"))
         topic_type: tuple[TopicType, TopicSource] = ("general", "user")
-        if self.panel is not None:
-            # the classification depends only on the topic: it joins the first wave
-            classified = asyncio.ensure_future(self._topic_type(self.panel))
-        try:
-            openings = await self._round("opening", [self._opening(s) for s in SIDES])
-        finally:
-            if self.panel is not None:
-                topic_type = await classified
+        opening = self._round("opening", [self._opening(s) for s in SIDES])
+        if self.panel is None:
+            openings = await opening
+        else:
+            # the classification depends only on the topic, so it joins the first
+            # wave; both finish before either failure is raised (no call abandoned)
+            done, classified = await asyncio.gather(
+                opening, self._topic_type(self.panel), return_exceptions=True
+            )
+            for first_wave in (done, classified):
+                if isinstance(first_wave, BaseException):
+                    raise first_wave
+            openings = cast(list[list[Argument]], done)
+            topic_type = cast(tuple[TopicType, TopicSource], classified)
         arguments = [a for side_args in openings for a in side_args]
         self._arguments = arguments
 
