@@ -98,3 +98,21 @@ def test_briefing_has_every_section() -> None:
     for arg in result.arguments:
         assert f"| {arg.id} |" in briefing
     assert result.judgement.gap.text in briefing
+
+
+def test_briefing_markdown_is_well_formed() -> None:
+    """Every heading is followed by a blank line and no template leaks 'None'."""
+    for lang, panel in (
+        ("en", []),
+        ("zh", []),
+        ("en", ["technical", "general"]),
+        ("zh", ["risk", "business", "general"]),
+    ):
+        result = run_debate(
+            TOPIC, model="scripted:demo", seed=9, lang=lang, panel=panel, swap_sides=bool(panel)
+        )
+        lines = to_markdown(result).splitlines()
+        for n, line in enumerate(lines[:-1]):
+            if line.startswith("#"):
+                assert lines[n + 1] == "", f"no blank line after {line!r} ({lang}, {panel})"
+        assert "None" not in "\n".join(lines)
