@@ -265,19 +265,52 @@ def test_swap_sides_exchanges_the_models() -> None:
     assert "## Stance swap check" in briefing
 
 
-def test_diverged_panel_names_no_winner_in_the_briefing() -> None:
-    for seed in range(1, 30):
+def test_too_close_to_call_names_no_winner() -> None:
+    for seed in range(1, 40):
         result = moot.run_debate(TOPIC, model="scripted:demo", seed=seed, panel=PANEL)
         assert result.panel is not None
-        if result.panel.divergence.diverged:
+        if result.panel.divergence.reasons == ["close_totals"]:
             break
     else:
-        pytest.fail("no diverged panel in 30 seeds")
+        pytest.fail("no close-totals panel in 40 seeds")
     briefing = moot.to_markdown(result)
     assert result.panel.winner is None
+    assert "too close to call, so no winner is named" in briefing
+
+
+def test_a_panel_that_disagrees_names_no_winner_and_says_why() -> None:
+    """One judge ranks the arguments in reverse: real disagreement, not leniency."""
+    demo = DemoBackend(seed=8)
+
+    async def contrarian(
+        messages: Sequence[Message],
+        schema: OutputSpec | None,
+        settings: GenerationSettings,
+        context: CallContext | None,
+    ) -> str:
+        assert context is not None
+        reply = await demo.generate(messages, schema=schema, settings=settings, context=context)
+        doc = json.loads(reply.text)
+        if context.role.startswith(("judge:risk", "judge:business")):
+            for item in doc["assessments"]:
+                for dim in ("logic", "evidence", "responsiveness", "honesty"):
+                    item[dim] = 11 - item[dim]
+                item["standing"] = "REFUTED" if item["standing"] == "UPHELD" else "UPHELD"
+        return json.dumps(doc)
+
+    result = moot.run_debate(TOPIC, model=ScriptedBackend(contrarian), panel=PANEL, seed=8)
+    assert result.panel is not None
+    divergence = result.panel.divergence
+    assert divergence.diverged
+    assert {"low_agreement", "disputed_argument"} & set(divergence.reasons)
+    assert result.panel.winner is None
+    briefing = moot.to_markdown(result)
     assert "could not agree, so no winner is named" in briefing
     assert "human expert" in briefing
-    assert "## Judge panel" in briefing
+    assert "Most disputed arguments" in briefing
+    for ident in divergence.disputed_arguments:
+        assert f"**{ident}**" in briefing
+    check_panel(json.loads(moot.to_json(result)))
 
 
 def test_cli_panel_json_and_calibrate(tmp_path: Path) -> None:
@@ -380,3 +413,21 @@ def test_zero_judge_weights_fall_back_to_equal_weights() -> None:
     side_of = {a.id: a.side for a in result.arguments}
     intervals = bootstrap_intervals(judges, side_of, samples=200)
     assert intervals["pro"].low <= intervals["pro"].high
+
+
+def test_judge_runs_need_a_panel() -> None:
+    with pytest.raises(ConfigError, match="needs a --panel"):
+        moot.run_debate(TOPIC, model="scripted:demo", judge_runs=2)
+
+
+def test_a_refused_run_is_never_left_running() -> None:
+    store = Store()
+    with pytest.raises(ConfigError, match="needs a price"):
+        moot.run_debate(
+            TOPIC,
+            model="openai:m@http://127.0.0.1:9/v1",
+            max_cost=0.01,
+            store=store,
+            debate_id="no-price",
+        )
+    assert store.get_debate("no-price") is None

@@ -80,6 +80,9 @@ class RunConfig:
     calibration: CalibrationMethod = "zscore"
     topic_type: TopicType | None = None
     swap_sides: bool = False
+    judge_accuracy: dict[str, list[int]] = field(default_factory=dict)
+    """Each panel judge's (hits, debates) when the run started, so a resume weighs the
+    judges exactly as the first run did."""
 
     def validate(self) -> None:
         if not self.topic.strip():
@@ -265,8 +268,7 @@ class _Run:
         seats = []
         for profile in config.profiles():
             backend = roles[f"judge:{profile.name}"]
-            identity = f"{profile.name}@{backend.spec}"
-            hits, debates = self.store.judge_accuracy(identity) if self.store else (0, 0)
+            hits, debates = config.judge_accuracy.get(profile.name, (0, 0))
             accuracy = hits / debates if debates else 1.0
             seats.append(Seat(profile, backend, accuracy=accuracy, accuracy_debates=debates))
         return PanelPlan(
@@ -287,6 +289,13 @@ class _Run:
         """Rerun with the stances exchanged: the pro side's model (and its sampling
         seeds) now argues con and vice versa. The verdict survives when the same
         stance leads."""
+        if panel is not None and record.panel is not None:
+            # the same topic type (and so the same judge weights) as the first run
+            panel = replace(
+                panel,
+                topic_type=record.panel.topic_type,
+                topic_type_source=record.panel.topic_type_source,
+            )
         swapped = StructuredDebate(
             self.config.topic,
             debaters={"pro": roles["con"], "con": roles["pro"]},
@@ -431,6 +440,10 @@ async def arun_debate(
         swap_sides=swap_sides,
     )
     config.validate()
+    if judge_runs > 1 and not profiles:
+        raise ConfigError("--judge-runs needs a --panel (a panel of one judge is fine)")
+    # checked before anything is stored, so a refused run is never left "running"
+    Budget(max_cost=max_cost, prices=prices).require_prices([b.spec for b in backends.values()])
     run = _Run(config, backends, on_event, prices=prices or PriceTable())
     if store is not None:
         if not all(isinstance(r, str) for r in refs.values()):
@@ -440,6 +453,12 @@ async def arun_debate(
             raise ConfigError(
                 f"bad run id {debate_id!r}: use letters, digits, '.', '_' or '-' (max 64)"
             )
+        accuracy = {
+            p.name: list(store.judge_accuracy(f"{p.name}@{backends[f'judge:{p.name}'].spec}"))
+            for p in profiles
+        }
+        config = replace(config, judge_accuracy=accuracy)
+        run.config = config
         store.create_debate(
             debate_id,
             topic=config.topic,
@@ -474,12 +493,16 @@ async def aresume_debate(
         overrides["max_tokens"] = max_tokens
     if max_cost is not None:
         overrides["max_cost"] = max_cost
+    backends = _resolve_roles(dict(config.models), config.seed)
     if overrides:
         config = RunConfig.from_json({**config.as_json(), **overrides})
-        store.update_config(debate_id, config.as_json())
     config.validate()
-    backends = _resolve_roles(dict(config.models), config.seed)
-    store.claim(debate_id, force=force)
+    Budget(max_cost=config.max_cost, prices=prices).require_prices(
+        [b.spec for b in backends.values()]
+    )
+    store.claim(debate_id, force=force)  # before changing anything of a run we may not own
+    if overrides:
+        store.update_config(debate_id, config.as_json())
     run = _Run(
         config,
         backends,

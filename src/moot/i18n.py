@@ -74,16 +74,19 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "panel.interval": "95% bootstrap interval",
         "panel.calibrated": "Calibrated pro / con",
         "panel.even": "The panel agrees the sides are evenly matched; no winner is named.",
+        "panel.too_close": "The panel agrees, but the totals are within 5% of each other:"
+        " too close to call, so no winner is named.",
+        "sentence_gap": " ",
         "topic.technical": "technical",
         "topic.business": "business",
         "topic.risk": "risk",
         "topic.general": "general",
         "calibration.zscore": "z-score",
         "calibration.minmax": "min-max",
-        "judge.technical": "technical",
-        "judge.business": "business",
-        "judge.risk": "risk",
-        "judge.general": "general",
+        "judge.technical": "technical judge",
+        "judge.business": "business judge",
+        "judge.risk": "risk judge",
+        "judge.general": "general judge",
         "calibration.one_score": "one score: nothing to calibrate against",
         "calibration.flat": "every score is equal: the judge did not rank the arguments",
         "panel": "Judge panel",
@@ -122,7 +125,7 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         " sampling seeds and the order in which the judges read them (con first), not two"
         " different models.",
         "swap.survives_none": "The verdict survives: with the stances exchanged between the"
-        " models the panel again names no leader.",
+        " models, again no side leads.",
         "lead_judge": "lead judge",
         "agreement.indicative": "{arguments} arguments and {judges} judges: with fewer than 10"
         " arguments or 3 judges these figures are indicative only.",
@@ -216,6 +219,8 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "panel.interval": "95% 自助法区间",
         "panel.calibrated": "校准后 正方 / 反方",
         "panel.even": "评审团一致认为双方势均力敌，不判定胜方。",
+        "panel.too_close": "评审团意见一致，但双方总分相差不到 5%：难分高下，因此不判定胜方。",
+        "sentence_gap": "",
         "topic.technical": "技术",
         "topic.business": "商业",
         "topic.risk": "风险",
@@ -260,7 +265,7 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "swap.none": "无",
         "swap.same_model": "双方使用同一个模型，因此互换的是双方的采样种子"
         "和裁判阅读的顺序（反方在前），而不是两个不同的模型。",
-        "swap.survives_none": "结论经受住了检验：模型互换立场后，评审团同样没有判定领先方。",
+        "swap.survives_none": "结论经受住了检验：模型互换立场后，同样没有哪一方领先。",
         "lead_judge": "主裁判",
         "agreement.indicative": "共 {arguments} 条论据、{judges} 位裁判：论据少于 10 条或裁判少于"
         " 3 位时，这些数字仅供参考。",

@@ -209,7 +209,7 @@ def test_rejected_key_never_appears_in_the_error(
     assert backend.structured_mode is None  # a 401 is not a response_format rejection
 
     keyless = OpenAIBackend(model="smollm2", base_url=keyed)
-    with pytest.raises(BackendError, match="none is set: set OPENAI_API_KEY"):
+    with pytest.raises(BackendError, match="none was sent"):
         generate(keyless, ASK_ANIMAL, schema=None, settings=GREEDY)
 
     right = OpenAIBackend(model="smollm2", base_url=keyed, api_key="the-right-key")
@@ -255,6 +255,14 @@ def test_openai_key_is_only_sent_where_it_belongs(monkeypatch: pytest.MonkeyPatc
     # another provider's server never receives the OpenAI key
     other = OpenAIBackend(model="m", base_url="https://api.deepseek.com/v1")
     assert other._client.api_key == NO_KEY_PLACEHOLDER
+    # same host but plain http, or another port: not the same server
+    assert OpenAIBackend(model="m", base_url="http://api.openai.com/v1")._client.api_key == (
+        NO_KEY_PLACEHOLDER
+    )
+    assert OpenAIBackend(model="m", base_url="https://api.openai.com:8443/v1")._client.api_key == (
+        NO_KEY_PLACEHOLDER
+    )
+    assert OpenAIBackend(model="m", base_url="https://api.openai.com/v1")._client.api_key == SECRET
     monkeypatch.setenv("DEEPSEEK_API_KEY", "ds-key")
     named = resolve_backend("openai:deepseek-chat@https://api.deepseek.com/v1#DEEPSEEK_API_KEY")
     assert isinstance(named, OpenAIBackend)

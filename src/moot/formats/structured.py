@@ -99,6 +99,7 @@ class PanelPlan:
     runs: int = 1
     method: CalibrationMethod = "zscore"
     topic_type: TopicType | None = None
+    topic_type_source: TopicSource = "user"
 
 
 @dataclass(frozen=True)
@@ -307,7 +308,7 @@ class StructuredDebate:
 
     async def _topic_type(self, plan: PanelPlan) -> tuple[TopicType, TopicSource]:
         if plan.topic_type is not None:
-            return plan.topic_type, "user"
+            return plan.topic_type, plan.topic_type_source
         return await classify_topic(
             self.topic,
             lang=self.lang,

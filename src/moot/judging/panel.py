@@ -18,7 +18,7 @@ import statistics
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import get_args
+from typing import cast, get_args
 
 from moot import i18n
 from moot.judging.agreement import (
@@ -31,11 +31,12 @@ from moot.judging.agreement import (
 from moot.judging.calibration import calibrate
 from moot.judging.judge import bias_signals, judge_debate, read_gap
 from moot.judging.profiles import JudgeProfile
+from moot.judging.replies import JudgeReply
 from moot.judging.rubric import DIMENSIONS
 from moot.judging.topic import Source as TopicSource
 from moot.llm.backend import Backend
 from moot.llm.meter import Meter
-from moot.llm.structured import Problem
+from moot.llm.structured import Outcome, Problem
 from moot.llm.types import GenerationSettings
 from moot.schema import (
     SIDES,
@@ -358,7 +359,12 @@ async def judge_panel(
         for seat in seats
         for k in range(1, runs + 1)
     ]
-    outcomes = await asyncio.gather(*calls)
+    # every judge call finishes (journaled, counted) before the first failure is raised
+    gathered = await asyncio.gather(*calls, return_exceptions=True)
+    for item in gathered:
+        if isinstance(item, BaseException):
+            raise item
+    outcomes = cast(list[tuple[Judgement, Outcome[JudgeReply]]], gathered)
     warnings: list[QualityWarning] = []
     drafts: list[tuple[Seat, list[Judgement], _Draft]] = []
     for n, seat in enumerate(seats):

@@ -123,8 +123,11 @@ _MAX_DETAIL = 500
 _log = logging.getLogger(__name__)
 
 
-def _host(url: str) -> str:
-    return (urlsplit(url).hostname or "").lower()
+def _origin(url: str) -> tuple[str, str, int | None]:
+    """Scheme, host and port: where a key may be sent."""
+    parts = urlsplit(url)
+    default = {"https": 443, "http": 80}.get(parts.scheme)
+    return parts.scheme.lower(), (parts.hostname or "").lower(), parts.port or default
 
 
 def _refuse_credentials_in_url(url: str) -> None:
@@ -141,7 +144,7 @@ def _choose_key(explicit_base_url: str | None, key_env: str | None) -> str | Non
     ``OPENAI_API_KEY`` is sent only where it belongs: to OpenAI, to ``OPENAI_BASE_URL``
     (configured together with it), or to an explicit base URL on either's host. Any
     other server gets no key (a local server needs none), so a key meant for one
-    provider is never sent to another."""
+    provider is never sent to another. "Same server" means same scheme, host and port."""
     if key_env:
         value = os.environ.get(key_env)
         if not value:
@@ -150,11 +153,11 @@ def _choose_key(explicit_base_url: str | None, key_env: str | None) -> str | Non
     key = os.environ.get("OPENAI_API_KEY") or None
     if key is None or explicit_base_url is None:
         return key
-    trusted = {_host(DEFAULT_BASE_URL)}
+    trusted = {_origin(DEFAULT_BASE_URL)}
     env_base = os.environ.get("OPENAI_BASE_URL")
     if env_base:
-        trusted.add(_host(env_base))
-    return key if _host(explicit_base_url) in trusted else None
+        trusted.add(_origin(env_base))
+    return key if _origin(explicit_base_url) in trusted else None
 
 
 class OpenAIBackend:
@@ -491,11 +494,16 @@ class OpenAIBackend:
             return f"cannot reach {where}: is the server running, and is the base URL right?{cause}"
         if isinstance(exc, openai.AuthenticationError):
             # The server's own text is left out: OpenAI's quotes part of the key.
+            variable = self._key_env or "OPENAI_API_KEY"
             if self._key_is_placeholder:
-                return f"{where} needs an API key (HTTP 401) and none is set: set OPENAI_API_KEY"
+                return (
+                    f"{where} needs an API key (HTTP 401) and none was sent: put it in an"
+                    " environment variable and name it in the spec (openai:MODEL@URL#KEY_ENV);"
+                    " OPENAI_API_KEY goes only to OpenAI and to OPENAI_BASE_URL"
+                )
             return (
                 f"{where} rejected the API key (HTTP 401): the key is wrong, revoked or"
-                " for another server; check OPENAI_API_KEY"
+                f" for another server; check {variable}"
             )
         if isinstance(exc, openai.PermissionDeniedError):
             return (
