@@ -17,6 +17,7 @@ from typing import Any, Unpack
 
 from moot.debate import DebateOptions, new_debate_id, run_debate
 from moot.errors import ConfigError
+from moot.judging.panel import judge_identity
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ def calibrate_panel(
             favoured = (
                 "pro" if totals.pro > totals.con else "con" if totals.con > totals.pro else None
             )
-            identity = f"{judge.name}@{judge.model}"
+            identity = judge_identity(judge.name, judge.model)
             store.record_judge_outcome(identity, debate_id, favoured == case.correct)
             seen.add(identity)
     return {identity: store.judge_accuracy(identity) for identity in sorted(seen)}

@@ -32,7 +32,7 @@ from typing import Any, TypedDict, Unpack, cast
 from moot.errors import BudgetExceeded, ConfigError
 from moot.events import Listener
 from moot.formats.structured import DebateRecord, DebateSettings, PanelPlan, StructuredDebate
-from moot.judging.panel import Seat
+from moot.judging.panel import Seat, judge_identity
 from moot.judging.profiles import TOPIC_TYPES, JudgeProfile, assign_models, select_profiles
 from moot.judging.rubric import Rubric
 from moot.llm.backend import DEFAULT_SPEC, Backend, resolve_backend
@@ -454,7 +454,9 @@ async def arun_debate(
                 f"bad run id {debate_id!r}: use letters, digits, '.', '_' or '-' (max 64)"
             )
         accuracy = {
-            p.name: list(store.judge_accuracy(f"{p.name}@{backends[f'judge:{p.name}'].spec}"))
+            p.name: list(
+                store.judge_accuracy(judge_identity(p.name, backends[f"judge:{p.name}"].spec))
+            )
             for p in profiles
         }
         config = replace(config, judge_accuracy=accuracy)

@@ -52,8 +52,6 @@ from moot.text import join_sentences
 ReplyT = TypeVar("ReplyT", OpeningReply, CrossExamReply, ClosingReply)
 T = TypeVar("T")
 
-ROUNDS = ("opening", "cross_examination", "closing", "judgement")
-
 # Output budgets per round, in tokens: room for the longest reply the bounded
 # schemas allow, so a cut-off reply means a model that rambled, not a tight budget.
 MAX_TOKENS = {

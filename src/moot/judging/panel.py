@@ -81,10 +81,10 @@ class Seat:
     accuracy: float = 1.0
     accuracy_debates: int = 0
 
-    @property
-    def identity(self) -> str:
-        """How the judge is known in the judge history: profile and model."""
-        return f"{self.profile.name}@{self.backend.spec}"
+
+def judge_identity(name: str, model: str) -> str:
+    """How a judge is known in the judge history: its profile name and model spec."""
+    return f"{name}@{model}"
 
 
 def judge_weight(relevance: float, accuracy: float) -> float:
@@ -441,8 +441,3 @@ def _warning(problem: Problem) -> QualityWarning:
         where=problem.where,
         message=problem.message,
     )
-
-
-def divergence_text(lang: str, reasons: Sequence[str]) -> list[str]:
-    """The divergence reasons in the briefing's language."""
-    return [i18n.message(lang, f"divergence.{r}") for r in reasons]

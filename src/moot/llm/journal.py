@@ -54,13 +54,11 @@ class Journal:
         self._replay: dict[str, deque[CallRow]] = defaultdict(deque)
         for row in store.completed_calls(debate_id):
             self._replay[row.request_hash].append(row)
-        self.replayed = 0
 
     def take(self, key: str) -> CallRow | None:
         """The next journaled reply for this request, if any is left."""
         queue = self._replay.get(key)
         if queue:
-            self.replayed += 1
             return queue.popleft()
         return None
 

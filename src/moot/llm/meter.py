@@ -30,8 +30,6 @@ class Meter:
         self.calls = 0
         self.reasks = 0
         self.usage = Usage()
-        self.in_flight: dict[int, CallContext] = {}
-        self.by_source: dict[str, int] = {"live": 0, "cache": 0, "journal": 0}
         self._validation_hooks: list[ValidationHook] = []
 
     def emit(self, event: Event) -> None:
@@ -62,10 +60,6 @@ class MeteredBackend(Wrapper):
         super().__init__(inner)
         self._meter = meter
 
-    @property
-    def meter(self) -> Meter:
-        return self._meter
-
     async def generate(
         self,
         messages: Sequence[Message],
@@ -78,7 +72,6 @@ class MeteredBackend(Wrapper):
         meter = self._meter
         call_id = meter.next_id()
         meter.calls += 1
-        meter.in_flight[call_id] = ctx
         meter.emit(CallStarted(call_id, ctx, self.spec))
         started = time.perf_counter()
         try:
@@ -86,16 +79,13 @@ class MeteredBackend(Wrapper):
                 messages, schema=schema, settings=settings, context=ctx
             )
         except Exception as exc:
-            meter.in_flight.pop(call_id, None)
             meter.emit(
                 CallFinished(
                     call_id, ctx, self.spec, Usage(), time.perf_counter() - started, error=str(exc)
                 )
             )
             raise
-        meter.in_flight.pop(call_id, None)
         meter.usage = meter.usage + completion.usage
-        meter.by_source[completion.source] += 1
         meter.emit(
             CallFinished(
                 call_id,
