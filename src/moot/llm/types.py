@@ -76,3 +76,7 @@ class Completion:
     """Where the reply came from: the model, the response cache, or the run's journal."""
     journal_id: int | None = None
     """The journal row of this call, when the run is journaled."""
+    timings: dict[str, float] | None = None
+    """Where the time went, when the backend can tell (the local model reports
+    ``prompt_eval_ms``, ``prompt_eval_tokens``, ``generation_ms``, ``generated_tokens``
+    and ``seconds``); for benchmarks, never stored."""

@@ -1,0 +1,178 @@
+"""The worker process that holds a loaded GGUF model: ``python -m moot.llm.local_worker``.
+
+llama.cpp is native code: a build that does not suit the CPU, an assertion in the
+library or the kernel's out-of-memory killer ends the *process*. So the model never
+runs in moot's own process. :mod:`moot.llm.local` starts this worker, which loads the
+model once and answers requests over a pipe; when the worker dies, moot turns that
+into a ``BackendError`` and the next call starts a fresh worker.
+
+The protocol is one JSON document per line. The parent writes a configuration line
+first (``model_path``, ``n_ctx``, ``n_threads``, ``seed``); the worker answers
+``{"type": "ready", ...}`` once the model is loaded (or ``{"type": "error", ...}``
+and exits). Then each request line ``{"id": N, "op": ..., ...}`` gets exactly one
+reply line ``{"id": N, "ok": true, ...}`` or ``{"id": N, "ok": false, "error": ...}``.
+Operations: ``generate`` (chat completion, optionally grammar-constrained by a JSON
+schema), ``tokenize`` (token counts of texts) and ``info`` (llama.cpp's build and the
+model's facts).
+
+Only the protocol is written to the real standard output: file descriptor 1 is
+pointed at standard error before llama.cpp loads, so nothing the native library
+prints can corrupt a reply. The worker ignores SIGINT (Ctrl-C is the parent's to
+handle: it stops the worker itself) and exits when its parent goes away: at the end
+of its input, or when a watchdog sees it has been re-parented.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import threading
+import time
+from typing import IO, Any
+
+PARENT_POLL_SECONDS = 0.5
+
+
+def _watch_parent(parent: int) -> None:
+    """Exit at once when the parent process is gone (we were re-parented)."""
+    while True:
+        time.sleep(PARENT_POLL_SECONDS)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+class _Model:
+    """The loaded model and the grammars built for it, keyed by schema text."""
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        import llama_cpp
+
+        self._llama_cpp = llama_cpp
+        self.path = str(config["model_path"])
+        self.llama = llama_cpp.Llama(
+            model_path=self.path,
+            n_ctx=int(config["n_ctx"]),
+            n_threads=int(config["n_threads"]),
+            seed=int(config["seed"]) if config.get("seed") is not None else -1,
+            verbose=False,
+        )
+        self.grammars: dict[str, Any] = {}
+
+    def info(self) -> dict[str, Any]:
+        llama_cpp = self._llama_cpp
+        system = llama_cpp.llama_print_system_info()
+        return {
+            "llama_cpp_python": str(getattr(llama_cpp, "__version__", "unknown")),
+            "system_info": system.decode("utf-8", "replace").strip(),
+            "model_path": self.path,
+            "n_ctx": int(self.llama.n_ctx()),
+            "n_threads": int(self.llama.n_threads),
+            "metadata": {
+                k: v
+                for k, v in self.llama.metadata.items()
+                if k in ("general.name", "general.size_label", "general.architecture")
+            },
+        }
+
+    def tokenize(self, request: dict[str, Any]) -> dict[str, Any]:
+        counts = [
+            len(self.llama.tokenize(str(text).encode("utf-8"), add_bos=False))
+            for text in request["texts"]
+        ]
+        return {"counts": counts}
+
+    def _grammar(self, schema_text: str) -> Any:
+        if schema_text not in self.grammars:
+            from llama_cpp.llama_grammar import LlamaGrammar
+
+            self.grammars[schema_text] = LlamaGrammar.from_json_schema(schema_text, verbose=False)
+        return self.grammars[schema_text]
+
+    def generate(self, request: dict[str, Any]) -> dict[str, Any]:
+        llama_cpp = self._llama_cpp
+        settings = request["settings"]
+        kwargs: dict[str, Any] = {
+            "messages": request["messages"],
+            "temperature": float(settings["temperature"]),
+            "max_tokens": int(settings["max_tokens"]),
+            "repeat_penalty": float(settings["repeat_penalty"]),
+        }
+        if settings.get("seed") is not None:
+            kwargs["seed"] = int(settings["seed"])
+        if request.get("schema") is not None:
+            kwargs["grammar"] = self._grammar(request["schema"])
+        llama_cpp.llama_perf_context_reset(self.llama.ctx)
+        started = time.perf_counter()
+        reply: dict[str, Any] = self.llama.create_chat_completion(**kwargs)  # type: ignore[assignment]
+        seconds = time.perf_counter() - started
+        perf = llama_cpp.llama_perf_context(self.llama.ctx)
+        choice = reply["choices"][0]
+        usage = reply.get("usage") or {}
+        return {
+            "text": choice["message"].get("content") or "",
+            "finish_reason": choice.get("finish_reason") or "stop",
+            "prompt_tokens": int(usage.get("prompt_tokens", 0)),
+            "completion_tokens": int(usage.get("completion_tokens", 0)),
+            "timings": {
+                "seconds": round(seconds, 4),
+                "prompt_eval_ms": round(float(perf.t_p_eval_ms), 2),
+                "prompt_eval_tokens": int(perf.n_p_eval),
+                "generation_ms": round(float(perf.t_eval_ms), 2),
+                "generated_tokens": int(perf.n_eval),
+            },
+        }
+
+
+def _send(out: IO[str], message: dict[str, Any]) -> None:
+    out.write(json.dumps(message, ensure_ascii=False) + "\n")
+    out.flush()
+
+
+def _serve(model: _Model, requests: IO[str], out: IO[str]) -> None:
+    for line in requests:
+        if not line.strip():
+            continue
+        request: dict[str, Any] = {}
+        try:
+            request = json.loads(line)
+            op = request.get("op")
+            if op == "info":
+                result = model.info()
+            elif op == "generate":
+                result = model.generate(request)
+            elif op == "tokenize":
+                result = model.tokenize(request)
+            else:
+                raise ValueError(f"unknown operation {request.get('op')!r}")
+        except Exception as exc:  # one failed request must not end the worker
+            _send(out, {"id": request.get("id"), "ok": False, "error": f"{exc}"})
+            continue
+        _send(out, {"id": request.get("id"), "ok": True, **result})
+
+
+def main() -> int:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    # The protocol keeps the real stdout; fd 1 now goes to stderr for native prints.
+    out = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    config = json.loads(sys.stdin.readline() or "{}")
+    started = time.perf_counter()
+    try:
+        model = _Model(config)
+    except Exception as exc:
+        _send(out, {"type": "error", "error": f"{type(exc).__name__}: {exc}"})
+        return 1
+    _send(
+        out,
+        {"type": "ready", "pid": os.getpid(), "load_seconds": time.perf_counter() - started},
+    )
+    _serve(model, sys.stdin, out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
