@@ -125,7 +125,7 @@ def test_cli_worker_crash_exits_1_with_the_fix_and_the_run_resumes() -> None:
     worker = _wait_for_worker(run)
     time.sleep(2.0)  # the first call is in flight
     os.kill(worker, signal.SIGSEGV)
-    out, err = run.communicate(timeout=120)
+    _, err = run.communicate(timeout=120)
     assert run.returncode == 1, err
     assert "SIGSEGV" in err
     assert "requirements/llama-portable.txt" in err

@@ -396,6 +396,27 @@ def delete(debate_id: Annotated[str, typer.Argument(help="Run id.")]) -> None:
     typer.echo(f"deleted {debate_id}")
 
 
+@app.command()
+def doctor(
+    model: Annotated[
+        list[str] | None,
+        typer.Option("--model", help="A model spec to check (repeatable; default: local)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Check that this machine can run moot: versions, llama.cpp's CPU features, the
+    embedded model, a tiny generation, the run store and the model specs in use."""
+    from moot.doctor import diagnose
+
+    report = diagnose(model or ["local"])
+    if as_json:
+        typer.echo(json.dumps(report.as_json(), ensure_ascii=False, indent=2))
+    else:
+        sys.stdout.write(report.as_text())
+    if not report.healthy:
+        raise typer.Exit(1)
+
+
 @cache_app.command("stats")
 def cache_stats() -> None:
     """Entries, hits and size of the response cache."""

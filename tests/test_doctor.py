@@ -1,0 +1,93 @@
+"""``moot doctor`` says whether this machine can run moot, and what to fix."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from moot.doctor import build_features, cpu_summary, mask, native_features
+
+PORTABLE = (
+    "CPU : SSE3 = 1 | SSSE3 = 1 | AVX = 1 | AVX2 = 1 | F16C = 1 | FMA = 1 | BMI2 = 1 |"
+    " LLAMAFILE = 1 | OPENMP = 1 | REPACK = 1 |"
+)
+NATIVE_SPR = PORTABLE + " AVX512 = 1 | AVX512_VNNI = 1 | AVX512_BF16 = 1 | AMX_INT8 = 1 |"
+
+
+def test_a_native_build_is_told_apart_from_a_portable_one() -> None:
+    assert native_features(build_features(PORTABLE)) == []
+    assert native_features(build_features(NATIVE_SPR)) == [
+        "AMX_INT8",
+        "AVX512",
+        "AVX512_BF16",
+        "AVX512_VNNI",
+    ]
+    assert "AVX2" in build_features(PORTABLE)
+    assert "AVX512" not in build_features("AVX512 = 0 | AVX2 = 1")
+
+
+def test_cpu_summary_reads_the_model_name_and_flags(tmp_path: Path) -> None:
+    info = tmp_path / "cpuinfo"
+    info.write_text("processor\t: 0\nmodel name\t: Test CPU 9000\nflags\t\t: fpu avx2 fma\n")
+    assert cpu_summary(info) == ("Test CPU 9000", {"fpu", "avx2", "fma"})
+
+
+def test_secrets_are_masked() -> None:
+    shown = mask("sk-secret-value")
+    assert "secret" not in shown
+    assert "15 characters" in shown
+
+
+def _doctor(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "moot", "doctor", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+        check=False,
+    )
+
+
+@pytest.mark.slow
+def test_doctor_passes_on_this_machine_and_reports_what_it_saw() -> None:
+    done = _doctor("--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout)
+    assert report["healthy"] is True
+    names = {c["name"]: c for c in report["checks"]}
+    for name in ("python", "moot", "cpu", "llama-cpp-python", "model file", "run store"):
+        assert name in names, name
+    assert "AVX2 = 1" in names["llama.cpp build"]["detail"]
+    assert "SmolLM2-135M-Instruct.Q4_1.gguf" in names["model file"]["detail"]
+    assert "tokens/s" in names["generation"]["detail"]
+    text = _doctor()
+    assert text.returncode == 0
+    assert text.stdout.rstrip().endswith("moot can run here")
+
+
+def test_a_broken_store_fails_with_the_fix(tmp_path: Path) -> None:
+    import os
+
+    env = {**os.environ, "MOOT_HOME": "/dev/null"}
+    done = _doctor("--model", "scripted:demo", env=env)
+    assert done.returncode == 1
+    assert "[fail] run store: /dev/null/moot.db" in done.stdout
+    assert "fix: set MOOT_HOME" in done.stdout
+    assert "Traceback" not in done.stderr
+
+
+def test_a_bad_spec_fails_and_keys_are_never_printed(tmp_path: Path) -> None:
+    import os
+
+    env = {**os.environ, "OPENAI_API_KEY": "sk-canary-0123456789"}
+    done = _doctor("--model", "nosuch:model", "--model", "scripted:demo", env=env)
+    assert done.returncode == 1
+    assert "[fail] model spec: nosuch:model" in done.stdout
+    assert "[ok  ] model spec: scripted:demo" in done.stdout
+    assert "OPENAI_API_KEY set (20 characters, not shown)" in done.stdout
+    assert "canary" not in done.stdout + done.stderr
