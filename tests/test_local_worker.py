@@ -122,10 +122,13 @@ def test_cli_worker_crash_exits_1_with_the_fix_and_the_run_resumes() -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
-    worker = _wait_for_worker(run)
-    time.sleep(2.0)  # the first call is in flight
-    os.kill(worker, signal.SIGSEGV)
-    _, err = run.communicate(timeout=120)
+    try:
+        worker = _wait_for_worker(run)
+        time.sleep(2.0)  # the first call is in flight
+        os.kill(worker, signal.SIGSEGV)
+        _, err = run.communicate(timeout=120)
+    finally:
+        run.kill()
     assert run.returncode == 1, err
     assert "SIGSEGV" in err
     assert "requirements/llama-portable.txt" in err
@@ -151,10 +154,13 @@ def test_ctrl_c_interrupts_cleanly_and_stops_the_worker() -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
-    worker = _wait_for_worker(run)
-    time.sleep(2.0)
-    run.send_signal(signal.SIGINT)
-    _, err = run.communicate(timeout=60)
+    try:
+        worker = _wait_for_worker(run)
+        time.sleep(2.0)
+        run.send_signal(signal.SIGINT)
+        _, err = run.communicate(timeout=60)
+    finally:
+        run.kill()
     assert run.returncode == 130, err
     assert "Traceback" not in err
     deadline = time.monotonic() + 10
