@@ -153,6 +153,24 @@ def test_cut_off_reply_is_a_failure_and_reasked() -> None:
     assert result.usage.reasks == 1
     (reask,) = reask_messages(backend, "judge", "judgement")
     assert "cut off" in reask
+    # the re-ask asks for half the length under the same output limit, so it fits
+    first, second = [c for c in backend.calls if c.context and c.context.role == "judge"]
+    assert first.schema is not None
+    assert second.schema is not None
+    assert second.settings.max_tokens == first.settings.max_tokens
+    length = lambda spec: spec.json_schema["properties"]["key_insight"]["maxLength"]  # noqa: E731
+    assert length(second.schema) == length(first.schema) // 2
+
+
+def test_the_output_limit_is_the_longest_valid_reply() -> None:
+    from moot.llm.bounds import max_reply_tokens
+
+    backend = faulty({})
+    debate(backend, lang="zh")
+    for call in backend.calls:
+        assert call.schema is not None
+        assert call.context is not None
+        assert call.settings.max_tokens == max_reply_tokens(call.schema, "zh")
 
 
 def test_never_valid_reply_raises_with_raw_text() -> None:
@@ -189,3 +207,26 @@ def test_rule_problems_become_warnings_or_errors_when_strict() -> None:
     assert result.arguments[0].claim.endswith("?")  # kept as written, flagged, not rewritten
     with pytest.raises(ModelOutputError):
         debate(faulty(always), strict_rules=True)
+
+
+def test_the_compact_profile_keeps_rule_problems_without_reasking() -> None:
+    def question_claim(good: dict[str, object]) -> str:
+        arguments = good["arguments"]
+        assert isinstance(arguments, list)
+        arguments[0]["claim"] = "Is a monolith really simpler for ten people?"
+        return json.dumps(good)
+
+    backend = faulty({("pro", "opening", 1): question_claim})
+    result = debate(backend, profile="compact")
+    assert result.usage.reasks == 0
+    assert any(w.code == "claim_question" for w in result.warnings)
+    assert result.profiles["pro"].name == "compact"
+    assert result.profiles["pro"].rule_reasks == 0
+    # hard problems are still re-asked under the compact profile
+    broken = faulty({("con", "opening", 1): lambda good: "not json"})
+    assert debate(broken, profile="compact").usage.reasks == 1
+    # compact replies are asked for in shorter form
+    (opening,) = [c for c in backend.calls if c.context and c.context.round == "opening"][:1]
+    assert opening.schema is not None
+    claim = opening.schema.json_schema["properties"]["arguments"]["items"]["properties"]["claim"]
+    assert claim["maxLength"] == 100

@@ -8,7 +8,7 @@ question follow-ups, closing length, language) are *soft*.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import pytest
 
@@ -453,22 +453,27 @@ ZH_TEXT = (
 
 
 def _stance_en(words: int, source: str = EN_WORDS) -> str:
-    text = " ".join(source.split()[:words]) + "."
+    """``words`` words as sentences of at most 21 words each."""
+    chosen = [w.rstrip(".") for w in source.split()[:words]]
+    text = " ".join(" ".join(chosen[i : i + 21]) + "." for i in range(0, len(chosen), 21))
     assert word_count(text) == words
     return text
 
 
 def _stance_zh(chars: int) -> str:
-    cjk = [c for c in ZH_TEXT if "\u4e00" <= c <= "\u9fff"]
-    return "".join(cjk[:chars]) + "。"
+    """``chars`` CJK characters as sentences of at most 50 characters each."""
+    cjk = [c for c in ZH_TEXT if "\u4e00" <= c <= "\u9fff"][:chars]
+    return "".join("".join(cjk[i : i + 50]) + "。" for i in range(0, len(cjk), 50))
 
 
 def _closing(
-    unrefuted: Sequence[str] = ("PRO-1", "PRO-3"), final_stance: str | None = None
+    unrefuted: Mapping[str, bool] | None = None, final_stance: str | None = None
 ) -> ClosingReply:
     return ClosingReply(
         concessions=["The revenue estimate for small towns is uncertain."],
-        unrefuted=list(unrefuted),
+        unrefuted=dict(unrefuted)
+        if unrefuted is not None
+        else {"PRO-1": True, "PRO-2": False, "PRO-3": True},
         final_stance=sentences(final_stance if final_stance is not None else _stance_en(150)),
         stance_changed=False,
         stance_change_reason="No opposing argument forced a concession.",
@@ -477,24 +482,41 @@ def _closing(
 
 def test_good_closing_passes() -> None:
     assert check_closing(_closing(), PRO_IDS, "en") == []
-    assert check_closing(_closing(unrefuted=[]), PRO_IDS, "en") == []
-    assert check_closing(_closing(unrefuted=["pro-2"]), PRO_IDS, "en") == []
+    none_stood = dict.fromkeys(PRO_IDS, False)
+    assert check_closing(_closing(unrefuted=none_stood), PRO_IDS, "en") == []
+    lower = {"pro-1": True, "pro-2": True, "pro-3": False}
+    assert check_closing(_closing(unrefuted=lower), PRO_IDS, "en") == []
 
 
 @pytest.mark.parametrize("stray", ["CON-1", "PRO-9"])
 def test_unrefuted_id_that_is_not_own_is_hard(stray: str) -> None:
-    problems = check_closing(_closing(unrefuted=["PRO-1", stray]), PRO_IDS, "en")
+    given = {**dict.fromkeys(PRO_IDS, True), stray: True}
+    problems = check_closing(_closing(unrefuted=given), PRO_IDS, "en")
     assert len(problems) == 1
     assert problems[0].hard
     assert f"{stray} is not one of your arguments" in problems[0].message
 
 
-@pytest.mark.parametrize("ids", [["PRO-1", "PRO-1"], ["PRO-2", "pro-2", "PRO-3"]])
-def test_repeated_unrefuted_id_is_hard(ids: list[str]) -> None:
-    problems = check_closing(_closing(unrefuted=ids), PRO_IDS, "en")
+def test_a_missing_unrefuted_id_is_hard() -> None:
+    problems = check_closing(_closing(unrefuted={"PRO-1": True, "PRO-3": False}), PRO_IDS, "en")
     assert len(problems) == 1
     assert problems[0].hard
-    assert "listed 2 times" in problems[0].message
+    assert "PRO-2 is missing" in problems[0].message
+
+
+def test_an_unrefuted_id_given_twice_is_hard() -> None:
+    given = {"PRO-1": True, "PRO-2": True, "pro-2": False, "PRO-3": True}
+    problems = check_closing(_closing(unrefuted=given), PRO_IDS, "en")
+    assert len(problems) == 1
+    assert problems[0].hard
+    assert "given twice" in problems[0].message
+
+
+def test_the_stance_length_rule_follows_the_profile() -> None:
+    short = _closing(final_stance=_stance_en(60))
+    assert check_closing(short, PRO_IDS, "en", (40, 80)) == []
+    problem = _one_soft(check_closing(short, PRO_IDS, "en"), "has about")
+    assert "write 100-200" in problem.message
 
 
 @pytest.mark.parametrize(("words", "ok"), [(99, False), (100, True), (200, True), (201, False)])
@@ -503,7 +525,7 @@ def test_english_final_stance_length(words: int, ok: bool) -> None:
     if ok:
         assert problems == []
     else:
-        problem = _one_soft(problems, "100-200")
+        problem = _one_soft(problems, "has about")
         assert f"about {words} words" in problem.message
 
 
@@ -519,7 +541,7 @@ def test_chinese_final_stance_length(chars: int, words: int, ok: bool) -> None:
     if ok:
         assert problems == []
     else:
-        problem = _one_soft(problems, "100-200")
+        problem = _one_soft(problems, "has about")
         assert f"约 {round(words * 1.5)} 字" in problem.message
 
 
@@ -531,7 +553,7 @@ def test_closing_language_rule() -> None:
 
 
 def test_a_180_word_english_stance_fits_the_schema() -> None:
-    words = _stance_en(180, EN_PROSE).rstrip(".").split()
+    words = _stance_en(180, EN_PROSE).replace(".", "").split()
     # nine sentences of twenty words: over 1000 characters in all, as real prose is
     stance = " ".join(" ".join(words[i : i + 20]) + "." for i in range(0, 180, 20))
     assert len(stance) > 1000

@@ -170,6 +170,13 @@ def run(
         ),
     ] = None,
     concurrency: Annotated[int, typer.Option(help="Most calls in flight per endpoint.")] = 4,
+    profile: Annotated[
+        str | None,
+        typer.Option(
+            help="Model profile for every role: standard or compact (default: compact for"
+            " the embedded model, standard for the others)."
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
 ) -> None:
     """Run a structured debate on TOPIC and print the decision briefing."""
@@ -201,6 +208,7 @@ def run(
             "cache": policy,
             "concurrency": concurrency,
             "prices": _prices(),
+            "profile": profile,
         }
         with progress:
             result = run_debate(topic, **options)

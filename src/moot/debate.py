@@ -20,6 +20,7 @@ result at the end. ``resume_debate`` continues it from the journal.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import re
 import secrets
@@ -41,11 +42,13 @@ from moot.llm.cache import CachedBackend, CachePolicy
 from moot.llm.journal import Journal, JournaledBackend
 from moot.llm.limit import LimitedBackend
 from moot.llm.meter import Meter, MeteredBackend
+from moot.profiles import profile_for
 from moot.schema import (
     SCHEMA_VERSION,
     CalibrationMethod,
     DebateResult,
     Lang,
+    ProfileReport,
     Side,
     SwapCheck,
     TopicType,
@@ -80,6 +83,8 @@ class RunConfig:
     calibration: CalibrationMethod = "zscore"
     topic_type: TopicType | None = None
     swap_sides: bool = False
+    profile: str | None = None
+    """The model profile for every role; ``None``: each model's default."""
     judge_accuracy: dict[str, list[int]] = field(default_factory=dict)
     """Each panel judge's (hits, debates) when the run started, so a resume weighs the
     judges exactly as the first run did."""
@@ -103,6 +108,8 @@ class RunConfig:
             raise ConfigError("calibration must be zscore or minmax")
         if self.topic_type is not None and self.topic_type not in TOPIC_TYPES:
             raise ConfigError(f"topic type must be one of {', '.join(TOPIC_TYPES)}")
+        for spec in self.models.values():
+            profile_for(spec, self.profile)  # an unknown profile is refused here
 
     def profiles(self) -> list[JudgeProfile]:
         """The panel's judge profiles (custom ones are stored with the run)."""
@@ -216,12 +223,17 @@ class _Run:
             journal = Journal(self.store, self.debate_id, cost_of=budget.cost_of)
             meter.on_validation(journal.record_validation)
         roles = self._stack(meter, budget, journal)
+        profiles = {
+            role: profile_for(backend.spec, config.profile)
+            for role, backend in self.backends.items()
+        }
         settings = DebateSettings(
             lang=cast(Lang, config.lang),
             seed=config.seed,
             temperature=config.temperature,
             max_reasks=config.max_reasks,
             strict_rules=config.strict_rules,
+            profiles=profiles,
         )
         panel = self._panel_plan(roles)
         debate = StructuredDebate(
@@ -256,6 +268,7 @@ class _Run:
             usage=self._usage(meter, started),
             panel=record.panel,
             swap=swap,
+            profiles={role: ProfileReport(**dataclasses.asdict(p)) for role, p in profiles.items()},
         )
         if self.store is not None and self.debate_id is not None:
             self.store.set_status(self.debate_id, "done", result_json=result.model_dump_json())
@@ -300,7 +313,16 @@ class _Run:
             self.config.topic,
             debaters={"pro": roles["con"], "con": roles["pro"]},
             judge=roles["judge"],
-            settings=replace(settings, swap_seeds=True),
+            settings=replace(
+                settings,
+                swap_seeds=True,
+                # each model keeps its own profile on the other side
+                profiles={
+                    **settings.profiles,
+                    "pro": settings.profile("con"),
+                    "con": settings.profile("pro"),
+                },
+            ),
             meter=meter,
             panel=panel,
         )
@@ -383,6 +405,7 @@ async def arun_debate(
     calibration: CalibrationMethod = "zscore",
     topic_type: TopicType | None = None,
     swap_sides: bool = False,
+    profile: str | None = None,
 ) -> DebateResult:
     """Run a structured debate on ``topic`` and return its validated result.
 
@@ -400,6 +423,8 @@ async def arun_debate(
     ``judge_runs`` runs each judge several times, ``calibration`` is ``zscore`` or
     ``minmax`` and ``topic_type`` overrides the topic classification.
     ``swap_sides`` reruns the debate with the stances exchanged between the models.
+    ``profile`` (``standard`` or ``compact``) overrides each model's default profile
+    (``moot.profiles``: the embedded model is compact, everything else standard).
     """
     profiles = select_profiles(list(panel), panel_profiles) if panel else []
     assigned = assign_models(profiles, judge_models, None)
@@ -438,6 +463,7 @@ async def arun_debate(
         calibration=calibration,
         topic_type=topic_type,
         swap_sides=swap_sides,
+        profile=profile,
     )
     config.validate()
     if judge_runs > 1 and not profiles:
@@ -545,6 +571,7 @@ class DebateOptions(TypedDict, total=False):
     calibration: CalibrationMethod
     topic_type: TopicType | None
     swap_sides: bool
+    profile: str | None
 
 
 def run_debate(topic: str, **options: Unpack[DebateOptions]) -> DebateResult:

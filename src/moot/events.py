@@ -45,6 +45,8 @@ class Reasked:
     context: CallContext
     attempt: int
     problems: tuple[str, ...]
+    codes: tuple[str, ...] = ()
+    """Each problem's code: ``schema`` for hard problems, else the rule's code."""
 
 
 Event = RoundStarted | CallStarted | CallFinished | Reasked

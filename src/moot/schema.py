@@ -164,6 +164,17 @@ class UsageReport(_Frozen):
     wall_seconds: float
 
 
+class ProfileReport(_Frozen):
+    """The model profile a role ran under (see ``moot.profiles``): scales of the reply
+    bounds, re-asks for protocol-rule problems, the final stance's length rule."""
+
+    name: str
+    chars: float
+    items: float
+    rule_reasks: int | None
+    stance_words: tuple[int, int]
+
+
 class DebateResult(_Frozen):
     """The full, versioned result of a structured debate."""
 
@@ -181,6 +192,8 @@ class DebateResult(_Frozen):
     usage: UsageReport
     panel: Panel | None = None
     swap: SwapCheck | None = None
+    profiles: dict[str, ProfileReport] = Field(default_factory=dict)
+    """Each role's model profile (empty in results written before profiles existed)."""
 
     def argument(self, argument_id: str) -> Argument:
         """The opening argument with this id (``KeyError`` if there is none)."""

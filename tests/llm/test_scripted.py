@@ -378,7 +378,7 @@ def _debate_by_hand(backend: DemoBackend, lang: str, topic: str) -> None:
         closing = ClosingReply.model_validate_json(_run(backend, context).text)
         assert rules.check_closing(closing, own_ids, lang) == []
         refuted = {c.target_id for c in received if c.response == "refute"}
-        assert closing.unrefuted == [i for i in own_ids if i not in refuted]
+        assert closing.unrefuted == {i: i not in refuted for i in own_ids}
         conceded = [c for c in given if c.response == "concede"]
         assert len(closing.concessions) == len(conceded)
         assert closing.stance_changed == bool(conceded)
@@ -391,7 +391,7 @@ def _debate_by_hand(backend: DemoBackend, lang: str, topic: str) -> None:
             Closing(
                 side=side,
                 concessions=closing.concessions,
-                unrefuted=closing.unrefuted,
+                unrefuted=[i for i, stood in closing.unrefuted.items() if stood],
                 final_stance=stance,
                 stance_change=StanceChange(
                     changed=closing.stance_changed, reason=closing.stance_change_reason

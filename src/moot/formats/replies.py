@@ -2,10 +2,12 @@
 
 These are the *reply* types: what a model produces. Ids, sides and numbering are
 not the model's business; code adds them when it turns replies into
-``moot.schema`` types. String lengths are bounded so constrained decoding cannot
-run away (a small model loops until the token limit without ``maxLength``), and
-kept at or under 1000 characters, the most a llama.cpp grammar accepts for one
-string (see ``moot.llm.local.MAX_GRAMMAR_STRING``).
+``moot.schema`` types. Every string and every list is bounded, so the longest valid
+reply is finite (``moot.llm.bounds``) and each call's output limit is set to fit it:
+a model that writes every field to the brim still finishes instead of being cut off.
+No string exceeds 1000 characters, the most a llama.cpp grammar accepts for one
+string (``moot.llm.local.MAX_GRAMMAR_STRING``). The bounds here are the standard
+protocol's; a model profile may ask for shorter replies (``moot.profiles``).
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from moot.llm.schemas import enum_items, pin_items
+from moot.llm.schemas import pin_items
 from moot.llm.types import OutputSpec
 from moot.schema import ResponseType
 
 MIN_ARGUMENTS = 3
 MAX_ARGUMENTS = 5
+MAX_CONCESSION = 200
 
 
 class _Reply(BaseModel):
@@ -27,9 +30,9 @@ class _Reply(BaseModel):
 
 
 class ArgumentDraft(_Reply):
-    claim: str = Field(min_length=8, max_length=240)
-    reasoning: str = Field(min_length=20, max_length=700)
-    evidence: str = Field(min_length=10, max_length=500)
+    claim: str = Field(min_length=8, max_length=200)
+    reasoning: str = Field(min_length=20, max_length=450)
+    evidence: str = Field(min_length=10, max_length=300)
 
 
 class OpeningReply(_Reply):
@@ -39,8 +42,8 @@ class OpeningReply(_Reply):
 class CrossExamItem(_Reply):
     target_id: str = Field(max_length=16)
     response: ResponseType
-    reasoning: str = Field(min_length=10, max_length=600)
-    follow_up: str = Field(min_length=5, max_length=300)
+    reasoning: str = Field(min_length=10, max_length=400)
+    follow_up: str = Field(min_length=5, max_length=200)
 
 
 class CrossExamReply(_Reply):
@@ -48,19 +51,20 @@ class CrossExamReply(_Reply):
 
 
 class ClosingReply(_Reply):
-    concessions: list[Annotated[str, StringConstraints(min_length=3, max_length=300)]] = Field(
-        max_length=MAX_ARGUMENTS
-    )
-    unrefuted: list[Annotated[str, StringConstraints(max_length=16)]] = Field(
-        max_length=MAX_ARGUMENTS
-    )
+    concessions: list[
+        Annotated[str, StringConstraints(min_length=3, max_length=MAX_CONCESSION)]
+    ] = Field(max_length=3)
+    unrefuted: dict[str, bool]
+    """One entry per own argument id: whether it stood unrefuted. The schema sent to
+    the model has exactly those ids as required boolean properties, so no id can be
+    missing, repeated or foreign."""
     # A list of sentences, not one string: 100-200 words can exceed the longest string
     # a llama.cpp grammar accepts (about 1000 characters). Code joins them.
-    final_stance: list[Annotated[str, StringConstraints(min_length=2, max_length=400)]] = Field(
-        min_length=1, max_length=14
+    final_stance: list[Annotated[str, StringConstraints(min_length=2, max_length=160)]] = Field(
+        min_length=1, max_length=10
     )
     stance_changed: bool
-    stance_change_reason: str = Field(min_length=5, max_length=400)
+    stance_change_reason: str = Field(min_length=5, max_length=300)
 
 
 def cross_exam_spec(base: OutputSpec, target_ids: list[str]) -> OutputSpec:
@@ -69,5 +73,15 @@ def cross_exam_spec(base: OutputSpec, target_ids: list[str]) -> OutputSpec:
 
 
 def closing_spec(base: OutputSpec, own_ids: list[str]) -> OutputSpec:
-    """The closing schema with ``unrefuted`` limited to the side's own argument ids."""
-    return enum_items(base, "unrefuted", own_ids)
+    """The closing schema with ``unrefuted`` as one required boolean per own id."""
+    schema = dict(base.json_schema)
+    schema["properties"] = {
+        **schema["properties"],
+        "unrefuted": {
+            "type": "object",
+            "properties": {ident: {"type": "boolean"} for ident in own_ids},
+            "required": list(own_ids),
+            "additionalProperties": False,
+        },
+    }
+    return OutputSpec(name=base.name, json_schema=schema)

@@ -204,24 +204,41 @@ def check_cross_exam(
     return problems
 
 
-def check_closing(reply: ClosingReply, own_ids: Sequence[str], lang: str) -> list[Problem]:
-    """Closing rules: unrefuted names only the side's own arguments, once each; the
-    final stance is 100-200 words."""
+def check_closing(
+    reply: ClosingReply,
+    own_ids: Sequence[str],
+    lang: str,
+    stance_words: tuple[int, int] = (100, 200),
+) -> list[Problem]:
+    """Closing rules: ``unrefuted`` has exactly one entry per own argument; the final
+    stance is ``stance_words`` long (100-200 words in the standard protocol)."""
     problems: list[Problem] = []
+    given = {key.upper() for key in reply.unrefuted}
     own = {i.upper() for i in own_ids}
-    counts = Counter(i.upper() for i in reply.unrefuted)
-    for ident, count in counts.items():
-        if ident not in own:
-            problems.append(
-                Problem(f"unrefuted: {ident} is not one of your arguments ({', '.join(own_ids)})")
-            )
-        elif count > 1:
-            problems.append(Problem(f"unrefuted: {ident} is listed {count} times"))
+    for ident in sorted(own - given):
+        problems.append(Problem(f"unrefuted: {ident} is missing; say true or false for it"))
+    for ident in sorted(given - own):
+        problems.append(
+            Problem(f"unrefuted: {ident} is not one of your arguments ({', '.join(own_ids)})")
+        )
+    if len(given) != len(reply.unrefuted):
+        problems.append(Problem("unrefuted: an argument id is given twice"))
     stance = join_sentences(reply.final_stance, lang)
     words = word_count(stance)
-    if not 100 <= words <= 200:
+    low, high = stance_words
+    if not low <= words <= high:
         problems.append(
-            _soft("final_stance", "stance_length", lang, words=words, chars=round(words * 1.5))
+            _soft(
+                "final_stance",
+                "stance_length",
+                lang,
+                words=words,
+                chars=round(words * 1.5),
+                low=low,
+                high=high,
+                zh_low=round(low * 1.5),
+                zh_high=round(high * 1.5),
+            )
         )
     problems += _language([("final_stance", stance)], lang)
     return problems

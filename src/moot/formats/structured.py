@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar, cast
 
 from moot.events import RoundStarted
@@ -32,6 +32,7 @@ from moot.llm.meter import Meter
 from moot.llm.schemas import output_spec
 from moot.llm.structured import Problem, generate_structured
 from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
+from moot.profiles import STANDARD, ModelProfile
 from moot.prompts import render
 from moot.schema import (
     SIDES,
@@ -52,16 +53,6 @@ from moot.text import join_sentences
 ReplyT = TypeVar("ReplyT", OpeningReply, CrossExamReply, ClosingReply)
 T = TypeVar("T")
 
-# Output budgets per round, in tokens: room for the longest reply the bounded
-# schemas allow, so a cut-off reply means a model that rambled, not a tight budget.
-MAX_TOKENS = {
-    "classification": 300,
-    "opening": 2000,
-    "cross_examination": 1800,
-    "closing": 2000,
-    "judgement": 3000,
-}
-
 
 @dataclass(frozen=True)
 class DebateSettings:
@@ -74,19 +65,25 @@ class DebateSettings:
     strict_rules: bool = False
     swap_seeds: bool = False
     """Give pro the seeds con would have had and vice versa (the swap-sides rerun)."""
+    profiles: Mapping[str, ModelProfile] = field(default_factory=dict)
+    """Each role's model profile (``pro``, ``con``, ``judge``, ``judge:NAME``);
+    standard where a role is missing."""
+
+    def profile(self, role: str) -> ModelProfile:
+        """The profile of a role (a panel judge ``judge:NAME#K`` is ``judge:NAME``)."""
+        return self.profiles.get(role.partition("#")[0], STANDARD)
 
     def for_call(self, round_name: str, role: str) -> GenerationSettings:
         """Per-call settings. The seed is derived from the debate seed and the call's
-        role and round, so results do not depend on the order calls are made in."""
+        role and round, so results do not depend on the order calls are made in. The
+        output limit is set per reply schema (``moot.llm.structured``)."""
         if self.swap_seeds:
             role = {"pro": "con", "con": "pro"}.get(role, role)
         seed = None
         if self.seed is not None:
             digest = hashlib.sha256(f"{self.seed}:{role}:{round_name}".encode()).digest()
             seed = int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
-        return GenerationSettings(
-            temperature=self.temperature, max_tokens=MAX_TOKENS[round_name], seed=seed
-        )
+        return GenerationSettings(temperature=self.temperature, seed=seed)
 
 
 @dataclass(frozen=True)
@@ -182,6 +179,7 @@ class StructuredDebate:
                 render(prompt_name, self.lang, side=side, topic=self.topic, **prompt_context),
             ),
         ]
+        profile = self.settings.profile(side)
         outcome = await generate_structured(
             self.debaters[side],
             messages,
@@ -189,9 +187,10 @@ class StructuredDebate:
             settings=self.settings.for_call(round_name, side),
             context=self._context(round_name, side, **prompt_context),
             meter=self.meter,
-            spec=spec,
+            spec=profile.spec(spec, self.lang),
             check=check,
             max_reasks=self.settings.max_reasks,
+            rule_reasks=profile.rule_reasks,
             strict_rules=self.settings.strict_rules,
         )
         # Kept per side and added in side order when the round ends, so the result
@@ -264,7 +263,9 @@ class StructuredDebate:
             "closing",
             "closing",
             ClosingReply,
-            lambda r: rules.check_closing(r, own_ids, self.lang),
+            lambda r: rules.check_closing(
+                r, own_ids, self.lang, self.settings.profile(side).stance_words
+            ),
             closing_spec(output_spec(ClosingReply), own_ids),
             own=own,
             opposing=opposing,
@@ -272,10 +273,11 @@ class StructuredDebate:
             given=given,
             own_ids=own_ids,
         )
+        stood = {ident.upper(): value for ident, value in reply.unrefuted.items()}
         return Closing(
             side=side,
             concessions=list(reply.concessions),
-            unrefuted=[i.upper() for i in reply.unrefuted],
+            unrefuted=[i for i in own_ids if stood.get(i, False)],
             final_stance=join_sentences(reply.final_stance, self.lang),
             stance_change=StanceChange(
                 changed=reply.stance_changed, reason=reply.stance_change_reason
@@ -368,6 +370,7 @@ class StructuredDebate:
                 cross=cross,
                 closings=closings,
                 settings_for=lambda role: self.settings.for_call("judgement", role),
+                profile_for=self.settings.profile,
                 meter=self.meter,
                 max_reasks=self.settings.max_reasks,
                 strict_rules=self.settings.strict_rules,
@@ -390,6 +393,7 @@ class StructuredDebate:
             meter=self.meter,
             max_reasks=self.settings.max_reasks,
             strict_rules=self.settings.strict_rules,
+            profile=self.settings.profile("judge"),
         )
         self._warnings += [_as_warning(p, "judgement", None) for p in outcome.warnings]
         self._warnings += bias_signals(judgement, self.lang)

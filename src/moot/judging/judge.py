@@ -18,6 +18,7 @@ from moot.llm.meter import Meter
 from moot.llm.schemas import enum_item_field, output_spec, pin_items
 from moot.llm.structured import Outcome, Problem, generate_structured
 from moot.llm.types import CallContext, GenerationSettings, Message
+from moot.profiles import STANDARD, ModelProfile
 from moot.prompts import render
 from moot.schema import (
     SIDES,
@@ -206,9 +207,11 @@ async def judge_debate(
     strict_rules: bool,
     rubric: Rubric = GENERAL,
     role: str = "judge",
+    profile: ModelProfile = STANDARD,
 ) -> tuple[Judgement, Outcome[JudgeReply]]:
     """Ask ``backend`` to judge the debate and return the computed ``Judgement``.
-    ``role`` names the call (a panel runs ``judge:NAME#RUN``)."""
+    ``role`` names the call (a panel runs ``judge:NAME#RUN``); ``profile`` is the
+    judge model's profile."""
     ids = [a.id for a in arguments]
     debate_text = _debate_text(arguments, cross, closings)
     messages = [
@@ -242,14 +245,18 @@ async def judge_debate(
             extra={"argument_ids": ids, "arguments": list(arguments), "cross": list(cross)},
         ),
         meter=meter,
-        spec=enum_item_field(
-            pin_items(output_spec(JudgeReply), "assessments", "argument_id", ids),
-            "fallacies",
-            "argument_id",
-            ids,
+        spec=profile.spec(
+            enum_item_field(
+                pin_items(output_spec(JudgeReply), "assessments", "argument_id", ids),
+                "fallacies",
+                "argument_id",
+                ids,
+            ),
+            lang,
         ),
         check=lambda reply: check_judge_reply(reply, ids, debate_text, lang),
         max_reasks=max_reasks,
+        rule_reasks=profile.rule_reasks,
         strict_rules=strict_rules,
     )
     judgement = build_judgement(

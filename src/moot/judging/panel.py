@@ -38,6 +38,7 @@ from moot.llm.backend import Backend
 from moot.llm.meter import Meter
 from moot.llm.structured import Outcome, Problem
 from moot.llm.types import GenerationSettings
+from moot.profiles import ModelProfile
 from moot.schema import (
     SIDES,
     Agreement,
@@ -331,6 +332,7 @@ async def judge_panel(
     cross: Sequence[CrossExamination],
     closings: Sequence[Closing],
     settings_for: Callable[[str], GenerationSettings],
+    profile_for: Callable[[str], ModelProfile],
     meter: Meter,
     max_reasks: int,
     strict_rules: bool,
@@ -355,6 +357,7 @@ async def judge_panel(
             strict_rules=strict_rules,
             rubric=seat.profile.rubric,
             role=f"judge:{seat.profile.name}#{k}",
+            profile=profile_for(f"judge:{seat.profile.name}"),
         )
         for seat in seats
         for k in range(1, runs + 1)

@@ -16,7 +16,7 @@ class _Reply(BaseModel):
 
 class Assessment(_Reply):
     argument_id: str = Field(max_length=16)
-    reason: str = Field(min_length=10, max_length=400)
+    reason: str = Field(min_length=10, max_length=300)
     standing: Standing
     logic: int = Field(ge=1, le=10)
     evidence: int = Field(ge=1, le=10)
@@ -27,14 +27,14 @@ class Assessment(_Reply):
 class FallacyFlag(_Reply):
     argument_id: str = Field(max_length=16)
     type: FallacyType
-    quote: str = Field(min_length=3, max_length=200)
+    quote: str = Field(min_length=3, max_length=150)
 
 
 class JudgeReply(_Reply):
-    assessments: list[Assessment] = Field(min_length=1, max_length=20)
-    fallacies: list[FallacyFlag] = Field(max_length=8)
-    key_insight: str = Field(min_length=10, max_length=500)
-    unresolved_questions: list[Annotated[str, StringConstraints(min_length=5, max_length=300)]] = (
-        Field(min_length=1, max_length=5)
+    assessments: list[Assessment] = Field(min_length=1, max_length=60)
+    fallacies: list[FallacyFlag] = Field(max_length=4)
+    key_insight: str = Field(min_length=10, max_length=400)
+    unresolved_questions: list[Annotated[str, StringConstraints(min_length=5, max_length=200)]] = (
+        Field(min_length=1, max_length=3)
     )
-    recommendation: str = Field(min_length=10, max_length=600)
+    recommendation: str = Field(min_length=10, max_length=500)

@@ -35,9 +35,10 @@ import sys
 import tempfile
 import threading
 import time
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, Any, Literal, cast
 
 from moot.errors import BackendError, ConfigError
 from moot.llm.types import (
@@ -156,6 +157,10 @@ class _Worker:
         # PIPE was asked for, so both exist
         self._stdin = cast(IO[bytes], self.process.stdin)
         self._stdout = cast(IO[bytes], self.process.stdout)
+        # a worker nobody stopped is stopped when it is garbage-collected
+        self._finalizer = weakref.finalize(
+            self, _release, self.process, (self._stdin, self._stdout, self._log)
+        )
         self._buffer = b""
         self._next_id = 0
         try:
@@ -235,20 +240,25 @@ class _Worker:
 
     def stop(self) -> None:
         """Stop the worker at once (it holds nothing that needs a clean shutdown)."""
-        with contextlib.suppress(ProcessLookupError):
-            self.process.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout=10)
-        for stream in (self._stdin, self._stdout):
-            with contextlib.suppress(OSError):
-                stream.close()
+        self._finalizer()
+
+
+def _release(process: subprocess.Popen[bytes], streams: Sequence[IO[bytes]]) -> None:
+    """Kill a worker process and close its pipes and log (also when it is collected)."""
+    with contextlib.suppress(ProcessLookupError):
+        process.kill()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=10)
+    for stream in streams:
         with contextlib.suppress(OSError):
-            self._log.close()
+            stream.close()
 
 
 class LocalBackend:
     """llama.cpp in a worker process. The worker starts (and loads the model) on the
-    first call; ``timeout`` bounds each call in seconds."""
+    first call; ``timeout`` bounds each call in seconds. ``sampler="library"`` uses
+    llama-cpp-python's own grammar sampling instead of checking the grammar after
+    sampling (:mod:`moot.llm.local_worker`); it is slower and there for comparison."""
 
     def __init__(
         self,
@@ -258,6 +268,7 @@ class LocalBackend:
         n_ctx: int = DEFAULT_CONTEXT,
         n_threads: int | None = None,
         timeout: float | None = None,
+        sampler: Literal["first_try", "library"] = "first_try",
     ) -> None:
         if model_path is not None and not Path(model_path).is_file():
             raise ConfigError(f"local model file not found: {model_path}")
@@ -268,6 +279,7 @@ class LocalBackend:
         self._n_ctx = n_ctx
         self._n_threads = n_threads or max(1, os.cpu_count() or 1)
         self._timeout = timeout if timeout is not None else DEFAULT_TIMEOUT
+        self._sampler = sampler
         self._worker: _Worker | None = None
         self._lock = threading.Lock()  # one request at a time per worker
         self._state = threading.Lock()  # guards _active
@@ -302,6 +314,7 @@ class LocalBackend:
                 "n_ctx": self._n_ctx,
                 "n_threads": self._n_threads,
                 "seed": self._seed,
+                "sampler": self._sampler,
             }
         )
 

@@ -7,7 +7,7 @@ model once and answers requests over a pipe; when the worker dies, moot turns th
 into a ``BackendError`` and the next call starts a fresh worker.
 
 The protocol is one JSON document per line. The parent writes a configuration line
-first (``model_path``, ``n_ctx``, ``n_threads``, ``seed``); the worker answers
+first (``model_path``, ``n_ctx``, ``n_threads``, ``seed``, ``sampler``); the worker answers
 ``{"type": "ready", ...}`` once the model is loaded (or ``{"type": "error", ...}``
 and exits). Then each request line ``{"id": N, "op": ..., ...}`` gets exactly one
 reply line ``{"id": N, "ok": true, ...}`` or ``{"id": N, "ok": false, "error": ...}``.
@@ -24,13 +24,15 @@ of its input, or when a watchdog sees it has been re-parented.
 
 from __future__ import annotations
 
+import ctypes
 import json
+import math
 import os
 import signal
 import sys
 import threading
 import time
-from typing import IO, Any
+from typing import IO, Any, cast
 
 PARENT_POLL_SECONDS = 0.5
 
@@ -43,6 +45,88 @@ def _watch_parent(parent: int) -> None:
             os._exit(0)
 
 
+class _GrammarFirstTry:
+    """Grammar-constrained sampling the way llama.cpp's own tools sample.
+
+    llama-cpp-python puts the grammar before top-k in its sampler chain, so the
+    grammar is checked against every token of the vocabulary (49,152 for SmolLM2) at
+    every step, which costs about as much as the model itself. Here the token is
+    first sampled without the grammar; only if the grammar rejects it are the logits
+    masked by the grammar and the token sampled again. The result always satisfies
+    the grammar (the fallback samples among grammatical tokens only).
+    """
+
+    def __init__(self, llama: Any, chain: Any, grammar: Any) -> None:
+        import llama_cpp
+        from llama_cpp._internals import LlamaTokenDataArray
+
+        self._lib = llama_cpp
+        self._chain = chain
+        self._n_vocab = int(llama.n_vocab())
+        self._grammar = llama_cpp.llama_sampler_init_grammar(
+            llama._model.vocab, grammar._grammar.encode("utf-8"), grammar._root.encode("utf-8")
+        )
+        if not self._grammar:
+            raise ValueError("llama.cpp could not parse the grammar built from the schema")
+        self._all = LlamaTokenDataArray(n_vocab=self._n_vocab)
+        self._one_data = (llama_cpp.llama_token_data * 1)()
+        self._one = llama_cpp.llama_token_data_array(
+            data=self._one_data, size=1, selected=-1, sorted=False
+        )
+
+    def _apply(self, sampler: Any, candidates: Any) -> int:
+        self._lib.llama_sampler_apply(sampler, ctypes.byref(candidates))
+        return int(candidates.data[candidates.selected].id)
+
+    def _allowed(self, token: int) -> bool:
+        self._one_data[0].id = token  # type: ignore[assignment]
+        self._one_data[0].logit = 1.0
+        self._one_data[0].p = 0.0
+        self._one.size = 1
+        self._one.selected = -1
+        self._one.sorted = False
+        self._lib.llama_sampler_apply(self._grammar, ctypes.byref(self._one))
+        return bool(math.isfinite(self._one_data[0].logit))
+
+    def sample(self, ctx: Any, idx: int = -1) -> int:
+        import numpy as np
+
+        lib = self._lib
+        pointer = lib.llama_get_logits_ith(ctx.ctx, idx)
+        logits = np.ctypeslib.as_array(pointer, shape=(self._n_vocab,))
+        self._all.copy_logits(logits)
+        token = self._apply(self._chain.sampler, self._all.candidates)
+        if not self._allowed(token):
+            self._all.copy_logits(logits)
+            lib.llama_sampler_apply(self._grammar, ctypes.byref(self._all.candidates))
+            token = self._apply(self._chain.sampler, self._all.candidates)
+        lib.llama_sampler_accept(self._grammar, token)
+        lib.llama_sampler_accept(self._chain.sampler, token)
+        return token
+
+    def close(self) -> None:
+        if self._grammar:
+            self._lib.llama_sampler_free(self._grammar)
+            self._grammar = None
+        self._chain.close()
+
+    def __del__(self) -> None:
+        self.close()
+
+
+def _llama_class() -> Any:
+    """``llama_cpp.Llama`` with the grammar checked after sampling (see above)."""
+    import llama_cpp
+
+    class FirstTryLlama(llama_cpp.Llama):
+        def _init_sampler(self, **options: Any) -> Any:  # type: ignore[override]
+            grammar = options.pop("grammar", None)
+            chain = super()._init_sampler(**options, grammar=None)
+            return chain if grammar is None else _GrammarFirstTry(self, chain, grammar)
+
+    return FirstTryLlama
+
+
 class _Model:
     """The loaded model and the grammars built for it, keyed by schema text."""
 
@@ -51,7 +135,10 @@ class _Model:
 
         self._llama_cpp = llama_cpp
         self.path = str(config["model_path"])
-        self.llama = llama_cpp.Llama(
+        # "library": llama-cpp-python's own sampler (grammar over the whole vocabulary);
+        # kept selectable so benchmarks can measure what the first-try sampler saves
+        library = config.get("sampler") == "library"
+        self.llama = (llama_cpp.Llama if library else _llama_class())(
             model_path=self.path,
             n_ctx=int(config["n_ctx"]),
             n_threads=int(config["n_threads"]),
@@ -104,9 +191,9 @@ class _Model:
         if request.get("schema") is not None:
             kwargs["grammar"] = self._grammar(request["schema"])
         llama_cpp.llama_perf_context_reset(self.llama.ctx)
-        started = time.perf_counter()
-        reply: dict[str, Any] = self.llama.create_chat_completion(**kwargs)  # type: ignore[assignment]
-        seconds = time.perf_counter() - started
+        started, cpu_started = time.perf_counter(), time.process_time()
+        reply = cast(dict[str, Any], self.llama.create_chat_completion(**kwargs))
+        seconds, cpu = time.perf_counter() - started, time.process_time() - cpu_started
         perf = llama_cpp.llama_perf_context(self.llama.ctx)
         choice = reply["choices"][0]
         usage = reply.get("usage") or {}
@@ -117,6 +204,7 @@ class _Model:
             "completion_tokens": int(usage.get("completion_tokens", 0)),
             "timings": {
                 "seconds": round(seconds, 4),
+                "cpu_seconds": round(cpu, 4),
                 "prompt_eval_ms": round(float(perf.t_p_eval_ms), 2),
                 "prompt_eval_tokens": int(perf.n_p_eval),
                 "generation_ms": round(float(perf.t_eval_ms), 2),

@@ -48,9 +48,15 @@ class Meter:
         for hook in self._validation_hooks:
             hook(completion, list(problems))
 
-    def record_reask(self, context: CallContext, attempt: int, problems: Sequence[str]) -> None:
+    def record_reask(
+        self,
+        context: CallContext,
+        attempt: int,
+        problems: Sequence[str],
+        codes: Sequence[str] = (),
+    ) -> None:
         self.reasks += 1
-        self.emit(Reasked(context, attempt, tuple(problems)))
+        self.emit(Reasked(context, attempt, tuple(problems), tuple(codes)))
 
 
 class MeteredBackend(Wrapper):

@@ -35,6 +35,7 @@ from pydantic import BaseModel
 from moot.errors import BackendError, ConfigError
 from moot.formats.replies import (
     MAX_ARGUMENTS,
+    MAX_CONCESSION,
     MIN_ARGUMENTS,
     ArgumentDraft,
     ClosingReply,
@@ -628,7 +629,8 @@ class _Writer:
 
 
 def _max_length(model: type[BaseModel], name: str) -> int:
-    """The ``max_length`` a reply type sets on a string field (limits live there only)."""
+    """The ``max_length`` a reply type sets on a string or list field (limits live
+    there only)."""
     for constraint in model.model_fields[name].metadata:
         value = getattr(constraint, "max_length", None)
         if isinstance(value, int):
@@ -845,8 +847,8 @@ class DemoBackend:
             claim = opposing.get(ident)
             item = ""
             if claim:
-                item = w.p.concession_item.format(c=_shorten(_clean(claim), 240))
-            if not 3 <= len(item) <= 300:
+                item = w.p.concession_item.format(c=_shorten(_clean(claim), MAX_CONCESSION - 60))
+            if not 3 <= len(item) <= MAX_CONCESSION:
                 item = w.p.generic_concession_item.format(id=ident)
             concessions.append(item)
 
@@ -864,8 +866,8 @@ class DemoBackend:
         )
         reason = w.p.changed.format(k=len(concessions)) if concessions else w.p.unchanged
         return ClosingReply(
-            concessions=concessions,
-            unrefuted=unrefuted,
+            concessions=concessions[: _max_length(ClosingReply, "concessions")],
+            unrefuted={i: i in unrefuted for i in own_ids},
             final_stance=stance,
             stance_changed=bool(concessions),
             stance_change_reason=reason,

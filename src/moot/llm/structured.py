@@ -16,6 +16,7 @@ briefing shows. Nothing is ever invented to fill a gap.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 from collections.abc import Callable, Sequence
@@ -26,6 +27,7 @@ from pydantic import BaseModel, ValidationError
 
 from moot.errors import ModelOutputError
 from moot.llm.backend import Backend
+from moot.llm.bounds import max_reply_tokens, scale_lengths
 from moot.llm.meter import Meter
 from moot.llm.schemas import output_spec
 from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
@@ -79,6 +81,11 @@ def _validation_messages(exc: ValidationError) -> list[Problem]:
     return problems
 
 
+CUT_OFF_SCALE = 0.5
+"""After a reply is cut off at the token limit, the re-ask's schema allows this share
+of the length (strings and free lists), so the next reply fits for certain."""
+
+
 async def generate_structured(
     backend: Backend,
     messages: Sequence[Message],
@@ -90,10 +97,23 @@ async def generate_structured(
     spec: OutputSpec | None = None,
     check: Checker[T] | None = None,
     max_reasks: int = 2,
+    rule_reasks: int | None = None,
     strict_rules: bool = False,
 ) -> Outcome[T]:
-    """Ask for a ``reply_type`` and return it validated, re-asking on failure."""
+    """Ask for a ``reply_type`` and return it validated, re-asking on failure.
+
+    The output limit is the longest valid reply to ``spec`` (``moot.llm.bounds``; for a
+    schema with unbounded strings or lists, ``settings.max_tokens``), so
+    a reply is cut off only if the model writes more tokens per character than real
+    text does; the re-ask after a cut-off asks for half the length. Hard problems get
+    up to ``max_reasks`` re-asks; a reply whose only problems are protocol rules gets
+    ``rule_reasks`` (default: as many; under ``strict_rules`` always as many) and is
+    then kept with its problems as warnings, or under ``strict_rules`` rejected."""
     spec = spec or output_spec(reply_type)
+    with contextlib.suppress(ValueError):  # an unbounded schema: the caller's limit stands
+        settings = dataclasses.replace(settings, max_tokens=max_reply_tokens(spec, context.lang))
+    rule_budget = max_reasks if strict_rules or rule_reasks is None else rule_reasks
+    rule_reasks_used = 0
     history = list(messages)
     raw_replies: list[str] = []
     for attempt in range(max_reasks + 1):
@@ -116,6 +136,7 @@ async def generate_structured(
                     " write a shorter, complete reply"
                 )
             ]
+            spec = scale_lengths(spec, chars=CUT_OFF_SCALE, items=CUT_OFF_SCALE)
         else:
             try:
                 value = reply_type.model_validate(parse_json_text(text))
@@ -131,8 +152,12 @@ async def generate_structured(
             return Outcome(value, attempt + 1)
         hard = [p for p in problems if p.hard]
         last = attempt == max_reasks
-        if last and value is not None and not hard and not strict_rules:
-            return Outcome(value, attempt + 1, warnings=problems)
+        if value is not None and not hard:
+            if last or rule_reasks_used >= rule_budget:
+                if not strict_rules:
+                    return Outcome(value, attempt + 1, warnings=problems)
+                last = True
+            rule_reasks_used += 1
         if last:
             raise ModelOutputError(
                 f"{context.role} reply for {context.round} did not validate after "
@@ -142,7 +167,9 @@ async def generate_structured(
                 errors=[p.message for p in problems],
                 role=context.role,
             )
-        meter.record_reask(context, attempt + 1, [p.message for p in problems])
+        meter.record_reask(
+            context, attempt + 1, [p.message for p in problems], [p.code for p in problems]
+        )
         history.append(Message("assistant", text))
         history.append(
             Message("user", render("reask", context.lang, problems=[p.message for p in problems]))

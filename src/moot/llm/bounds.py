@@ -1,0 +1,126 @@
+"""How long a structured reply can get, and schemas made tighter.
+
+A reply type's JSON schema bounds every string (``maxLength``) and every array
+(``maxItems``), so its longest valid reply is finite. :func:`max_reply_chars` computes
+that length (string contents counted as written, one character per character, plus
+the JSON around them). :func:`max_reply_tokens` turns it into tokens with
+:data:`TOKENS_PER_CHAR`, an upper bound of tokens per character measured on the
+embedded model's tokenizer (``benchmarks/budget_estimate.py`` shows real text: about
+0.16-0.25 tokens per character in English prose, 0.4 in JSON punctuation, 1.6-1.9 in
+Chinese). A call's output limit is set from it, so a model that fills every field to
+the brim still finishes inside the limit instead of being cut off.
+
+:func:`scale_lengths` shrinks a schema's string and array bounds (never below their
+minimums): the same reply type asked for more briefly, for a small model, for
+Chinese (where a character carries more and costs more tokens), or for the re-ask
+after a reply was cut off anyway.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from moot.llm.types import OutputSpec
+
+TOKENS_PER_CHAR = {"en": 0.5, "zh": 2.0}
+"""Upper bounds of tokens per character of reply text, per debate language (the
+measured worst case of real text, doubled in English; Chinese text is written in
+Chinese or English, and Chinese costs most)."""
+STRUCTURE_TOKENS_PER_CHAR = 0.5
+"""JSON punctuation, key names and enum values cost at most this many tokens each."""
+SLACK_TOKENS = 16
+"""The end-of-reply token and whitespace the decoder may add."""
+WHITESPACE_PER_TOKEN = 2
+"""Characters of optional whitespace around each structural element."""
+
+
+def _enum_chars(node: dict[str, Any]) -> int:
+    values = node.get("enum", [node["const"]] if "const" in node else [])
+    return max((len(json.dumps(v, ensure_ascii=False)) for v in values), default=0)
+
+
+def _measure(node: Any) -> tuple[int, int]:
+    """(text characters, structure characters) of the longest value ``node`` allows."""
+    if not isinstance(node, dict):
+        return 0, 0
+    if "enum" in node or "const" in node:
+        return 0, _enum_chars(node)
+    if "anyOf" in node or "oneOf" in node:
+        choices: list[Any] = node.get("anyOf") or node.get("oneOf") or []
+        options = [_measure(option) for option in choices]
+        return max(options, key=lambda pair: pair[0] + pair[1], default=(0, 0))
+    kind = node.get("type")
+    if kind == "string":
+        if "maxLength" not in node:
+            raise ValueError("a string without maxLength has no longest value")
+        return int(node["maxLength"]), 2
+    if kind == "integer" or kind == "number":
+        low, high = node.get("minimum"), node.get("maximum")
+        if low is None or high is None:
+            return 0, 24  # the longest number a grammar is likely to allow
+        return 0, max(len(str(low)), len(str(high))) + (3 if kind == "number" else 0)
+    if kind == "boolean":
+        return 0, 5
+    if kind == "null":
+        return 0, 4
+    if kind == "array":
+        slots = list(node.get("prefixItems", []))
+        most = node.get("maxItems")
+        if most is None and not slots:
+            raise ValueError("an array without maxItems has no longest value")
+        items = node.get("items")
+        extra = max(0, int(most if most is not None else len(slots)) - len(slots))
+        parts = [_measure(slot) for slot in slots]
+        if extra and isinstance(items, dict):
+            parts += [_measure(items)] * extra
+        text = sum(p[0] for p in parts)
+        structure = sum(p[1] for p in parts) + 2 + len(parts) * (1 + WHITESPACE_PER_TOKEN)
+        return text, structure
+    if kind == "object" or "properties" in node:
+        text = 0
+        structure = 2
+        for key, value in node.get("properties", {}).items():
+            inner_text, inner_structure = _measure(value)
+            text += inner_text
+            structure += inner_structure + len(key) + 4 + 2 * WHITESPACE_PER_TOKEN
+        return text, structure
+    raise ValueError(f"cannot bound a schema node of type {kind!r}")
+
+
+def max_reply_chars(schema: dict[str, Any]) -> tuple[int, int]:
+    """The longest valid reply: (characters of text in strings, characters of JSON
+    structure). Raises ``ValueError`` for a schema with an unbounded string or array."""
+    return _measure(schema)
+
+
+def max_reply_tokens(spec: OutputSpec, lang: str) -> int:
+    """An upper bound of the tokens of the longest valid reply to ``spec``."""
+    text, structure = max_reply_chars(spec.json_schema)
+    per_char = TOKENS_PER_CHAR.get(lang, max(TOKENS_PER_CHAR.values()))
+    return math.ceil(text * per_char + structure * STRUCTURE_TOKENS_PER_CHAR) + SLACK_TOKENS
+
+
+def _scaled(node: Any, chars: float, items: float) -> Any:
+    if isinstance(node, list):
+        return [_scaled(v, chars, items) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _scaled(v, chars, items) for k, v in node.items()}
+    if out.get("type") == "string" and "maxLength" in out:
+        floor = int(out.get("minLength", 1))
+        out["maxLength"] = max(floor, math.floor(int(out["maxLength"]) * chars))
+    if out.get("type") == "array" and "maxItems" in out and "prefixItems" not in out:
+        floor = int(out.get("minItems", 0))
+        out["maxItems"] = max(floor, math.floor(int(out["maxItems"]) * items + 0.5))
+    return out
+
+
+def scale_lengths(spec: OutputSpec, *, chars: float = 1.0, items: float = 1.0) -> OutputSpec:
+    """``spec`` with every string's ``maxLength`` scaled by ``chars`` and every free
+    array's ``maxItems`` by ``items`` (rounded), never below their minimums; arrays
+    pinned to one slot per id keep their size."""
+    if chars == 1.0 and items == 1.0:
+        return spec
+    return OutputSpec(name=spec.name, json_schema=_scaled(spec.json_schema, chars, items))

@@ -1,0 +1,61 @@
+"""Model profiles: how much of the protocol to ask of a model, per role.
+
+A capable model gets the standard protocol. The embedded SmolLM2-135M gets the
+*compact* one, chosen from measurements (``benchmarks/embedded_debate.py`` and
+``benchmarks/reask_rules.py``): shorter fields and fewer items (so a debate fits in
+about a minute and a looping model cannot run on for minutes), and no re-asks for
+protocol-rule problems, which the 135M model almost never fixes when asked again.
+Hard problems (invalid JSON, schema violations, wrong ids) are re-asked under every
+profile. The profile of each role is recorded in the result.
+
+Chinese replies get shorter character bounds under every profile: a Chinese
+character carries about as much as two or three English ones, and costs the embedded
+tokenizer seven times as many tokens.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from moot.errors import ConfigError
+from moot.llm.bounds import scale_lengths
+from moot.llm.types import OutputSpec
+
+LANG_CHARS = {"en": 1.0, "zh": 0.5}
+"""Character bounds per debate language, relative to English."""
+
+
+@dataclass(frozen=True)
+class ModelProfile:
+    """``chars`` and ``items`` scale the reply types' string and list bounds;
+    ``rule_reasks`` is how many re-asks a protocol-rule problem gets (``None``: as many
+    as hard problems, ``--max-reasks``); ``stance_words`` is the final stance's length
+    rule (the standard protocol's 100-200 words, less where fields are shorter)."""
+
+    name: str
+    chars: float = 1.0
+    items: float = 1.0
+    rule_reasks: int | None = None
+    stance_words: tuple[int, int] = (100, 200)
+    """How long the closing's final stance should be, in words."""
+
+    def spec(self, base: OutputSpec, lang: str) -> OutputSpec:
+        """The reply schema as this profile asks for it in ``lang``."""
+        return scale_lengths(base, chars=self.chars * LANG_CHARS.get(lang, 1.0), items=self.items)
+
+
+STANDARD = ModelProfile("standard")
+COMPACT = ModelProfile("compact", chars=0.5, items=0.6, rule_reasks=0, stance_words=(40, 80))
+PROFILES = {p.name: p for p in (STANDARD, COMPACT)}
+COMPACT_SPECS = frozenset({"local"})
+"""Model specs that get the compact profile by default: the embedded model."""
+
+
+def profile_for(spec: str, override: str | None = None) -> ModelProfile:
+    """The profile of a model spec: ``override`` when given, else compact for the
+    embedded model and standard for everything else."""
+    if override is not None:
+        if override not in PROFILES:
+            raise ConfigError(f"unknown profile {override!r}; choose {' or '.join(PROFILES)}")
+        return PROFILES[override]
+    return COMPACT if spec in COMPACT_SPECS else STANDARD

@@ -1,0 +1,151 @@
+"""Every reply schema has a longest valid reply, and each call's output limit fits it.
+
+The limit comes from :func:`moot.llm.bounds.max_reply_tokens`; here the longest valid
+reply of every round's schema (every field written to the brim, in English and in
+Chinese) is built and counted with the embedded model's own tokenizer.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from moot.formats.replies import ClosingReply, CrossExamReply, OpeningReply, closing_spec
+from moot.formats.replies import cross_exam_spec as cross_spec
+from moot.judging.replies import JudgeReply
+from moot.judging.topic import TopicTypeReply
+from moot.llm.bounds import max_reply_chars, max_reply_tokens, scale_lengths
+from moot.llm.local import check_grammar_limits
+from moot.llm.schemas import enum_item_field, output_spec, pin_items
+from moot.llm.types import OutputSpec
+from moot.profiles import COMPACT, STANDARD, ModelProfile
+
+FILLER = {
+    "en": (
+        "Independent deployment lets each team ship on its own schedule, which cuts the"
+        " coordination cost that grows with every engineer hired, according to the 2023"
+        " State of DevOps report and three case studies of firms with under 50 staff. "
+    ),
+    "zh": (
+        "独立部署让每个团队按自己的节奏发布，从而降低随着每位工程师加入而增长的协调成本，"
+        "这一点见于二零二三年的开发运维状况报告以及三家员工不足五十人的公司的案例研究。"
+    ),
+}
+PRO = ["PRO-1", "PRO-2", "PRO-3", "PRO-4", "PRO-5"]
+CON = ["CON-1", "CON-2", "CON-3", "CON-4", "CON-5"]
+
+
+def _round_specs() -> dict[str, OutputSpec]:
+    """Each round's schema as the structured format sends it, with the most ids."""
+    ids = PRO + CON
+    return {
+        "opening": output_spec(OpeningReply),
+        "cross_examination": cross_spec(output_spec(CrossExamReply), CON),
+        "closing": closing_spec(output_spec(ClosingReply), PRO),
+        "judgement": enum_item_field(
+            pin_items(output_spec(JudgeReply), "assessments", "argument_id", ids),
+            "fallacies",
+            "argument_id",
+            ids,
+        ),
+        "classification": output_spec(TopicTypeReply),
+    }
+
+
+def largest(node: Any, filler: str) -> Any:
+    """The longest valid value of a schema node: strings filled to ``maxLength`` with
+    real text, lists at ``maxItems``, every property present, the longest enum."""
+    if "enum" in node:
+        return max(node["enum"], key=lambda v: len(json.dumps(v, ensure_ascii=False)))
+    kind = node.get("type")
+    if kind == "string":
+        text = (filler * (1 + node["maxLength"] // len(filler)))[: node["maxLength"]]
+        return text
+    if kind == "integer":
+        return node.get("maximum", 0)
+    if kind == "boolean":
+        return False
+    if kind == "array":
+        slots = [largest(s, filler) for s in node.get("prefixItems", [])]
+        extra = node.get("maxItems", len(slots)) - len(slots)
+        return slots + [largest(node["items"], filler) for _ in range(extra)]
+    return {key: largest(value, filler) for key, value in node.get("properties", {}).items()}
+
+
+@pytest.fixture(scope="module")
+def tokenizer() -> Iterator[Any]:
+    """The embedded model's tokenizer (its vocabulary only: no weights, no decoding)."""
+    from llama_cpp import Llama
+
+    from moot.llm.local import embedded_model_path
+
+    llama = Llama(model_path=str(embedded_model_path()), vocab_only=True, verbose=False)
+    yield llama
+    llama.close()
+
+
+@pytest.mark.parametrize("profile", [STANDARD, COMPACT], ids=["standard", "compact"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("round_name", list(_round_specs()))
+def test_the_longest_valid_reply_fits_the_output_limit(
+    round_name: str, lang: str, profile: ModelProfile, tokenizer: Any
+) -> None:
+    spec = profile.spec(_round_specs()[round_name], lang)
+    check_grammar_limits(spec.json_schema)
+    reply = json.dumps(largest(spec.json_schema, FILLER[lang]), ensure_ascii=False, indent=2)
+    tokens = len(tokenizer.tokenize(reply.encode(), add_bos=False))
+    limit = max_reply_tokens(spec, lang)
+    assert tokens <= limit, f"{round_name}: {tokens} tokens > limit {limit}"
+    # ... and the limit is not wildly loose: a looping model pays for it in time
+    assert limit <= 4 * tokens + 64, f"{round_name}: limit {limit} for {tokens} tokens"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_compact_rounds_fit_the_embedded_context(lang: str) -> None:
+    for name, spec in _round_specs().items():
+        assert max_reply_tokens(COMPACT.spec(spec, lang), lang) < 4096, name
+
+
+def test_max_reply_chars_counts_text_and_structure() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "string", "maxLength": 10},
+            "b": {"type": "array", "maxItems": 2, "items": {"type": "string", "maxLength": 3}},
+            "c": {"type": "boolean"},
+        },
+    }
+    text, structure = max_reply_chars(schema)
+    assert text == 10 + 2 * 3
+    # braces, key names with quotes and colons, whitespace, string quotes, brackets...
+    assert structure > len('{"a":"","b":["",""],"c":false}')
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "string"},
+        {"type": "array", "items": {"type": "string", "maxLength": 3}},
+        {"type": "object", "properties": {"x": {"type": "string"}}},
+    ],
+)
+def test_an_unbounded_schema_has_no_longest_reply(schema: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match="no longest value"):
+        max_reply_chars(schema)
+
+
+def test_scaling_never_goes_below_the_minimums_and_keeps_pinned_lists() -> None:
+    spec = cross_spec(output_spec(CrossExamReply), CON[:3])
+    small = scale_lengths(spec, chars=0.01, items=0.01)
+    responses = small.json_schema["properties"]["responses"]
+    assert responses["minItems"] == responses["maxItems"] == 3
+    item = responses["prefixItems"][0]["properties"]
+    assert item["reasoning"]["maxLength"] == item["reasoning"]["minLength"] == 10
+    opening = scale_lengths(output_spec(OpeningReply), chars=0.5, items=0.6)
+    arguments = opening.json_schema["properties"]["arguments"]
+    assert (arguments["minItems"], arguments["maxItems"]) == (3, 3)
+    assert arguments["items"]["properties"]["claim"]["maxLength"] == 100
+    assert scale_lengths(spec) is spec
