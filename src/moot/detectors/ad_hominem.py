@@ -74,7 +74,7 @@ _ADJ = _any(
     *_split("dishonest hypocritical arrogant biased bitter delusional deluded paranoid lazy"),
     *_split("unqualified corrupt bought pathetic embarrassing cowardly childish brainwashed"),
     *_split("senile hysterical unhinged gullible illiterate uneducated ill-informed ill-educated"),
-    *_split("privileged spoiled spoilt elitist dense slow thick crazy insane mad ridiculous"),
+    *_split("spoiled spoilt elitist dense slow thick crazy insane mad ridiculous"),
     "laughable",
     "a liar",
     "out of touch",
@@ -200,7 +200,8 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
     ("competence", r"\b(?:did|have) you even (?:read|look|listen|check|think)"),
     (
         "experience",
-        rf"\b{_PERSON}\s+{_HEDGE}(?:has|have|'ve) {_HEDGE}never (?:\w+ ){{0,2}}"
+        rf"(?<!if )(?<!when )(?<!unless )(?<!once )\b{_PERSON}\s+{_HEDGE}(?:has|have|'ve)"
+        rf" {_HEDGE}never (?:\w+ ){{0,2}}"
         + _any(
             *_split("worked managed run ran raised been had lived waited done stood taught met"),
             *_split("seen used built owned driven held earned paid read studied visited tried"),
@@ -250,7 +251,7 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     (
         "disqualify",
-        r"\b(?:people|someone|anyone|those) (?:who|like you)\b[^.;]{0,60}\b"
+        r"\b(?:people|someone|anyone|those) (?:who|like you|with your)\b[^.;]{0,60}\b"
         + _any("should not", "shouldn't", "have no business", "(?:are|is) in no position")
         + " (?:be )?"
         + _any(
@@ -311,6 +312,41 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
         rf"\b{_PERSON}\s+(?:has|have|'ve) (?:a )?(?:vested|financial|personal) (?:interest|stake)",
     ),
     (
+        "motive",
+        rf"\b{_PERSON}\s+{_HEDGE}(?:has|have|'ve|with) (?:got )?(?:an? |his |her |your |their )?"
+        r"(?:own |hidden |political |obvious |clear |personal )?agenda\b",
+    ),
+    (
+        "motive",
+        rf"\b{_PERSON}\s*(?:is|are|'s|'re)\s+(?:just |only |simply )?(?:protecting|defending)"
+        r" (?:your|his|her|their) (?:own )?"
+        + _any(*_split("job jobs income interests pension industry employer donors salary"))
+        + r"\b",
+    ),
+    ("motive", r"\bwho pays (?:you|him|her|your salary|his salary|her salary)\b"),
+    (
+        "speaker",
+        r"\b(?:lectures?|lessons?|sermons?|advice|moralising|moralizing) (?:on [\w\s-]{1,25} )?from"
+        r" (?:a|an|someone|somebody|the likes of|people like|a man|a woman|him|her|you)\b",
+    ),
+    (
+        "competence",
+        r"\b(?:go back to school|back to kindergarten|debating (?:with )?grown-?ups"
+        r"|leave (?:this|it) to the (?:experts|adults|grown-?ups)|out of (?:your|his|her) depth)\b",
+    ),
+    (
+        "background",
+        r"\b(?:your|his|her|my opponent's) (?:own )?"
+        + _any(
+            *_split("wealth fortune millions mansion yacht inheritance privilege bonus"),
+            "bank balance",
+            "bank account",
+            "sports cars?",
+            "trust fund",
+        )
+        + r"\b",
+    ),
+    (
         "background",
         r"\b(?:your|his|her|my opponent's) (?:\w+ )?"
         + _any(
@@ -337,10 +373,11 @@ _EN_DISOWN = re.compile(
 _CLAUSE_CHAR = r"[^，,。；;！!？?]"
 _ZH_PERSON = _any(
     *_split("你们? 您 对方辩友 对方辩手 对方 对手 反方辩友 正方辩友 反方 正方"),
-    *_split("这位辩友 这位 那位 此人 他 她"),
+    *_split("这位辩友 这位 那位 此人 他 她 这种人 这号人"),
+    r"说(?:出)?(?:这种|这样的|这)话的(?:人|那位)",
     r"[\u4e00-\u9fff]{1,6}的(?:辩手|那位|代表|这位)",
 )
-_ZH_ARGUMENT = _any(
+_ZH_ARGUMENT_WORDS = _any(
     *_split("论点 论据 观点 说法 逻辑 数据 推理 论证 结论 方案 主张 理由 例子 比喻 类比 研究"),
     *_split("证据 发言 这段话 说辞 报告 调查 统计 前提 假设 计划"),
 )
@@ -350,6 +387,8 @@ _ZH_INSULT = _any(
     *_split("小丑 懦夫 键盘侠 井底之蛙 不学无术 孤陋寡闻 没脑子 没文化 没见识 没常识 不要脸"),
     *_split("无耻 书呆子 杠精 喷子 糊涂 可笑 无能 废物 丢人现眼 五谷不分 半桶水"),
     "纸上谈兵的人",
+    *_split("不懂装懂 自以为是 夜郎自大 坐井观天 道貌岸然 假惺惺 冷血 没良心 居心叵测 居心不良"),
+    *_split("别有用心 心怀鬼胎"),
     "智商(?:堪忧|不够|有问题|令人担忧|让人担忧)?",
     "脑子(?:有问题|进水|坏了|跟不上|不好使|不清楚)",
     "素质(?:太低|太差|低下)",
@@ -359,12 +398,14 @@ _ZH_DONE = _any(*_split("养 开 做 带 挤 骑 去 干 读 坐 当 上 见 用
 _ZH_NEVER_DID = _any(
     *_split("当过 养过 开过 做过 带过 挤过 骑过 去过 干过 读过 坐过 吃过苦 种过地 下过基层 创过业"),
     *_split("工作过 上过班 教过书 生过 见过 住过 管过 经历过 碰过 摸过 上过学 念过书 读过书"),
+    *_split("待过 呆过 生活过 干过一天"),
 )
 
 _ZH_PATTERNS: tuple[tuple[str, str], ...] = (
-    ("insult", rf"{_ZH_PERSON}(?:(?!{_ZH_ARGUMENT}){_CLAUSE_CHAR}){{0,10}}{_ZH_INSULT}"),
+    ("insult", rf"{_ZH_PERSON}(?:(?!{_ZH_ARGUMENT_WORDS}){_CLAUSE_CHAR}){{0,10}}{_ZH_INSULT}"),
     ("insult", r"(?:小学生|三岁小孩|三岁孩子|小孩子|傻子|普通人)都(?:知道|明白|懂)"),
     ("insult", r"(?:是不是|真)傻|傻[吗吧]|读书读傻了|书都读到哪里去了|别丢人了"),
+    ("speaker", r"站着说话不腰疼|何不食肉糜|饱汉不知饿汉饥|吃饱了撑的|良心被狗吃了"),
     ("speaker", rf"(?:像)?{_ZH_PERSON}(?:这种|这样|这类)(?:的)?人"),
     ("speaker", r"你们这些(?:人|[\u4e00-\u9fff]{0,4}(?:人|者|家|派|党|族|员|生|客|手|迷|粉))"),
     ("speaker", r"你这种|你这号|你(?:一个|个)[\u4e00-\u9fff]{1,4}[，,]"),
@@ -378,16 +419,23 @@ _ZH_PATTERNS: tuple[tuple[str, str], ...] = (
         rf"{_ZH_PERSON}{_CLAUSE_CHAR}{{0,8}}"
         + _any(*_split("根本 压根 完全 显然 肯定 一点都 什么都 啥都 从来"))
         + "(?:就)?"
-        + _any(*_split("不懂 不明白 不了解 不知道 搞不懂 没搞懂 没弄懂 一窍不通")),
+        + _any(
+            *_split("不懂 不明白 不了解 不知道 搞不懂 没搞懂 没弄懂 一窍不通 体会不到"),
+            *_split("理解不了 想象不到 不会明白"),
+        ),
     ),
     ("competence", r"(?:你|你们|对方|他|她)(?:懂什么|知道什么|懂个|懂啥)"),
-    ("competence", rf"连{_CLAUSE_CHAR}{{1,15}}都(?:不懂|不知道|不会|搞不清|分不清|弄不明白)"),
+    (
+        "competence",
+        rf"连{_CLAUSE_CHAR}{{1,15}}都(?:不懂|不知道|不会|搞不清|分不清|弄不明白|写不出|做不到"
+        r"|说不清|算不清|看不懂)",
+    ),
     ("competence", r"连基本(?:的)?[^，,。]{0,6}都没有"),
     ("experience", rf"连{_CLAUSE_CHAR}{{1,10}}都没(?:有)?{_ZH_DONE}过"),
     (
         "experience",
         rf"{_ZH_PERSON}{_CLAUSE_CHAR}{{0,10}}(?:从来|从|根本|压根|肯定|显然|一定)?没(?:有)?"
-        + _ZH_NEVER_DID,
+        rf"(?:在{_CLAUSE_CHAR}{{1,8}})?" + _ZH_NEVER_DID,
     ),
     (
         "experience",
@@ -421,6 +469,113 @@ _ZH_DISOWN = re.compile(
 )
 
 
+# ---- a pejorative aimed at a person, in any wording ----------------------------------------
+
+_EN_TARGET = re.compile(
+    r"\b(?:you|your|you're|you've|you'd|yourself|he|his|him|she|her|hers|himself|herself"
+    r"|my (?:learned |honourable |honorable )?(?:opponents?|friends?|colleagues?)"
+    r"|the (?:other|opposing) (?:side|team|speaker)|the opposition"
+    r"|the (?:gentleman|lady|member|speaker|man|woman) opposite|this speaker)\b"
+)
+_EN_PEJORATIVE = re.compile(
+    r"\b"
+    + _any(
+        *_split("ignorant ignorance clueless stupid stupidity dumb idiot idiots idiotic moron"),
+        *_split("moronic fool fools foolish imbecile incompetent incompetence arrogant"),
+        *_split("arrogance hypocrite hypocrites hypocritical hypocrisy liar liars dishonest"),
+        *_split("dishonesty shill puppet mouthpiece stooge crony zealot fanatic crank troll"),
+        *_split("clown buffoon laughingstock dilettante charlatan fraud quack coward bully"),
+        *_split("snob elitist spoiled spoilt hysterical paranoid delusional deluded unhinged"),
+        *_split("senile childish immature gullible brainwashed indoctrinated illiterate"),
+        *_split("uneducated ignoramus know-nothing know-it-all smug condescending"),
+        *_split("sanctimonious self-righteous pompous"),
+        "conspiracy theorists?",
+        "trust-fund",
+        "silver spoon",
+        "ivory tower",
+        "armchair [a-z]+",
+        "career politician",
+        "out of touch",
+        "(?:too|so|overly|very|being|getting|far too) emotional",
+        "(?:no|lacks?|without any) common sense",
+        "(?:never|not once) (?:had|held) a real job",
+        "wouldn't (?:recognise|recognize) (?:an? |the )?[a-z -]{1,30} if",
+        "(?:never|not once) set foot",
+        "impartial (?:observer|judge|voice)",
+    )
+    + r"\b"
+)
+"""Words that, said of a person, attack them; an argument cannot be a hypocrite."""
+_EN_ARGUMENT = re.compile(
+    r"\b"
+    + _any(
+        *_split("argument claim case point reasoning logic figure number data evidence study"),
+        *_split("studies report survey statistic proposal plan policy idea analysis example"),
+        *_split("comparison analogy premise conclusion position view theory model estimate"),
+        *_split("assumption approach law scheme tax ban rule measure motion speech answer"),
+        *_split("response objection research paper article method system"),
+    )
+    + r"s?\b"
+)
+_EN_TYPICAL = re.compile(
+    r"(?:^|[.!?:;]\s*)typical(?: of)?(?: an?)? "
+    + _any(
+        *_split("academic academics politician politicians lawyer banker lobbyist bureaucrat"),
+        *_split("economist journalist liberal conservative leftist lefty boomer millennial"),
+        *_split("activist teenager student professor elite elites"),
+    )
+    + r"\b"
+)
+_EN_IF_YOU_KNEW = re.compile(
+    r"\b(?:if|had) you (?:had )?(?:ever|actually|bothered to|once)\b[^.;]{0,60}\byou(?:'d| would)"
+    r" (?:know|understand|see|realise|realize|think twice)\b"
+)
+
+_EN_REPORTED = re.compile(
+    r"\b(?:said|says|say|called|calls|call|claimed|claims|described|describes|thinks|think"
+    r"|thought|believes|believe|argued|argues|told|tells|considers|considered|find|finds|found)\b"
+)
+_ZH_REPORTED = re.compile(r"说|认为|觉得|称|指责|批评|形容")
+_AIM_REACH = (45, 14)
+"""How far (characters of English, of Chinese) a pejorative may follow its target."""
+_ZH_TARGET = re.compile(r"你|您|对方|对手|辩友|他|她|这位|那位|此人|的人|这种人")
+_ZH_PEJORATIVE = re.compile(
+    _any(
+        *_split("无知 傲慢 自大 愚蠢 白痴 弱智 脑残 天真 幼稚 外行 门外汉 骗子 伪君子 虚伪 双标"),
+        *_split("小丑 懦夫 键盘侠 井底之蛙 不学无术 孤陋寡闻 情绪化 歇斯底里 偏激 象牙塔 书呆子"),
+        *_split("死读书 纸上谈兵 不接地气 乳臭未干 毛头小子 老古董 老顽固 食古不化 迂腐 没文化"),
+        *_split("没见识 没常识 既得利益 水军 五毛 公知 自以为是 不懂装懂 吃过亏 没离开过 小学水平"),
+        "水平(?:还)?停留在",
+        "智商",
+        "脑子",
+    )
+)
+_ZH_ARGUMENT = re.compile(_ZH_ARGUMENT_WORDS)
+
+
+def _aimed_at_person(clause: str, lang_zh: bool) -> bool:
+    """Whether the clause calls a person something pejorative: a pejorative follows a
+    person (within ``_AIM_REACH`` characters) with no argument noun and no verb of saying
+    between them, so "you are a hypocrite" counts, and neither "your proposal is naive"
+    nor "she said the minister was out of touch" does."""
+    target, pejorative, argument = (
+        (_ZH_TARGET, _ZH_PEJORATIVE, _ZH_ARGUMENT)
+        if lang_zh
+        else (_EN_TARGET, _EN_PEJORATIVE, _EN_ARGUMENT)
+    )
+    reach = _AIM_REACH[1] if lang_zh else _AIM_REACH[0]
+    reported = _ZH_REPORTED if lang_zh else _EN_REPORTED
+    for person in target.finditer(clause):
+        after = clause[person.end() : person.end() + reach]
+        match = pejorative.search(after)
+        if match is None:
+            continue
+        between = after[: match.start()]
+        if not argument.search(between) and not reported.search(between):
+            return True
+    return False
+
+
 def _attack(text: str, lang_zh: bool) -> tuple[str, str] | None:
     """The first attack in ``text``: (its kind, the sentence) or None."""
     patterns = ZH_ATTACKS if lang_zh else EN_ATTACKS
@@ -432,6 +587,10 @@ def _attack(text: str, lang_zh: bool) -> tuple[str, str] | None:
             for kind, pattern in patterns:
                 if pattern.search(clause):
                     return kind, sentence
+            if not lang_zh and (_EN_TYPICAL.search(clause) or _EN_IF_YOU_KNEW.search(clause)):
+                return "speaker", sentence
+            if _aimed_at_person(clause, lang_zh):
+                return "insult", sentence
     return None
 
 

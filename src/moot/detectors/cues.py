@@ -37,8 +37,10 @@ REFUTATION = re.compile(
     r"\b(?:wrong|untrue|not true|false|misleading|mistaken|a myth|overstates?|ignores?|ignoring"
     r"|fails? to|does not follow|doesn't follow|beside the point|irrelevant|no evidence"
     r"|not the same as|does not mean|doesn't mean|is no reason|unfalsifiable|flawed|nonsense"
-    r"|absurd)\b"
-    r"|并不|并非|不等于|不代表|错误|不对|站不住|忽略|忽视|回避|恰恰|荒谬|不成立"
+    r"|absurd|red herring|straw man|non sequitur|a distraction|misses the point|not the point"
+    r"|has nothing to do with|cherry-pick(?:s|ed|ing)?|exaggerat(?:es?|ed|ing|ion))\b"
+    r"|并不|并非|不等于|不代表|错误|不对|站不住|忽略|忽视|回避|恰恰|荒谬|不成立|偷换概念|以偏概全"
+    r"|答非所问|无关|夸大|断章取义|混淆"
 )
 """Words that call a point wrong: the clause they are in answers rather than repeats."""
 """A speaker answering a point rather than accepting it."""
@@ -81,6 +83,9 @@ ENGAGEMENT = re.compile(
     r"|对方|辩友|我方|你方|本方|辩题|对手|我们认为|我认为"
 )
 """A speaker addressing the debate itself: the motion, the opponent, the case."""
+
+ADDRESS = re.compile(r"\byou(?:r|rs|'re|'ve|'d|rself)?\b|你(?!们好)|您")
+"""A speaker addressing the other speaker directly (a turn of the exchange, not an aside)."""
 
 SUBJECT_CHANGE = re.compile(
     r"\bspeaking of\b|\bby the way\b"

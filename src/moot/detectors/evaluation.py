@@ -18,7 +18,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from moot.detectors.core import run_detectors
-from moot.detectors.transcript import DETECTOR_NAMES, DetectorName, Flag, Lang, Transcript
+from moot.detectors.transcript import DETECTOR_NAMES, DetectorName, Flag, Transcript
 
 
 class Label(BaseModel):
@@ -109,9 +109,9 @@ def outcomes(case: LabelledCase, flags: Iterable[Flag] | None = None) -> list[Ou
     return results
 
 
-def score(cases: Iterable[LabelledCase]) -> dict[tuple[DetectorName, Lang], Counts]:
+def score(cases: Iterable[LabelledCase]) -> dict[tuple[DetectorName, str], Counts]:
     """Counts per detector and language over ``cases``."""
-    totals: dict[tuple[DetectorName, Lang], Counts] = {}
+    totals: dict[tuple[DetectorName, str], Counts] = {}
     for case in cases:
         for outcome in outcomes(case):
             key = (outcome.detector, case.transcript.lang)

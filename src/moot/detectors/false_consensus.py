@@ -9,9 +9,10 @@ not acknowledge any concession (no granting sentence of its own) and either
 - claims that nothing of the opponent's case stands or that it conceded nothing
   ("we concede nothing", "not a single point survives", "every number they offered
   collapses", "没有任何一个论点站得住脚", "所谓的成绩根本不能说明问题"); or
-- says the opposite of what was conceded: a closing sentence that shares at least
-  ``CONTRADICTION_COVER`` of the conceded sentence's content terms with the opposite
-  polarity (one negation more or less).
+- says the opposite of what was conceded: a part of a closing sentence (cut at commas
+  and conjunctions) that shares at least ``CONTRADICTION_COVER`` of the conceded
+  sentence's content terms (its granting words aside) with the opposite polarity (one
+  negation more or less).
 
 Structured variant (``check_concessions``), for formats that record concessions: each
 concession names the conceding side and what it conceded (an argument id or a
@@ -66,6 +67,7 @@ CLAIMS_NOTHING_STANDS = re.compile(
     r"|arguments?|claims?|numbers?|figures?|reasons?)\b[^.;]{0,40}\b(?:collapsed|collapses"
     r"|collapse|fallen|falls|fell|failed|fails|crumbled|crumbles|refuted|demolished)\b"
     r"|\bno [\w\s]{1,30} (?:that|which) survives\b|\bcollapses? under scrutiny\b"
+    r"|\b(?:prove|proves|proved|show|shows|showed) (?:absolutely )?nothing\b"
     r"|\b(?:all|every one|each) of our (?:points|arguments|claims) (?:stands?|remains?|survives?"
     r"|holds?)\b|\bnothing (?:they|the other side|my opponent) (?:said|offered|raised) (?:survives"
     r"|stands)\b"
@@ -75,6 +77,10 @@ CLAIMS_NOTHING_STANDS = re.compile(
     r"|一点都不比|一点也不比|(?:什么|任何东西)都没有承认|没有承认任何"
 )
 """A closing claiming that nothing of the opponent's case stands, or nothing was conceded."""
+
+
+_PARTS = re.compile(r"[,，;；:：]|\s+(?:and|but|while)\s+|而且|但是|但")
+"""Where a closing sentence is cut before its parts are compared with a concession."""
 
 
 class Concession(BaseModel):
@@ -105,14 +111,16 @@ def _closing_finding(
         if CLAIMS_NOTHING_STANDS.search(fold(sentence)):
             values["quote"] = shorten(sentence, 120)
             return Finding("false_consensus", closing, side, "false_consensus.claim", values)
-    granted = set(content_terms(concession))
+    granted_text = CONCESSION.sub(" ", fold(concession))
+    granted = set(content_terms(granted_text))
     for sentence in closing_sentences:
-        terms = set(content_terms(sentence))
-        covered = bool(granted) and coverage(granted, terms) >= CONTRADICTION_COVER
-        if covered and polarity(sentence) != polarity(concession):
-            values["quote"] = shorten(sentence, 120)
-            kind = "false_consensus.contradiction"
-            return Finding("false_consensus", closing, side, kind, values)
+        for part in _PARTS.split(sentence):
+            terms = set(content_terms(part))
+            covered = bool(granted) and coverage(granted, terms) >= CONTRADICTION_COVER
+            if covered and polarity(part) != polarity(granted_text):
+                values["quote"] = shorten(sentence, 120)
+                kind = "false_consensus.contradiction"
+                return Finding("false_consensus", closing, side, kind, values)
     return None
 
 
