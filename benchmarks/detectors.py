@@ -3,7 +3,8 @@
 The labelled set (tests/data/detectors) has a train split, on which the detectors
 were tuned, and two held-out splits: test, written before the detectors, and
 holdout, written after them and before any evaluation on it (docs/detectors.md gives
-each held-out split's first-evaluation figures and what changed after them). Each turn is one decision per turn detector, each transcript one decision per
+each held-out split's first-evaluation figures and what changed after them). Each
+turn is one decision per turn detector, each transcript one decision per
 transcript-wide detector (see moot.detectors.evaluation).
 
     python benchmarks/detectors.py            # the table

@@ -353,6 +353,11 @@ def test_check_turn_gives_the_flags_run_detectors_gives_later_with_reasons() -> 
     assert "第 0 轮" in again[0].reason
 
 
+def test_check_turn_refuses_a_side_that_is_not_in_the_debate() -> None:
+    with pytest.raises(TranscriptError, match="unknown side 'judge'"):
+        check_turn(transcript([("pro", OSLO)]), Turn(side="judge", text=FOOTBALL))
+
+
 def test_check_turn_only_runs_the_per_turn_detectors() -> None:
     so_far = transcript([("pro", OSLO)])
     issues = check_turn(so_far, Turn(side="con", text="You clearly don't understand cities."))

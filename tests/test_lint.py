@@ -85,7 +85,7 @@ def test_the_table_shows_text_as_written_never_as_markup(tmp_path: Path) -> None
             {"side": "con", "text": "A ban punishes the night-shift nurse and the tradesman."},
             {
                 "side": hostile,
-                "text": "You clearly don't understand cities. [link=http://x]click[/link]\x07",
+                "text": "You clearly don't understand [link=http://x]cities[/link] at all.\x07",
             },
         ],
     }
@@ -93,7 +93,7 @@ def test_the_table_shows_text_as_written_never_as_markup(tmp_path: Path) -> None
     assert result.exit_code == 0, result.output
     flat = " ".join(result.stdout.split())
     assert "[bold red]pro[/bold red]" in flat
-    assert "[link=http://x]click[/link]" in flat
+    assert "[link=http://x]cities[/link]" in flat
     assert "\x1b" not in result.stdout
     assert "\x07" not in result.stdout
     assert "ad_hominem" in flat

@@ -107,6 +107,9 @@ class Transcript(_Model):
 
     def with_turn(self, turn: Turn) -> Transcript:
         """This transcript with one more turn at the end (scores unchanged)."""
+        if turn.side not in self.sides:
+            known = ", ".join(repr(s) for s in self.sides)
+            raise TranscriptError(f"the new turn is spoken by unknown side {turn.side!r} ({known})")
         return self.model_copy(update={"turns": [*self.turns, turn]})
 
 
