@@ -13,10 +13,14 @@ import typer
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.table import Table
+from rich.text import Text
 
 from moot import __version__
 from moot.calibrate import calibrate_panel, read_cases
 from moot.debate import DebateOptions, new_debate_id, resume_debate, run_debate
+from moot.detectors import TranscriptError
+from moot.detectors.lint import lint_file, payload, printable
+from moot.detectors.messages import message
 from moot.errors import BudgetExceeded, ConfigError, ModelOutputError, MootError
 from moot.judging.profiles import TOPIC_TYPES, load_profiles
 from moot.llm.budget import PriceTable
@@ -313,6 +317,37 @@ def resume(
             ),
         )
     _emit(result, json_path)
+
+
+@app.command()
+def lint(
+    transcript: Annotated[
+        Path,
+        typer.Argument(
+            help='Transcript JSON: {"topic", "lang": "en"|"zh", "sides": {NAME: stance},'
+            ' "turns": [{"side", "text"}], "judge_scores": [{"turn", "score"}] (optional)}.'
+        ),
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the flags as JSON.")] = False,
+) -> None:
+    """Run the debate detectors on a transcript, from moot or any other system."""
+    try:
+        read, flags = lint_file(transcript)
+    except TranscriptError as exc:
+        _err().print(Text(printable(f"error: {exc}"), style="red"))
+        raise typer.Exit(2) from exc
+    if as_json:
+        typer.echo(json.dumps(payload(flags), ensure_ascii=False, indent=2))
+        return
+    if not flags:
+        typer.echo(message(read.lang, "lint.none"))
+        return
+    table = Table("turn", "side", "detector", "evidence")
+    for flag in flags:
+        turn = message(read.lang, "lint.whole") if flag.turn is None else str(flag.turn)
+        cells = (turn, flag.side or "-", flag.detector, flag.evidence)
+        table.add_row(*(Text(printable(cell)) for cell in cells))
+    Console().print(table)
 
 
 def _row_summary(row: DebateRow) -> dict[str, Any]:

@@ -1,0 +1,72 @@
+"""Precision, recall and F1 of the debate detectors on the labelled transcripts.
+
+The labelled set (tests/data/detectors) has a train split, on which the detectors
+were tuned, and two held-out splits: test, written before the detectors, and
+holdout, written after them and before any evaluation on it (docs/detectors.md gives
+each held-out split's first-evaluation figures and what changed after them). Each
+turn is one decision per turn detector, each transcript one decision per
+transcript-wide detector (see moot.detectors.evaluation).
+
+    python benchmarks/detectors.py            # the table
+    python benchmarks/detectors.py --misses   # and every false positive / negative
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from moot.detectors import DETECTOR_NAMES
+from moot.detectors.evaluation import Counts, LabelledCase, load_cases, outcomes, score
+
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "detectors"
+SPLITS = ("train", "test", "holdout")
+LANGS = ("en", "zh")
+
+
+def _figure(value: float | None) -> str:
+    return "   -" if value is None else f"{value:4.2f}"
+
+
+def _row(split: str, detector: str, lang: str, counts: Counts) -> str:
+    return (
+        f"{split:7}  {detector:19}  {lang:3}  {counts.tp:3} {counts.fp:3} {counts.fn:3}"
+        f"   {_figure(counts.precision)}  {_figure(counts.recall)}  {_figure(counts.f1)}"
+    )
+
+
+def _misses(cases: list[LabelledCase]) -> list[str]:
+    lines = []
+    for case in cases:
+        for outcome in outcomes(case):
+            for turn in outcome.false_positives:
+                lines.append(f"  false positive  {outcome.detector:19} {case.id} turn {turn}")
+            for turn in outcome.false_negatives:
+                lines.append(f"  false negative  {outcome.detector:19} {case.id} turn {turn}")
+    return lines
+
+
+def main(argv: list[str]) -> int:
+    print("split    detector             lang  TP  FP  FN      P     R    F1")
+    misses: list[str] = []
+    for split in SPLITS:
+        cases = {lang: load_cases(DATA / split / f"{lang}.json") for lang in LANGS}
+        totals = {lang: score(cases[lang]) for lang in LANGS}
+        turns = sum(len(c.transcript.turns) for lang in LANGS for c in cases[lang])
+        print(f"{split}: {sum(len(c) for c in cases.values())} transcripts, {turns} turns")
+        for detector in DETECTOR_NAMES:
+            both = Counts()
+            for lang in LANGS:
+                found = totals[lang][(detector, lang)]
+                both = both + found
+                print(_row(split, detector, lang, found))
+            print(_row(split, detector, "all", both))
+        if "--misses" in argv:
+            misses.extend(f"{split}:{line}" for lang in LANGS for line in _misses(cases[lang]))
+    for line in misses:
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

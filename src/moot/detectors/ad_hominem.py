@@ -1,0 +1,607 @@
+"""``ad_hominem``: a turn attacks the speaker instead of the argument.
+
+A lexicon of attack forms, each tied to a person as its target: an insult, a slur on
+competence or experience ("you clearly don't understand", "has never run a
+business"), a motive ("of course you would say that", "on the payroll of"), a
+disqualification ("who are you to", "有什么资格"), or contempt for the person ("people
+like you", "你这种人"). The same words aimed at an argument ("this argument is naive",
+"这个说法太天真") are criticism, not ad hominem: the English forms require a personal
+target (you, my opponent, he/she, the other side's speaker), and the Chinese ones
+are skipped when an argument noun (论点, 说法, 数据...) stands between target and insult.
+Quoted words are ignored (quoting an insult to reject it is not one), and so is a
+clause that disowns the attack ("I am not calling my opponent naive", "我不是说...").
+
+Limits: irony, insinuation without these forms, and insults the lexicon lacks are
+missed; a generic "you" followed by an insult word is flagged.
+"""
+
+from __future__ import annotations
+
+import re
+
+from moot.detectors.finding import Finding
+from moot.detectors.lexical import clauses, fold, shorten, split_sentences, without_quotes
+from moot.detectors.messages import message
+from moot.detectors.transcript import Transcript
+
+
+def _split(words: str) -> list[str]:
+    return words.split()
+
+
+def _any(*alternatives: str) -> str:
+    """A regex group matching any of ``alternatives`` (each a regex)."""
+    return "(?:" + "|".join(alternatives) + ")"
+
+
+# ---- English ------------------------------------------------------------------------
+
+_PERSON = _any(
+    "you",
+    "my (?:learned |honourable |honorable |dear )?(?:opponents?|friends?|colleagues?)",
+    "the (?:other|opposing) (?:side|team|speaker)",
+    "the opposition",
+    "(?:this|that|the) speaker",
+    "he",
+    "she",
+    "this (?:man|woman|gentleman|lady)",
+    r"[\w'-]+(?:'s)? (?:speaker|representative|debater)",
+)
+"""Who an attack can be aimed at: the addressee, the opponent, a speaker (never 'I')."""
+_BE = _any(
+    *_split("is are 's 're was were seems? sounds? looks? remains?"), "must be", "ha(?:s|ve) been"
+)
+_FILL = (
+    r"(?:\s+"
+    + _any(
+        *_split("clearly obviously simply just really so such being totally completely utterly"),
+        *_split(
+            "hopelessly deeply plainly evidently very quite incredibly frankly truly basically"
+        ),
+        "nothing but",
+        "little more than",
+        "a",
+        "an",
+        "the",
+        "an absolute",
+        "a complete",
+        "a total",
+    )
+    + ")*"
+)
+_ADJ = _any(
+    *_split("ignorant clueless naive naïve stupid dumb idiotic moronic foolish incompetent"),
+    *_split("dishonest hypocritical arrogant biased bitter delusional deluded paranoid lazy"),
+    *_split("unqualified corrupt bought pathetic embarrassing cowardly childish brainwashed"),
+    *_split("senile hysterical unhinged gullible illiterate uneducated ill-informed ill-educated"),
+    *_split("spoiled spoilt elitist dense slow thick crazy insane mad ridiculous"),
+    "laughable",
+    "a liar",
+    "out of touch",
+    "not very bright",
+    "not smart enough",
+    "too young",
+    "too old",
+    "out of (?:your|his|her) depth",
+)
+"""Adjectives that judge a person (aimed at an argument they are criticism)."""
+_NOUN = _any(
+    *_split("idiot moron fool imbecile liar hypocrite clown joke shill troll crank fanatic"),
+    *_split("zealot coward amateur charlatan fraud propagandist luddite dinosaur snowflake"),
+    *_split("loser failure nobody hack puppet mouthpiece ideologue know-it-all fanboy fangirl"),
+    *_split("bigot elitist snob buffoon halfwit simpleton nitwit dimwit dunce blowhard"),
+    *_split("windbag quack crook"),
+    "con artist",
+    "conspiracy theorist",
+    "failed [a-z]+",
+    "armchair [a-z]+",
+    "sports fan",
+)
+_EXPERT = _any(
+    *_split("economist expert scientist doctor engineer lawyer teacher professional specialist"),
+    *_split("historian statistician researcher scholar parent farmer nurse"),
+)
+_HEDGE = r"(?:(?:clearly|obviously|simply|just|evidently|plainly|really|still|probably) )?"
+
+_EN_PATTERNS: tuple[tuple[str, str], ...] = (
+    ("insult", rf"\b{_PERSON}\s*{_BE}{_FILL}\s+{_ADJ}\b"),
+    ("insult", rf"\b{_PERSON}\s*{_BE}{_FILL}(?:\s+[\w-]+)?\s+{_NOUN}s?\b"),
+    ("insult", rf"\b(?:you|you're|you are)\s+(?:an?\s+)?{_any(_NOUN, _ADJ)}\b"),
+    (
+        "insult",
+        rf"\b{_PERSON}\s*{_BE}{_FILL}\s+(?:incapable|unable) (?:of|to) "
+        + _any(*_split("basic simple understand grasp follow count read think do")),
+    ),
+    (
+        "insult",
+        rf"\b{_PERSON}\s*{_BE}\s+(?:not|hardly|far from) "
+        + _any(*_split("smart intelligent bright clever competent qualified educated informed"))
+        + r" enough\b",
+    ),
+    (
+        "insult",
+        rf"\b(?:your|his|her|{_PERSON}'s) (?:\w+ )?"
+        + _any(
+            *_split("ignorance arrogance hypocrisy incompetence stupidity dishonesty naivety"),
+            *_split("naivete cowardice laziness bias"),
+            "lack of " + _any(*_split("understanding knowledge experience intelligence education")),
+        )
+        + r"\b",
+    ),
+    (
+        "insult",
+        r"\b(?:acting|behaving|talking|sounds?) like (?:a|an) "
+        + _any(*_split("child toddler teenager idiot fool clown zealot fanatic"))
+        + r"\b",
+    ),
+    ("insult", r"\b(?:get a (?:clue|grip|brain|life)|grow up)\b"),
+    ("insult", r"\bare you (?:stupid|blind|deaf|dense|serious|kidding me)\b"),
+    ("insult", rf"\b(?:only|any|what)\s+(?:an?\s+)?{_NOUN}s?\s+(?:would|could)\b"),
+    ("insult", r"\bwouldn't know (?:an? |the )?[\w\s-]{1,30} from (?:an? |the )?\w+"),
+    ("insult", r"\b(?:stop )?embarrass(?:ing)? (?:yourself|himself|herself)\b"),
+    ("insult", r"\bshame on you\b|\bshould be ashamed\b"),
+    (
+        "insult",
+        r"\bnot worth "
+        + _any(*_split("arguing debating talking listening responding engaging"))
+        + r" (?:with|to)\b",
+    ),
+    (
+        "insult",
+        _any(*_split("anti-science science-denying brain-dead half-witted small-minded"))
+        + r"[\w\s-]{0,20} (?:from|by) (?:people|someone|those|you)\b",
+    ),
+    (
+        "lying",
+        rf"\b{_PERSON}\s*(?:is|are|'s|'re|was|were)\s+(?:\w+\s+)?lying\b"
+        r"(?! (?:in|on|down|around|there|awake|low|still))",
+    ),
+    ("lying", rf"\b{_PERSON}\s+(?:\w+\s+)?lied\b"),
+    ("credentials", rf"\b{_PERSON}\s*{_BE}\b[^.;]{{0,40}}\bnot an? {_EXPERT}\b"),
+    (
+        "credentials",
+        rf"\b{_PERSON}\s*(?:is|are|'s|'re)\s+(?:no|hardly an?|not even an?) {_EXPERT}\b",
+    ),
+    (
+        "competence",
+        rf"\b{_PERSON}\s+{_HEDGE}"
+        r"(?:don't|do not|doesn't|does not|didn't|did not|can't|cannot|never) (?:even )?"
+        + _any(
+            *_split("understand grasp comprehend"),
+            "know what",
+            "know how",
+            "know the first",
+            "get it",
+            "have a clue",
+            "have any idea",
+            "bothered to",
+            "read the",
+        ),
+    ),
+    (
+        "competence",
+        rf"\b{_PERSON}\s+{_HEDGE}(?:has|have|'ve) (?:no|not the slightest|not a) "
+        + _any(*_split("idea clue understanding experience expertise qualifications business"))
+        + r"\b",
+    ),
+    (
+        "competence",
+        rf"\b{_PERSON}\s+{_HEDGE}(?:knows?|understands?)"
+        r" (?:nothing|next to nothing|little|very little)\b",
+    ),
+    (
+        "competence",
+        rf"\b{_PERSON}\s+{_HEDGE}lacks? (?:the |any )?"
+        + _any(*_split("intelligence brains education experience qualifications expertise"))
+        + r"\b",
+    ),
+    ("competence", rf"\b{_PERSON}\s+(?:can't|cannot|can not) even (?:count|read|spell|add)\b"),
+    ("competence", r"\bwhat (?:would|does|do) (?:a|an|some|this|that) [\w-]+ know\b"),
+    ("competence", r"\b(?:did|have) you even (?:read|look|listen|check|think)"),
+    (
+        "experience",
+        rf"(?<!if )(?<!when )(?<!unless )(?<!once )\b{_PERSON}\s+{_HEDGE}(?:has|have|'ve)"
+        rf" {_HEDGE}never (?:\w+ ){{0,2}}"
+        + _any(
+            *_split("worked managed run ran raised been had lived waited done stood taught met"),
+            *_split("seen used built owned driven held earned paid read studied visited tried"),
+            "started",
+            "set foot",
+        )
+        + r"\b",
+    ),
+    (
+        "experience",
+        r"\b(?:spoken like|only|coming from|typical of) "
+        + _any(*_split("someone somebody anyone people those"), "a (?:person|man|woman|guy)")
+        + r" (?:who|that) (?:has |have |'s |'ve |had )?(?:never|only|not once)\b",
+    ),
+    (
+        "experience",
+        rf"\b{_PERSON}\s+{_HEDGE}(?:has|have) no (?:children|kids|family|job|experience)\b",
+    ),
+    (
+        "speaker",
+        r"\b(?:spoken like|coming from|rich coming from|typical of) "
+        + _any(*_split("a an someone somebody you"), "a true", "the kind of", "my opponent")
+        + r"\b",
+    ),
+    ("speaker", r"\bpeople like (?:you|him|her|my opponent)\b(?! and)"),
+    (
+        "speaker",
+        r"(?:^|[.!?]\s*)says (?:the|a|someone|somebody)(?: [\w-]+)?"
+        r"(?: guy| man| woman| person| one| lady| gentleman)? (?:who|that)\b",
+    ),
+    ("speaker", r"\b(?:your kind|the likes of you|you people|your lot)\b"),
+    ("speaker", r"\b(?:rich|privileged|spoiled|spoilt|sheltered) (?:kid|boy|girl|brat|elite)s?\b"),
+    (
+        "disqualify",
+        _any(
+            "who are you to",
+            "what would (?:you|he|she|they) know",
+            "what do you know about",
+            "(?:you|he|she) ha(?:s|ve) no right to",
+            "not qualified to",
+            "no credibility",
+            "stop pretending",
+            "(?:nobody|no one) should (?:listen to|trust|believe|take) "
+            "(?:you|him|her|my opponent|a man|a woman|someone|anyone|people)",
+            "(?:don't|do not) (?:listen to|trust) (?:him|her|my opponent)",
+        ),
+    ),
+    (
+        "disqualify",
+        r"\b(?:people|someone|anyone|those) (?:who|like you|with your)\b[^.;]{0,60}\b"
+        + _any("should not", "shouldn't", "have no business", "(?:are|is) in no position")
+        + " (?:be )?"
+        + _any(
+            *_split("giving lecturing telling redesigning talking commenting debating"), "speak"
+        ),
+    ),
+    (
+        "disqualify",
+        r"\b(?:your|his|her|my opponent's) (?:views?|opinions?|word|thoughts?|take)"
+        r" (?:on [\w\s-]{1,30} )?(?:is|are) (?:\w+ )?"
+        r"(?:worthless|worth (?:exactly |absolutely )?nothing|irrelevant|meaningless)\b",
+    ),
+    (
+        "motive",
+        rf"\bof course {_PERSON}\s*"
+        + _any(
+            "would",
+            "'d",
+            "will",
+            "wants? to",
+            "is going to",
+            "opposes?",
+            "supports?",
+            "defends?",
+            "says?",
+            "argues?",
+            "claims?",
+            "likes?",
+            "denies",
+            "deny",
+            "objects?",
+            "thinks?",
+            "prefers?",
+        )
+        + r"\b",
+    ),
+    ("motive", r"\bpaid to (?:say|argue|defend|push|promote|write|believe)\b"),
+    ("motive", rf"\b{_PERSON} would say that\b|\bno wonder (?:you|he|she|my opponent)\b"),
+    (
+        "motive",
+        _any(
+            "on the payroll of",
+            "in the pocket of",
+            "paid shill",
+            "bankrolled by",
+            "a shill for",
+            r"works? for the [\w\s-]{1,25} (?:lobby|industry)",
+            r"paid by the [\w\s-]{1,25} (?:lobby|industry)",
+        ),
+    ),
+    (
+        "motive",
+        rf"\b{_PERSON}\s*(?:is|are|'s|'re)\s+(?:hardly|not|no|far from)\s+(?:a |an )?"
+        + _any(*_split("neutral impartial objective unbiased disinterested independent")),
+    ),
+    (
+        "motive",
+        rf"\b{_PERSON}\s+(?:has|have|'ve) (?:a )?(?:vested|financial|personal) (?:interest|stake)",
+    ),
+    (
+        "motive",
+        rf"\b{_PERSON}\s+{_HEDGE}(?:has|have|'ve|with) (?:got )?(?:an? |his |her |your |their )?"
+        r"(?:own |hidden |political |obvious |clear |personal )?agenda\b",
+    ),
+    (
+        "motive",
+        rf"\b{_PERSON}\s*(?:is|are|'s|'re)\s+(?:just |only |simply )?(?:protecting|defending)"
+        r" (?:your|his|her|their) (?:own )?"
+        + _any(*_split("job jobs income interests pension industry employer donors salary"))
+        + r"\b",
+    ),
+    ("motive", r"\bwho pays (?:you|him|her|your salary|his salary|her salary)\b"),
+    (
+        "speaker",
+        r"\b(?:lectures?|lessons?|sermons?|advice|moralising|moralizing) (?:on [\w\s-]{1,25} )?from"
+        r" (?:a|an|someone|somebody|the likes of|people like|a man|a woman|him|her|you)\b",
+    ),
+    (
+        "competence",
+        r"\b(?:go back to school|back to kindergarten|debating (?:with )?grown-?ups"
+        r"|leave (?:this|it) to the (?:experts|adults|grown-?ups)|out of (?:your|his|her) depth)\b",
+    ),
+    (
+        "background",
+        r"\b(?:your|his|her|my opponent's) (?:own )?"
+        + _any(
+            *_split("wealth fortune millions mansion yacht inheritance privilege bonus"),
+            "bank balance",
+            "bank account",
+            "sports cars?",
+            "trust fund",
+        )
+        + r"\b",
+    ),
+    (
+        "background",
+        r"\b(?:your|his|her|my opponent's) (?:\w+ )?"
+        + _any(
+            *_split("salary paycheck income wealth background age gender accent upbringing"),
+            *_split("privilege generation religion politics"),
+        )
+        + r" (?:makes|means|explains|blinds|is why|shows)\b",
+    ),
+    ("background", r"\b(?:at your age|your generation (?:always|never|just)|ok,? boomer)\b"),
+)
+
+_EN_DISOWN = re.compile(
+    r"\b(?:not|never|n't|no one|nobody|won't|will not|wouldn't|would not)\s+(?:\w+\s+){0,3}"
+    + _any(
+        *_split("calling saying suggesting implying claiming accusing call say suggest imply"),
+        *_split("claim accuse think mean questioning question attacking attack"),
+    )
+    + r"\b"
+)
+"""A clause that disowns an attack ("I am not calling my opponent naive")."""
+
+# ---- Chinese ------------------------------------------------------------------------
+
+_CLAUSE_CHAR = r"[^，,。；;！!？?]"
+_ZH_PERSON = _any(
+    *_split("你们? 您 对方辩友 对方辩手 对方 对手 反方辩友 正方辩友 反方 正方"),
+    *_split("这位辩友 这位 那位 此人 他 她 这种人 这号人"),
+    r"说(?:出)?(?:这种|这样的|这)话的(?:人|那位)",
+    r"[\u4e00-\u9fff]{1,6}的(?:辩手|那位|代表|这位)",
+)
+_ZH_ARGUMENT_WORDS = _any(
+    *_split("论点 论据 观点 说法 逻辑 数据 推理 论证 结论 方案 主张 理由 例子 比喻 类比 研究"),
+    *_split("证据 发言 这段话 说辞 报告 调查 统计 前提 假设 计划"),
+)
+"""Words for an argument: an insult after one of them is aimed at the argument."""
+_ZH_INSULT = _any(
+    *_split("无知 愚蠢 蠢货 蠢 白痴 傻瓜 傻子 弱智 脑残 天真 幼稚 外行 门外汉 骗子 伪君子 虚伪"),
+    *_split("小丑 懦夫 键盘侠 井底之蛙 不学无术 孤陋寡闻 没脑子 没文化 没见识 没常识 不要脸"),
+    *_split("无耻 书呆子 杠精 喷子 糊涂 可笑 无能 废物 丢人现眼 五谷不分 半桶水"),
+    "纸上谈兵的人",
+    *_split("不懂装懂 自以为是 夜郎自大 坐井观天 道貌岸然 假惺惺 冷血 没良心 居心叵测 居心不良"),
+    *_split("别有用心 心怀鬼胎"),
+    "智商(?:堪忧|不够|有问题|令人担忧|让人担忧)?",
+    "脑子(?:有问题|进水|坏了|跟不上|不好使|不清楚)",
+    "素质(?:太低|太差|低下)",
+    "水平(?:太低|太差|有限|不够)",
+)
+_ZH_DONE = _any(*_split("养 开 做 带 挤 骑 去 干 读 坐 当 上 见 用 种 管 教 生 住 摸"))
+_ZH_NEVER_DID = _any(
+    *_split("当过 养过 开过 做过 带过 挤过 骑过 去过 干过 读过 坐过 吃过苦 种过地 下过基层 创过业"),
+    *_split("工作过 上过班 教过书 生过 见过 住过 管过 经历过 碰过 摸过 上过学 念过书 读过书"),
+    *_split("待过 呆过 生活过 干过一天"),
+)
+
+_ZH_PATTERNS: tuple[tuple[str, str], ...] = (
+    ("insult", rf"{_ZH_PERSON}(?:(?!{_ZH_ARGUMENT_WORDS}){_CLAUSE_CHAR}){{0,10}}{_ZH_INSULT}"),
+    ("insult", r"(?:小学生|三岁小孩|三岁孩子|小孩子|傻子|普通人)都(?:知道|明白|懂)"),
+    ("insult", r"(?:是不是|真)傻|傻[吗吧]|读书读傻了|书都读到哪里去了|别丢人了"),
+    ("speaker", r"站着说话不腰疼|何不食肉糜|饱汉不知饿汉饥|吃饱了撑的|良心被狗吃了"),
+    ("speaker", rf"(?:像)?{_ZH_PERSON}(?:这种|这样|这类)(?:的)?人"),
+    ("speaker", r"你们这些(?:人|[\u4e00-\u9fff]{0,4}(?:人|者|家|派|党|族|员|生|客|手|迷|粉))"),
+    ("speaker", r"你这种|你这号|你(?:一个|个)[\u4e00-\u9fff]{1,4}[，,]"),
+    (
+        "speaker",
+        rf"{_ZH_PERSON}{_CLAUSE_CHAR}{{0,6}}一看就(?:是|知道是)|一看就是[^。，,；;]{{0,20}}的人",
+    ),
+    ("lying", rf"{_ZH_PERSON}.{{0,6}}(?:撒谎|说谎|睁眼说瞎话|满嘴跑火车|信口雌黄)"),
+    (
+        "competence",
+        rf"{_ZH_PERSON}{_CLAUSE_CHAR}{{0,8}}"
+        + _any(*_split("根本 压根 完全 显然 肯定 一点都 什么都 啥都 从来"))
+        + "(?:就)?"
+        + _any(
+            *_split("不懂 不明白 不了解 不知道 搞不懂 没搞懂 没弄懂 一窍不通 体会不到"),
+            *_split("理解不了 想象不到 不会明白"),
+        ),
+    ),
+    ("competence", r"(?:你|你们|对方|他|她)(?:懂什么|知道什么|懂个|懂啥)"),
+    (
+        "competence",
+        rf"连{_CLAUSE_CHAR}{{1,15}}都(?:不懂|不知道|不会|搞不清|分不清|弄不明白|写不出|做不到"
+        r"|说不清|算不清|看不懂)",
+    ),
+    ("competence", r"连基本(?:的)?[^，,。]{0,6}都没有"),
+    ("experience", rf"连{_CLAUSE_CHAR}{{1,10}}都没(?:有)?{_ZH_DONE}过"),
+    (
+        "experience",
+        rf"{_ZH_PERSON}{_CLAUSE_CHAR}{{0,10}}(?:从来|从|根本|压根|肯定|显然|一定)?没(?:有)?"
+        rf"(?:在{_CLAUSE_CHAR}{{1,8}})?" + _ZH_NEVER_DID,
+    ),
+    (
+        "experience",
+        rf"{_ZH_PERSON}{_CLAUSE_CHAR}{{0,6}}(?:肯定|显然|一定)?没有(?:孩子|小孩|工作|经验)",
+    ),
+    ("experience", r"坐办公室|不下基层|从小在城里长大|城里长大|含着金钥匙|没吃过苦|不食人间烟火"),
+    ("disqualify", r"(?:有什么|哪有|没有|没)资格|也配|不配(?:谈|说|评价|讨论)|轮不到(?:你|你们)"),
+    ("disqualify", rf"{_ZH_PERSON}[^。；;！!？?]{{0,10}}凭什么"),
+    ("disqualify", r"就别(?:来|在这里|再)?(?:谈|说|评价|讨论|发言|教|插嘴|指手画脚)|闭嘴"),
+    (
+        "motive",
+        rf"{_ZH_PERSON}[^。；;！!？?]{{0,12}}(?:拿|收)(?:了|着)?{_CLAUSE_CHAR}{{0,10}}"
+        r"(?:钱|好处|工资|红包|回扣|经费)",
+    ),
+    ("motive", r"被[^，,。]{0,4}收买|屁股(?:决定|坐在)|既得利益者"),
+    ("motive", r"是[^，,。]{0,6}(?:派来的|的托|水军|托儿)"),
+    (
+        "motive",
+        rf"{_ZH_PERSON}[^。；;！!？?]{{0,20}}(?:当然|自然|难怪)(?:会|要)?(?:这么说|反对|支持|替|维护|帮)",
+    ),
+    ("motive", rf"{_ZH_PERSON}[^。；;！!？?]{{0,12}}替[^，,。]{{1,8}}说话"),
+)
+
+EN_ATTACKS = tuple((kind, re.compile(p)) for kind, p in _EN_PATTERNS)
+"""English attack forms, each with its kind (the key of its description)."""
+ZH_ATTACKS = tuple((kind, re.compile(p)) for kind, p in _ZH_PATTERNS)
+"""Chinese attack forms, each with its kind."""
+
+_ZH_DISOWN = re.compile(
+    r"不是说|并不是说|没有说|不是在说|并非说|不是要说|不是指责|无意攻击|不是攻击"
+)
+
+
+# ---- a pejorative aimed at a person, in any wording ----------------------------------------
+
+_EN_TARGET = re.compile(
+    r"\b(?:you|your|you're|you've|you'd|yourself|he|his|him|she|her|hers|himself|herself"
+    r"|my (?:learned |honourable |honorable )?(?:opponents?|friends?|colleagues?)"
+    r"|the (?:other|opposing) (?:side|team|speaker)|the opposition"
+    r"|the (?:gentleman|lady|member|speaker|man|woman) opposite|this speaker)\b"
+)
+_EN_PEJORATIVE = re.compile(
+    r"\b"
+    + _any(
+        *_split("ignorant ignorance clueless stupid stupidity dumb idiot idiots idiotic moron"),
+        *_split("moronic fool fools foolish imbecile incompetent incompetence arrogant"),
+        *_split("arrogance hypocrite hypocrites hypocritical hypocrisy liar liars dishonest"),
+        *_split("dishonesty shill puppet mouthpiece stooge crony zealot fanatic crank troll"),
+        *_split("clown buffoon laughingstock dilettante charlatan fraud quack coward bully"),
+        *_split("snob elitist spoiled spoilt hysterical paranoid delusional deluded unhinged"),
+        *_split("senile childish immature gullible brainwashed indoctrinated illiterate"),
+        *_split("uneducated ignoramus know-nothing know-it-all smug condescending"),
+        *_split("sanctimonious self-righteous pompous"),
+        "conspiracy theorists?",
+        "trust-fund",
+        "silver spoon",
+        "ivory tower",
+        "armchair [a-z]+",
+        "career politician",
+        "out of touch",
+        "(?:too|so|overly|very|being|getting|far too) emotional",
+        "(?:no|lacks?|without any) common sense",
+        "(?:never|not once) (?:had|held) a real job",
+        "wouldn't (?:recognise|recognize) (?:an? |the )?[a-z -]{1,30} if",
+        "(?:never|not once) set foot",
+        "impartial (?:observer|judge|voice)",
+    )
+    + r"\b"
+)
+"""Words that, said of a person, attack them; an argument cannot be a hypocrite."""
+_EN_ARGUMENT = re.compile(
+    r"\b"
+    + _any(
+        *_split("argument claim case point reasoning logic figure number data evidence study"),
+        *_split("studies report survey statistic proposal plan policy idea analysis example"),
+        *_split("comparison analogy premise conclusion position view theory model estimate"),
+        *_split("assumption approach law scheme tax ban rule measure motion speech answer"),
+        *_split("response objection research paper article method system"),
+    )
+    + r"s?\b"
+)
+_EN_TYPICAL = re.compile(
+    r"(?:^|[.!?:;]\s*)typical(?: of)?(?: an?)? "
+    + _any(
+        *_split("academic academics politician politicians lawyer banker lobbyist bureaucrat"),
+        *_split("economist journalist liberal conservative leftist lefty boomer millennial"),
+        *_split("activist teenager student professor elite elites"),
+    )
+    + r"\b"
+)
+_EN_IF_YOU_KNEW = re.compile(
+    r"\b(?:if|had) you (?:had )?(?:ever|actually|bothered to|once)\b[^.;]{0,60}\byou(?:'d| would)"
+    r" (?:know|understand|see|realise|realize|think twice)\b"
+)
+
+_EN_REPORTED = re.compile(
+    r"\b(?:said|says|say|called|calls|call|claimed|claims|described|describes|thinks|think"
+    r"|thought|believes|believe|argued|argues|told|tells|considers|considered|find|finds|found)\b"
+)
+_ZH_REPORTED = re.compile(r"说|认为|觉得|称|指责|批评|形容")
+_AIM_REACH = (45, 14)
+"""How far (characters of English, of Chinese) a pejorative may follow its target."""
+_ZH_TARGET = re.compile(r"你|您|对方|对手|辩友|他|她|这位|那位|此人|的人|这种人")
+_ZH_PEJORATIVE = re.compile(
+    _any(
+        *_split("无知 傲慢 自大 愚蠢 白痴 弱智 脑残 天真 幼稚 外行 门外汉 骗子 伪君子 虚伪 双标"),
+        *_split("小丑 懦夫 键盘侠 井底之蛙 不学无术 孤陋寡闻 情绪化 歇斯底里 偏激 象牙塔 书呆子"),
+        *_split("死读书 纸上谈兵 不接地气 乳臭未干 毛头小子 老古董 老顽固 食古不化 迂腐 没文化"),
+        *_split("没见识 没常识 既得利益 水军 五毛 公知 自以为是 不懂装懂 吃过亏 没离开过 小学水平"),
+        "水平(?:还)?停留在",
+        "智商",
+        "脑子",
+    )
+)
+_ZH_ARGUMENT = re.compile(_ZH_ARGUMENT_WORDS)
+
+
+def _aimed_at_person(clause: str, lang_zh: bool) -> bool:
+    """Whether the clause calls a person something pejorative: a pejorative follows a
+    person (within ``_AIM_REACH`` characters) with no argument noun and no verb of saying
+    between them, so "you are a hypocrite" counts, and neither "your proposal is naive"
+    nor "she said the minister was out of touch" does."""
+    target, pejorative, argument = (
+        (_ZH_TARGET, _ZH_PEJORATIVE, _ZH_ARGUMENT)
+        if lang_zh
+        else (_EN_TARGET, _EN_PEJORATIVE, _EN_ARGUMENT)
+    )
+    reach = _AIM_REACH[1] if lang_zh else _AIM_REACH[0]
+    reported = _ZH_REPORTED if lang_zh else _EN_REPORTED
+    for person in target.finditer(clause):
+        after = clause[person.end() : person.end() + reach]
+        match = pejorative.search(after)
+        if match is None:
+            continue
+        between = after[: match.start()]
+        if not argument.search(between) and not reported.search(between):
+            return True
+    return False
+
+
+def _attack(text: str, lang_zh: bool) -> tuple[str, str] | None:
+    """The first attack in ``text``: (its kind, the sentence) or None."""
+    patterns = ZH_ATTACKS if lang_zh else EN_ATTACKS
+    disown = _ZH_DISOWN if lang_zh else _EN_DISOWN
+    for sentence in split_sentences(text):
+        for clause in clauses(fold(without_quotes(sentence))):
+            if disown.search(clause):
+                continue
+            for kind, pattern in patterns:
+                if pattern.search(clause):
+                    return kind, sentence
+            if not lang_zh and (_EN_TYPICAL.search(clause) or _EN_IF_YOU_KNEW.search(clause)):
+                return "speaker", sentence
+            if _aimed_at_person(clause, lang_zh):
+                return "insult", sentence
+    return None
+
+
+def check(transcript: Transcript, index: int) -> Finding | None:
+    """Whether turn ``index`` attacks the speaker rather than the argument."""
+    turn = transcript.turns[index]
+    found = _attack(turn.text, lang_zh=False) or _attack(turn.text, lang_zh=True)
+    if found is None:
+        return None
+    kind, sentence = found
+    cue = message(transcript.lang, f"ad_hominem.{kind}")
+    return Finding(
+        "ad_hominem", index, turn.side, "ad_hominem", {"cue": cue, "quote": shorten(sentence)}
+    )

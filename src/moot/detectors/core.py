@@ -1,0 +1,86 @@
+"""Running the detectors: on a whole transcript after a debate, or on one new turn
+during it. Each detector lives in its own module; this one only calls them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from moot.detectors import (
+    ad_hominem,
+    false_consensus,
+    judge_zero_variance,
+    repetition,
+    score_inflation,
+    stance_drift,
+    topic_drift,
+)
+from moot.detectors.finding import Finding
+from moot.detectors.transcript import (
+    DETECTOR_NAMES,
+    PER_TURN_DETECTORS,
+    DetectorName,
+    Flag,
+    Transcript,
+    Turn,
+)
+
+TurnCheck = Callable[[Transcript, int], Finding | None]
+TranscriptCheck = Callable[[Transcript], list[Finding]]
+
+TURN_CHECKS: dict[DetectorName, TurnCheck] = {
+    "repetition": repetition.check,
+    "ad_hominem": ad_hominem.check,
+    "topic_drift": topic_drift.check,
+    "stance_drift": stance_drift.check,
+}
+"""Detectors that judge one turn at a time (on the turns before it)."""
+TRANSCRIPT_CHECKS: dict[DetectorName, TranscriptCheck] = {
+    "judge_zero_variance": judge_zero_variance.detect,
+    "score_inflation": score_inflation.detect,
+    "false_consensus": false_consensus.detect,
+}
+"""Detectors that need the whole transcript."""
+
+
+def _order(flag: Flag) -> tuple[int, int, int]:
+    turn = -1 if flag.turn is None else flag.turn
+    return (flag.turn is None, turn, DETECTOR_NAMES.index(flag.detector))
+
+
+def run_detectors(transcript: Transcript) -> list[Flag]:
+    """Every flag of every detector on ``transcript``: turn flags in turn order, then
+    flags on the whole transcript. Evidence is in the transcript's language."""
+    findings: list[Finding] = []
+    for index in range(len(transcript.turns)):
+        for check in TURN_CHECKS.values():
+            found = check(transcript, index)
+            if found is not None:
+                findings.append(found)
+    for detect in TRANSCRIPT_CHECKS.values():
+        findings.extend(detect(transcript))
+    return sorted((f.flag(transcript.lang) for f in findings), key=_order)
+
+
+@dataclass(frozen=True)
+class TurnIssue:
+    """A per-turn detector firing on a new turn: the flag, and the reason to give the
+    speaker (in the transcript's language) when the turn is asked for again."""
+
+    flag: Flag
+    reason: str
+
+
+def check_turn(transcript: Transcript, turn: Turn) -> list[TurnIssue]:
+    """Which of repetition, topic drift and stance drift fire on ``turn`` if it were
+    added to ``transcript`` (the turns so far). The same turn gets the same flags
+    from ``run_detectors`` later: these detectors only look back."""
+    extended = transcript.with_turn(turn)
+    index = len(extended.turns) - 1
+    issues: list[TurnIssue] = []
+    for name in PER_TURN_DETECTORS:
+        found = TURN_CHECKS[name](extended, index)
+        if found is not None:
+            lang = transcript.lang
+            issues.append(TurnIssue(flag=found.flag(lang), reason=found.reason(lang)))
+    return issues

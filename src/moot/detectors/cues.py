@@ -1,0 +1,105 @@
+"""Discourse cues several detectors read, in English and Chinese.
+
+Each is a compiled pattern over folded text (lower case, full-width forms folded):
+how a speaker reports an opponent, rebuts, concedes, agrees, addresses the debate
+or changes the subject. Lexicons that only one detector uses live in its module.
+"""
+
+from __future__ import annotations
+
+import re
+
+ATTRIBUTION = re.compile(
+    r"\b(?:my|our) (?:opponents?|friends?|colleagues?) (?:says?|said|claims?|claimed|argues?|argued"
+    r"|thinks?|believes?|suggests?|suggested|insists?|tells? us|told us|wants? us to believe)\b"
+    r"|\b(?:the (?:other|opposing) (?:side|team|speaker)|the opposition|they|you)"
+    r" (?:say|said|says|claim|claimed|claims|argue|argued|argues|suggest|suggested|insist"
+    r"|insists)\b"
+    r"|\b[\w'-]+(?:'s)? (?:speaker|side|team|representative) (?:says?|said|claims?|argues?)\b"
+    r"|\baccording to (?:my opponent|the other side|the opposition)\b"
+    r"|\bthe (?:claim|idea|notion|argument|suggestion|assertion|belief|view) that\b"
+    r"|\bwe have heard (?:that|it said)\b|\bwe are told\b|\bit has been (?:said|claimed|argued)\b"
+    r"|对方(?:辩友|辩手)?(?:说|认为|提到|声称|表示|指出|强调|一再强调|口口声声)"
+    r"|(?:的辩手|的那位|的代表)(?:说|认为|提到|声称)"
+    r"|(?:有人|对手)(?:说|认为|声称)|所谓|这种说法|对方的说法|对方所说"
+)
+"""A speaker reporting what an opponent said (typically before answering it)."""
+
+CONTRAST = re.compile(
+    r"\b(?:but|however|yet|nevertheless|nonetheless|whereas|instead|rather than)\b"
+    r"|\bmy (?:worry|concern|objection|point) is\b|\bthe (?:real )?(?:problem|question|issue) is\b"
+    r"|\bwhat (?:remains|matters)\b"
+    r"|但|然而|不过|可是|却|而是|问题在于|关键在于|真正的问题|我方(?:更)?关注|与其"
+)
+"""A turn towards the speaker's own answer: what follows it is the answer."""
+
+REFUTATION = re.compile(
+    r"\b(?:wrong|untrue|not true|false|misleading|mistaken|a myth|overstates?|ignores?|ignoring"
+    r"|fails? to|does not follow|doesn't follow|beside the point|irrelevant|no evidence"
+    r"|not the same as|does not mean|doesn't mean|is no reason|unfalsifiable|flawed|nonsense"
+    r"|absurd|red herring|straw man|non sequitur|a distraction|misses the point|not the point"
+    r"|has nothing to do with|cherry-pick(?:s|ed|ing)?|exaggerat(?:es?|ed|ing|ion))\b"
+    r"|并不|并非|不等于|不代表|错误|不对|站不住|忽略|忽视|回避|恰恰|荒谬|不成立|偷换概念|以偏概全"
+    r"|答非所问|无关|夸大|断章取义|混淆"
+)
+"""Words that call a point wrong: the clause they are in answers rather than repeats."""
+"""A speaker answering a point rather than accepting it."""
+
+CONCESSION = re.compile(
+    r"\b(?:i|we) (?:(?:now|freely|fully|readily|will|must|have to|do|have|had|'ve|already"
+    r"|also|did) )*(?:concede|accept|grant|admit|acknowledge|recognise|recognize|agree)"
+    r"(?:d|ed|s)?\b|\b(?:i|we) (?:(?:have|had|'ve|already|also) )*admitted\b"
+    r"|\b(?:my opponent|the other side|the opposition|they) (?:is|are) (?:right|correct)\b"
+    r"|\bi'll give (?:you|them|my opponent) that\b|\bfair point\b|\bpoint taken\b"
+    r"|\bthat is (?:a )?(?:fair|valid|good) point\b"
+    r"|我(?:方|们)?(?:已经|也|确实|都|完全|必须)?(?:承认|同意|接受|认可|认同)|不可否认"
+    r"|(?:对方|你)说得(?:对|有道理|没错)|这一点(?:对方)?(?:说得)?(?:对|有道理|没错)"
+)
+"""A speaker granting an opponent's point."""
+
+NEGATED_CONCESSION = re.compile(
+    r"\b(?:i|we) (?:do not|don't|did not|didn't|will not|won't|never|cannot|can't) "
+    r"(?:concede|accept|grant|admit|acknowledge|agree)"
+    r"|\b(?:i|we) (?:concede|accept|grant|admit) nothing\b"
+    r"|我(?:方|们)?(?:不|没有|并不|绝不)(?:承认|同意|接受|认可)"
+)
+
+AGREEMENT = re.compile(
+    r"\b(?:my opponents?|the other side|the opposition|the (?:other|opposing) speaker|they|he|she)"
+    r" (?:is|are|was|were) (?:absolutely |quite |completely |entirely |simply )?(?:right|correct)\b"
+    r"|\b(?:i|we) (?:now |fully |completely |entirely |have to |must )?agree with"
+    r" (?:my opponents?|the other side|the opposition|them|him|her|everything)\b"
+    r"|\b(?:you|they|my opponents?) (?:have|has|'ve) convinced (?:me|us)\b"
+    r"|\b(?:i|we) (?:have |'ve )?changed (?:my|our) minds?\b|\b(?:i|we) (?:was|were) wrong\b"
+    r"|(?:对方|你|他|她)(?:辩友|辩手)?说得(?:很|非常|完全)?(?:对|有道理|没错)"
+    r"|我(?:方|们)?(?:完全)?(?:同意|赞同|认同)(?:对方|你|你们|他|她)"
+    r"|(?:我|我们|我方)被(?:对方|你)?说服|我(?:方|们)?改变了?(?:主意|立场|看法)|是我(?:方|们)?错了"
+)
+"""A speaker siding with the opponent (a stronger signal than conceding one point)."""
+
+ENGAGEMENT = re.compile(
+    r"\b(?:my opponents?|the opposition|the other side|the opposing side|the motion|this motion"
+    r"|this debate|our case|their case|our side|my side|the proposal|this proposal)\b"
+    r"|对方|辩友|我方|你方|本方|辩题|对手|我们认为|我认为"
+)
+"""A speaker addressing the debate itself: the motion, the opponent, the case."""
+
+ADDRESS = re.compile(r"\byou(?:r|rs|'re|'ve|'d|rself)?\b|你(?!们好)|您")
+"""A speaker addressing the other speaker directly (a turn of the exchange, not an aside)."""
+
+SUBJECT_CHANGE = re.compile(
+    r"\bspeaking of\b|\bby the way\b"
+    r"|\bon an? (?:lighter|different|separate|unrelated|personal|side) note\b|\boff[- ]topic\b"
+    r"|\bchanging the subject\b|\bto change the subject\b"
+    r"|\bbefore (?:we|i) go (?:any )?further\b|\bas an aside\b|\bincidentally\b|\bunrelated\b"
+    r"|\bcan we (?:talk|chat) about\b|\blet me (?:also )?(?:mention|raise|tell you about|talk about"
+    r"|share|bring up)\b|\bi (?:would |'d )?(?:also )?(?:like|want) to (?:say|mention|talk|raise"
+    r"|share|bring up)\b|\bi (?:also )?want to say something about\b|\banyway,|\bon another topic\b"
+    r"|\bnothing to do with (?:this|the) (?:debate|motion)\b"
+    r"|顺便|说到这|说到这个|插一句|题外话|另外我想说|我还想说|换个话题|扯远|扯开|讲到这里|跑题|离题"
+    r"|和今天的辩题无关|跟今天的辩题无关|说句闲话|说个闲话"
+)
+"""A speaker announcing a change of subject."""
+
+SUBJECT_CHANGE_LEAD = re.compile(r"(?:^|[。！？.!?]\s*)说到[^，,。]{1,8}[，,]")
+"""Chinese 'speaking of X,' at the start of a sentence."""

@@ -1,0 +1,32 @@
+"""What a detector finds, before it is put into words: the flag's place, the message
+that explains it and the values that message needs, so that the same finding can be
+shown as a flag's evidence or given to a speaker as the reason to try again."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from moot.detectors.messages import message
+from moot.detectors.transcript import DetectorName, Flag
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One detector firing. ``evidence`` names the evidence message (``evidence.<key>``
+    in the catalog) and ``values`` fills it and, for per-turn detectors, the reason."""
+
+    detector: DetectorName
+    turn: int | None
+    side: str | None
+    evidence: str
+    values: Mapping[str, object] = field(default_factory=dict)
+
+    def flag(self, lang: str) -> Flag:
+        """The finding as a flag with its evidence in ``lang``."""
+        text = message(lang, f"evidence.{self.evidence}", **self.values)
+        return Flag(detector=self.detector, turn=self.turn, side=self.side, evidence=text)
+
+    def reason(self, lang: str) -> str:
+        """What to tell the speaker when the turn is asked for again, in ``lang``."""
+        return message(lang, f"reask.{self.detector}", **self.values)

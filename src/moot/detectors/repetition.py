@@ -1,0 +1,83 @@
+"""``repetition``: a turn is at least 0.8 similar to an earlier turn of the same side.
+
+Similarity is the larger of two wording measures, each a cosine between 0 and 1:
+character n-grams of the whole text (3- to 5-grams of English, 1- to 3-grams of
+Chinese), which survive reordered sentences and small edits; and content terms
+(stemmed English content words; Chinese content characters and their bigrams),
+which survive changed function words and inflections. A paraphrase that says the
+same thing in new words scores far lower on both, and is not flagged: repetition
+here is of wording, not of ideas. Turns with fewer than ``MIN_TERMS`` content terms
+are too short to call repeated.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+
+from moot.detectors.finding import Finding
+from moot.detectors.lexical import EN_STOPWORDS as _EN_STOP
+from moot.detectors.lexical import (
+    ZH_STOP_CHARS,
+    cjk_runs,
+    content_terms,
+    cosine,
+    latin_words,
+    shorten,
+    similarity,
+    stem,
+)
+from moot.detectors.transcript import Transcript
+
+THRESHOLD = 0.8
+"""A turn at least this similar to an earlier turn of its side repeats it."""
+MIN_TERMS = 4
+"""Turns with fewer content terms than this are never called repetitions."""
+
+
+@lru_cache(maxsize=4096)
+def _content_vector(text: str) -> Counter[str]:
+    """Stemmed English content words, and Chinese content characters with the bigrams
+    of the text once its function characters are removed."""
+    vector: Counter[str] = Counter(stem(w) for w in latin_words(text) if w not in _EN_STOP)
+    for run in cjk_runs(text):
+        kept = "".join(ch for ch in run if ch not in ZH_STOP_CHARS)
+        vector.update(kept)
+        vector.update(kept[i : i + 2] for i in range(len(kept) - 1))
+    return vector
+
+
+def turn_similarity(a: str, b: str) -> float:
+    """How alike two turns are in wording: the larger of the character n-gram cosine and
+    the content-term cosine."""
+    return max(similarity(a, b), cosine(_content_vector(a), _content_vector(b)))
+
+
+def check(transcript: Transcript, index: int) -> Finding | None:
+    """Whether turn ``index`` repeats an earlier turn of the same side."""
+    turn = transcript.turns[index]
+    if len(set(content_terms(turn.text))) < MIN_TERMS:
+        return None
+    best: tuple[float, int] | None = None
+    for earlier in range(index):
+        other = transcript.turns[earlier]
+        if other.side != turn.side:
+            continue
+        score = turn_similarity(turn.text, other.text)
+        if score >= THRESHOLD and (best is None or score > best[0]):
+            best = (score, earlier)
+    if best is None:
+        return None
+    score, earlier = best
+    return Finding(
+        "repetition",
+        index,
+        turn.side,
+        "repetition",
+        {
+            "earlier": earlier,
+            "similarity": score,
+            "threshold": THRESHOLD,
+            "quote": shorten(turn.text, 120),
+        },
+    )

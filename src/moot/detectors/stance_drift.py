@@ -1,0 +1,140 @@
+"""``stance_drift``: a side argues against its own position, or voices an opponent's key
+point without rebutting it.
+
+Three signals, each only when nothing in the turn rebuts what it voices:
+
+- echo: at least ``ECHO_MIN`` of the turn's content terms are the opponents' own
+  (used in their earlier turns or stances, never by this side or the topic), and at
+  least ``ECHO_MARGIN`` more than the side's own distinctive terms;
+- agreement: the turn agrees with the opponent ("my opponent is right", "对方说得对")
+  and at least ``AGREE_ECHO_MIN`` of its terms are the opponents';
+- stance: when the stances differ only by a negation ("X should" / "X should not"), a
+  sentence has at least ``STANCE_COVER`` of the stance's terms with the opponent's
+  polarity.
+
+Sentences that report the opponent ("my opponent says...", "对方辩友说...") and quoted
+words are left out of the echo: quoting in order to answer is debate, not drift. A rebuttal is a
+clause that opens with a contrast or refutation cue ("but", "that ignores", "但是",
+"站不住") and is not itself the opponent's words. A concession that the side then
+answers ("I accept X, but Y") is therefore not drift.
+
+Limits: a side that drifts in its own words (no opponent terms, no stance sentence)
+is missed; a rebuttal without any cue word is not seen as one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from moot.detectors.cues import AGREEMENT, ATTRIBUTION, CONTRAST, REFUTATION
+from moot.detectors.finding import Finding
+from moot.detectors.lexical import (
+    clauses,
+    containment,
+    content_terms,
+    coverage,
+    fold,
+    polarity,
+    shorten,
+    split_sentences,
+    without_quotes,
+)
+from moot.detectors.transcript import Transcript
+
+ECHO_MIN = {"en": 0.33, "zh": 0.25}
+"""Share of a turn's content terms that must be the opponents' own. Chinese terms are
+character bigrams, about a quarter of which straddle two words and match nothing, so
+the Chinese share is lower for the same echo."""
+ECHO_MARGIN = 0.15
+"""How much the opponents' share must exceed the side's own distinctive share."""
+AGREE_ECHO_MIN = 0.2
+"""Opponents' share needed when the turn also agrees with the opponent."""
+STANCE_COVER = 0.75
+"""Share of the stance's terms a sentence must state, with the opponent's polarity."""
+STANCE_SHARE = 0.5
+"""...and the stance's terms must be at least this share of the sentence's terms (a
+sentence that states a stance is mostly the stance)."""
+COPIED = 0.7
+"""A rebuttal clause with at least this share of its character n-grams in the opponents'
+earlier turns is their words copied (contrast words and all), not an answer."""
+
+
+def _rebutted(text: str, opponents: str) -> bool:
+    """Whether some clause of ``text`` answers rather than repeats the opponents: the text
+    after a contrast ("but", "但是") up to the end of its sentence, or a phrase with a
+    refutation word ("wrong", "站不住") in it, unless that text is copied from what the
+    ``opponents`` said."""
+    folded = fold(text)
+    spans = [
+        re.split(r"[.!?。！？]", folded[m.start() :], maxsplit=1)[0]
+        for m in CONTRAST.finditer(folded)
+    ]
+    for sentence in split_sentences(folded):
+        for clause in clauses(sentence):
+            spans.extend(p for p in re.split(r"[,，、]", clause) if REFUTATION.search(p))
+    return any(
+        len(set(content_terms(span))) < 2 or containment(span, opponents) < COPIED for span in spans
+    )
+
+
+def _stance_sentence(sentences: list[str], own: str, opponent: str) -> str | None:
+    """A sentence that states the ``opponent`` stance, when the two stances say the same
+    thing with opposite polarity ("X should..." against "X should not...")."""
+    own_terms, opp_terms = set(content_terms(own)), set(content_terms(opponent))
+    if len(opp_terms) < 2 or own_terms != opp_terms or polarity(own) == polarity(opponent):
+        return None
+    for sentence in sentences:
+        terms = set(content_terms(sentence))
+        if (
+            coverage(opp_terms, terms) >= STANCE_COVER
+            and coverage(terms, opp_terms) >= STANCE_SHARE
+            and polarity(sentence) == polarity(opponent)
+        ):
+            return sentence
+    return None
+
+
+def check(transcript: Transcript, index: int) -> Finding | None:
+    """Whether turn ``index`` drifts to an opponent's position (earlier turns only)."""
+    turn = transcript.turns[index]
+    side = turn.side
+    opponents = [name for name in transcript.sides if name != side]
+    if not opponents:
+        return None
+    topic = set(content_terms(transcript.topic))
+    own_terms = set(content_terms(transcript.sides[side]))
+    opp_terms: set[str] = set()
+    for name in opponents:
+        opp_terms.update(content_terms(transcript.sides[name]))
+    said: list[str] = []
+    for earlier in transcript.turns[:index]:
+        (own_terms if earlier.side == side else opp_terms).update(content_terms(earlier.text))
+        if earlier.side != side:
+            said.append(earlier.text)
+    theirs = opp_terms - own_terms - topic
+    ours = own_terms - opp_terms - topic
+
+    sentences = [
+        s for s in split_sentences(without_quotes(turn.text)) if not ATTRIBUTION.search(fold(s))
+    ]
+    terms = {t for s in sentences for t in content_terms(s)}
+    if not terms or _rebutted(turn.text, "\n".join(said)):
+        return None
+    echo = coverage(terms, theirs)
+    values: dict[str, object] = {
+        "share": echo,
+        "opponents": " / ".join(opponents),
+        "own": transcript.sides[side],
+        "quote": shorten(" ".join(sentences), 120),
+    }
+    if echo >= ECHO_MIN[transcript.lang] and echo >= coverage(terms, ours) + ECHO_MARGIN:
+        return Finding("stance_drift", index, side, "stance_drift.echo", values)
+    if AGREEMENT.search(fold(" ".join(sentences))) and echo >= AGREE_ECHO_MIN:
+        return Finding("stance_drift", index, side, "stance_drift.agrees", values)
+    for name in opponents:
+        stance = transcript.sides[name]
+        sentence = _stance_sentence(sentences, transcript.sides[side], stance)
+        if sentence is not None:
+            values.update(opponents=name, stance=stance, quote=shorten(sentence, 120))
+            return Finding("stance_drift", index, side, "stance_drift.stance", values)
+    return None

@@ -1,0 +1,103 @@
+"""``topic_drift``: a turn is unrelated to the motion.
+
+Relatedness is measured against what the debate is about so far: the motion (topic,
+every side's stance and name) and the earlier turns. Very common words ("city",
+"money", "week", "时间", "问题") are set aside, since sharing one says little about
+sharing a subject. A turn drifts when either
+
+- it is not tied to the motion (no distinctive term of the motion, at most one common
+  one), under ``UNRELATED_MAX_SHARE`` of its distinctive terms occur anywhere earlier
+  in the debate, and it never addresses the debate (the opponent, the motion, a side
+  by name, the other speaker as "you"); this needs at least one earlier turn to
+  compare with; or
+- it announces a change of subject ("speaking of which", "by the way", "let me also
+  mention", "顺便说一句", "说到这里"...), shares at most one term with the motion and
+  under ``CHANGE_MAX_SHARE`` of its terms with the debate so far.
+
+Only earlier turns count, so a turn is judged the same during the debate and after
+it. An on-topic tangent (an anecdote, a case from another city) usually ties back
+with a word of the motion or of the earlier turns, and is not flagged.
+
+Limits: a tangent that ties back only through meaning, with none of the debate's
+words, is flagged; a drift that keeps reusing the debate's words (or the motion's) is
+missed; an opening statement is judged only by the change-of-subject rule. Turns with
+fewer than ``MIN_TERMS`` distinct content terms are not judged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from moot.detectors.cues import ADDRESS, ENGAGEMENT, SUBJECT_CHANGE, SUBJECT_CHANGE_LEAD
+from moot.detectors.finding import Finding
+from moot.detectors.lexical import common_terms, content_terms, coverage, fold, shorten
+from moot.detectors.transcript import Transcript
+
+UNRELATED_MAX_SHARE = 0.06
+"""A turn not tied to the motion drifts if less than this share of its distinctive
+(not very common) terms occur earlier in the debate."""
+CHANGE_MAX_SHARE = 0.25
+"""A turn that changes the subject drifts if less than this share of its terms occur
+earlier in the debate (and at most one is a motion term)."""
+MIN_TERMS = 5
+"""Turns with fewer distinct content terms are too short to judge."""
+
+
+def motion_terms(transcript: Transcript) -> set[str]:
+    """The content terms of the topic, the stances and the side names."""
+    texts = [transcript.topic, *transcript.sides, *transcript.sides.values()]
+    return {term for text in texts for term in content_terms(text)}
+
+
+def names_a_side(text: str, names: Iterable[str]) -> bool:
+    """Whether ``text`` mentions one of the side ``names`` (as a word, for Latin names)."""
+    folded = fold(text)
+    for name in names:
+        key = fold(name).strip()
+        if len(key) < 2:
+            continue
+        if re.search(r"[a-z0-9]", key):
+            if re.search(rf"(?<![a-z0-9]){re.escape(key)}(?![a-z0-9])", folded):
+                return True
+        elif key in folded:
+            return True
+    return False
+
+
+def check(transcript: Transcript, index: int) -> Finding | None:
+    """Whether turn ``index`` is unrelated to the motion (judged on earlier turns only)."""
+    turn = transcript.turns[index]
+    terms = set(content_terms(turn.text))
+    if len(terms) < MIN_TERMS:
+        return None
+    motion = motion_terms(transcript)
+    context = set(motion)
+    for earlier in transcript.turns[:index]:
+        context.update(content_terms(earlier.text))
+    common = common_terms()
+    folded = fold(turn.text)
+    values: dict[str, object] = {"quote": shorten(turn.text, 120), "topic": transcript.topic}
+
+    change = SUBJECT_CHANGE.search(folded) or SUBJECT_CHANGE_LEAD.search(folded)
+    share = coverage(terms, context)
+    if change and len(terms & motion) <= 1 and share < CHANGE_MAX_SHARE:
+        # the cue as written (folding keeps offsets when the text had no full-width forms)
+        source = turn.text if len(folded) == len(turn.text) else folded
+        values["cue"] = source[change.start() : change.end()].strip(" ,，。.")
+        values["share"] = share
+        return Finding("topic_drift", index, turn.side, "topic_drift.change", values)
+
+    specific = terms - common
+    # One common word shared with the motion ("company", "city") does not tie a turn to it.
+    tied = bool(specific & motion) or len(terms & motion & common) > 1
+    specific_share = coverage(specific, context - common)
+    engaged = (
+        ENGAGEMENT.search(folded)
+        or ADDRESS.search(folded)
+        or names_a_side(turn.text, transcript.sides)
+    )
+    if index > 0 and not tied and specific_share < UNRELATED_MAX_SHARE and not engaged:
+        values["share"] = specific_share
+        return Finding("topic_drift", index, turn.side, "topic_drift.unrelated", values)
+    return None

@@ -1,0 +1,111 @@
+"""The detectors' precision and recall on the labelled transcripts (tests/data/detectors).
+
+The data has a train split (the detectors were tuned on it) and two held-out splits:
+test (written before the detectors) and holdout (written after them, before any
+evaluation on it). docs/detectors.md gives the figures of each held-out split's first
+evaluation and what changed after it. Each split must clear the same bars
+in each language: repetition at least 0.8 precision and recall, ad hominem and topic
+drift 0.7, the judge-score detectors exact. Stance drift and false consensus have a
+few positives per split, so their bar (0.6) applies to all splits pooled.
+``python benchmarks/detectors.py`` prints the figures.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from moot.detectors import DETECTOR_NAMES, DetectorName
+from moot.detectors.evaluation import Counts, LabelledCase, load_cases, score
+
+DATA = Path(__file__).parent / "data" / "detectors"
+SPLITS = ("train", "test", "holdout")
+WHOLE = ("judge_zero_variance", "score_inflation")
+LANGS = ("en", "zh")
+
+BARS: dict[DetectorName, float] = {
+    "repetition": 0.8,
+    "ad_hominem": 0.7,
+    "topic_drift": 0.7,
+    "judge_zero_variance": 1.0,
+    "score_inflation": 1.0,
+}
+"""Bars each split must clear, per language."""
+POOLED_BARS: dict[DetectorName, float] = {"stance_drift": 0.6, "false_consensus": 0.6}
+"""Bars all splits together must clear, per language."""
+
+
+def clears(found: Counts, bar: float) -> None:
+    assert found.recall is not None, "the labelled set has no positive for this detector"
+    assert found.precision is not None, "the detector never fired"
+    assert found.precision >= bar, found
+    assert found.recall >= bar, found
+
+
+def cases(split: str, lang: str) -> list[LabelledCase]:
+    return load_cases(DATA / split / f"{lang}.json")
+
+
+@pytest.fixture(scope="module")
+def counts() -> dict[tuple[str, str], dict[tuple[DetectorName, str], Counts]]:
+    return {(split, lang): score(cases(split, lang)) for split in SPLITS for lang in LANGS}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("split", SPLITS)
+@pytest.mark.parametrize("detector", list(BARS))
+def test_each_split_clears_the_bar(
+    counts: dict[tuple[str, str], dict[tuple[DetectorName, str], Counts]],
+    split: str,
+    lang: str,
+    detector: DetectorName,
+) -> None:
+    clears(counts[(split, lang)][(detector, lang)], BARS[detector])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("detector", list(POOLED_BARS))
+def test_all_splits_together_clear_the_bar(
+    counts: dict[tuple[str, str], dict[tuple[DetectorName, str], Counts]],
+    lang: str,
+    detector: DetectorName,
+) -> None:
+    pooled = Counts()
+    for split in SPLITS:
+        pooled = pooled + counts[(split, lang)][(detector, lang)]
+    clears(pooled, POOLED_BARS[detector])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("split", SPLITS)
+def test_labels_point_at_real_turns_and_sides(split: str, lang: str) -> None:
+    for case in cases(split, lang):
+        assert case.transcript.lang == lang, case.id
+        for label in case.labels:
+            if label.turn is None:
+                assert label.side is None, case.id
+                assert label.detector in ("judge_zero_variance", "score_inflation"), case.id
+            else:
+                assert case.transcript.turns[label.turn].side == label.side, case.id
+
+
+def test_the_held_out_splits_share_no_turn_with_the_train_split() -> None:
+    def texts(split: str) -> set[str]:
+        return {t.text for lang in LANGS for c in cases(split, lang) for t in c.transcript.turns}
+
+    assert not texts("train") & texts("test")
+    assert not texts("train") & texts("holdout")
+    assert not texts("test") & texts("holdout")
+    ids = [c.id for split in SPLITS for lang in LANGS for c in cases(split, lang)]
+    assert len(ids) == len(set(ids))
+
+
+def test_every_detector_has_positives_and_more_negatives_in_each_language() -> None:
+    for lang in LANGS:
+        labelled = [c for split in SPLITS for c in cases(split, lang)]
+        turns = sum(len(c.transcript.turns) for c in labelled)
+        for detector in DETECTOR_NAMES:
+            positives = sum(1 for c in labelled for x in c.labels if x.detector == detector)
+            decisions = len(labelled) if detector in WHOLE else turns
+            assert 3 <= positives < decisions - positives, (lang, detector, positives)

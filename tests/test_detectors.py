@@ -1,0 +1,431 @@
+"""Each detector on small transcripts: what fires, what must not, and the per-turn check.
+
+How well the detectors do on the labelled set is measured in test_detector_quality.py;
+these tests pin the behaviour each rule promises, including its hard negatives.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import moot
+from moot.detectors import (
+    DETECTOR_NAMES,
+    Concession,
+    Flag,
+    Transcript,
+    TranscriptError,
+    Turn,
+    check_concessions,
+    check_turn,
+    parse_transcript,
+    run_detectors,
+)
+from moot.detectors.adapter import concessions_from_result, transcript_from_result
+from moot.detectors.evaluation import load_cases
+
+DATA = Path(__file__).parent / "data" / "detectors"
+
+EN_SIDES = {"pro": "Cities should ban cars downtown", "con": "Cities should not ban cars downtown"}
+EN_TOPIC = "Should cities ban private cars from downtown areas?"
+ZH_SIDES = {"正方": "应该禁止中学生带手机进校园", "反方": "不应该禁止中学生带手机进校园"}
+ZH_TOPIC = "中学生是否应该被禁止带手机进校园"
+
+OSLO = (
+    "Car-free centres are safer, quieter and better for business. When Oslo removed most"
+    " parking spaces from its centre, pedestrian traffic rose and no pedestrians were killed"
+    " in 2019. Shops worried about losing customers, but footfall increased."
+)
+FAIRNESS = (
+    "A ban punishes the people with the fewest options: the disabled driver, the night-shift"
+    " nurse, the tradesman with a van full of tools. Buses do not run often enough at night."
+)
+
+
+def transcript(
+    turns: list[tuple[str, str]],
+    *,
+    lang: str = "en",
+    scores: list[float] | None = None,
+) -> Transcript:
+    sides, topic = (EN_SIDES, EN_TOPIC) if lang == "en" else (ZH_SIDES, ZH_TOPIC)
+    data: dict[str, Any] = {
+        "topic": topic,
+        "lang": lang,
+        "sides": sides,
+        "turns": [{"side": side, "text": text} for side, text in turns],
+    }
+    if scores is not None:
+        data["judge_scores"] = [{"turn": i, "score": s} for i, s in enumerate(scores)]
+    return parse_transcript(data)
+
+
+def fired(flags: list[Flag], detector: str) -> list[int | None]:
+    return [f.turn for f in flags if f.detector == detector]
+
+
+# ---- repetition ---------------------------------------------------------------------------
+
+
+def test_a_turn_repeating_its_own_side_is_flagged_on_the_later_turn() -> None:
+    edited = OSLO.replace("safer, quieter", "quieter, safer").replace("increased", "went up")
+    flags = run_detectors(transcript([("pro", OSLO), ("con", FAIRNESS), ("pro", edited)]))
+    assert fired(flags, "repetition") == [2]
+    flag = next(f for f in flags if f.detector == "repetition")
+    assert flag.side == "pro"
+    assert "turn 0" in flag.evidence
+    assert ">= 0.80" in flag.evidence
+
+
+def test_copying_the_other_side_is_not_repetition() -> None:
+    flags = run_detectors(transcript([("pro", OSLO), ("con", OSLO)]))
+    assert fired(flags, "repetition") == []
+
+
+def test_a_paraphrase_in_new_words_is_not_repetition() -> None:
+    paraphrase = (
+        "Put plainly: once you take the vehicles out of the middle of town, fewer people get"
+        " hurt and the streets get calmer. Norway's capital tried it and walkers came back,"
+        " and so did the retailers' takings."
+    )
+    flags = run_detectors(transcript([("pro", OSLO), ("con", FAIRNESS), ("pro", paraphrase)]))
+    assert fired(flags, "repetition") == []
+
+
+def test_chinese_repetition_with_small_edits() -> None:
+    first = "手机严重分散学生的注意力。不少学校反映，课间学生不再打球聊天，而是低头刷短视频。"
+    again = "手机严重分散了学生的注意力。很多学校反映，课间学生不再打球聊天，而是低头刷视频。"
+    other = "一禁了之并不能解决问题。学生可以偷偷带备用机，很多住校生需要用手机和父母联系。"
+    flags = run_detectors(
+        transcript([("正方", first), ("反方", other), ("正方", again)], lang="zh")
+    )
+    assert fired(flags, "repetition") == [2]
+    assert "第 0 轮" in next(f for f in flags if f.detector == "repetition").evidence
+
+
+# ---- ad hominem ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You clearly don't understand how cities work.",
+        "My opponent is a hypocrite who drives everywhere.",
+        "Of course he would say that: he sells cars for a living.",
+        "Spoken like someone who has never taken a bus in his life.",
+        "Who are you to lecture shop owners?",
+        "对方辩友根本不懂城市规划。",
+        "你这种人有什么资格谈公共交通？",
+        "对方辩友一看就是天天开车的人，当然反对。",
+        "You're clearly too emotional to discuss this rationally.",
+        "Your arrogance is only matched by your ignorance.",
+        "Let's not pretend my opponent is an impartial observer; his firm profits from this.",
+        "Typical academic: all theory and no common sense.",
+        "Maybe if you had ever set foot in a hospital you would know better.",
+        "你这么情绪化，根本没法理性讨论。",
+        "对方辩友的水平还停留在小学。",
+        "对方辩友衣食无忧，当然是站着说话不腰疼。",
+    ],
+)
+def test_attacks_on_the_speaker_are_ad_hominem(text: str) -> None:
+    lang = "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en"
+    side = "正方" if lang == "zh" else "pro"
+    other = "反方" if lang == "zh" else "con"
+    flags = run_detectors(transcript([(other, FAIRNESS), (side, text)], lang=lang))
+    assert fired(flags, "ad_hominem") == [1]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "This argument is naive: it ignores delivery vans entirely.",
+        "The claim that shops lose customers is simply false, and the Oslo data show it.",
+        "I am not calling my opponent ignorant; the figure he used is from 2009.",
+        "The study was funded by the motoring lobby, so its conclusions deserve scrutiny.",
+        "If you work nights, the last bus has gone before your shift ends.",
+        "这个说法太天真了，它忽略了送货车辆。",
+        "对方引用的数据已经过时了。",
+        "我不是说对方辩友无知，而是这个数据有问题。",
+        "把问题说成“外行话”并不能让公交车凭空出现。",
+        "You are entitled to a refund if the tram is late.",
+        "If you have never used a food bank, the numbers can seem abstract.",
+        "She said the minister was out of touch with rural voters.",
+        "The emotional cost to you and your family of a long commute is real.",
+        "这份报告的作者明显有立场，结论需要谨慎对待。",
+        "你如果住在老小区，就知道停车有多难。",
+    ],
+)
+def test_sharp_criticism_of_an_argument_is_not_ad_hominem(text: str) -> None:
+    lang = "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en"
+    side = "正方" if lang == "zh" else "pro"
+    other = "反方" if lang == "zh" else "con"
+    flags = run_detectors(transcript([(other, FAIRNESS), (side, text)], lang=lang))
+    assert fired(flags, "ad_hominem") == []
+
+
+# ---- topic drift --------------------------------------------------------------------------
+
+FOOTBALL = (
+    "Speaking of which, did anyone watch the cup final on Saturday? Our striker scored twice"
+    " in extra time and the whole pub went wild. The club deserves a new stadium."
+)
+GUITAR = (
+    "I have been learning to play the guitar for six months now, and my teacher says my"
+    " chord changes are finally getting smoother and my rhythm is steadier."
+)
+BAKERY = (
+    "Think about the corner bakery. Its flour arrives by van at five in the morning, before"
+    " any ban would apply, and its customers arrive on foot from the pedestrian streets."
+)
+
+
+@pytest.mark.parametrize("text", [FOOTBALL, GUITAR])
+def test_a_turn_about_something_else_drifts(text: str) -> None:
+    flags = run_detectors(transcript([("pro", OSLO), ("con", FAIRNESS), ("pro", text)]))
+    assert fired(flags, "topic_drift") == [2]
+
+
+def test_an_on_topic_tangent_does_not_drift() -> None:
+    flags = run_detectors(transcript([("pro", OSLO), ("con", FAIRNESS), ("pro", BAKERY)]))
+    assert fired(flags, "topic_drift") == []
+
+
+def test_chinese_drift_with_a_change_of_subject() -> None:
+    drift = "顺便说一下，我最近在追一部古装剧，剧情拖沓，演员的演技也很尴尬，编剧应该好好反思。"
+    opening = "手机严重分散学生的注意力。教育部已经发文，要求中小学生原则上不得将手机带入校园。"
+    flags = run_detectors(transcript([("正方", opening), ("反方", drift)], lang="zh"))
+    assert fired(flags, "topic_drift") == [1]
+    assert "顺便" in next(f for f in flags if f.detector == "topic_drift").evidence
+
+
+def test_an_opening_with_no_earlier_turn_is_judged_only_on_a_change_of_subject() -> None:
+    assert fired(run_detectors(transcript([("pro", GUITAR)])), "topic_drift") == []
+    assert fired(run_detectors(transcript([("pro", FOOTBALL)])), "topic_drift") == [0]
+
+
+# ---- stance drift -------------------------------------------------------------------------
+
+
+def test_voicing_the_opponents_case_without_rebuttal_is_stance_drift() -> None:
+    voiced = (
+        "A ban really does punish the people with the fewest options: the disabled driver,"
+        " the night-shift nurse and the tradesman with his tools. Buses at night are rare."
+    )
+    flags = run_detectors(transcript([("pro", OSLO), ("con", FAIRNESS), ("pro", voiced)]))
+    assert fired(flags, "stance_drift") == [2]
+
+
+def test_quoting_the_opponent_to_rebut_is_not_stance_drift() -> None:
+    quoted = (
+        "My opponent says a ban punishes the disabled driver and the night-shift nurse. But"
+        " every car-free scheme exempts blue-badge holders and emergency workers, as Ghent does."
+    )
+    flags = run_detectors(transcript([("pro", OSLO), ("con", FAIRNESS), ("pro", quoted)]))
+    assert fired(flags, "stance_drift") == []
+
+
+def test_stating_the_opposing_stance_is_stance_drift() -> None:
+    flags = run_detectors(
+        transcript([("pro", OSLO), ("pro", "Cities should not ban cars downtown.")])
+    )
+    assert fired(flags, "stance_drift") == [1]
+
+
+# ---- judge scores -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("scores", "zero_variance", "inflation"),
+    [
+        ([7, 7, 7, 7], True, False),
+        ([7, 7.0, 7], True, False),
+        ([7, 7, 8, 7], False, False),
+        ([9, 10, 9, 10], False, True),
+        ([10, 10, 10], True, True),
+        ([9, 10, 9, 10, 8], False, True),  # 80% at 9-10, mean 9.2
+        ([8, 9, 8, 9], False, False),  # mean 8.5
+        ([10, 10, 10, 10, 1], False, False),  # 80% at 9-10 but mean 8.2
+        ([9], False, False),  # one score: nothing to compare
+        ([], False, False),
+        ([95, 90, 92], False, True),  # a 0-100 scale
+    ],
+)
+def test_judge_score_detectors_follow_their_definitions(
+    scores: list[float], zero_variance: bool, inflation: bool
+) -> None:
+    turns = [
+        ("pro" if i % 2 == 0 else "con", f"Turn {i} text.") for i in range(max(len(scores), 1))
+    ]
+    flags = run_detectors(transcript(turns, scores=scores))
+    assert fired(flags, "judge_zero_variance") == ([None] if zero_variance else [])
+    assert fired(flags, "score_inflation") == ([None] if inflation else [])
+    for flag in flags:
+        if flag.detector in ("judge_zero_variance", "score_inflation"):
+            assert flag.side is None
+
+
+# ---- false consensus ----------------------------------------------------------------------
+
+CONCEDE = (
+    "I concede that a ban helps pedestrians; the Oslo figures are real. But night workers lose out."
+)
+
+
+def test_a_closing_that_denies_a_concession_is_false_consensus() -> None:
+    closing = "In closing: the pro side has not shown a single benefit. We concede nothing."
+    flags = run_detectors(
+        transcript(
+            [
+                ("pro", OSLO),
+                ("con", FAIRNESS),
+                ("pro", BAKERY),
+                ("con", CONCEDE),
+                ("pro", OSLO),
+                ("con", closing),
+            ]
+        )
+    )
+    assert fired(flags, "false_consensus") == [5]
+    flag = next(f for f in flags if f.detector == "false_consensus")
+    assert flag.side == "con"
+    assert "turn 3" in flag.evidence
+
+
+def test_a_closing_that_says_the_opposite_of_the_concession_is_false_consensus() -> None:
+    conceded = "I accept that a finished lane can move more people per hour than a car lane."
+    closing = "Remember: cycle lanes do not move more people per hour than car lanes, sadly."
+    flags = run_detectors(
+        transcript([("pro", OSLO), ("con", conceded), ("pro", BAKERY), ("con", closing)])
+    )
+    assert fired(flags, "false_consensus") == [3]
+    assert "opposite" in next(f for f in flags if f.detector == "false_consensus").evidence
+
+
+def test_a_closing_that_keeps_the_concession_is_not_false_consensus() -> None:
+    closing = (
+        "As we conceded, a ban helps pedestrians; but a charge does so without shutting anyone out."
+    )
+    flags = run_detectors(
+        transcript([("pro", OSLO), ("con", CONCEDE), ("pro", BAKERY), ("con", closing)])
+    )
+    assert fired(flags, "false_consensus") == []
+
+
+def test_structured_concessions_not_listed_or_ruled_refuted() -> None:
+    conceded = Concession(side="con", target="PRO-1", text="PRO-1 holds as stated.")
+    flags = check_concessions(
+        [conceded],
+        closing_concessions={"con": ["CON-2's cost figure was too high"]},
+        standings={"PRO-1": "REFUTED"},
+        target_texts={"PRO-1": "Car-free centres are safer"},
+    )
+    assert [(f.detector, f.side) for f in flags] == [("false_consensus", "con")] * 2
+    assert "PRO-1" in flags[0].evidence
+    assert "REFUTED" in flags[1].evidence
+    listed = check_concessions(
+        [conceded],
+        closing_concessions={"con": ["We accept PRO-1: car-free centres are safer."]},
+        standings={"PRO-1": "UPHELD"},
+        lang="zh",
+    )
+    assert listed == []
+
+
+# ---- the engine's two entry points --------------------------------------------------------
+
+
+def test_check_turn_gives_the_flags_run_detectors_gives_later_with_reasons() -> None:
+    so_far = transcript([("pro", OSLO), ("con", FAIRNESS)])
+    issues = check_turn(so_far, Turn(side="pro", text=FOOTBALL))
+    assert [i.flag.detector for i in issues] == ["topic_drift"]
+    assert "motion" in issues[0].reason
+    whole = run_detectors(so_far.with_turn(Turn(side="pro", text=FOOTBALL)))
+    assert issues[0].flag in whole
+    zh = transcript([("正方", "手机严重分散学生的注意力，课间学生都在低头刷短视频。")], lang="zh")
+    again = check_turn(
+        zh, Turn(side="正方", text="手机严重分散学生的注意力，课间学生都在低头刷短视频。")
+    )
+    assert [i.flag.detector for i in again] == ["repetition"]
+    assert "第 0 轮" in again[0].reason
+
+
+def test_check_turn_refuses_a_side_that_is_not_in_the_debate() -> None:
+    with pytest.raises(TranscriptError, match="unknown side 'judge'"):
+        check_turn(transcript([("pro", OSLO)]), Turn(side="judge", text=FOOTBALL))
+
+
+def test_check_turn_only_runs_the_per_turn_detectors() -> None:
+    so_far = transcript([("pro", OSLO)])
+    issues = check_turn(so_far, Turn(side="con", text="You clearly don't understand cities."))
+    assert issues == []
+
+
+def test_every_flag_uses_one_of_the_seven_names_in_turn_order() -> None:
+    case = load_cases(DATA / "test" / "en.json")[1]
+    flags = run_detectors(case.transcript)
+    assert {f.detector for f in flags} <= set(DETECTOR_NAMES)
+    turns = [f.turn for f in flags if f.turn is not None]
+    assert turns == sorted(turns)
+
+
+# ---- input ---------------------------------------------------------------------------------
+
+
+def base() -> dict[str, Any]:
+    return {
+        "topic": "t",
+        "lang": "en",
+        "sides": {"a": "x", "b": "y"},
+        "turns": [{"side": "a", "text": "hi"}],
+    }
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"turns": [{"side": "c", "text": "hi"}]}, "unknown side 'c'"),
+        ({"judge_scores": [{"turn": 3, "score": 7}]}, "points at turn 3"),
+        ({"judge_scores": [{"turn": 0, "score": True}]}, "a score is a number"),
+        ({"judge_scores": [{"turn": -1, "score": 7}]}, "judge_scores"),
+        ({"lang": "fr"}, "lang must be 'en' or 'zh'"),
+        ({"sides": {}}, "sides is empty"),
+        ({"turns": "not a list"}, "turns"),
+    ],
+)
+def test_bad_transcripts_are_refused_with_the_reason(change: dict[str, Any], message: str) -> None:
+    with pytest.raises(TranscriptError, match=message):
+        parse_transcript({**base(), **change})
+
+
+def test_transcripts_from_other_systems_are_read_liberally() -> None:
+    data = base() | {"lang": "en-US", "model": "x", "judge_scores": None}
+    data["turns"] = [{"side": "a", "text": "hi", "round": 1, "speaker": "gpt"}]
+    read = parse_transcript(data)
+    assert read.lang == "en"
+    assert read.judge_scores == []
+    assert parse_transcript(base() | {"lang": "zh-Hans"}).lang == "zh"
+    inferred = {k: v for k, v in base().items() if k != "lang"}
+    inferred["turns"] = [{"side": "a", "text": "我认为应该禁止。"}]
+    assert parse_transcript(inferred).lang == "zh"
+
+
+# ---- the structured format's result --------------------------------------------------------
+
+
+def test_a_structured_result_becomes_a_transcript_with_its_scores() -> None:
+    result = moot.run_debate(EN_TOPIC, model="scripted:demo", seed=3)
+    read = transcript_from_result(result)
+    count = len(result.arguments) + len(result.cross_examinations) + len(result.closings)
+    assert len(read.turns) == count
+    assert read.turns[0].side == result.arguments[0].side
+    assert result.arguments[0].claim in read.turns[0].text
+    assert [s.score for s in read.judge_scores] == [s.weighted for s in result.judgement.scores]
+    recorded = concessions_from_result(result)
+    conceded = [c for c in result.cross_examinations if c.response == "concede"]
+    assert [c.target for c in recorded.concessions] == [c.target_id for c in conceded]
+    assert set(recorded.standings) == {row.argument_id for row in result.judgement.trace}
+    json.dumps([f.model_dump() for f in run_detectors(read)])
