@@ -1,0 +1,1 @@
+"""The market format's data layer."""
