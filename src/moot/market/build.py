@@ -42,10 +42,11 @@ VOLATILITY_REGIMES: tuple[tuple[float, VolatilityRegime], ...] = (
 
 def tidy(value: float | None) -> float | None:
     """Round for display: 2 decimals, or 2 significant digits below 0.1 (so 0.0065
-    stays 0.0065). ``None`` stays ``None``."""
+    stays 0.0065); below 1e-9 is floating-point noise and becomes 0. ``None`` stays
+    ``None``."""
     if value is None:
         return None
-    if value == 0:
+    if abs(value) < 1e-9:
         return 0.0
     decimals = max(2, 1 - math.floor(math.log10(abs(value))))
     return round(value, decimals)
@@ -122,7 +123,10 @@ def technicals(series: PriceSeries) -> Technicals:
         rsi_14=tidy(ind.rsi(closes)),
         macd=tidy(macd.line) if macd else None,
         macd_signal=tidy(macd.signal) if macd else None,
-        macd_histogram=tidy(macd.histogram) if macd else None,
+        # the histogram is the difference of the two numbers shown
+        macd_histogram=tidy((tidy(macd.line) or 0.0) - (tidy(macd.signal) or 0.0))
+        if macd
+        else None,
         atr_14=tidy(atr),
         atr_14_pct=tidy(atr / close * 100) if atr is not None else None,
         volume_ratio=tidy(ind.volume_ratio(volumes)) if volumes is not None else None,

@@ -2,7 +2,9 @@
 
 Price history: a header with ``date, open, high, low, close`` and optionally
 ``volume`` (any order, any case; other columns are ignored), one row per session,
-dates ``YYYY-MM-DD`` strictly increasing.
+dates ``YYYY-MM-DD`` strictly increasing. An empty volume cell means the volume is
+not known (then there is no volume ratio); every other cell must be a finite number,
+with or without thousands separators.
 
 Macro series, in either shape:
 
@@ -122,7 +124,8 @@ def parse_prices(text: str, source: str = "prices") -> PriceSeries:
             raise DataError(f"{source} line {line}: {len(row)} cells, the header has {len(header)}")
         day = _date(row[index["date"]], source, line)
         o, h, lo, c = (_number(row[index[k]], k, source, line) for k in PRICE_COLUMNS[1:])
-        volume = _number(row[index["volume"]], "volume", source, line) if has_volume else None
+        cell = row[index["volume"]] if has_volume else ""
+        volume = _number(cell, "volume", source, line) if cell else None
         if min(o, h, lo, c) <= 0:
             raise DataError(f"{source} line {line}: prices must be positive")
         if not lo <= min(o, c) or not max(o, c) <= h:
