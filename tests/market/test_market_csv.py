@@ -33,7 +33,7 @@ def test_prices_load_with_any_column_order_and_case(tmp_path: Path) -> None:
 def test_prices_utf8_bom_and_thousands_separators_are_read(tmp_path: Path) -> None:
     path = tmp_path / "p.csv"
     path.write_bytes(
-        "\ufeffdate,open,high,low,close,volume\n2024-01-02,\"4,850.5\",\"4,900\",4800,4850,1\n".encode()
+        '\ufeffdate,open,high,low,close,volume\n2024-01-02,"4,850.5","4,900",4800,4850,1\n'.encode()
     )
     series = load_prices(path)
     assert series.bars[0].open == 4850.5

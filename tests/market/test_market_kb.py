@@ -120,7 +120,7 @@ def test_kb_file_errors(tmp_path: Path) -> None:
         load_kb(bad_json)
     latin = tmp_path / "b.json"
     latin.write_bytes('{"meta": "é"}'.encode("latin-1"))
-    with pytest.raises(DataError, match="b.json is not UTF-8"):
+    with pytest.raises(DataError, match=r"b\.json is not UTF-8"):
         load_kb(latin)
     with pytest.raises(DataError, match="cannot read knowledge base"):
         load_kb(tmp_path / "none.json")
@@ -133,15 +133,14 @@ def bars(closes: list[float], start: dt.date = dt.date(2024, 1, 1)) -> PriceSeri
 
 
 def test_macro_indicator_by_hand() -> None:
-    points = tuple(
-        (dt.date(2024, m, 1), v) for m, v in zip(range(1, 6), [3.4, 3.1, 3.2, 3.3, 3.0], strict=True)
-    )
+    values = [3.4, 3.1, 3.2, 3.3, 3.0]
+    points = tuple((dt.date(2024, m, 1), v) for m, v in zip(range(1, 6), values, strict=True))
     entry = macro_indicator(MacroSeries("CPI", "percent", points))
     assert (entry.value, entry.previous, entry.change) == (3.0, 3.3, -0.3)
     assert entry.trend == "falling"  # 3.0 against 3.1, three observations earlier
     assert entry.date == dt.date(2024, 5, 1)
-    rising = macro_indicator(MacroSeries("X", "level", points[:4]))  # 3.3 against 3.4 -> falling
-    assert rising.trend == "falling"
+    shorter = macro_indicator(MacroSeries("X", "level", points[:4]))  # 3.3 against 3.4
+    assert shorter.trend == "falling"
     assert macro_indicator(MacroSeries("X", "level", points[:3])).trend is None  # too short
 
 
