@@ -245,19 +245,22 @@ def _ulp(digits: str) -> float:
 
 
 def _cn_integer(text: str) -> int:
-    total, section, digit = 0, 0, 0
+    """A Chinese integer numeral: 十/百/千 scale the digit before them within a group,
+    万 closes a group of ten thousands and 亿 one of hundred millions (万亿 = 10^12)."""
+    hundred_millions, ten_thousands, section, digit = 0, 0, 0, 0
     for ch in text:
         if ch in _CN_DIGITS:
             digit = _CN_DIGITS[ch]
         elif ch in "十百千":
-            unit = {"十": 10, "百": 100, "千": 1000}[ch]
-            section += (digit or 1) * unit
+            section += (digit or 1) * {"十": 10, "百": 100, "千": 1000}[ch]
             digit = 0
-        elif ch in "万亿":
-            unit = 10_000 if ch == "万" else 100_000_000
-            total = (total + section + digit) * unit
+        elif ch == "万":
+            ten_thousands += (section + digit) * 10_000
             section, digit = 0, 0
-    return total + section + digit
+        elif ch == "亿":
+            hundred_millions = (hundred_millions + ten_thousands + section + digit) * 100_000_000
+            ten_thousands, section, digit = 0, 0, 0
+    return hundred_millions + ten_thousands + section + digit
 
 
 def cn_number(text: str) -> tuple[float, float]:

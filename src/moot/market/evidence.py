@@ -17,9 +17,10 @@ Rules (docs/market.md, "Evidence check"):
    unsigned number is compared by magnitude ("fell 3.2%" cites -3.2).
 4. **Fractions.** ``a/b`` matches when the slice has counts ``a`` and ``b``, or a
    percentage equal to ``100 a / b``.
-5. **Derived numbers.** A number that matches no field but equals, within the same
-   tolerance, the difference, ratio or percentage change of two fields that the same
-   text cites correctly, is ``derived`` (supported, with its formula).
+5. **Derived numbers.** An unlabelled number that matches no field but equals, within
+   the same tolerance, the difference, ratio or percentage change of two fields that
+   the same text cites correctly (two fields of one unit, of the same entry or the
+   same field name), is ``derived``: supported, with its formula.
 
 Everything else is ``unsupported``; the check names the closest KB field. How
 unsupported numbers lower an argument's evidence score: ``penalised_evidence``.
@@ -190,12 +191,21 @@ def _closest(citation: Citation, pool: Sequence[Fact], sheet: FactSheet) -> Fact
     return min(pool, key=lambda f: _distance(citation.value, f), default=None)
 
 
+def _entry(fact: Fact) -> str:
+    """The entry a fact belongs to: ``EXI`` for ``technicals.EXI.sma_20``."""
+    parts = fact.path.split(".")
+    return parts[1] if len(parts) > 2 else parts[0]
+
+
 def _derivations(a: Fact, b: Fact) -> Iterable[tuple[str, float, str]]:
-    """(kind, value, formula) of what can be computed from two facts."""
+    """(kind, value, formula) of what can be computed from two facts of one unit that
+    describe the same entry (close and SMA-200 of EXI) or the same field (the 20-day
+    returns of two sectors)."""
+    if a.unit != b.unit or (_entry(a) != _entry(b) and a.field != b.field):
+        return
     x, y = a.number, b.number
-    if a.unit == b.unit:
-        yield ("percent" if a.unit == "percent" else "number", x - y, f"{a.path} - {b.path}")
-    if a.unit == b.unit and a.unit != "percent" and y:
+    yield ("percent" if a.unit == "percent" else "number", x - y, f"{a.path} - {b.path}")
+    if a.unit != "percent" and y:
         yield "percent", (x / y - 1) * 100, f"({a.path} / {b.path} - 1) x 100"
         yield "ratio", x / y, f"{a.path} / {b.path}"
 
