@@ -22,6 +22,9 @@ Rules (docs/market.md, "Evidence check"):
    the same text cites correctly (two fields of one unit, of the same entry or the
    same field name), is ``derived``: supported, with its formula.
 
+6. **Years.** A plain whole number from 1900 to 2100 that matches no number is
+   supported when a date of the slice falls in that year ("the 2026 outlook").
+
 Everything else is ``unsupported``; the check names the closest KB field. How
 unsupported numbers lower an argument's evidence score: ``penalised_evidence``.
 """
@@ -170,6 +173,15 @@ def _number_check(citation: Citation, sheet: FactSheet) -> tuple[NumberCheck, Fa
     if hits:
         best = min(hits, key=lambda f: _distance(citation.value, f))
         return NumberCheck(*base, "matched", best.path, best.number), best
+    if _year_like(citation) and any(
+        isinstance(f.value, dt.date) and f.value.year == citation.value for f in sheet.dates
+    ):
+        year = next(
+            f
+            for f in sheet.dates
+            if isinstance(f.value, dt.date) and f.value.year == citation.value
+        )
+        return NumberCheck(*base, "matched", year.path, str(year.value), "a year"), None
     closest = _closest(citation, candidates or list(sheet.numbers), sheet)
     check = NumberCheck(
         *base,
@@ -179,6 +191,19 @@ def _number_check(citation: Citation, sheet: FactSheet) -> tuple[NumberCheck, Fa
         note or "no field of the data has this value",
     )
     return check, None
+
+
+def _year_like(citation: Citation) -> bool:
+    """A plain whole number from 1900 to 2100, written without separators: a year."""
+    return (
+        citation.kind == "number"
+        and not citation.signed
+        and not citation.label
+        and citation.ulp == 1.0
+        and "," not in citation.text
+        and 1900 <= citation.value <= 2100
+        and citation.value.is_integer()
+    )
 
 
 def _closest(citation: Citation, pool: Sequence[Fact], sheet: FactSheet) -> Fact | None:
