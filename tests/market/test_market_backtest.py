@@ -164,10 +164,16 @@ def test_grid_search_by_hand() -> None:
 
 def test_split_keeps_dates_whole() -> None:
     d = dt.date
-    same_day = [scored(d(2024, 1, 1), "up", (0, 1, 0, 0))] + [
-        ScoredSnapshot(f"b{i}", d(2024, 1, 2), "up", dict(DEFAULT_WEIGHTS), dict(DEFAULT_WEIGHTS))
-        for i in range(3)
-    ] + [scored(d(2024, 1, 3), "down", (0, -1, 0, 0))]  # fmt: skip
+    same_day = (
+        [scored(d(2024, 1, 1), "up", (0, 1, 0, 0))]
+        + [
+            ScoredSnapshot(
+                f"b{i}", d(2024, 1, 2), "up", dict(DEFAULT_WEIGHTS), dict(DEFAULT_WEIGHTS)
+            )
+            for i in range(3)
+        ]
+        + [scored(d(2024, 1, 3), "down", (0, -1, 0, 0))]
+    )
     train, test = split_by_date(same_day, 0.5)
     assert [r.id for r in train] == ["2024-01-01", "b0", "b1", "b2"]  # 2024-01-02 not split
     assert [r.id for r in test] == ["2024-01-03"]
@@ -281,24 +287,13 @@ def test_snapshot_checks_its_parts() -> None:
 
 def test_worked_example_turns_the_shipped_csv_into_snapshots(tmp_path: Path) -> None:
     out = tmp_path / "snaps"
+    command = [sys.executable, str(ROOT / "examples/market/prices_to_snapshots.py")]
+    command += [str(ROOT / "examples/market/synthetic-prices.csv"), str(out)]
+    command += ["--ticker", "EXI", "--name", "ExampleIndex", "--synthetic"]
+    command += ["--macro", str(ROOT / "examples/market/synthetic-macro.csv")]
+    command += ["--every", "10", "--horizon", "10"]
     result = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "examples/market/prices_to_snapshots.py"),
-            str(ROOT / "examples/market/synthetic-prices.csv"),
-            str(out),
-            "--ticker",
-            "EXI",
-            "--name",
-            "ExampleIndex",
-            "--macro",
-            str(ROOT / "examples/market/synthetic-macro.csv"),
-            "--every",
-            "10",
-            "--horizon",
-            "10",
-            "--synthetic",
-        ],  # fmt: skip
+        command,
         capture_output=True,
         text=True,
         check=False,
@@ -315,9 +310,15 @@ def test_worked_example_turns_the_shipped_csv_into_snapshots(tmp_path: Path) -> 
     assert first.kb.macro["CPI_YOY"].unit == "percent"
     assert all(s.outcome.horizon_sessions == 10 for s in snapshots)
     bad = subprocess.run(
-        [sys.executable, str(ROOT / "examples/market/prices_to_snapshots.py"),
-         str(ROOT / "examples/market/synthetic-macro.csv"), str(tmp_path / "x")],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        [
+            sys.executable,
+            str(ROOT / "examples/market/prices_to_snapshots.py"),
+            str(ROOT / "examples/market/synthetic-macro.csv"),
+            str(tmp_path / "x"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert bad.returncode == 2
     assert "missing column(s) open, high, low, close" in bad.stderr

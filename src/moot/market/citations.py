@@ -304,9 +304,17 @@ def _cn_citations(text: str, original: str) -> tuple[list[Citation], str]:
             continue
         label, fields = _label(original[: match.start()])
         found.append(
-            Citation(match.group(0), match.start(), match.end(), kind, value, ulp,
-                     label=label, label_fields=fields)
-        )  # fmt: skip
+            Citation(
+                match.group(0),
+                match.start(),
+                match.end(),
+                kind,
+                value,
+                ulp,
+                label=label,
+                label_fields=fields,
+            )
+        )
         text = _blank(text, match.start(), match.end())
     return found, text
 
@@ -339,9 +347,17 @@ def extract_citations(text: str, names: Iterable[str] = ()) -> list[Citation]:
         if b == 0 or a > b:
             continue
         found.append(
-            Citation(match.group(0), match.start(), match.end(), "fraction", a / b, 0.0,
-                     numerator=a, denominator=b)
-        )  # fmt: skip
+            Citation(
+                match.group(0),
+                match.start(),
+                match.end(),
+                "fraction",
+                a / b,
+                0.0,
+                numerator=a,
+                denominator=b,
+            )
+        )
         work = _blank(work, match.start(), match.end())
     for match in _NUMBER.finditer(work):
         start, end = match.start(), match.end()
@@ -377,7 +393,16 @@ def extract_citations(text: str, names: Iterable[str] = ()) -> list[Citation]:
             start -= 3
         text_span = original[start:end].strip()
         found.append(
-            Citation(text_span, start, end, kind, value, ulp, signed=bool(sign), label=label,
-                     label_fields=fields)
-        )  # fmt: skip
+            Citation(
+                text_span,
+                start,
+                end,
+                kind,
+                value,
+                ulp,
+                signed=bool(sign),
+                label=label,
+                label_fields=fields,
+            )
+        )
     return sorted(found, key=lambda c: c.start)

@@ -122,19 +122,31 @@ def _date_check(citation: Citation, sheet: FactSheet) -> NumberCheck:
     shown = cited.isoformat() if citation.date_precision == "day" else citation.text
     if hits:
         return NumberCheck(
-            citation.text, citation.start, citation.end, "date", shown, "matched",
-            hits[0].path, str(hits[0].value),
-        )  # fmt: skip
+            citation.text,
+            citation.start,
+            citation.end,
+            "date",
+            shown,
+            "matched",
+            hits[0].path,
+            str(hits[0].value),
+        )
     closest = min(
         dates,
         key=lambda f: abs((f.value - cited).days) if isinstance(f.value, dt.date) else 0,
         default=None,
     )
     return NumberCheck(
-        citation.text, citation.start, citation.end, "date", shown, "unsupported",
-        closest.path if closest else None, str(closest.value) if closest else None,
+        citation.text,
+        citation.start,
+        citation.end,
+        "date",
+        shown,
+        "unsupported",
+        closest.path if closest else None,
+        str(closest.value) if closest else None,
         "no such date in the data",
-    )  # fmt: skip
+    )
 
 
 def _fraction_check(citation: Citation, sheet: FactSheet) -> NumberCheck:
@@ -274,9 +286,16 @@ def verify_numbers(text: str, kb_slice: KnowledgeBase) -> EvidenceReport:
         else:
             formula, value = derived
             checks[index] = NumberCheck(
-                check.text, check.start, check.end, check.kind, check.value, "derived",
-                formula, value, "computed from cited fields",
-            )  # fmt: skip
+                check.text,
+                check.start,
+                check.end,
+                check.kind,
+                check.value,
+                "derived",
+                formula,
+                value,
+                "computed from cited fields",
+            )
     return EvidenceReport(tuple(c for c in checks if c is not None))
 
 
