@@ -10,6 +10,8 @@ from typing import Any
 import jsonschema
 import pytest
 
+import moot.market
+import moot.stats
 from moot.errors import DataError
 from moot.market.build import (
     MarketData,
@@ -21,7 +23,21 @@ from moot.market.build import (
     volatility_regime,
 )
 from moot.market.demo import SYNTHETIC_WARNING, demo_kb, demo_market
-from moot.market.kb import MODULES, KnowledgeBase, dump_kb, kb_to_data, load_kb, parse_kb
+from moot.market.kb import (
+    MODULES,
+    Fundamentals,
+    IndexQuote,
+    KnowledgeBase,
+    MacroIndicator,
+    Meta,
+    Sector,
+    Sentiment,
+    Technicals,
+    dump_kb,
+    kb_to_data,
+    load_kb,
+    parse_kb,
+)
 from moot.market.schema import kb_json_schema, outcome_json_schema, schema_files
 from moot.market.series import MacroSeries, PriceBar, PriceSeries
 
@@ -193,3 +209,19 @@ def test_kb_model_round_trips_through_its_own_json_file(tmp_path: Path) -> None:
     assert '"sectors"' not in text
     assert load_kb(path) == kb
     assert isinstance(kb, KnowledgeBase)
+
+
+def test_every_kb_field_is_documented() -> None:
+
+    text = (DOCS / "market.md").read_text(encoding="utf-8")
+    for model in (Meta, IndexQuote, Technicals, Sector, Fundamentals, MacroIndicator, Sentiment):
+        for field in model.model_fields:
+            assert f"`{field}`" in text or f"`{field}," in text or f" `{field}`" in text, (
+                f"{model.__name__}.{field} is not in docs/market.md"
+            )
+
+
+def test_public_api_is_importable() -> None:
+    for name in moot.market.__all__:
+        assert hasattr(moot.market, name), name
+    assert set(moot.stats.__all__) >= {"mcnemar_exact", "wilson_interval", "brier_score"}
