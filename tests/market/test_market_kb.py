@@ -47,9 +47,9 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 def test_published_schemas_are_up_to_date() -> None:
     for name, text in schema_files().items():
         path = DOCS / name
-        assert path.is_file(), f"{path} is missing: run python -m moot.market.schema docs"
+        assert path.is_file(), f"{path} is missing: run python -m moot.market.publish_schemas docs"
         assert path.read_text(encoding="utf-8") == text, (
-            f"{path} is stale: run python -m moot.market.schema docs"
+            f"{path} is stale: run python -m moot.market.publish_schemas docs"
         )
 
 
@@ -225,3 +225,11 @@ def test_public_api_is_importable() -> None:
     for name in moot.market.__all__:
         assert hasattr(moot.market, name), name
     assert set(moot.stats.__all__) >= {"mcnemar_exact", "wilson_interval", "brier_score"}
+
+
+def test_publish_schemas_writes_the_files(tmp_path: Path) -> None:
+    from moot.market.publish_schemas import main
+
+    assert main([str(tmp_path / "out")]) == 0
+    for name, text in schema_files().items():
+        assert (tmp_path / "out" / name).read_text(encoding="utf-8") == text

@@ -31,26 +31,12 @@ from pathlib import Path
 from typing import cast
 
 from moot.errors import DataError
+from moot.market.files import read_utf8
 from moot.market.kb import UNITS, Unit
 from moot.market.series import MacroSeries, PriceBar, PriceSeries
 
 PRICE_COLUMNS = ("date", "open", "high", "low", "close")
 _HEADER_UNIT = re.compile(r"^(?P<name>.*?)\s*\[(?P<unit>[a-z]+)\]\s*$")
-
-
-def _read_text(path: Path, what: str) -> str:
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise DataError(f"cannot read {what} {path}: {exc.strerror or exc}") from exc
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise DataError(
-            f"{path} is not UTF-8: byte {raw[exc.start : exc.start + 1]!r} on line {line}"
-            " (save the file as UTF-8)"
-        ) from exc
 
 
 def _rows(text: str, source: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
@@ -144,7 +130,7 @@ def parse_prices(text: str, source: str = "prices") -> PriceSeries:
 def load_prices(path: str | Path) -> PriceSeries:
     """A price series from a CSV file (see the module docstring)."""
     path = Path(path)
-    return parse_prices(_read_text(path, "price history"), str(path))
+    return parse_prices(read_utf8(path, "price history"), str(path))
 
 
 def _unit(text: str, source: str, where: str) -> Unit:
@@ -254,4 +240,4 @@ def _parse_wide(
 def load_macro(path: str | Path, units: Mapping[str, Unit] | None = None) -> list[MacroSeries]:
     """Macro series from a CSV file, long or wide (see the module docstring)."""
     path = Path(path)
-    return parse_macro(_read_text(path, "macro series"), str(path), units)
+    return parse_macro(read_utf8(path, "macro series"), str(path), units)

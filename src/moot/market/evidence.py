@@ -120,32 +120,18 @@ def _date_check(citation: Citation, sheet: FactSheet) -> NumberCheck:
     dates = sheet.dates
     hits = [f for f in dates if isinstance(f.value, dt.date) and same(f.value)]
     shown = cited.isoformat() if citation.date_precision == "day" else citation.text
+    base = (citation.text, citation.start, citation.end, "date", shown)
     if hits:
-        return NumberCheck(
-            citation.text,
-            citation.start,
-            citation.end,
-            "date",
-            shown,
-            "matched",
-            hits[0].path,
-            str(hits[0].value),
-        )
+        return NumberCheck(*base, "matched", hits[0].path, str(hits[0].value))
     closest = min(
         dates,
         key=lambda f: abs((f.value - cited).days) if isinstance(f.value, dt.date) else 0,
         default=None,
     )
+    if closest is None:
+        return NumberCheck(*base, "unsupported", None, None, "no such date in the data")
     return NumberCheck(
-        citation.text,
-        citation.start,
-        citation.end,
-        "date",
-        shown,
-        "unsupported",
-        closest.path if closest else None,
-        str(closest.value) if closest else None,
-        "no such date in the data",
+        *base, "unsupported", closest.path, str(closest.value), "no such date in the data"
     )
 
 

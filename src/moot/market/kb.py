@@ -11,7 +11,7 @@ Schema (``x-unit``), which the evidence check uses to match cited numbers:
 
 Numbers are stored in base units: 2.9 trillion is ``2.9e12``, never ``2.9`` with a
 scale word. The documentation of every field is in docs/market.md; the published
-JSON Schema is docs/market-kb.schema.json (``python -m moot.market.schema``).
+JSON Schema is docs/market-kb.schema.json (``python -m moot.market.publish_schemas``).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import Any, Final, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from moot.errors import DataError
+from moot.market.files import read_json
 
 Unit = Literal["percent", "ratio", "level", "score", "count"]
 UNITS: Final[tuple[str, ...]] = get_args(Unit)
@@ -66,17 +67,22 @@ class Meta(_Model):
         return self
 
 
-class IndexQuote(_Model):
-    """An index (or any traded instrument) at the KB's date: ``indices`` and
-    ``global_markets``."""
+class _Priced(_Model):
+    """An instrument's last close and its recent returns (indices and sectors)."""
 
     name: str = Field(min_length=1)
-    date: dt.date | None = Field(default=None, description="Session date of ``close``.")
     close: float = Field(description="Last close.", json_schema_extra={"x-unit": "level"})
     return_1d_pct: float | None = unit_field("percent", "Return over 1 session.")
     return_5d_pct: float | None = unit_field("percent", "Return over 5 sessions.")
     return_20d_pct: float | None = unit_field("percent", "Return over 20 sessions.")
     return_60d_pct: float | None = unit_field("percent", "Return over 60 sessions.")
+
+
+class IndexQuote(_Priced):
+    """An index (or any traded instrument) at the KB's date: ``indices`` and
+    ``global_markets``."""
+
+    date: dt.date | None = Field(default=None, description="Session date of ``close``.")
     return_252d_pct: float | None = unit_field("percent", "Return over 252 sessions (a year).")
     high_52w: float | None = unit_field("level", "Highest high of the last 252 sessions.")
     low_52w: float | None = unit_field("level", "Lowest low of the last 252 sessions.")
@@ -108,15 +114,9 @@ class Technicals(_Model):
     )
 
 
-class Sector(_Model):
+class Sector(_Priced):
     """A sector (index or ETF) and its strength against the benchmark index."""
 
-    name: str = Field(min_length=1)
-    close: float = Field(description="Last close.", json_schema_extra={"x-unit": "level"})
-    return_1d_pct: float | None = unit_field("percent", "Return over 1 session.")
-    return_5d_pct: float | None = unit_field("percent", "Return over 5 sessions.")
-    return_20d_pct: float | None = unit_field("percent", "Return over 20 sessions.")
-    return_60d_pct: float | None = unit_field("percent", "Return over 60 sessions.")
     benchmark: str | None = Field(default=None, description="Ticker of the benchmark index.")
     relative_20d_pct: float | None = unit_field(
         "percent", "20-session return minus the benchmark's, in percentage points."
@@ -255,26 +255,6 @@ def parse_kb(data: Any, *, source: str = "knowledge base") -> KnowledgeBase:
     except ValidationError as exc:
         raise DataError(
             f"{source} is not a valid knowledge base:\n{_pydantic_errors(exc)}"
-        ) from exc
-
-
-def read_json(path: Path, what: str) -> Any:
-    """JSON from a UTF-8 file, or ``DataError`` saying what is wrong with it."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise DataError(f"cannot read {what} {path}: {exc.strerror or exc}") from exc
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise DataError(
-            f"{what} {path} is not UTF-8 (byte {exc.start}: {raw[exc.start : exc.start + 1]!r})"
-        ) from exc
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(
-            f"{what} {path} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
         ) from exc
 
 

@@ -1,6 +1,7 @@
 """The published JSON Schemas of the market format's input files.
 
-``python -m moot.market.schema [DIR]`` writes them into ``DIR`` (default ``docs``):
+``python -m moot.market.publish_schemas [DIR]`` writes them into ``DIR`` (default
+``docs``):
 ``market-kb.schema.json`` (a knowledge base) and ``market-outcome.schema.json`` (a
 backtest snapshot's outcome). A test keeps the files in docs/ equal to this output.
 """
@@ -8,8 +9,6 @@ backtest snapshot's outcome). A test keeps the files in docs/ equal to this outp
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
 from moot.market.kb import KnowledgeBase
@@ -51,17 +50,3 @@ def schema_files() -> dict[str, str]:
             ("market-outcome.schema.json", outcome_json_schema()),
         )
     }
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    directory = Path(args[0] if args else "docs")
-    directory.mkdir(parents=True, exist_ok=True)
-    for name, text in schema_files().items():
-        (directory / name).write_text(text, encoding="utf-8")
-        print(directory / name)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -30,7 +30,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from moot.errors import DataError
 from moot.market.build import MarketData, build_kb
 from moot.market.demo import DEMO_SEED, DEMO_SOURCE, SYNTHETIC_WARNING, demo_market
-from moot.market.kb import KnowledgeBase, dump_kb, parse_kb, read_json
+from moot.market.files import read_json
+from moot.market.kb import KnowledgeBase, dump_kb, parse_kb
 
 Direction = Literal["up", "down"]
 SNAPSHOT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
