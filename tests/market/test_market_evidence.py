@@ -276,6 +276,14 @@ def test_extraction_reads_units_and_precision() -> None:
     assert (found["二十八点五倍"].kind, found["二十八点五倍"].value) == ("ratio", 28.5)
 
 
+def test_full_width_digits_are_read_and_shown_as_written() -> None:
+    report = verify_numbers("市盈率为２８．５倍，而非１５倍", slice_of("fund_bull"))
+    assert [(c.text, c.status) for c in report.checks] == [
+        ("２８．５倍", "matched"),
+        ("１５倍", "unsupported"),
+    ]
+
+
 def test_chinese_numerals() -> None:
     assert cn_number("二十八点五") == (28.5, 0.1)
     assert cn_number("十五") == (15.0, 1.0)

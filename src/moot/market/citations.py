@@ -26,7 +26,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 CitationKind = Literal["percent", "ratio", "number", "money", "fraction", "date"]
@@ -405,4 +405,7 @@ def extract_citations(text: str, names: Iterable[str] = ()) -> list[Citation]:
                 label_fields=fields,
             )
         )
-    return sorted(found, key=lambda c: c.start)
+    # show each citation as written (full-width digits and all): offsets are the same
+    return sorted(
+        (replace(c, text=text[c.start : c.end].strip()) for c in found), key=lambda c: c.start
+    )
