@@ -4,6 +4,8 @@
 
     MootError                  base class: catch this to catch everything moot raises
     +-- ConfigError            the caller's mistake: bad model spec, bad option, missing extra
+    |   +-- DataError          an input data file (knowledge base, CSV, snapshot set) is
+    |                          malformed; the message names the file and the place
     +-- BackendError           the transport failed: dead endpoint, HTTP error, model load failure
     +-- ModelOutputError       the model misbehaved: its reply never validated after the
                                allowed re-asks; carries every raw reply and the errors
@@ -25,6 +27,11 @@ class MootError(Exception):
 
 class ConfigError(MootError):
     """The caller asked for something that cannot work (bad spec, option, or missing extra)."""
+
+
+class DataError(ConfigError):
+    """An input data file (a market knowledge base, a CSV series, a backtest snapshot
+    set) is malformed. The message names the file and where in it the problem is."""
 
 
 class BackendError(MootError):

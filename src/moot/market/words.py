@@ -1,0 +1,46 @@
+"""The market format's words in each language: KB module descriptions (the data
+layer of an analyst's system prompt) and horizon units."""
+
+from __future__ import annotations
+
+from typing import Final
+
+LANGS: Final = ("en", "zh")
+
+MODULE_DESCRIPTIONS: Final[dict[str, dict[str, str]]] = {
+    "en": {
+        "indices": "index levels, returns over 1/5/20/60/252 sessions, distance to the"
+        " 52-week high and low",
+        "technicals": "moving averages (20/50/200), RSI-14, MACD with signal line and"
+        " histogram, ATR-14, volume ratio",
+        "sectors": "sector levels, returns, strength against the benchmark index",
+        "fundamentals": "valuation (P/E, P/B, earnings and dividend yield) and earnings growth",
+        "macro": "macro indicators (growth, inflation, rates, yield spread, money supply)"
+        " with their previous value and trend",
+        "sentiment": "volatility index and regime, sector breadth, surveys and positioning",
+        "global_markets": "foreign index levels and returns",
+    },
+    "zh": {
+        "indices": "指数点位、1/5/20/60/252 个交易日回报、距 52 周高低点的距离",
+        "technicals": "均线（20/50/200）、RSI(14)、MACD 及信号线和柱状图、ATR(14)、量比",
+        "sectors": "行业点位、回报、相对基准指数的强弱",
+        "fundamentals": "估值（市盈率、市净率、盈利收益率、股息率）与盈利增长",
+        "macro": "宏观指标（增长、通胀、利率、收益率利差、货币供应）及前值和趋势",
+        "sentiment": "波动率指数及其区间、行业广度、调查与持仓",
+        "global_markets": "海外指数点位与回报",
+    },
+}
+
+HORIZON_UNITS: Final[dict[str, dict[str, tuple[str, str]]]] = {
+    # unit letter -> (singular, plural)
+    "en": {
+        "d": ("day", "days"),
+        "w": ("week", "weeks"),
+        "m": ("month", "months"),
+        "y": ("year", "years"),
+    },
+    "zh": {"d": ("天", "天"), "w": ("周", "周"), "m": ("个月", "个月"), "y": ("年", "年")},
+}
+
+HORIZON_RANGE: Final[dict[str, str]] = {"en": "{low} to {high}", "zh": "{low}至{high}"}
+HORIZON_AMOUNT: Final[dict[str, str]] = {"en": "{n} {unit}", "zh": "{n} {unit}"}
