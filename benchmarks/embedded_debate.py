@@ -1,55 +1,172 @@
-"""One full debate on the embedded model (SmolLM2-135M, llama.cpp in-process).
+"""Full debates on the embedded model (SmolLM2-135M, llama.cpp in a worker process):
+where the time goes, and what the compact profile and the first-try grammar sampler
+save.
 
-Reports what the run cost: wall time, calls, re-asks, real prompt and completion
-tokens (the model's own counts) and how many protocol-rule warnings it left.
+For each language and seed it runs one debate and reports wall time, calls and
+re-asks, real prompt and completion tokens (the model's own counts), and the time
+split the worker measured: prompt evaluation, token generation, and the rest of the
+calls (sampling, grammar, Python), plus the seconds spent in re-asks and the rule
+warnings left. With ``--compare`` it also runs the configuration of the previous
+release (standard profile: longer fields, 3-5 arguments, rule re-asks; llama-cpp-
+python's own grammar sampler) on the same topics and seeds and prints both.
 
-    python benchmarks/embedded_debate.py [--lang en|zh] [--seed 7] [--json]
+    python benchmarks/embedded_debate.py [--lang en,zh] [--seeds 7] [--compare] [--json]
+
+Timings depend on the machine: run it on an otherwise idle one.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
 
 from moot import run_debate
+from moot.events import CallFinished, Event
+from moot.llm.local import LocalBackend
 
 TOPICS = {
     "en": "Should a 10-person startup adopt microservices from day one?",
-    "zh": "冬季旅行应该去海南还是去东北？",
+    "zh": "小型创业公司是否应该从第一天就采用微服务架构？",
 }
+PREVIOUS_RELEASE = {"en": 244.0, "zh": 461.0}
+"""Seconds per debate of the release before the worker (commit 824b348, seed 7, this
+benchmark's predecessor on a 2-core machine), for reference only."""
+
+
+@dataclass(frozen=True)
+class Config:
+    name: str
+    profile: str
+    sampler: Literal["first_try", "library"]
+
+
+AFTER = Config("now: compact + first-try sampler", "compact", "first_try")
+BEFORE = Config("previous: standard + library sampler", "standard", "library")
+
+
+@dataclass
+class Run:
+    config: str
+    lang: str
+    seed: int
+    wall_seconds: float
+    calls: int
+    reasks: int
+    prompt_tokens: int
+    completion_tokens: int
+    prompt_eval_seconds: float
+    generation_seconds: float
+    other_call_seconds: float
+    reask_seconds: float
+    warnings: int
+    arguments: int
+
+
+def run_one(config: Config, lang: str, seed: int) -> Run:
+    finished: list[CallFinished] = []
+
+    def listen(event: Event) -> None:
+        if isinstance(event, CallFinished) and event.error is None:
+            finished.append(event)
+
+    backend = LocalBackend(seed=seed, sampler=config.sampler)
+    started = time.perf_counter()
+    try:
+        result = run_debate(
+            TOPICS[lang],
+            model=backend,
+            lang=lang,
+            seed=seed,
+            profile=config.profile,
+            on_event=listen,
+        )
+    finally:
+        backend.stop()
+    wall = time.perf_counter() - started
+    timings = [e.timings or {} for e in finished]
+    prompt_eval = sum(t.get("prompt_eval_ms", 0.0) for t in timings) / 1000
+    generation = sum(t.get("generation_ms", 0.0) for t in timings) / 1000
+    in_calls = sum(t.get("seconds", 0.0) for t in timings)
+    reask = sum((e.timings or {}).get("seconds", 0.0) for e in finished if e.context.attempt > 1)
+    return Run(
+        config=config.name,
+        lang=lang,
+        seed=seed,
+        wall_seconds=round(wall, 1),
+        calls=result.usage.calls,
+        reasks=result.usage.reasks,
+        prompt_tokens=result.usage.prompt_tokens,
+        completion_tokens=result.usage.completion_tokens,
+        prompt_eval_seconds=round(prompt_eval, 1),
+        generation_seconds=round(generation, 1),
+        other_call_seconds=round(in_calls - prompt_eval - generation, 1),
+        reask_seconds=round(reask, 1),
+        warnings=len(result.warnings),
+        arguments=len(result.arguments),
+    )
+
+
+COLUMNS = (
+    ("wall_seconds", "wall s"),
+    ("calls", "calls"),
+    ("reasks", "re-asks"),
+    ("prompt_tokens", "prompt tok"),
+    ("completion_tokens", "compl tok"),
+    ("prompt_eval_seconds", "prompt s"),
+    ("generation_seconds", "gen s"),
+    ("other_call_seconds", "other s"),
+    ("reask_seconds", "re-ask s"),
+    ("warnings", "warnings"),
+)
+
+
+def table(runs: list[Run]) -> str:
+    lines = [" | ".join(["configuration", "lang", "seed", *(label for _, label in COLUMNS)])]
+    for r in runs:
+        row = asdict(r)
+        lines.append(
+            " | ".join([r.config, r.lang, str(r.seed), *(str(row[key]) for key, _ in COLUMNS)])
+        )
+    groups: dict[tuple[str, str], list[Run]] = {}
+    for r in runs:
+        groups.setdefault((r.config, r.lang), []).append(r)
+    for (config, lang), group in groups.items():
+        medians = [
+            f"{statistics.median(float(asdict(r)[key]) for r in group):g}" for key, _ in COLUMNS
+        ]
+        lines.append(" | ".join([config, lang, "median", *medians]))
+    for lang, seconds in PREVIOUS_RELEASE.items():
+        lines.append(f"(previous release, {lang}, seed 7: {seconds:g} s wall, recorded)")
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lang", choices=sorted(TOPICS), default="en")
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--lang", default="en", help="comma-separated: en,zh")
+    parser.add_argument("--seeds", default="7", help="comma-separated seeds")
+    parser.add_argument("--compare", action="store_true", help="also run the previous config")
+    parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
-    started = time.perf_counter()
-    result = run_debate(TOPICS[args.lang], model="local", lang=args.lang, seed=args.seed)
-    report = {
-        "lang": args.lang,
-        "seed": args.seed,
-        "wall_seconds": round(time.perf_counter() - started, 1),
-        "calls": result.usage.calls,
-        "reasks": result.usage.reasks,
-        "prompt_tokens": result.usage.prompt_tokens,
-        "completion_tokens": result.usage.completion_tokens,
-        "arguments": len(result.arguments),
-        "warnings": len(result.warnings),
-    }
+    langs = [lang for lang in args.lang.split(",") if lang]
+    seeds = [int(s) for s in args.seeds.split(",") if s]
+    configs = [AFTER, BEFORE] if args.compare else [AFTER]
+    runs: list[Run] = []
+    for config in configs:
+        for lang in langs:
+            for seed in seeds:
+                runs.append(run_one(config, lang, seed))
+                print(f"done: {config.name}, {lang}, seed {seed}", file=sys.stderr)
     if args.json:
-        json.dump(report, sys.stdout, indent=2)
+        report: dict[str, Any] = {"runs": [asdict(r) for r in runs]}
+        json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
-        print(
-            f"{args.lang}, seed {args.seed}: {report['wall_seconds']} s, {report['calls']} calls"
-            f" ({report['reasks']} re-asks), {report['prompt_tokens']} prompt +"
-            f" {report['completion_tokens']} completion tokens, {report['arguments']}"
-            f" arguments, {report['warnings']} rule warnings"
-        )
+        print(table(runs))
     return 0
 
 

@@ -36,6 +36,8 @@ class CallFinished:
     error: str | None = None
     source: str = "live"
     """``live`` (the model answered), ``cache`` or ``journal`` (replayed on resume)."""
+    timings: dict[str, float] | None = None
+    """Where the call's time went, when the backend tells (``Completion.timings``)."""
 
 
 @dataclass(frozen=True)
@@ -49,5 +51,13 @@ class Reasked:
     """Each problem's code: ``schema`` for hard problems, else the rule's code."""
 
 
-Event = RoundStarted | CallStarted | CallFinished | Reasked
+@dataclass(frozen=True)
+class Validated:
+    """A reply was validated: the codes of its problems (none: accepted as is)."""
+
+    context: CallContext
+    codes: tuple[str, ...]
+
+
+Event = RoundStarted | CallStarted | CallFinished | Reasked | Validated
 Listener = Callable[[Event], None]

@@ -6,7 +6,7 @@ import itertools
 import time
 from collections.abc import Callable, Sequence
 
-from moot.events import CallFinished, CallStarted, Event, Listener, Reasked
+from moot.events import CallFinished, CallStarted, Event, Listener, Reasked, Validated
 from moot.llm.backend import Backend
 from moot.llm.types import (
     CallContext,
@@ -44,9 +44,18 @@ class Meter:
         journal records the outcome this way)."""
         self._validation_hooks.append(hook)
 
-    def record_validation(self, completion: Completion, problems: Sequence[str]) -> None:
+    def record_validation(
+        self,
+        completion: Completion,
+        problems: Sequence[str],
+        *,
+        context: CallContext | None = None,
+        codes: Sequence[str] = (),
+    ) -> None:
         for hook in self._validation_hooks:
             hook(completion, list(problems))
+        if context is not None:
+            self.emit(Validated(context, tuple(codes)))
 
     def record_reask(
         self,
@@ -100,6 +109,7 @@ class MeteredBackend(Wrapper):
                 completion.usage,
                 time.perf_counter() - started,
                 source=completion.source,
+                timings=completion.timings,
             )
         )
         return completion

@@ -147,7 +147,12 @@ async def generate_structured(
                     problems = [Problem(f"the reply is not valid JSON ({exc})")]
             else:
                 problems = check(value) if check else []
-        meter.record_validation(completion, [p.message for p in problems])
+        meter.record_validation(
+            completion,
+            [p.message for p in problems],
+            context=dataclasses.replace(context, attempt=attempt + 1),
+            codes=[p.code for p in problems],
+        )
         if not problems and value is not None:
             return Outcome(value, attempt + 1)
         hard = [p for p in problems if p.hard]
