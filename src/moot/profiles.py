@@ -38,6 +38,8 @@ class ModelProfile:
     rule_reasks: int | None = None
     stance_words: tuple[int, int] = (100, 200)
     """How long the closing's final stance should be, in words."""
+    examples: bool = False
+    """Show a worked example (on another topic) in the debaters' prompts."""
 
     def spec(self, base: OutputSpec, lang: str) -> OutputSpec:
         """The reply schema as this profile asks for it in ``lang``."""
@@ -45,8 +47,15 @@ class ModelProfile:
 
 
 STANDARD = ModelProfile("standard")
-COMPACT = ModelProfile("compact", chars=0.5, items=0.6, rule_reasks=0, stance_words=(40, 80))
+COMPACT = ModelProfile(
+    "compact", chars=0.5, items=0.6, rule_reasks=0, stance_words=(40, 80), examples=True
+)
 PROFILES = {p.name: p for p in (STANDARD, COMPACT)}
+
+
+def register_profile(profile: ModelProfile) -> None:
+    """Make a profile available by name (``--profile NAME``, ``profile=NAME``)."""
+    PROFILES[profile.name] = profile
 COMPACT_SPECS = frozenset({"local"})
 """Model specs that get the compact profile by default: the embedded model."""
 
@@ -56,6 +65,6 @@ def profile_for(spec: str, override: str | None = None) -> ModelProfile:
     embedded model and standard for everything else."""
     if override is not None:
         if override not in PROFILES:
-            raise ConfigError(f"unknown profile {override!r}; choose {' or '.join(PROFILES)}")
+            raise ConfigError(f"unknown profile {override!r}; choose {', '.join(PROFILES)}")
         return PROFILES[override]
     return COMPACT if spec in COMPACT_SPECS else STANDARD

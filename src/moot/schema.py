@@ -173,6 +173,7 @@ class ProfileReport(_Frozen):
     items: float
     rule_reasks: int | None
     stance_words: tuple[int, int]
+    examples: bool = False
 
 
 class DebateResult(_Frozen):

@@ -172,14 +172,21 @@ class StructuredDebate:
         spec: OutputSpec,
         **prompt_context: object,
     ) -> ReplyT:
+        profile = self.settings.profile(side)
         messages = [
             self._system(side),
             Message(
                 "user",
-                render(prompt_name, self.lang, side=side, topic=self.topic, **prompt_context),
+                render(
+                    prompt_name,
+                    self.lang,
+                    side=side,
+                    topic=self.topic,
+                    examples=profile.examples,
+                    **prompt_context,
+                ),
             ),
         ]
-        profile = self.settings.profile(side)
         outcome = await generate_structured(
             self.debaters[side],
             messages,
@@ -187,7 +194,7 @@ class StructuredDebate:
             settings=self.settings.for_call(round_name, side),
             context=self._context(round_name, side, **prompt_context),
             meter=self.meter,
-            spec=profile.spec(spec, self.lang),
+            spec=spec,
             check=check,
             max_reasks=self.settings.max_reasks,
             rule_reasks=profile.rule_reasks,
@@ -201,14 +208,22 @@ class StructuredDebate:
         ]
         return outcome.value
 
+    def _spec(self, side: Side, base: OutputSpec) -> OutputSpec:
+        """A reply schema as ``side``'s model profile asks for it in this language."""
+        return self.settings.profile(side).spec(base, self.lang)
+
     async def _opening(self, side: Side) -> list[Argument]:
+        spec = self._spec(side, output_spec(OpeningReply))
+        count = spec.json_schema["properties"]["arguments"]
         reply = await self._ask(
             side,
             "opening",
             "opening",
             OpeningReply,
             lambda r: rules.check_opening(r, self.lang),
-            output_spec(OpeningReply),
+            spec,
+            min_args=count["minItems"],
+            max_args=count["maxItems"],
         )
         prefix = side.upper()
         return [
@@ -233,7 +248,7 @@ class StructuredDebate:
             "cross_exam",
             CrossExamReply,
             lambda r: rules.check_cross_exam(r, target_ids, all_ids, self.lang),
-            cross_exam_spec(output_spec(CrossExamReply), target_ids),
+            self._spec(side, cross_exam_spec(output_spec(CrossExamReply), target_ids)),
             opposing=opposing,
             own=own,
             target_ids=target_ids,
@@ -258,15 +273,15 @@ class StructuredDebate:
         received = [c for c in cross if c.by != side]
         given = [c for c in cross if c.by == side]
         opposing = [a for a in arguments if a.side != side]
+        stance_words = self.settings.profile(side).stance_words
         reply = await self._ask(
             side,
             "closing",
             "closing",
             ClosingReply,
-            lambda r: rules.check_closing(
-                r, own_ids, self.lang, self.settings.profile(side).stance_words
-            ),
-            closing_spec(output_spec(ClosingReply), own_ids),
+            lambda r: rules.check_closing(r, own_ids, self.lang, stance_words),
+            self._spec(side, closing_spec(output_spec(ClosingReply), own_ids)),
+            stance_words=stance_words,
             own=own,
             opposing=opposing,
             received=received,
