@@ -40,14 +40,17 @@ class Viewer:
         self.lang = lang
         self.labels = labels(lang)
 
-    def _page(self, template: str, status: int = 200, **context: object) -> HTMLResponse:
+    def _page(
+        self, template: str, status: int = 200, refresh: int | None = None, **context: object
+    ) -> HTMLResponse:
         html = render(
             template,
             lang=self.lang,
             extra=TEMPLATES,
             forms=True,
-            L=self.labels,
             nav=self._nav(),
+            refresh=refresh,
+            L=self.labels,
             **context,
         )
         return HTMLResponse(html, status_code=status)

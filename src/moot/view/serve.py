@@ -63,8 +63,13 @@ class Served:
 
 
 def _server(store_path: Path, sock: socket.socket, lang: str) -> tuple[uvicorn.Server, str]:
+    """The server for the socket (closed if the viewer cannot start)."""
     host, port = sock.getsockname()[:2]
-    app = create_app(store_path, host=host, port=port, lang=lang)
+    try:
+        app = create_app(store_path, host=host, port=port, lang=lang)
+    except BaseException:
+        sock.close()
+        raise
     config = uvicorn.Config(
         app,
         log_level="warning",
