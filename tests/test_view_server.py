@@ -200,3 +200,11 @@ def test_the_read_only_store_refuses_writes(store_path: Path, tmp_path: Path) ->
     with pytest.raises(ConfigError, match="no run store at"):
         ReadOnlyStore(tmp_path / "missing.db")
     assert not (tmp_path / "missing.db").exists()
+
+
+def test_head_is_answered_without_a_body(viewer: Served) -> None:
+    status, headers, body = _get(viewer, "/runs/panel-run", f"127.0.0.1:{_port(viewer)}", "HEAD")
+    assert status == 200
+    assert body == ""
+    assert headers["content-type"].startswith("text/html")
+    assert "default-src 'none'" in headers["content-security-policy"]
