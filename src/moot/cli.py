@@ -17,6 +17,7 @@ from rich.text import Text
 
 from moot import __version__
 from moot.calibrate import calibrate_panel, read_cases
+from moot.cli_html import check_html_path, serve_store, write_html
 from moot.debate import DebateOptions, new_debate_id, resume_debate, run_debate
 from moot.detectors import TranscriptError
 from moot.detectors.lint import lint_file, payload, printable
@@ -153,6 +154,9 @@ def run(
     json_path: Annotated[
         Path | None, typer.Option("--json", help="Write the full result as JSON to this path.")
     ] = None,
+    html_path: Annotated[
+        Path | None, typer.Option("--html", help="Write the HTML report to this path.")
+    ] = None,
     debate_id: Annotated[
         str | None, typer.Option("--id", help="Name this run (default: a generated id).")
     ] = None,
@@ -189,6 +193,8 @@ def run(
         judging = _panel_options(
             panel, panel_file, judge_model, judge_runs, calibration, topic_type, swap_sides
         )
+        if html_path is not None:
+            check_html_path(html_path)
         store = None if no_store else Store()
         run_id = None if no_store else (debate_id or new_debate_id())
         if run_id is not None and not quiet:
@@ -217,6 +223,10 @@ def run(
         with progress:
             result = run_debate(topic, **options)
     _emit(result, json_path)
+    if html_path is not None:
+        with _errors():
+            write_html(result, html_path)
+        _err().print(f"HTML report written to {html_path}")
 
 
 def _panel_options(
@@ -428,6 +438,33 @@ def export(
             raise ConfigError(f"run {debate_id!r} is {row.status}; only finished runs export")
     result = DebateResult.model_validate_json(row.result_json)
     sys.stdout.write(to_json(result) if fmt == "json" else to_markdown(result))
+
+
+@app.command("report")
+def report_html(
+    debate_id: Annotated[str, typer.Argument(help="Run id.")],
+    html_path: Annotated[Path, typer.Option("--html", help="Write the HTML report here.")],
+) -> None:
+    """Write a finished run's report as one self-contained HTML file."""
+    with _errors():
+        row = _get(Store(), debate_id)
+        if row.status != "done" or not row.result_json:
+            raise ConfigError(f"run {debate_id!r} is {row.status}; only finished runs report")
+        write_html(DebateResult.model_validate_json(row.result_json), html_path)
+    _err().print(f"HTML report written to {html_path}")
+
+
+@app.command()
+def view(
+    port: Annotated[int, typer.Option(help="Port (0: any free port).")] = 8765,
+    host: Annotated[str, typer.Option(help="Address to listen on (loopback by default).")] = (
+        "127.0.0.1"
+    ),
+    lang: Annotated[str, typer.Option(help="Language of the viewer's pages: en or zh.")] = "en",
+) -> None:
+    """Browse the run store read-only in a web browser (localhost only by default)."""
+    with _errors():
+        serve_store(host=host, port=port, lang=lang, say=lambda text: typer.echo(text, err=True))
 
 
 @app.command()

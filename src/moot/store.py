@@ -767,3 +767,46 @@ class Store:
             return int(row[0]), int(row[1])
 
         return self._read(query)
+
+
+class ReadOnlyStore(Store):
+    """The store opened for reading only (``moot view``): SQLite's read-only mode
+    (``mode=ro``) plus ``query_only``, so no statement can change it. It never
+    creates or migrates a database: the file must exist and hold no migration this
+    version does not know. Every writing method raises ``ConfigError``."""
+
+    def __init__(self, path: Path | str | None = None) -> None:
+        self.path = Path(path).expanduser() if path is not None else default_path()
+        if not self.path.is_file():
+            raise ConfigError(f"no run store at {self.path} (run a debate first, or set MOOT_HOME)")
+        self._lock = threading.Lock()
+        self._conn = sqlite3.connect(
+            f"{self.path.resolve().as_uri()}?mode=ro",
+            uri=True,
+            timeout=BUSY_TIMEOUT_S,
+            isolation_level=None,
+            check_same_thread=False,
+        )
+        try:
+            self._conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+            self._conn.execute("PRAGMA query_only = ON")
+            self._check_migrations()
+        except BaseException:
+            self._conn.close()
+            raise
+
+    def _check_migrations(self) -> None:
+        known = {name for name, _ in MIGRATIONS}
+        try:
+            applied = {row[0] for row in self._conn.execute("SELECT name FROM migrations")}
+        except sqlite3.DatabaseError as exc:
+            raise ConfigError(f"{self.path} is not a moot run store ({exc})") from exc
+        unknown = sorted(applied - known)
+        if unknown:
+            raise ConfigError(
+                f"the database {self.path} was written by a newer moot "
+                f"(unknown migrations: {', '.join(unknown)}); upgrade moot"
+            )
+
+    def _write(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
+        raise ConfigError(f"the run store {self.path} is open read-only")

@@ -47,8 +47,8 @@ def to_markdown(result: DebateResult) -> str:
         L=labels,
         scores=scores,
         usage_line=usage_line,
-        warning_groups=_group_warnings(result.warnings, labels),
-        lead_judge=_lead_judge(result),
+        warning_groups=group_warnings(result.warnings, labels),
+        lead_judge=lead_judge(result),
         divergence_reasons=[
             labels[f"divergence.{reason}"]
             for reason in (result.panel.divergence.reasons if result.panel else [])
@@ -57,7 +57,7 @@ def to_markdown(result: DebateResult) -> str:
     return text.strip() + "\n"
 
 
-def _group_warnings(
+def group_warnings(
     warnings: list[QualityWarning], labels: dict[str, str]
 ) -> list[tuple[str, str, list[str]]]:
     """One line per (round, side, rule): the heading, the rule's words and the fields."""
@@ -73,7 +73,7 @@ def _group_warnings(
     return lines
 
 
-def _lead_judge(result: DebateResult) -> str:
+def lead_judge(result: DebateResult) -> str:
     """The panel judge whose first run is ``result.judgement`` (general, else the first)."""
     if result.panel is None:
         return ""

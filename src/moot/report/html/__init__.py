@@ -1,0 +1,103 @@
+"""The decision briefing as one self-contained HTML page.
+
+``to_html(result)`` returns a complete document that needs no network: inline CSS
+(allowed by its hash in a strict Content-Security-Policy), charts as inline SVG,
+collapsing with ``<details>``, and no script. The page is assembled from sections:
+the ones every format shares (``common``) and the format's own, chosen by the
+result's ``format`` (``formats``). Every template autoescapes: whatever a model
+wrote is shown as text, never interpreted as markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from moot.report.html import common
+from moot.report.html.formats import FormatView, view_of
+from moot.report.html.labels import label, labels
+from moot.report.html.page import render
+from moot.report.html.parts import Context, Section
+from moot.schema import DebateResult
+
+__all__ = ["Link", "ReportPage", "build_report", "render_report", "to_html"]
+
+
+@dataclass(frozen=True)
+class Link:
+    """A navigation link a hosting page (the viewer) adds above the report. ``href`` is
+    built by that page from validated values only."""
+
+    text: str
+    href: str
+
+
+@dataclass(frozen=True)
+class ReportPage:
+    """Everything the report template shows: the heading and the sections in order."""
+
+    title: str
+    topic: str
+    eyebrow: str
+    sections: tuple[Section, ...]
+    context: Context
+
+
+def build_report(result: DebateResult) -> ReportPage:
+    """The report's sections for a result: verdict, panel, the format's own sections,
+    scores, flags, unresolved questions, transcript, models and usage."""
+    view: FormatView = view_of(result.format)
+    text = labels(result.lang)
+    sides = common.sides_of(result, text)
+    ctx = Context(result=result, labels=text, sides=sides, items=tuple(view.items(result, sides)))
+    turns = view.transcript(ctx)
+    parts: list[Section | None] = [
+        common.verdict_section(ctx),
+        common.panel_section(ctx),
+        *view.sections(ctx, turns),
+        common.scores_section(ctx),
+        common.flags_section(ctx, view.detector_flags(ctx, turns)),
+        common.questions_section(ctx),
+        common.transcript_section(ctx, turns),
+        common.usage_section(ctx),
+    ]
+    eyebrow = " · ".join(
+        (
+            text["title"],
+            label(text, f"format.{result.format}", result.format),
+            label(text, f"lang.{result.lang}", result.lang),
+        )
+    )
+    return ReportPage(
+        title=f"{text['title']}: {result.topic}",
+        topic=result.topic,
+        eyebrow=eyebrow,
+        sections=tuple(s for s in parts if s is not None),
+        context=ctx,
+    )
+
+
+def render_report(
+    result: DebateResult,
+    *,
+    nav: Sequence[Link] = (),
+    extra: tuple[tuple[str, str], ...] = (),
+    forms: bool = False,
+) -> str:
+    """The report page, with navigation links above it when a host page gives some."""
+    report = build_report(result)
+    return render(
+        "report.html.j2",
+        lang=result.lang,
+        extra=extra,
+        forms=forms,
+        report=report,
+        L=report.context.labels,
+        title=report.title,
+        nav=tuple(nav),
+    )
+
+
+def to_html(result: DebateResult) -> str:
+    """The decision briefing as one self-contained HTML document (no network needed)."""
+    return render_report(result)

@@ -1,0 +1,212 @@
+"""Charts as inline SVG: code computes every shape's geometry from the result's
+numbers; one template macro draws any ``Chart``. No script, no external file, no
+style attribute (the page's Content-Security-Policy allows none)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+WIDTH = 720.0
+LABEL_WIDTH = 150.0
+VALUE_WIDTH = 70.0
+ROW = 30.0
+BAR = 16.0
+AXIS = 24.0
+PAD = 8.0
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    css: str
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class Text:
+    x: float
+    y: float
+    text: str
+    css: str = ""
+    anchor: str = "start"
+
+
+@dataclass(frozen=True)
+class Line:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    css: str
+
+
+@dataclass(frozen=True)
+class Circle:
+    cx: float
+    cy: float
+    r: float
+    css: str
+    title: str = ""
+
+
+@dataclass
+class Chart:
+    """An SVG drawing: its size, its accessible label and its shapes."""
+
+    width: float
+    height: float
+    label: str
+    rects: list[Rect] = field(default_factory=list)
+    lines: list[Line] = field(default_factory=list)
+    circles: list[Circle] = field(default_factory=list)
+    texts: list[Text] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Scale:
+    """A linear map from values in ``[low, high]`` to x positions in ``[left, right]``."""
+
+    low: float
+    high: float
+    left: float
+    right: float
+
+    def x(self, value: float) -> float:
+        clipped = min(max(value, self.low), self.high)
+        span = self.high - self.low
+        return self.left + (clipped - self.low) / span * (self.right - self.left)
+
+
+def score_domain(values: Sequence[float]) -> tuple[float, float]:
+    """The axis for scores: 0 to 10, widened to whole numbers that hold every value
+    (calibrated scores may fall outside 1-10)."""
+    low = min([0.0, *values])
+    high = max([10.0, *values])
+    return float(math.floor(low)), float(math.ceil(high))
+
+
+def _axis(chart: Chart, scale: Scale, top: float, bottom: float, step: float) -> None:
+    """Vertical grid lines with their values under the plot."""
+    value = scale.low
+    while value <= scale.high + 1e-9:
+        x = scale.x(value)
+        chart.lines.append(Line(x, top, x, bottom, "grid"))
+        chart.texts.append(Text(x, bottom + 16, f"{value:g}", "tick", "middle"))
+        value += step
+
+
+def _bar(scale: Scale, value: float, y: float, css: str, title: str) -> Rect:
+    start = scale.x(max(scale.low, 0.0))
+    end = scale.x(value)
+    return Rect(min(start, end), y, abs(end - start), BAR, css, title)
+
+
+@dataclass(frozen=True)
+class BarRow:
+    """One labelled row: a value, optionally an interval and individual dots."""
+
+    label: str
+    label_css: str
+    value: float
+    css: str
+    title: str
+    interval: tuple[float, float] | None = None
+    dots: tuple[tuple[float, str, str], ...] = ()
+    """(value, css class, tooltip) of each dot."""
+    note: str = ""
+
+
+def bar_chart(label: str, rows: Sequence[BarRow], domain: tuple[float, float]) -> Chart:
+    """Horizontal bars, one row each, on a shared axis, with whiskers and dots."""
+    height = PAD + ROW * len(rows) + AXIS
+    chart = Chart(WIDTH, height, label)
+    scale = Scale(domain[0], domain[1], LABEL_WIDTH, WIDTH - VALUE_WIDTH)
+    bottom = PAD + ROW * len(rows)
+    _axis(chart, scale, PAD / 2, bottom, 1.0 if domain[1] - domain[0] <= 12 else 2.0)
+    for index, row in enumerate(rows):
+        y = PAD + index * ROW + (ROW - BAR) / 2
+        middle = y + BAR / 2
+        chart.texts.append(Text(LABEL_WIDTH - 8, middle + 4, row.label, row.label_css, "end"))
+        chart.rects.append(_bar(scale, row.value, y, row.css, row.title))
+        right = scale.x(row.value)
+        if row.interval is not None:
+            low, high = (scale.x(v) for v in row.interval)
+            chart.lines.append(Line(low, middle, high, middle, "whisker"))
+            chart.lines.append(Line(low, y + 2, low, y + BAR - 2, "whisker"))
+            chart.lines.append(Line(high, y + 2, high, y + BAR - 2, "whisker"))
+            right = max(right, high)
+        for value, css, title in row.dots:
+            chart.circles.append(Circle(scale.x(value), middle, 4.5, css, title))
+            right = max(right, scale.x(value))
+        text = f"{row.value:.2f}"
+        if row.interval is not None:
+            text += f"  [{row.interval[0]:.2f}, {row.interval[1]:.2f}]"
+        if row.note:
+            text += f"  {row.note}"
+        chart.texts.append(Text(right + 8, middle + 4, text, "value"))
+    return chart
+
+
+@dataclass(frozen=True)
+class Group:
+    """A labelled group of bars (one per side) in a grouped bar chart."""
+
+    label: str
+    bars: tuple[tuple[float, str, str], ...]
+    """(value, css class, tooltip) of each bar."""
+
+
+def grouped_chart(label: str, groups: Sequence[Group], domain: tuple[float, float]) -> Chart:
+    """Groups of thin horizontal bars, e.g. one group per dimension, one bar per side."""
+    thin = 12.0
+    group_heights = [len(g.bars) * (thin + 3) + 12 for g in groups]
+    height = PAD + sum(group_heights) + AXIS
+    chart = Chart(WIDTH, height, label)
+    scale = Scale(domain[0], domain[1], LABEL_WIDTH, WIDTH - VALUE_WIDTH)
+    bottom = PAD + sum(group_heights)
+    _axis(chart, scale, PAD / 2, bottom, 1.0)
+    y = PAD
+    for group, group_height in zip(groups, group_heights, strict=True):
+        chart.texts.append(Text(LABEL_WIDTH - 8, y + group_height / 2, group.label, "dim", "end"))
+        bar_y = y + 6
+        for value, css, title in group.bars:
+            start, end = scale.x(max(domain[0], 0.0)), scale.x(value)
+            chart.rects.append(Rect(min(start, end), bar_y, abs(end - start), thin, css, title))
+            chart.texts.append(Text(end + 6, bar_y + thin - 2, f"{value:.2f}", "value small"))
+            bar_y += thin + 3
+        y += group_height
+    return chart
+
+
+AGREEMENT_BANDS = ((0.0, 0.667, "band-bad"), (0.667, 0.8, "band-mixed"), (0.8, 1.0, "band-good"))
+"""Krippendorff's thresholds: below 0.667 needs attention, 0.667-0.80 moderate, above high."""
+
+
+def agreement_meter(label: str, value: float | None) -> Chart:
+    """A 0-1 track with the agreement bands and a mark at the value (clipped to the
+    track; a negative value sits at 0 and its number is shown beside the chart)."""
+    width, height, left, right = 260.0, 34.0, 8.0, 250.0
+    chart = Chart(width, height, label)
+    scale = Scale(0.0, 1.0, left, right)
+    for low, high, css in AGREEMENT_BANDS:
+        chart.rects.append(Rect(scale.x(low), 8, scale.x(high) - scale.x(low), 8, css))
+    for tick in (0.0, 0.667, 0.8, 1.0):
+        chart.texts.append(Text(scale.x(tick), 31, f"{tick:g}", "tick small", "middle"))
+    if value is not None:
+        x = scale.x(value)
+        chart.lines.append(Line(x, 3, x, 21, "marker"))
+    return chart
+
+
+def progress_bar(label: str, fraction: float) -> Chart:
+    """A horizontal bar filled to ``fraction`` (0-1)."""
+    width, height = 600.0, 14.0
+    chart = Chart(width, height, label)
+    chart.rects.append(Rect(0, 0, width, height, "track"))
+    chart.rects.append(Rect(0, 0, width * min(max(fraction, 0.0), 1.0), height, "fill"))
+    return chart

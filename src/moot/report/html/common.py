@@ -1,0 +1,603 @@
+"""The sections every format's report shares: verdict and gap, the panel's agreement,
+score charts, flags, unresolved questions, the transcript, models and usage.
+
+They read the parts of a result that do not depend on the format (the judgement or
+the panel, warnings, usage, models) and the judged items and transcript turns that
+the format's view supplies (``moot.report.html.formats``).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from moot import i18n
+from moot.report.html import charts
+from moot.report.html.labels import label
+from moot.report.html.parts import (
+    AGREEMENT_CLASSES,
+    SIDE_CLASSES,
+    STANDING_CLASSES,
+    Context,
+    FlagView,
+    ItemRef,
+    Located,
+    Section,
+    SideView,
+    TurnView,
+    tone,
+)
+from moot.report.markdown import group_warnings, lead_judge
+from moot.schema import SIDES, AgreementStat, DebateResult, Fallacy, Panel
+
+DIMENSIONS = ("logic", "evidence", "responsiveness", "honesty")
+
+
+def sides_of(result: DebateResult, labels: dict[str, str]) -> tuple[SideView, ...]:
+    """The debate's sides in order, each with its label and colour."""
+    return tuple(
+        SideView(key=key, label=label(labels, f"side.{key}", key), css=f"side-{i % SIDE_CLASSES}")
+        for i, key in enumerate(SIDES)
+    )
+
+
+def side_total(totals: object, key: str) -> float:
+    """A side's total from a ``Totals`` (keyed by side)."""
+    value = getattr(totals, key)
+    assert isinstance(value, float | int)  # noqa: S101 (Totals fields are numbers)
+    return float(value)
+
+
+# ---- the numbers the report shows for each judged item --------------------------
+
+
+def item_scores(result: DebateResult) -> dict[str, float]:
+    """Each item's score as the verdict used it: with a panel, the judges' scores on the
+    common scale weighted like the panel's totals (so a side's mean is its panel
+    total); with one judge, the weighted score code computed."""
+    if result.panel is None:
+        return {s.argument_id: s.weighted for s in result.judgement.scores}
+    weights = {j.name: j.weight for j in result.panel.judges}
+    total_weight = sum(weights.values())
+    scores = {}
+    for row in result.panel.consensus:
+        names = list(row.scores)
+        if total_weight > 0:
+            shares = [weights.get(n, 0.0) / total_weight for n in names]
+        else:
+            shares = [1 / len(names)] * len(names)
+        scores[row.argument_id] = sum(
+            share * row.scores[n] for share, n in zip(shares, names, strict=True)
+        )
+    return scores
+
+
+@dataclass(frozen=True)
+class StandingView:
+    label: str
+    css: str
+    source: str
+
+
+def item_standings(ctx: Context) -> dict[str, StandingView]:
+    """Each item's final standing: the panel's majority (``tie`` when it has none) or
+    the single judge's."""
+    labels, result = ctx.labels, ctx.result
+    if result.panel is not None:
+        source = labels["html.standing_panel"]
+        return {
+            c.argument_id: StandingView(
+                label(labels, f"standing.{c.majority_standing}", str(c.majority_standing))
+                if c.majority_standing
+                else labels["panel.tie"],
+                tone(STANDING_CLASSES, c.majority_standing),
+                source,
+            )
+            for c in result.panel.consensus
+        }
+    source = labels["html.standing_judge"]
+    return {
+        row.argument_id: StandingView(
+            label(labels, f"standing.{row.standing}", row.standing),
+            tone(STANDING_CLASSES, row.standing),
+            source,
+        )
+        for row in result.judgement.trace
+    }
+
+
+# ---- verdict and gap ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SideTotal:
+    side: SideView
+    total: float
+    interval: tuple[float, float] | None
+    leads: bool
+
+
+@dataclass(frozen=True)
+class SwapView:
+    sentence: str
+    note: str | None
+    survives: bool
+    totals: tuple[tuple[SideView, float], ...]
+
+
+@dataclass(frozen=True)
+class VerdictView:
+    sentence: str
+    gap_text: str
+    reading: str
+    decided: bool
+    basis: str
+    totals: tuple[SideTotal, ...]
+    score_note: str
+    swap: SwapView | None
+    key_insight: str
+    recommendation: str
+    reading_by: str | None
+    expert_note: str | None
+
+
+def _panel_sentence(panel: Panel, labels: dict[str, str], ctx: Context) -> tuple[str, bool]:
+    """The panel's verdict in words, and whether it names a winner."""
+    reasons = panel.divergence.reasons
+    if reasons == ["close_totals"]:
+        return labels["panel.too_close"], False
+    if panel.divergence.diverged:
+        why = "; ".join(label(labels, f"divergence.{r}", r) for r in reasons)
+        return f"{labels['panel.no_winner']} ({why})", False
+    if panel.winner:
+        side = ctx.side(panel.winner)
+        assert side is not None  # noqa: S101 (winner is a side)
+        return labels["panel.winner"].format(side=side.label, gap="").strip(), True
+    return labels["panel.even"], False
+
+
+def _swap(ctx: Context) -> SwapView | None:
+    swap, labels = ctx.result.swap, ctx.labels
+    if swap is None:
+        return None
+
+    def name(key: str | None) -> str:
+        side = ctx.side(key)
+        return side.label if side else labels["swap.none"]
+
+    if swap.survives and not swap.original_leader:
+        sentence = labels["swap.survives_none"]
+    elif swap.survives:
+        sentence = labels["swap.survives"].format(side=name(swap.original_leader))
+    else:
+        sentence = labels["swap.fails"].format(
+            first=name(swap.original_leader), second=name(swap.swapped_leader)
+        )
+    return SwapView(
+        sentence=sentence,
+        note=labels["swap.same_model"] if swap.same_model else None,
+        survives=swap.survives,
+        totals=tuple((s, side_total(swap.swapped_totals, s.key)) for s in ctx.sides),
+    )
+
+
+def verdict_section(ctx: Context) -> Section:
+    """The verdict and the gap, each side's total (with its interval under a panel),
+    the swap check, the key insight and the recommendation."""
+    result, labels = ctx.result, ctx.labels
+    panel = result.panel
+    gap = panel.gap if panel else result.judgement.gap
+    totals = panel.totals if panel else result.judgement.totals
+    if panel is not None:
+        sentence, decided = _panel_sentence(panel, labels, ctx)
+        basis = labels["html.panel_of"].format(n=len(panel.judges))
+        leader = panel.winner
+    else:
+        decided = gap.leader is not None and gap.reading != "evenly_matched"
+        sentence = i18n.gap_text(result.lang, gap.reading, gap.value, gap.leader)
+        basis = f"{labels['html.one_judge']}: {result.judgement.judge_model}"
+        leader = gap.leader if decided else None
+    side_totals = tuple(
+        SideTotal(
+            side=side,
+            total=side_total(totals, side.key),
+            interval=(
+                (panel.intervals[side.key].low, panel.intervals[side.key].high)
+                if panel and side.key in panel.intervals
+                else None
+            ),
+            leads=side.key == leader,
+        )
+        for side in ctx.sides
+    )
+    diverged = panel is not None and panel.divergence.diverged
+    judge = lead_judge(result)
+    data = VerdictView(
+        sentence=sentence,
+        gap_text=i18n.gap_text(result.lang, gap.reading, gap.value, gap.leader),
+        reading=tone({"clear_difference": "good", "moderate_difference": "mixed"}, gap.reading),
+        decided=decided,
+        basis=basis,
+        totals=side_totals,
+        score_note=labels["score_note"],
+        swap=_swap(ctx),
+        key_insight=result.judgement.key_insight,
+        recommendation=result.judgement.recommendation,
+        reading_by=label(labels, f"judge.{judge}", judge) if judge else None,
+        expert_note=(
+            labels["panel.expert"]
+            if diverged and panel is not None and panel.divergence.reasons != ["close_totals"]
+            else None
+        ),
+    )
+    return Section("verdict", labels["html.verdict"], "sections/verdict.html.j2", data)
+
+
+# ---- the panel ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AgreementView:
+    name: str
+    value: float | None
+    label: str
+    css: str
+    note: str | None
+    meter: charts.Chart
+
+
+@dataclass(frozen=True)
+class JudgeRow:
+    name: str
+    model: str
+    weight: float
+    raw: tuple[float, ...]
+    adjusted: tuple[float, ...]
+    run_spread: float
+
+
+@dataclass(frozen=True)
+class ConsensusRow:
+    item: Located
+    majority: StandingView
+    standings: tuple[tuple[str, str], ...]
+    """(label, tone) of each judge's standing, in judge order."""
+    scores: tuple[float, ...]
+    spread: float
+    disputed: bool
+
+
+@dataclass(frozen=True)
+class PanelView:
+    topic_type: str
+    calibration: str
+    judge_runs: int
+    judges: tuple[JudgeRow, ...]
+    judge_names: tuple[str, ...]
+    agreement: tuple[AgreementView, ...]
+    indicative: str | None
+    diverged: bool
+    reasons: tuple[str, ...]
+    disputed: tuple[ConsensusRow, ...]
+    settle: tuple[str, ...]
+    consensus: tuple[ConsensusRow, ...]
+    scale_note: str
+
+
+def _agreement(name: str, stat: AgreementStat, labels: dict[str, str]) -> AgreementView:
+    return AgreementView(
+        name=name,
+        value=stat.value,
+        label=label(labels, f"label.{stat.label}", stat.label),
+        css=tone(AGREEMENT_CLASSES, stat.label),
+        note=stat.note,
+        meter=charts.agreement_meter(name, stat.value),
+    )
+
+
+def panel_section(ctx: Context) -> Section | None:
+    """The judges, their weights and totals; the agreement statistics with their
+    labels; what the judges disputed and what would settle it; per-item standings."""
+    panel, labels = ctx.result.panel, ctx.labels
+    if panel is None:
+        return None
+    names = tuple(label(labels, f"judge.{j.name}", j.name) for j in panel.judges)
+    standings = item_standings(ctx)
+    rows = tuple(
+        ConsensusRow(
+            item=ctx.locate(c.argument_id),
+            majority=standings[c.argument_id],
+            standings=tuple(
+                (
+                    label(labels, f"standing.{c.standings.get(j.name)}", "-"),
+                    tone(STANDING_CLASSES, c.standings.get(j.name)),
+                )
+                for j in panel.judges
+            ),
+            scores=tuple(c.scores.get(j.name, float("nan")) for j in panel.judges),
+            spread=c.std,
+            disputed=c.disputed,
+        )
+        for c in panel.consensus
+    )
+    source = label(labels, f"panel.source.{panel.topic_type_source}", panel.topic_type_source)
+    data = PanelView(
+        topic_type=f"{label(labels, f'topic.{panel.topic_type}', panel.topic_type)} ({source})",
+        calibration=label(
+            labels, f"calibration.{panel.calibration_method}", panel.calibration_method
+        ),
+        judge_runs=panel.judge_runs,
+        judges=tuple(
+            JudgeRow(
+                name=name,
+                model=j.model,
+                weight=j.weight,
+                raw=tuple(side_total(j.totals, s.key) for s in ctx.sides),
+                adjusted=tuple(side_total(j.adjusted_totals, s.key) for s in ctx.sides),
+                run_spread=max((s.run_spread for s in j.scores), default=0.0),
+            )
+            for name, j in zip(names, panel.judges, strict=True)
+        ),
+        judge_names=names,
+        agreement=(
+            _agreement(labels["panel.alpha_interval"], panel.agreement.alpha_interval, labels),
+            _agreement(labels["panel.alpha_nominal"], panel.agreement.alpha_nominal, labels),
+            _agreement(labels["panel.kappa"], panel.agreement.kappa, labels),
+        ),
+        indicative=panel.agreement.note,
+        diverged=panel.divergence.diverged,
+        reasons=tuple(label(labels, f"divergence.{r}", r) for r in panel.divergence.reasons),
+        disputed=tuple(
+            r for r in rows if r.item.label in panel.divergence.disputed_arguments and r.disputed
+        ),
+        settle=tuple(panel.divergence.settle),
+        consensus=rows,
+        scale_note=labels["html.agreement_scale"],
+    )
+    return Section("panel", labels["panel"], "sections/panel.html.j2", data)
+
+
+# ---- score charts ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScoresView:
+    totals: charts.Chart
+    totals_note: str
+    dimensions: charts.Chart
+    dimensions_note: str
+    items: charts.Chart
+    items_note: str
+    legend: tuple[SideView, ...]
+
+
+def _dimension_means(ctx: Context) -> dict[str, dict[str, float]]:
+    """Per side, per dimension: the mean over the side's items (and, with a panel, over
+    the judges' run-averaged dimension scores)."""
+    result = ctx.result
+    side_of = {item.id: item.side.key for item in ctx.items}
+    values: dict[str, dict[str, list[float]]] = {
+        s.key: {d: [] for d in DIMENSIONS} for s in ctx.sides
+    }
+    rows: list[object] = (
+        [s for j in result.panel.judges for s in j.scores]
+        if result.panel
+        else list(result.judgement.scores)
+    )
+    for row in rows:
+        side = side_of.get(str(getattr(row, "argument_id", "")))
+        if side not in values:
+            continue
+        for d in DIMENSIONS:
+            values[side][d].append(float(getattr(row, d)))
+    return {
+        side: {d: statistics.fmean(v) if v else 0.0 for d, v in dims.items()}
+        for side, dims in values.items()
+    }
+
+
+def scores_section(ctx: Context) -> Section:
+    """Totals (with intervals), per-dimension means per side and each item's score
+    (with each judge's score as a dot under a panel), as inline SVG charts."""
+    result, labels = ctx.result, ctx.labels
+    panel = result.panel
+    totals = panel.totals if panel else result.judgement.totals
+    scores = item_scores(result)
+    judge_dots: dict[str, list[float]] = {}
+    if panel is not None:
+        for c in panel.consensus:
+            judge_dots[c.argument_id] = [c.scores[j.name] for j in panel.judges]
+    every = [*scores.values(), *(v for dots in judge_dots.values() for v in dots)]
+    if panel is not None:
+        every += [v for i in panel.intervals.values() for v in (i.low, i.high)]
+    domain = charts.score_domain(every)
+    total_rows = [
+        charts.BarRow(
+            label=side.label,
+            label_css=f"label {side.css}",
+            value=side_total(totals, side.key),
+            css=f"bar {side.css}",
+            title=f"{side.label}: {side_total(totals, side.key):.2f}",
+            interval=(
+                (panel.intervals[side.key].low, panel.intervals[side.key].high)
+                if panel and side.key in panel.intervals
+                else None
+            ),
+        )
+        for side in ctx.sides
+    ]
+    means = _dimension_means(ctx)
+    groups = [
+        charts.Group(
+            label=label(labels, f"dim.{d}", d),
+            bars=tuple(
+                (means[s.key][d], f"bar {s.css}", f"{s.label}, {d}: {means[s.key][d]:.2f}")
+                for s in ctx.sides
+            ),
+        )
+        for d in DIMENSIONS
+    ]
+    judge_names = [label(labels, f"judge.{j.name}", j.name) for j in panel.judges] if panel else []
+    disputed = {c.argument_id for c in panel.consensus if c.disputed} if panel else set()
+    item_rows = [
+        charts.BarRow(
+            label=item.id,
+            label_css=f"label {item.side.css}",
+            value=scores.get(item.id, 0.0),
+            css=f"bar {item.side.css}",
+            title=f"{item.id}: {scores.get(item.id, 0.0):.2f}",
+            dots=tuple(
+                (value, "dot", f"{name}: {value:.2f}")
+                for name, value in zip(judge_names, judge_dots.get(item.id, []), strict=False)
+            ),
+            note=labels["html.disputed"] if item.id in disputed else "",
+        )
+        for item in ctx.items
+    ]
+    data = ScoresView(
+        totals=charts.bar_chart(labels["html.chart.totals"], total_rows, domain),
+        totals_note=labels["html.chart.totals_panel" if panel else "html.chart.totals_judge"],
+        dimensions=charts.grouped_chart(labels["html.chart.dimensions"], groups, (0.0, 10.0)),
+        dimensions_note=labels["html.chart.dimensions_note"],
+        items=charts.bar_chart(labels["html.chart.arguments"], item_rows, domain),
+        items_note=labels["html.chart.arguments_panel" if panel else "html.chart.arguments_judge"],
+        legend=ctx.sides,
+    )
+    return Section("scores", labels["html.scores"], "sections/scores.html.j2", data)
+
+
+# ---- flags ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WarningLine:
+    heading: str
+    rule: str
+    places: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FlagsView:
+    fallacies: tuple[FlagView, ...]
+    detectors: tuple[FlagView, ...]
+    warnings: tuple[WarningLine, ...]
+    judge_zero_variance: bool
+
+
+def _fallacy(ctx: Context, fallacy: Fallacy) -> FlagView:
+    item = ctx.item(fallacy.argument_id)
+    return FlagView(
+        kind=label(ctx.labels, f"fallacy.{fallacy.type}", fallacy.type),
+        where=ctx.locate(fallacy.argument_id),
+        side=item.side if item else None,
+        evidence=fallacy.quote,
+        verified=fallacy.verified,
+    )
+
+
+def flags_section(ctx: Context, detectors: Sequence[FlagView]) -> Section:
+    """Possible fallacies (with whether the quote was found), detector flags and the
+    protocol rules still broken after the re-asks."""
+    result, labels = ctx.result, ctx.labels
+    fallacies = tuple(_fallacy(ctx, f) for f in result.judgement.fallacies)
+    data = FlagsView(
+        fallacies=fallacies,
+        detectors=tuple(detectors),
+        warnings=tuple(
+            WarningLine(heading, rule, tuple(places))
+            for heading, rule, places in group_warnings(result.warnings, labels)
+        ),
+        judge_zero_variance=any(w.code == "judge_zero_variance" for w in result.warnings),
+    )
+    return Section("flags", labels["html.flags"], "sections/flags.html.j2", data)
+
+
+# ---- unresolved questions, transcript, models and usage --------------------------
+
+
+def questions_section(ctx: Context) -> Section:
+    """The judge's unresolved questions."""
+    labels = ctx.labels
+    questions = tuple(ctx.result.judgement.unresolved_questions)
+    return Section("unresolved", labels["unresolved"], "sections/questions.html.j2", questions)
+
+
+@dataclass(frozen=True)
+class TranscriptView:
+    summary: str
+    turns: tuple[TurnView, ...]
+
+
+def transcript_section(ctx: Context, turns: Sequence[TurnView]) -> Section:
+    """Every statement in speaking order, collapsed until opened."""
+    labels = ctx.labels
+    data = TranscriptView(
+        summary=labels["html.transcript_summary"].format(n=len(turns)), turns=tuple(turns)
+    )
+    return Section("transcript", labels["html.transcript"], "sections/transcript.html.j2", data)
+
+
+@dataclass(frozen=True)
+class ModelRow:
+    role: str
+    model: str
+    profile: str
+
+
+@dataclass(frozen=True)
+class UsageView:
+    models: tuple[ModelRow, ...]
+    figures: tuple[tuple[str, str], ...]
+    settings: tuple[tuple[str, str], ...]
+    footer: str
+
+
+def role_label(role: str, labels: dict[str, str]) -> str:
+    """A role of ``result.models`` (``pro``, ``judge``, ``judge:risk``) in words."""
+    if role.startswith("judge:"):
+        name = role.removeprefix("judge:")
+        return label(labels, f"judge.{name}", name)
+    if role == "judge":
+        return labels["role.judge"]
+    return label(labels, f"side.{role}", role)
+
+
+def usage_section(ctx: Context) -> Section:
+    """Which model played each role (with its profile), what the debate cost, and the
+    settings that reproduce it."""
+    result, labels = ctx.result, ctx.labels
+    usage = result.usage
+    data = UsageView(
+        models=tuple(
+            ModelRow(
+                role_label(role, labels),
+                spec,
+                result.profiles[role].name if role in result.profiles else "-",
+            )
+            for role, spec in result.models.items()
+        ),
+        figures=(
+            (labels["html.calls"], str(usage.calls)),
+            (labels["html.reasks"], str(usage.reasks)),
+            (labels["html.prompt_tokens"], str(usage.prompt_tokens)),
+            (labels["html.completion_tokens"], str(usage.completion_tokens)),
+            (labels["html.wall_seconds"], f"{usage.wall_seconds:.1f}"),
+        ),
+        settings=(
+            (labels["html.format"], label(labels, f"format.{result.format}", result.format)),
+            (labels["html.language"], label(labels, f"lang.{result.lang}", result.lang)),
+            (
+                labels["html.seed"],
+                labels["html.no_seed"] if result.seed is None else str(result.seed),
+            ),
+            (labels["html.schema_version"], result.schema_version),
+        ),
+        footer=labels["html.footer"],
+    )
+    return Section("usage", labels["html.models_usage"], "sections/usage.html.j2", data)
+
+
+def item_ref(item_id: str, side: SideView, index: int, text: str) -> ItemRef:
+    """A judged item with the anchor code gives it (from its position, never its id)."""
+    return ItemRef(id=item_id, side=side, anchor=f"item-{index}", text=text)

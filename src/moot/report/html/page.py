@@ -1,0 +1,100 @@
+"""Rendering HTML pages: one Jinja2 environment with autoescaping on for every
+template, the inline stylesheet with its hash, and the Content-Security-Policy.
+
+Pages carry no script. The only inline resource is the stylesheet, allowed by its
+SHA-256 hash, so the policy can refuse everything else: no script, no image, no
+frame, no font or style from anywhere, no form target but the page's own origin
+(and none at all in a saved report).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import math
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import jinja2
+from markupsafe import Markup
+
+TEMPLATES = "report/templates/html"
+HTML_LANG = {"en": "en", "zh": "zh-Hans"}
+
+
+@dataclass(frozen=True)
+class Stylesheet:
+    """The page's CSS (trusted: it ships with moot) and its CSP source expression."""
+
+    text: Markup
+    source: str
+
+
+@cache
+def stylesheet() -> Stylesheet:
+    """The stylesheet shipped with moot, and ``'sha256-...'`` of exactly that text."""
+    text = resources.files("moot").joinpath(f"{TEMPLATES}/style.css").read_text("utf-8")
+    digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+    return Stylesheet(text=Markup(text), source=f"'sha256-{digest}'")  # noqa: S704 (our file)
+
+
+def content_security_policy(*, forms: bool = False) -> str:
+    """The policy of every page: nothing but the inline stylesheet; ``forms`` lets a
+    form submit to the page's own origin (the viewer's search)."""
+    return "; ".join(
+        (
+            "default-src 'none'",
+            f"style-src {stylesheet().source}",
+            "img-src 'none'",
+            "base-uri 'none'",
+            "form-action 'self'" if forms else "form-action 'none'",
+        )
+    )
+
+
+def number(value: float | None, digits: int = 2) -> str:
+    """A number for display; ``-`` for a missing or non-finite one."""
+    if value is None or not math.isfinite(value):
+        return "-"
+    return f"{value:.{digits}f}"
+
+
+@cache
+def environment(*extra: tuple[str, str]) -> jinja2.Environment:
+    """The environment for HTML templates: moot's report templates, then the
+    ``(package, folder)`` template folders given; autoescaping always on."""
+    loaders: list[jinja2.BaseLoader] = [jinja2.PackageLoader("moot", TEMPLATES)]
+    loaders += [jinja2.PackageLoader(package, folder) for package, folder in extra]
+    env = jinja2.Environment(
+        loader=jinja2.ChoiceLoader(loaders),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["num"] = number
+    return env
+
+
+def render(
+    template: str,
+    *,
+    lang: str,
+    extra: tuple[tuple[str, str], ...] = (),
+    forms: bool = False,
+    nav: tuple[object, ...] = (),
+    refresh: int | None = None,
+    **context: object,
+) -> str:
+    """Render a page template with the layout's variables: language, policy, CSS,
+    navigation links and, for a page that follows a run, its refresh interval."""
+    page = environment(*extra).get_template(template)
+    return page.render(
+        html_lang=HTML_LANG.get(lang, "en"),
+        csp=content_security_policy(forms=forms),
+        css=stylesheet().text,
+        nav=nav,
+        refresh=refresh,
+        **context,
+    )

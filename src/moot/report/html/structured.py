@@ -1,0 +1,316 @@
+"""The structured format in the HTML report: the argument trace (each opening
+argument's path through cross-examination and closing to its standing), the closing
+stances, the transcript in speaking order and the detector flags located on it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from moot.detectors import check_concessions, run_detectors
+from moot.detectors.adapter import concessions_from_result, transcript_from_result
+from moot.report.html.common import StandingView, item_ref, item_scores, item_standings
+from moot.report.html.labels import label
+from moot.report.html.parts import (
+    RESPONSE_CLASSES,
+    Context,
+    FieldView,
+    FlagView,
+    ItemRef,
+    Located,
+    Section,
+    SideView,
+    TurnView,
+    tone,
+)
+from moot.schema import DebateResult
+
+NAME = "structured"
+ROUNDS = ("classification", "opening", "cross_examination", "closing", "judgement")
+"""The rounds of the journal in the order a structured run reaches them
+(``classification`` only with a panel whose topic type is not given)."""
+
+
+def items(result: DebateResult, sides: tuple[SideView, ...]) -> list[ItemRef]:
+    """The judged items: the opening arguments, in the order they were made."""
+    by_key = {s.key: s for s in sides}
+    return [
+        item_ref(a.id, by_key.get(a.side, SideView(a.side, a.side, "side-x")), i, a.claim)
+        for i, a in enumerate(result.arguments)
+    ]
+
+
+# ---- the transcript ---------------------------------------------------------------
+
+
+def transcript(ctx: Context) -> list[TurnView]:
+    """Every statement in speaking order: the opening arguments, the cross-examination
+    answers, the closings (the order the detectors number turns in)."""
+    result, labels = ctx.result, ctx.labels
+    turns: list[TurnView] = []
+
+    def add(round_name: str, side: str, heading: str, fields: tuple[FieldView, ...]) -> None:
+        side_view = ctx.side(side)
+        assert side_view is not None  # noqa: S101 (a statement always has a side)
+        turns.append(
+            TurnView(
+                anchor=f"turn-{len(turns)}",
+                round=label(labels, f"round.{round_name}", round_name),
+                side=side_view,
+                heading=heading,
+                fields=fields,
+            )
+        )
+
+    for a in result.arguments:
+        add(
+            "opening",
+            a.side,
+            a.id,
+            (
+                FieldView(labels["html.claim"], a.claim),
+                FieldView(labels["html.reasoning"], a.reasoning),
+                FieldView(labels["html.evidence"], a.evidence),
+            ),
+        )
+    for c in result.cross_examinations:
+        response = label(labels, f"response.{c.response}", c.response)
+        add(
+            "cross_examination",
+            c.by,
+            f"→ {c.target_id}: {response}",
+            (
+                FieldView(labels["html.reasoning"], c.reasoning),
+                FieldView(labels["html.follow_up"], c.follow_up),
+            ),
+        )
+    for closing in result.closings:
+        side = ctx.side(closing.side)
+        change = labels["stance.changed" if closing.stance_change.changed else "stance.unchanged"]
+        add(
+            "closing",
+            closing.side,
+            side.label if side else closing.side,
+            (
+                FieldView(labels["html.closing_concessions"], items=tuple(closing.concessions)),
+                FieldView(labels["html.closing_unrefuted"], items=tuple(closing.unrefuted)),
+                FieldView(labels["html.closing_final"], closing.final_stance),
+                FieldView(
+                    labels["html.closing_change"], f"{change}: {closing.stance_change.reason}"
+                ),
+            ),
+        )
+    return turns
+
+
+def detector_flags(ctx: Context, turns: list[TurnView]) -> list[FlagView]:
+    """The detectors' flags on this debate, each placed on its statement.
+
+    Computed here from the result (lexical rules, no model); a result that carries
+    its own ``detectors`` should be shown as recorded instead."""
+    result, labels = ctx.result, ctx.labels
+    found = run_detectors(transcript_from_result(result))
+    recorded = concessions_from_result(result)
+    found += check_concessions(
+        recorded.concessions,
+        closing_concessions=recorded.closing_concessions,
+        standings=recorded.standings,
+        target_texts=recorded.target_texts,
+        lang=result.lang,
+    )
+    views = []
+    for flag in found:
+        turn = turns[flag.turn] if flag.turn is not None and flag.turn < len(turns) else None
+        where = (
+            Located(f"{turn.round} · {turn.heading}", turn.anchor)
+            if turn
+            else Located(labels["html.whole_debate"], None)
+        )
+        views.append(
+            FlagView(
+                kind=label(labels, f"detector.{flag.detector}", flag.detector),
+                where=where,
+                side=ctx.side(flag.side),
+                evidence=flag.evidence,
+            )
+        )
+    return views
+
+
+# ---- the argument trace -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    text: str
+    css: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    by: SideView
+    heading: str
+    response: str
+    css: str
+    reasoning: str
+    follow_up: str
+    anchor: str
+
+
+@dataclass(frozen=True)
+class TraceLine:
+    item: ItemRef
+    reasoning: str
+    evidence: str
+    answers: tuple[Answer, ...]
+    path: tuple[Step, ...]
+    standing: StandingView
+    score: float | None
+    spread: float | None
+    disputed: bool
+    reason: str
+    opening_anchor: str
+
+
+@dataclass(frozen=True)
+class TraceView:
+    note: str
+    lines: tuple[TraceLine, ...]
+    panel: bool
+
+
+def _closing_step(ctx: Context, item: ItemRef) -> Step:
+    labels = ctx.labels
+    closing = next((c for c in ctx.result.closings if c.side == item.side.key), None)
+    if closing is None:
+        return Step(labels["html.path.no_closing"], "neutral")
+    if item.id in closing.unrefuted:
+        return Step(labels["html.path.claimed"], "claimed")
+    return Step(labels["html.path.not_claimed"], "neutral")
+
+
+def trace_section(ctx: Context, turns: list[TurnView]) -> Section:
+    """One row per opening argument: its claim, the other side's answers, the path it
+    took and where it stood (the panel's majority, or the judge's standing)."""
+    result, labels = ctx.result, ctx.labels
+    scores = item_scores(result)
+    standings = item_standings(ctx)
+    reasons = {row.argument_id: row.reason for row in result.judgement.trace}
+    consensus = {c.argument_id: c for c in result.panel.consensus} if result.panel else {}
+    cross_turn = {
+        (c.by, c.target_id): turns[len(result.arguments) + i].anchor
+        for i, c in enumerate(result.cross_examinations)
+    }
+    lines = []
+    for index, item in enumerate(ctx.items):
+        argument = result.arguments[index]
+        answers = tuple(
+            Answer(
+                by=ctx.side(c.by) or item.side,
+                heading=labels["html.response_by"].format(side=label(labels, f"side.{c.by}", c.by)),
+                response=label(labels, f"response.{c.response}", c.response),
+                css=tone(RESPONSE_CLASSES, c.response),
+                reasoning=c.reasoning,
+                follow_up=c.follow_up,
+                anchor=cross_turn[(c.by, c.target_id)],
+            )
+            for c in result.cross_examinations
+            if c.target_id == item.id
+        )
+        standing = standings.get(item.id, StandingView("-", "neutral", ""))
+        path = (
+            Step(labels["html.path.opening"], item.side.css),
+            *(
+                (Step(f"{a.by.label}: {a.response}", a.css) for a in answers)
+                if answers
+                else (Step(labels["html.path.no_cross"], "neutral"),)
+            ),
+            _closing_step(ctx, item),
+            Step(standing.label, standing.css),
+        )
+        row = consensus.get(item.id)
+        lines.append(
+            TraceLine(
+                item=item,
+                reasoning=argument.reasoning,
+                evidence=argument.evidence,
+                answers=answers,
+                path=path,
+                standing=standing,
+                score=scores.get(item.id),
+                spread=row.std if row else None,
+                disputed=bool(row and row.disputed),
+                reason=reasons.get(item.id, ""),
+                opening_anchor=turns[index].anchor,
+            )
+        )
+    data = TraceView(note=labels["html.trace_note"], lines=tuple(lines), panel=bool(consensus))
+    return Section("trace", labels["arguments"], "formats/structured/trace.html.j2", data)
+
+
+# ---- closings ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClosingView:
+    side: SideView
+    final_stance: str
+    concessions: tuple[str, ...]
+    unrefuted: tuple[Located, ...]
+    changed: bool
+    change: str
+    reason: str
+    anchor: str
+
+
+def closings_section(ctx: Context, turns: list[TurnView]) -> Section:
+    """Each side's closing: its final stance, concessions, the arguments it claims stood
+    unrefuted, and whether its stance changed."""
+    result, labels = ctx.result, ctx.labels
+    first = len(result.arguments) + len(result.cross_examinations)
+    views = []
+    for i, closing in enumerate(result.closings):
+        side = ctx.side(closing.side)
+        assert side is not None  # noqa: S101 (a closing always has a side)
+        changed = closing.stance_change.changed
+        views.append(
+            ClosingView(
+                side=side,
+                final_stance=closing.final_stance,
+                concessions=tuple(closing.concessions),
+                unrefuted=tuple(ctx.locate(item_id) for item_id in closing.unrefuted),
+                changed=changed,
+                change=labels["stance.changed" if changed else "stance.unchanged"],
+                reason=closing.stance_change.reason,
+                anchor=turns[first + i].anchor,
+            )
+        )
+    return Section(
+        "closings", labels["closings"], "formats/structured/closings.html.j2", tuple(views)
+    )
+
+
+def sections(ctx: Context, turns: list[TurnView]) -> list[Section]:
+    """The structured format's own sections, in page order."""
+    return [trace_section(ctx, turns), closings_section(ctx, turns)]
+
+
+# ---- the live page ----------------------------------------------------------------
+
+
+def expected_calls(config: Mapping[str, Any]) -> int | None:
+    """How many validated model calls a structured run of this stored configuration
+    makes: two openings, two cross-examinations, two closings and one judgement per
+    judge and run (plus the topic classification of a panel whose type is not set),
+    all twice with ``swap_sides``. ``None`` when the configuration does not say."""
+    panel = config.get("panel") or []
+    if not isinstance(panel, list):
+        return None
+    runs = config.get("judge_runs", 1)
+    if not isinstance(runs, int) or isinstance(runs, bool) or runs < 1:
+        return None
+    judges = len(panel) * runs if panel else 1
+    classify = 1 if panel and config.get("topic_type") is None else 0
+    debate = 6 + judges
+    return classify + debate * (2 if config.get("swap_sides") else 1)

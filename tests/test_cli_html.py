@@ -1,0 +1,84 @@
+"""``moot run --html``, ``moot report ID --html`` and ``moot view``'s refusals, on the
+offline demo model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner, Result
+
+from html_support import TOPIC, Elements
+from moot.cli import app
+from moot.report.html import to_html
+from moot.schema import DebateResult
+from moot.store import Store
+
+
+def _moot(*args: str) -> Result:
+    return CliRunner().invoke(app, list(args))
+
+
+def _flat(text: str) -> str:
+    """Rich wraps stderr lines at the console width; fold white space for matching."""
+    return " ".join(text.split())
+
+
+def _stored(run_id: str) -> DebateResult:
+    row = Store().get_debate(run_id)
+    assert row is not None
+    assert row.result_json is not None
+    return DebateResult.model_validate_json(row.result_json)
+
+
+def test_run_writes_the_html_report(tmp_path: Path) -> None:
+    out = tmp_path / "reports" / "run.html"
+    result = _moot("run", TOPIC, "--model", "scripted:demo", "--seed", "4", "--id", "r1",
+                   "--html", str(out), "-q")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    html = out.read_text(encoding="utf-8")
+    assert html == to_html(_stored("r1"))
+    assert "Content-Security-Policy" in html
+    assert f"HTML report written to {out}" in _flat(result.stderr)
+
+
+def test_report_writes_a_stored_run(tmp_path: Path) -> None:
+    assert _moot("run", TOPIC, "--model", "scripted:demo", "--id", "r2", "-q").exit_code == 0
+    out = tmp_path / "r2.html"
+    result = _moot("report", "r2", "--html", str(out))
+    assert result.exit_code == 0, result.output
+    page = Elements(out.read_text(encoding="utf-8"))
+    stored = _stored("r2")
+    for argument in stored.arguments:
+        assert argument.id in page.all_text
+    assert out.read_text(encoding="utf-8") == to_html(stored)
+
+
+def test_report_of_an_unknown_run_is_a_usage_error(tmp_path: Path) -> None:
+    result = _moot("report", "nonesuch", "--html", str(tmp_path / "x.html"))
+    assert result.exit_code == 2
+    assert "no run with id 'nonesuch'" in _flat(result.stderr)
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_run_refuses_a_directory_as_html_path_before_running(tmp_path: Path) -> None:
+    result = _moot("run", TOPIC, "--model", "scripted:demo", "--id", "r3",
+                   "--html", str(tmp_path))  # fmt: skip
+    assert result.exit_code == 2
+    assert "is a directory" in _flat(result.stderr)
+    assert Store().get_debate("r3") is None
+
+
+def test_view_refuses_a_wildcard_or_a_name_to_listen_on() -> None:
+    Store().close()  # the store exists
+    wildcard = _moot("view", "--host", "0.0.0.0", "--port", "0")  # noqa: S104 (refused)
+    assert wildcard.exit_code == 2
+    assert "would serve every interface" in _flat(wildcard.stderr)
+    name = _moot("view", "--host", "example.com", "--port", "0")
+    assert name.exit_code == 2
+    assert "must be an IP address or localhost" in _flat(name.stderr)
+
+
+def test_view_without_a_store_says_so() -> None:
+    result = _moot("view", "--port", "0")
+    assert result.exit_code == 2
+    assert "no run store at" in _flat(result.stderr)

@@ -1,0 +1,304 @@
+"""The report and the viewer in a real headless chromium (Debian's, driven by
+Playwright): pages render with their stylesheet under the CSP, the trace table has
+one row per argument, planted XSS payloads never run nor become elements, nothing
+is fetched from anywhere else, and the viewer shows what the store holds, compares
+two debates and follows a run while it goes. Screenshots are kept under the test's
+temporary directory; each test prints their paths."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from html_support import (
+    PANEL,
+    PAYLOAD,
+    TOPIC,
+    ZH_TOPIC,
+    chromium,
+    debate,
+    hostile,
+    screenshot,
+)
+from moot.report.html import to_html
+from moot.schema import DebateResult
+from moot.store import ReadOnlyStore, Store, default_path
+from moot.view import Served, serve_in_thread
+
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserContext, Page
+
+pytestmark = pytest.mark.browser
+
+ACTIVE_MARKUP = """() => {
+  const found = [];
+  for (const el of document.querySelectorAll('*')) {
+    const tag = el.tagName.toLowerCase();
+    if (['script', 'img', 'iframe', 'object', 'embed', 'form', 'input', 'link'].includes(tag))
+      found.push(tag);
+    for (const attr of el.attributes) {
+      if (attr.name.startsWith('on')) found.push(tag + '[' + attr.name + ']');
+      if (/^\\s*javascript:/i.test(attr.value)) found.push(tag + '[' + attr.name + ']');
+    }
+    if (tag === 'meta' && (el.getAttribute('http-equiv') || '').toLowerCase() === 'refresh')
+      found.push('meta refresh');
+  }
+  return found;
+}"""
+
+
+class Watched:
+    """A page and what it asked the network for, and any console complaint."""
+
+    def __init__(self, page: Page, origin: str) -> None:
+        self.page = page
+        self.requests: list[str] = []
+        self.console: list[str] = []
+        self.origin = origin
+        page.on("request", lambda request: self.requests.append(request.url))
+        page.on("console", lambda message: self.console.append(message.text))
+
+    def foreign_requests(self) -> list[str]:
+        return [url for url in self.requests if not url.startswith(self.origin)]
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrowserContext]:
+    with chromium(tmp_path_factory.mktemp("chromium-profile")) as context:
+        # nothing may leave this machine: anything but a file or the viewer is aborted
+        def gate(route: Any) -> None:
+            url = route.request.url
+            if url.startswith(("file://", "http://127.0.0.1:", "http://localhost:")):
+                route.continue_()
+            else:
+                route.abort()
+
+        context.route("**/*", gate)
+        yield context
+
+
+@pytest.fixture(scope="module")
+def results() -> dict[str, DebateResult]:
+    panel = debate(panel=PANEL, swap_sides=True)
+    return {
+        "panel": panel,
+        "single": debate("Rewrite billing in Rust?", seed=1),
+        "zh": debate(ZH_TOPIC, lang="zh", seed=2, panel=["technical", "risk", "general"]),
+        "hostile": hostile(panel),
+    }
+
+
+def _open_report(browser: BrowserContext, result: DebateResult, path: Path) -> tuple[Watched, Page]:
+    path.write_text(to_html(result), encoding="utf-8")
+    page = browser.new_page()
+    watched = Watched(page, path.as_uri())
+    page.goto(path.as_uri())
+    return watched, page
+
+
+@pytest.mark.parametrize("name", ["panel", "single", "zh"])
+def test_report_renders(
+    browser: BrowserContext,
+    results: dict[str, DebateResult],
+    name: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    result = results[name]
+    watched, page = _open_report(browser, result, tmp_path / f"{name}.html")
+    # the stylesheet applied: its hash matched the policy
+    assert page.evaluate("getComputedStyle(document.querySelector('.card')).borderRadius") == (
+        "12px"
+    )
+    assert page.locator("#trace-table tbody tr").count() == len(result.arguments)
+    for argument in result.arguments:
+        assert page.locator("#trace-table").get_by_text(argument.id, exact=True).count() == 1
+    assert page.locator("svg.chart").count() >= 3
+    policy = page.locator('meta[http-equiv="Content-Security-Policy"]').get_attribute("content")
+    assert policy is not None
+    assert policy.startswith("default-src 'none'")
+    assert page.title().endswith(result.topic)
+    # the transcript is collapsed until opened
+    assert not page.locator("details.transcript").evaluate("d => d.open")
+    assert not page.locator("article.turn").first.is_visible()
+    page.locator("details.transcript > summary").click()
+    assert page.locator("article.turn").first.is_visible()
+    assert watched.foreign_requests() == []
+    assert not [m for m in watched.console if "Content Security Policy" in m]
+    screenshot(page, tmp_path / f"report-{name}.png", capsys)
+    page.close()
+
+
+def test_xss_payloads_do_not_run(
+    browser: BrowserContext,
+    results: dict[str, DebateResult],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    evil = results["hostile"]
+    watched, page = _open_report(browser, evil, tmp_path / "hostile.html")
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    for link in page.locator("a").all()[:40]:
+        link.click()
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.__pwned") is None
+    assert page.title() != "pwned"
+    assert page.title().endswith(evil.topic)
+    assert page.evaluate(ACTIVE_MARKUP) == []
+    assert page.locator("#evil").count() == 0
+    assert page.locator("body").is_visible()  # the planted <style> hid nothing
+    # the planted closing tags closed nothing
+    assert page.locator("#trace-table tbody tr").count() == len(evil.arguments)
+    assert page.locator("main > section.card").count() == page.locator(".toc a").count()
+    # and every payload is there, as text
+    assert PAYLOAD in page.locator("h1.topic").inner_text()
+    assert page.locator("body").inner_text().count("<script>window.__pwned=2") >= 20
+    assert watched.foreign_requests() == []
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(page, tmp_path / "report-hostile.png", capsys, full_page=False)
+    page.close()
+
+
+# ---- the viewer ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def store_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("browser_store") / "moot.db"
+    with Store(path) as store:
+        debate(store=store, debate_id="original", panel=PANEL, swap_sides=True)
+        debate(store=store, debate_id="rerun", panel=PANEL, seed=4)
+        debate(ZH_TOPIC, store=store, debate_id="winter", lang="zh", seed=2)
+        debate(PAYLOAD, store=store, debate_id="hostile-topic", seed=1)
+        store.create_debate("stalled", topic="A run that is going", format="structured",
+                            config={"panel": [], "judge_runs": 1}, models={"pro": "x"})  # fmt: skip
+    return path
+
+
+@pytest.fixture(scope="module")
+def viewer(store_path: Path) -> Iterator[Served]:
+    served = serve_in_thread(store_path)
+    yield served
+    served.stop()
+
+
+def test_viewer_lists_what_the_store_holds(
+    browser: BrowserContext,
+    viewer: Served,
+    store_path: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    page = browser.new_page()
+    watched = Watched(page, viewer.url.rstrip("/"))
+    response = page.goto(viewer.url)
+    assert response is not None
+    assert "default-src 'none'" in response.headers["content-security-policy"]
+    with ReadOnlyStore(store_path) as store:
+        stored = [row.id for row in store.list_debates(100)]
+    shown = page.locator("#runs a.run-link").all_inner_texts()
+    assert shown == stored
+    screenshot(page, tmp_path / "viewer-list.png", capsys)
+    page.fill("input[name=q]", "海南")
+    page.click("form.filters button")
+    assert page.locator("#runs a.run-link").all_inner_texts() == ["winter"]
+    page.select_option("select[name=status]", "running")
+    page.fill("input[name=q]", "")
+    page.click("form.filters button")
+    assert page.locator("#runs a.run-link").all_inner_texts() == ["stalled"]
+    assert page.evaluate("window.__pwned") is None
+    assert watched.foreign_requests() == []
+    page.close()
+
+
+def test_viewer_debate_page_is_the_report(
+    browser: BrowserContext,
+    viewer: Served,
+    store_path: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with ReadOnlyStore(store_path) as store:
+        row = store.get_debate("original")
+    assert row is not None
+    assert row.result_json is not None
+    result = DebateResult.model_validate_json(row.result_json)
+    page = browser.new_page()
+    page.goto(viewer.url)
+    page.click("#runs a.run-link >> text=original")
+    assert page.url.endswith("/runs/original")
+    assert page.locator("#trace-table tbody tr").count() == len(result.arguments)
+    assert page.locator("nav.topbar a").count() == 2
+    screenshot(page, tmp_path / "viewer-debate.png", capsys)
+    page.goto(f"{viewer.url}runs/hostile-topic")
+    assert page.evaluate("window.__pwned") is None
+    assert page.locator("h1.topic").inner_text() == PAYLOAD
+    page.close()
+
+
+def test_viewer_compares_two_debates(
+    browser: BrowserContext, viewer: Served, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = browser.new_page()
+    page.goto(viewer.url)
+    page.select_option("select[name=a]", "original")
+    page.select_option("select[name=b]", "rerun")
+    page.click("form[action='/compare'] button")
+    assert "/compare?a=original&b=rerun" in page.url
+    assert page.locator("section.compared").count() == 2
+    assert page.locator("section.compared .run-ref a").all_inner_texts() == ["original", "rerun"]
+    assert page.locator("#compare-items tbody tr").count() >= 6
+    screenshot(page, tmp_path / "viewer-compare.png", capsys)
+    page.close()
+
+
+def test_live_page_follows_a_run(
+    browser: BrowserContext,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    Store().close()  # the run's store, in this test's MOOT_HOME
+    served = serve_in_thread(default_path())
+    run = subprocess.Popen(
+        [sys.executable, "-m", "moot", "run", TOPIC, "--model", "scripted:demo?latency_ms=400",
+         "--seed", "5", "--id", "going", "-q"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=os.environ.copy(),
+    )  # fmt: skip
+    page = browser.new_page()
+    try:
+        deadline = time.monotonic() + 60
+        seen_running = False
+        while time.monotonic() < deadline:
+            response = page.goto(f"{served.url}runs/going/live")
+            assert response is not None
+            if response.status == 200 and page.locator("meta[http-equiv=refresh]").count():
+                calls = int(page.locator("#valid-calls").inner_text())
+                if calls >= 2:
+                    seen_running = True
+                    assert page.locator("#calls tbody tr").count() >= calls
+                    screenshot(page, tmp_path / "viewer-live.png", capsys)
+                    break
+            time.sleep(0.2)
+        assert seen_running, "the live page never showed the run in progress"
+        assert run.wait(timeout=120) == 0, run.stderr.read() if run.stderr else ""
+        page.wait_for_selector("#report-link", timeout=10_000)  # the page refreshes itself
+        assert page.locator("meta[http-equiv=refresh]").count() == 0
+        page.click("#report-link")
+        assert page.locator("#trace-table tbody tr").count() >= 6
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+        if run.stderr:
+            run.stderr.close()
+        page.close()
+        served.stop()
