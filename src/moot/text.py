@@ -23,6 +23,15 @@ def sentences(text: str) -> list[str]:
     return [s for s in (part.strip() for part in _SENTENCE_END.split(text.strip())) if s]
 
 
+def sentence_ends(text: str) -> list[int]:
+    """The offsets where each sentence of ``text`` ends (as :func:`sentences` splits
+    them): ``text[:end]`` is the text up to and including that sentence."""
+    if not text.strip():
+        return []
+    ends = [m.start() for m in _SENTENCE_END.finditer(text) if text[: m.start()].strip()]
+    return [*ends, len(text.rstrip())]
+
+
 def word_count(text: str) -> int:
     """Words in English text; for Chinese, CJK characters count 1/1.5 of a word each."""
     return len(_WORD.findall(text)) + round(len(_CJK.findall(text)) / 1.5)
