@@ -8,6 +8,14 @@ from typing import Final
 
 CATALOG: Final[dict[str, dict[str, str]]] = {
     "en": {
+        "unit.argument": "argument",
+        "unit.speech": "speech",
+        "dimension.logic": "is the reasoning valid and the claim well formed?",
+        "dimension.evidence": "is the evidence concrete, checkable and relevant?",
+        "dimension.responsiveness": "did its position answer the attacks on it?",
+        "dimension.honesty": "are concessions made where due, without distortion?",
+        "dimension.clarity": "is it clear, specific and easy to follow?",
+        "dimension.persuasiveness": "would it move a reasonable, informed reader?",
         "title": "Decision briefing",
         "topic": "Topic",
         "models": "Models",
@@ -39,9 +47,11 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "usage": "Usage",
         "usage.line": "{calls} model calls ({reasks} re-asks), {prompt} prompt + {completion}"
         " completion tokens, {seconds:.1f} s",
-        "gap.evenly_matched": "Evenly matched: the totals differ by {value:.2f} points (under 1).",
-        "gap.moderate_difference": "Moderate difference: {leader} leads by {value:.2f} points.",
-        "gap.clear_difference": "Clear difference: {leader} leads by {value:.2f} points (over 3).",
+        "gap.evenly_matched": "Evenly matched: the top totals differ by {value:.2f} points (under 1).",
+        "gap.moderate_difference": "Moderate difference: {leader} leads {runner_up} by {value:.2f}"
+        " points.",
+        "gap.clear_difference": "Clear difference: {leader} leads {runner_up} by {value:.2f} points"
+        " (over 3).",
         "judge_zero_variance": "The judge gave every argument identical scores: a sign of"
         " judge bias or of a judge that did not discriminate.",
         "reask.claim_sentences": "state the claim as exactly one sentence",
@@ -154,6 +164,14 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "fallacy.ad_hominem": "ad hominem",
     },
     "zh": {
+        "unit.argument": "论据",
+        "unit.speech": "发言",
+        "dimension.logic": "推理是否成立，断言是否表述严谨？",
+        "dimension.evidence": "证据是否具体、可核查且切题？",
+        "dimension.responsiveness": "该方是否回应了对它的攻击？",
+        "dimension.honesty": "该让步时是否让步，有无歪曲？",
+        "dimension.clarity": "是否清楚、具体、易于理解？",
+        "dimension.persuasiveness": "能否说服一位理性而知情的读者？",
         "title": "决策简报",
         "topic": "辩题",
         "models": "模型",
@@ -185,9 +203,9 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "usage": "用量",
         "usage.line": "模型调用 {calls} 次（重问 {reasks} 次），提示 {prompt} + 生成 {completion}"
         " 个 token，耗时 {seconds:.1f} 秒",
-        "gap.evenly_matched": "势均力敌：双方总分相差 {value:.2f} 分（小于 1 分）。",
-        "gap.moderate_difference": "有一定差距：{leader}领先 {value:.2f} 分。",
-        "gap.clear_difference": "差距明显：{leader}领先 {value:.2f} 分（超过 3 分）。",
+        "gap.evenly_matched": "势均力敌：最高的两个总分相差 {value:.2f} 分（小于 1 分）。",
+        "gap.moderate_difference": "有一定差距：{leader}领先{runner_up} {value:.2f} 分。",
+        "gap.clear_difference": "差距明显：{leader}领先{runner_up} {value:.2f} 分（超过 3 分）。",
         "judge_zero_variance": "裁判给所有论据打了完全相同的分数："
         "这可能说明裁判存在偏差或没有区分能力。",
         "reask.claim_sentences": "请把断言写成恰好一句话",
@@ -306,7 +324,7 @@ def message(lang: str, key: str, **values: object) -> str:
     return labels(lang)[key].format(**values)
 
 
-def gap_text(lang: str, reading: str, value: float, leader: str | None) -> str:
-    """The sentence that reads a gap between the side totals."""
-    leader_label = labels(lang)[f"side.{leader}"] if leader else ""
-    return message(lang, f"gap.{reading}", value=value, leader=leader_label)
+def gap_text(lang: str, reading: str, value: float, leader: str, runner_up: str) -> str:
+    """The sentence that reads the gap between the leading position and the runner-up
+    (their names as people read them)."""
+    return message(lang, f"gap.{reading}", value=value, leader=leader, runner_up=runner_up)

@@ -1,24 +1,34 @@
-"""The domain types of a debate and its result (the versioned JSON format).
+"""The domain types of a debate's result: the versioned JSON format, for every format.
 
-Everything here is computed or validated by code: model replies are parsed into the
-reply types of ``moot.formats.replies`` and ``moot.judging.replies`` first, checked,
-and only then turned into these types. ``DebateResult`` is what ``moot run --json``
-writes; ``SCHEMA_VERSION`` changes whenever a field changes meaning or disappears.
+A result is an *envelope* that every debate format shares (topic, language, seed,
+models, positions, the judgement or the panel's verdict, detector flags, warnings,
+usage) and a *payload* keyed by the format's name with what only that format has
+(the structured format's arguments, cross-examinations and closings; the free-form
+format's speeches; ...). ``moot schema`` prints the JSON Schema of the envelope with
+every registered format's payload.
+
+Everything here is computed or validated by code: model replies are parsed into
+reply types first, checked, and only then turned into these types.
+``SCHEMA_VERSION`` changes whenever a field changes meaning or disappears:
+
+- 2.0: formats as plug-ins. ``format`` names any registered format; ``positions``
+  lists the 2-6 positions debated (``pro``/``con`` for two); totals, gaps and
+  verdicts are keyed by position; scores are a mapping of the format's rubric
+  dimensions; each judged unit's trace lists every other position's response;
+  ``arguments``, ``cross_examinations`` and ``closings`` moved into
+  ``payload["structured"]``; ``detectors`` holds the pathology detectors' flags.
+- 1.0: the structured format with two sides.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "2.0"
 
-Side = Literal["pro", "con"]
-SIDES: tuple[Side, Side] = ("pro", "con")
 Lang = Literal["en", "zh"]
-ResponseType = Literal["refute", "challenge", "concede", "partial"]
-Standing = Literal["UPHELD", "PARTIALLY_UPHELD", "REFUTED", "UNCERTAIN"]
 FallacyType = Literal[
     "straw_man",
     "appeal_to_authority",
@@ -35,83 +45,47 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-def other_side(side: Side) -> Side:
-    """The opposing side."""
-    return "con" if side == "pro" else "pro"
+class Position(_Frozen):
+    """One position debated: ``key`` names it everywhere in the result (``pro`` and
+    ``con`` in a two-sided debate, ``A``..``F`` otherwise), ``name`` is how people
+    read it, and ``prefix`` begins the ids of its arguments (``PRO-1``, ``B-2``)."""
 
-
-class Argument(_Frozen):
-    """One numbered opening argument; the id (``PRO-1``...) is assigned by code."""
-
-    id: str
-    side: Side
-    claim: str
-    reasoning: str
-    evidence: str
-
-
-class CrossExamination(_Frozen):
-    """One side's answer to one opposing argument in round 2."""
-
-    by: Side
-    target_id: str
-    response: ResponseType
-    reasoning: str
-    follow_up: str
-
-
-class StanceChange(_Frozen):
-    """Whether a side's final stance moved during the debate, and why."""
-
-    changed: bool
-    reason: str
-
-
-class Closing(_Frozen):
-    """A side's closing statement (round 3)."""
-
-    side: Side
-    concessions: list[str]
-    unrefuted: list[str]
-    final_stance: str
-    stance_change: StanceChange
+    key: str
+    name: str
+    prefix: str
 
 
 class ArgumentScore(_Frozen):
-    """A judge's integer scores for one argument and the weighted score code computed."""
+    """A judge's integer scores (1-10) for one judged unit, per dimension of the
+    format's rubric, and the weighted score code computed. A unit is an opening
+    argument in the structured format, a speech in the free-form format."""
 
     argument_id: str
-    logic: int = Field(ge=1, le=10)
-    evidence: int = Field(ge=1, le=10)
-    responsiveness: int = Field(ge=1, le=10)
-    honesty: int = Field(ge=1, le=10)
+    side: str
+    scores: dict[str, int]
     weighted: float
 
 
-class Totals(_Frozen):
-    """Each side's total: the mean of its arguments' weighted scores."""
-
-    pro: float
-    con: float
-
-
 class Gap(_Frozen):
-    """How far apart the totals are and what that means (SPEC: <1 even, >3 clear)."""
+    """How far the leading position is ahead of the runner-up, and what that means:
+    under 1 point evenly matched, over 3 a clear difference."""
 
     value: float
-    leader: Side | None
+    leader: str | None
+    runner_up: str | None
     reading: GapReading
     text: str
 
 
 class TraceRow(_Frozen):
-    """The fate of one opening argument through the debate."""
+    """The fate of one judged unit through the debate: what every other position
+    answered to it (``responses``: position key -> response) and its final standing."""
 
     argument_id: str
-    side: Side
+    side: str
     claim: str
-    cross_examination: ResponseType | None
-    standing: Standing
+    responses: dict[str, str]
+    standing: str
     reason: str
 
 
@@ -128,12 +102,14 @@ class Fallacy(_Frozen):
 
 
 class Judgement(_Frozen):
-    """The judge's verdict on the debate's quality (not on which stance is right)."""
+    """The judge's verdict on the debate's quality (not on which position is right).
+    ``totals`` holds each position's mean weighted score."""
 
     judge_model: str
+    rubric: str
     weights: dict[str, float]
     scores: list[ArgumentScore]
-    totals: Totals
+    totals: dict[str, float]
     gap: Gap
     trace: list[TraceRow]
     fallacies: list[Fallacy]
@@ -145,13 +121,25 @@ class Judgement(_Frozen):
 class QualityWarning(_Frozen):
     """A protocol rule a statement still broke after every allowed rewrite, or a trace
     signal such as a judge that did not discriminate. ``code`` names the rule, ``where``
-    the field, and ``message`` is what the model was told (in English)."""
+    the field, and ``message`` is what the model was told."""
 
     round: str
-    side: Side | None
+    side: str | None
     code: str
     where: str = ""
     message: str
+
+
+class DetectorFlag(_Frozen):
+    """A way the debate went wrong, found by a detector after the debate (see
+    ``moot.detectors``): ``turn`` indexes the debate's turns in speaking order (None for
+    the whole debate), ``unit`` is the judged unit when the turn is one."""
+
+    detector: str
+    turn: int | None
+    unit: str | None = None
+    side: str | None
+    evidence: str
 
 
 class UsageReport(_Frozen):
@@ -177,31 +165,38 @@ class ProfileReport(_Frozen):
 
 
 class DebateResult(_Frozen):
-    """The full, versioned result of a structured debate."""
+    """The full, versioned result of a debate of any format."""
 
     schema_version: str = SCHEMA_VERSION
-    format: Literal["structured"] = "structured"
+    format: str
     topic: str
     lang: Lang
     seed: int | None
     models: dict[str, str]
-    arguments: list[Argument]
-    cross_examinations: list[CrossExamination]
-    closings: list[Closing]
+    positions: list[Position]
     judgement: Judgement
+    panel: Panel | None = None
+    detectors: list[DetectorFlag] = Field(default_factory=list)
     warnings: list[QualityWarning]
     usage: UsageReport
-    panel: Panel | None = None
-    swap: SwapCheck | None = None
     profiles: dict[str, ProfileReport] = Field(default_factory=dict)
-    """Each role's model profile (empty in results written before profiles existed)."""
+    swap: SwapCheck | None = None
+    payload: dict[str, Any]
+    """``{format name: the format's payload}`` (e.g. the structured format's
+    arguments, cross-examinations and closings)."""
 
-    def argument(self, argument_id: str) -> Argument:
-        """The opening argument with this id (``KeyError`` if there is none)."""
-        for arg in self.arguments:
-            if arg.id == argument_id:
-                return arg
-        raise KeyError(argument_id)
+    def position(self, key: str) -> Position:
+        """The position with this key (``KeyError`` if there is none)."""
+        for position in self.positions:
+            if position.key == key:
+                return position
+        raise KeyError(key)
+
+    @property
+    def body(self) -> dict[str, Any]:
+        """This result's own format's payload."""
+        body: dict[str, Any] = self.payload[self.format]
+        return body
 
 
 # ---- judge panel (multi-judge verdicts with measured agreement) -----------------------
@@ -220,15 +215,13 @@ class PanelScore(_Frozen):
     decides."""
 
     argument_id: str
-    logic: float
-    evidence: float
-    responsiveness: float
-    honesty: float
+    scores: dict[str, float]
+    """Each rubric dimension's mean over the judge's runs."""
     weighted: float
     run_spread: float
     calibrated: float
     adjusted: float
-    standing: Standing
+    standing: str
 
 
 class Calibration(_Frozen):
@@ -252,9 +245,9 @@ class PanelJudge(_Frozen):
     weight: float
     runs: list[Judgement]
     scores: list[PanelScore]
-    totals: Totals
-    """Raw: the mean weighted score of each side's arguments, as this judge gave them."""
-    adjusted_totals: Totals
+    totals: dict[str, float]
+    """Raw: the mean weighted score of each position's units, as this judge gave them."""
+    adjusted_totals: dict[str, float]
     """The same on the panel's common calibrated scale."""
     calibration: Calibration
 
@@ -300,8 +293,8 @@ class ArgumentConsensus(_Frozen):
     scores: dict[str, float]
     """Each judge's score on the common calibrated scale (the spread is of these)."""
     raw_scores: dict[str, float]
-    standings: dict[str, Standing]
-    majority_standing: Standing | None
+    standings: dict[str, str]
+    majority_standing: str | None
     std: float
     disputed: bool
 
@@ -319,10 +312,10 @@ class SwapCheck(_Frozen):
     """The verdict of the same debate with the stances exchanged between the models
     (and their sampling seeds), the judges reading the con side's arguments first."""
 
-    original_leader: Side | None
-    swapped_leader: Side | None
+    original_leader: str | None
+    swapped_leader: str | None
     survives: bool
-    swapped_totals: Totals
+    swapped_totals: dict[str, float]
     swapped_diverged: bool | None
     """Whether the swapped run's panel could not agree (None without a panel)."""
     same_model: bool
@@ -339,10 +332,10 @@ class Panel(_Frozen):
     common_scale: CommonScale
     judge_runs: int
     judges: list[PanelJudge]
-    totals: Totals
+    totals: dict[str, float]
     intervals: dict[str, Interval]
     gap: Gap
     agreement: Agreement
     consensus: list[ArgumentConsensus]
     divergence: Divergence
-    winner: Side | None
+    winner: str | None

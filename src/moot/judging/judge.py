@@ -1,38 +1,38 @@
-"""One judge: scores every opening argument, traces its fate, flags possible fallacies.
+"""One judge: scores every judged unit, traces its fate, flags possible fallacies.
 
-The judge model supplies integer scores, standings, reasons, fallacy flags and the
-qualitative synthesis. Everything numeric that a reader sees (weighted scores,
-side totals, the gap and its reading) is computed here, never taken from the model.
+A *unit* is what a format has judged: an opening argument in the structured format,
+a speech in the free-form format. The format renders the debate as the judge reads
+it (the transcript); the judge model supplies integer scores per rubric dimension,
+standings, reasons, fallacy flags and the qualitative synthesis. Everything numeric
+that a reader sees (weighted scores, each position's total, the gap between the
+leader and the runner-up and its reading) is computed here, never taken from the
+model.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from moot import i18n
-from moot.judging.replies import JudgeReply
-from moot.judging.rubric import DIMENSIONS, GENERAL, Rubric, mean
+from moot.judging.replies import judge_reply_type
+from moot.judging.rubric import Rubric, mean
 from moot.llm.backend import Backend
 from moot.llm.meter import Meter
 from moot.llm.schemas import enum_item_field, output_spec, pin_items
-from moot.llm.structured import Outcome, Problem, generate_structured
-from moot.llm.types import CallContext, GenerationSettings, Message
+from moot.llm.structured import Problem, generate_structured
+from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
 from moot.profiles import STANDARD, ModelProfile
 from moot.prompts import render
 from moot.schema import (
-    SIDES,
-    Argument,
     ArgumentScore,
-    Closing,
-    CrossExamination,
     Fallacy,
     Gap,
     GapReading,
     Judgement,
     QualityWarning,
-    Side,
-    Totals,
     TraceRow,
 )
 from moot.text import cjk_share, normalise
@@ -41,13 +41,38 @@ EVEN_GAP = 1.0
 CLEAR_GAP = 3.0
 
 
-def read_gap(totals: Totals, lang: str) -> Gap:
-    """The gap between side totals and its reading: under 1 point evenly matched,
-    over 3 a clear difference, otherwise a moderate difference."""
-    value = round(abs(totals.pro - totals.con), 4)
-    leader: Side | None = None
-    if totals.pro != totals.con:
-        leader = "pro" if totals.pro > totals.con else "con"
+@dataclass(frozen=True)
+class JudgedUnit:
+    """One thing the judge scores: its id, its position, the line the trace shows
+    (``claim``) and what every other position answered to it (``responses``)."""
+
+    id: str
+    side: str
+    claim: str
+    responses: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class JudgeCall:
+    """What a judge call is about (the ``data`` of its call context): the units in
+    the order they are judged, the format's standings and the rubric's dimensions,
+    and the transcript the judge reads."""
+
+    units: tuple[JudgedUnit, ...]
+    standings: tuple[str, ...]
+    dimensions: tuple[str, ...]
+    transcript: str
+
+
+def read_gap(totals: Mapping[str, float], lang: str, names: Mapping[str, str]) -> Gap:
+    """The gap between the leading position and the runner-up, and its reading: under
+    1 point evenly matched, over 3 a clear difference, otherwise a moderate difference.
+    There is no leader when the top totals are equal."""
+    ranked = sorted(totals.items(), key=lambda item: item[1], reverse=True)
+    (first, top), (second, next_best) = ranked[0], ranked[1]
+    value = round(top - next_best, 4)
+    leader = first if value > 0 else None
+    runner_up = second if value > 0 else None
     reading: GapReading
     if value < EVEN_GAP:
         reading = "evenly_matched"
@@ -55,26 +80,30 @@ def read_gap(totals: Totals, lang: str) -> Gap:
         reading = "clear_difference"
     else:
         reading = "moderate_difference"
-    text = i18n.gap_text(lang, reading, value, leader)
-    return Gap(value=value, leader=leader, reading=reading, text=text)
+    text = i18n.gap_text(
+        lang,
+        reading,
+        value,
+        names.get(leader, "") if leader else "",
+        names.get(runner_up, "") if runner_up else "",
+    )
+    return Gap(value=value, leader=leader, runner_up=runner_up, reading=reading, text=text)
 
 
-def _debate_text(
-    arguments: Sequence[Argument],
-    cross: Sequence[CrossExamination],
-    closings: Sequence[Closing],
-) -> str:
-    parts = [f"{a.claim} {a.reasoning} {a.evidence}" for a in arguments]
-    parts += [f"{c.reasoning} {c.follow_up}" for c in cross]
-    parts += [" ".join([*c.concessions, c.final_stance]) for c in closings]
-    return normalise(" ".join(parts))
+def position_totals(weighted: Mapping[str, float], side_of: Mapping[str, str]) -> dict[str, float]:
+    """Each position's total: the mean weighted score of its units (in position order
+    of first appearance)."""
+    order = list(dict.fromkeys(side_of.values()))
+    return {
+        side: mean([w for ident, w in weighted.items() if side_of[ident] == side]) for side in order
+    }
 
 
 def check_judge_reply(
-    reply: JudgeReply, ids: Sequence[str], debate_text: str, lang: str
+    reply: Any, ids: Sequence[str], debate_text: str, lang: str
 ) -> list[Problem]:
-    """Every argument assessed exactly once; fallacies name real arguments and quote
-    words that occur in the debate; prose in the debate's language."""
+    """Every unit assessed exactly once; fallacies name real units and quote words
+    that occur in the debate; prose in the debate's language."""
     problems: list[Problem] = []
     counts = Counter(a.argument_id.upper() for a in reply.assessments)
     for ident in ids:
@@ -85,14 +114,11 @@ def check_judge_reply(
                 )
             )
     for ident in sorted(set(counts) - set(ids)):
-        problems.append(Problem(f"assessments: {ident} is not an argument of this debate"))
+        problems.append(Problem(f"assessments: {ident} is not judged in this debate"))
     for n, flag in enumerate(reply.fallacies, start=1):
         if flag.argument_id.upper() not in ids:
             problems.append(
-                Problem(
-                    f"fallacies[{n}].argument_id: {flag.argument_id} is not"
-                    " an argument of this debate"
-                )
+                Problem(f"fallacies[{n}].argument_id: {flag.argument_id} is not judged here")
             )
         if normalise(flag.quote) not in debate_text:
             problems.append(
@@ -119,41 +145,39 @@ def check_judge_reply(
 
 
 def build_judgement(
-    reply: JudgeReply,
+    reply: Any,
     *,
     judge_model: str,
     rubric: Rubric,
-    arguments: Sequence[Argument],
-    cross: Sequence[CrossExamination],
+    units: Sequence[JudgedUnit],
     debate_text: str,
     lang: str,
+    names: Mapping[str, str],
 ) -> Judgement:
     """Turn a validated judge reply into a ``Judgement``; all arithmetic is done here."""
     by_id = {a.argument_id.upper(): a for a in reply.assessments}
     scores: list[ArgumentScore] = []
     trace: list[TraceRow] = []
-    answered = {c.target_id: c.response for c in cross}
-    for arg in arguments:
-        assessment = by_id[arg.id]
-        dims = {d: int(getattr(assessment, d)) for d in DIMENSIONS}
-        scores.append(ArgumentScore(argument_id=arg.id, weighted=rubric.weighted(dims), **dims))
+    for unit in units:
+        assessment = by_id[unit.id]
+        dims = {d: int(getattr(assessment, d)) for d in rubric.dimensions}
+        scores.append(
+            ArgumentScore(
+                argument_id=unit.id, side=unit.side, scores=dims, weighted=rubric.weighted(dims)
+            )
+        )
         trace.append(
             TraceRow(
-                argument_id=arg.id,
-                side=arg.side,
-                claim=arg.claim,
-                cross_examination=answered.get(arg.id),
-                standing=assessment.standing,
+                argument_id=unit.id,
+                side=unit.side,
+                claim=unit.claim,
+                responses=dict(unit.responses),
+                standing=str(assessment.standing),
                 reason=assessment.reason,
             )
         )
-    weighted = {s.argument_id: s.weighted for s in scores}
-    side_of = {a.id: a.side for a in arguments}
-    totals = Totals(
-        **{
-            side: mean([w for ident, w in weighted.items() if side_of[ident] == side])
-            for side in SIDES
-        }
+    totals = position_totals(
+        {s.argument_id: s.weighted for s in scores}, {u.id: u.side for u in units}
     )
     fallacies = [
         Fallacy(
@@ -166,10 +190,11 @@ def build_judgement(
     ]
     return Judgement(
         judge_model=judge_model,
+        rubric=rubric.name,
         weights=dict(rubric.weights),
         scores=scores,
         totals=totals,
-        gap=read_gap(totals, lang),
+        gap=read_gap(totals, lang, names),
         trace=trace,
         fallacies=fallacies,
         key_insight=reply.key_insight,
@@ -179,8 +204,8 @@ def build_judgement(
 
 
 def bias_signals(judgement: Judgement, lang: str) -> list[QualityWarning]:
-    """Trace signals of judge bias (SPEC section 4): identical scores everywhere."""
-    rows = {tuple(getattr(s, d) for d in DIMENSIONS) for s in judgement.scores}
+    """Trace signals of judge bias: identical scores everywhere."""
+    rows = {tuple(sorted(s.scores.items())) for s in judgement.scores}
     if len(judgement.scores) > 1 and len(rows) == 1:
         return [
             QualityWarning(
@@ -193,67 +218,84 @@ def bias_signals(judgement: Judgement, lang: str) -> list[QualityWarning]:
     return []
 
 
-async def judge_debate(
+def judge_spec(rubric: Rubric, standings: Sequence[str], ids: Sequence[str]) -> OutputSpec:
+    """The judge's reply schema with one assessment slot per unit id, in order, and
+    fallacy ids limited to those units."""
+    reply_type = judge_reply_type(rubric.dimensions, tuple(standings))
+    return enum_item_field(
+        pin_items(output_spec(reply_type), "assessments", "argument_id", list(ids)),
+        "fallacies",
+        "argument_id",
+        list(ids),
+    )
+
+
+async def judge_units(
     backend: Backend,
     *,
     topic: str,
     lang: str,
-    arguments: Sequence[Argument],
-    cross: Sequence[CrossExamination],
-    closings: Sequence[Closing],
+    units: Sequence[JudgedUnit],
+    transcript: str,
+    positions: Sequence[str],
+    rubric: Rubric,
+    standings: Sequence[str],
     settings: GenerationSettings,
     meter: Meter,
     max_reasks: int,
     strict_rules: bool,
-    rubric: Rubric = GENERAL,
+    names: Mapping[str, str] | None = None,
+    unit: str = "",
     role: str = "judge",
     profile: ModelProfile = STANDARD,
-) -> tuple[Judgement, Outcome[JudgeReply]]:
-    """Ask ``backend`` to judge the debate and return the computed ``Judgement``.
-    ``role`` names the call (a panel runs ``judge:NAME#RUN``); ``profile`` is the
-    judge model's profile."""
-    ids = [a.id for a in arguments]
-    debate_text = _debate_text(arguments, cross, closings)
+    format_name: str = "",
+    persona: str = "general",
+) -> tuple[Judgement, list[Problem]]:
+    """Ask ``backend`` to judge the units and return the computed ``Judgement`` with
+    the rule problems the reply was kept with. ``role`` names the call (a panel runs
+    ``judge:NAME#RUN``); ``persona`` is the judge profile the system prompt names;
+    ``positions`` is the reading order of the units; ``unit`` names what is judged
+    (an argument, a speech) in the debate's language."""
+    order = {side: n for n, side in enumerate(positions)}
+    ordered = sorted(units, key=lambda u: order.get(u.side, len(order)))
+    ids = [u.id for u in ordered]
+    debate_text = normalise(transcript)
+    reply_type = judge_reply_type(rubric.dimensions, tuple(standings))
+    labels = i18n.labels(lang)
+    noun = unit or labels["unit.argument"]
     messages = [
         Message(
             "system",
-            render("judge_system", lang, weights=dict(rubric.weights), profile=rubric.name),
+            render(
+                "judge_system",
+                lang,
+                weights=dict(rubric.weights),
+                descriptions={d: labels[f"dimension.{d}"] for d in rubric.dimensions},
+                standings=list(standings),
+                profile=persona,
+                unit=noun,
+            ),
         ),
         Message(
             "user",
-            render(
-                "judge",
-                lang,
-                topic=topic,
-                arguments=arguments,
-                cross=cross,
-                closings=closings,
-                ids=ids,
-            ),
+            render("judge", lang, topic=topic, transcript=transcript, ids=ids, unit=noun),
         ),
     ]
     outcome = await generate_structured(
         backend,
         messages,
-        JudgeReply,
+        reply_type,
         settings=settings,
         context=CallContext(
             role=role,
             round="judgement",
             topic=topic,
             lang=lang,
-            extra={"argument_ids": ids, "arguments": list(arguments), "cross": list(cross)},
+            format=format_name,
+            data=JudgeCall(tuple(ordered), tuple(standings), rubric.dimensions, transcript),
         ),
         meter=meter,
-        spec=profile.spec(
-            enum_item_field(
-                pin_items(output_spec(JudgeReply), "assessments", "argument_id", ids),
-                "fallacies",
-                "argument_id",
-                ids,
-            ),
-            lang,
-        ),
+        spec=profile.spec(judge_spec(rubric, standings, ids), lang),
         check=lambda reply: check_judge_reply(reply, ids, debate_text, lang),
         max_reasks=max_reasks,
         rule_reasks=profile.rule_reasks,
@@ -263,9 +305,9 @@ async def judge_debate(
         outcome.value,
         judge_model=backend.spec,
         rubric=rubric,
-        arguments=arguments,
-        cross=cross,
+        units=units,
         debate_text=debate_text,
         lang=lang,
+        names=names or {side: side for side in positions},
     )
-    return judgement, outcome
+    return judgement, outcome.warnings

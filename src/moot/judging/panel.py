@@ -18,7 +18,7 @@ import statistics
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast, get_args
+from typing import cast
 
 from moot import i18n
 from moot.judging.agreement import (
@@ -29,27 +29,22 @@ from moot.judging.agreement import (
     krippendorff_alpha,
 )
 from moot.judging.calibration import calibrate
-from moot.judging.judge import bias_signals, judge_debate, read_gap
+from moot.judging.judge import JudgedUnit, bias_signals, judge_units, read_gap
 from moot.judging.profiles import JudgeProfile
-from moot.judging.replies import JudgeReply
-from moot.judging.rubric import DIMENSIONS
+from moot.judging.rubric import Rubric
 from moot.judging.topic import Source as TopicSource
 from moot.llm.backend import Backend
 from moot.llm.meter import Meter
-from moot.llm.structured import Outcome, Problem
+from moot.llm.structured import Problem
 from moot.llm.types import GenerationSettings
 from moot.profiles import ModelProfile
 from moot.schema import (
-    SIDES,
     Agreement,
     AgreementStat,
-    Argument,
     ArgumentConsensus,
     Calibration,
     CalibrationMethod,
-    Closing,
     CommonScale,
-    CrossExamination,
     Divergence,
     Interval,
     Judgement,
@@ -57,10 +52,7 @@ from moot.schema import (
     PanelJudge,
     PanelScore,
     QualityWarning,
-    Side,
-    Standing,
     TopicType,
-    Totals,
 )
 
 RELEVANCE_SHARE = 0.7
@@ -70,7 +62,17 @@ LOW_KAPPA = 0.40
 DISPUTED_STD = 2.5  # cross-judge sample std of weighted scores, 1-10 scale (2,4,7,9 -> 3.1)
 CLOSE_TOTALS = 0.05
 BOOTSTRAP_SAMPLES = 2000
-STANDINGS: tuple[str, ...] = get_args(Standing)
+
+
+@dataclass(frozen=True)
+class PanelPlan:
+    """A judge panel instead of the single general judge."""
+
+    seats: list[Seat]
+    runs: int = 1
+    method: CalibrationMethod = "zscore"
+    topic_type: TopicType | None = None
+    topic_type_source: TopicSource = "user"
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,7 @@ def _std(values: Sequence[float]) -> float:
     return statistics.stdev(values) if len(values) > 1 else 0.0
 
 
-def _mode(values: Sequence[Standing]) -> Standing | None:
+def _mode(values: Sequence[str]) -> str | None:
     """The most common value; None when two or more tie for most common."""
     ranked = Counter(values).most_common()
     if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
@@ -112,33 +114,21 @@ class _Draft:
     means: dict[str, dict[str, float]]
     weighted: dict[str, float]
     run_spread: dict[str, float]
-    standing: dict[str, Standing]
+    standing: dict[str, str]
     calibrated: dict[str, float]
     calibration: Calibration
 
 
 def _draft(
-    profile: JudgeProfile, runs: Sequence[Judgement], method: CalibrationMethod, lang: str
+    rubric: Rubric, runs: Sequence[Judgement], method: CalibrationMethod, lang: str
 ) -> _Draft:
     ids = [s.argument_id for s in runs[0].scores]
-    per_run = [{s.argument_id: s for s in run.scores} for run in runs]
+    per_run = [{s.argument_id: s.scores for s in run.scores} for run in runs]
     standings = [{t.argument_id: t.standing for t in run.trace} for run in runs]
-    means = {
-        i: {d: statistics.fmean(getattr(r[i], d) for r in per_run) for d in DIMENSIONS} for i in ids
-    }
-    weighted = {i: profile.rubric.weighted(means[i]) for i in ids}
-    spread = {
-        i: round(
-            _std(
-                [
-                    profile.rubric.weighted({d: getattr(r[i], d) for d in DIMENSIONS})
-                    for r in per_run
-                ]
-            ),
-            4,
-        )
-        for i in ids
-    }
+    dims = rubric.dimensions
+    means = {i: {d: statistics.fmean(r[i][d] for r in per_run) for d in dims} for i in ids}
+    weighted = {i: rubric.weighted(means[i]) for i in ids}
+    spread = {i: round(_std([rubric.weighted(r[i]) for r in per_run]), 4) for i in ids}
     modal = {i: _mode([s[i] for s in standings]) or standings[0][i] for i in ids}
     calibrated, calibration = calibrate(weighted, method, lang)
     return _Draft(means, weighted, spread, modal, calibrated, calibration)
@@ -155,13 +145,12 @@ def common_scale(calibrations: Sequence[Calibration]) -> CommonScale:
     )
 
 
-def _side_totals(values: Mapping[str, float], side_of: Mapping[str, Side]) -> Totals:
-    return Totals(
-        **{
-            side: round(statistics.fmean(v for i, v in values.items() if side_of[i] == side), 4)
-            for side in SIDES
-        }
-    )
+def _side_totals(values: Mapping[str, float], side_of: Mapping[str, str]) -> dict[str, float]:
+    order = list(dict.fromkeys(side_of.values()))
+    return {
+        side: round(statistics.fmean(v for i, v in values.items() if side_of[i] == side), 4)
+        for side in order
+    }
 
 
 def _stat(value: float, note: str | None = None) -> AgreementStat:
@@ -171,20 +160,23 @@ def _stat(value: float, note: str | None = None) -> AgreementStat:
 
 
 def measure_agreement(
-    judges: Sequence[PanelJudge], argument_ids: Sequence[str], lang: str = "en"
+    judges: Sequence[PanelJudge],
+    argument_ids: Sequence[str],
+    lang: str = "en",
+    standings: Sequence[str] = ("UPHELD", "PARTIALLY_UPHELD", "REFUTED", "UNCERTAIN"),
 ) -> Agreement:
     """Alpha (interval) on calibrated scores, alpha (nominal) and Fleiss' kappa on
     standings; every rating matched to its argument by id."""
     calibrated = {j.name: {s.argument_id: s.calibrated for s in j.scores} for j in judges}
-    standings = {j.name: {s.argument_id: s.standing for s in j.scores} for j in judges}
+    standings_by_judge = {j.name: {s.argument_id: s.standing for s in j.scores} for j in judges}
     _, _, interval_data = alpha_data(calibrated)
-    _, _, nominal_data = alpha_data(standings)
+    _, _, nominal_data = alpha_data(standings_by_judge)
     alpha_i = krippendorff_alpha(interval_data, "interval")
     alpha_n = krippendorff_alpha(nominal_data, "nominal")
     kappa = math.nan
     kappa_note = None
     if len(judges) >= 2:
-        _, table = fleiss_table(standings, STANDINGS)
+        _, table = fleiss_table(standings_by_judge, tuple(standings))
         kappa = fleiss_kappa(table) if table else math.nan
     else:
         kappa_note = i18n.message(lang, "agreement.one_judge")
@@ -211,41 +203,36 @@ def _normalised(weights: Sequence[float]) -> list[float]:
     return [w / total for w in weights]
 
 
-def panel_totals(judges: Sequence[PanelJudge]) -> Totals:
-    """Side totals: the weight-weighted mean of the judges' totals on the common
-    calibrated scale (equal weights if every judge weighs 0)."""
+def panel_totals(judges: Sequence[PanelJudge]) -> dict[str, float]:
+    """Each position's total: the weight-weighted mean of the judges' totals on the
+    common calibrated scale (equal weights if every judge weighs 0)."""
     shares = _normalised([j.weight for j in judges])
-    return Totals(
-        **{
-            side: round(
-                sum(
-                    w * getattr(j.adjusted_totals, side)
-                    for w, j in zip(shares, judges, strict=True)
-                ),
-                4,
-            )
-            for side in SIDES
-        }
-    )
+    return {
+        side: round(
+            sum(w * j.adjusted_totals[side] for w, j in zip(shares, judges, strict=True)), 4
+        )
+        for side in judges[0].adjusted_totals
+    }
 
 
 def bootstrap_intervals(
     judges: Sequence[PanelJudge],
-    side_of: Mapping[str, Side],
+    side_of: Mapping[str, str],
     *,
     samples: int = BOOTSTRAP_SAMPLES,
     seed: int = 0,
 ) -> dict[str, Interval]:
-    """95% percentile intervals of each side's panel total (calibrated scale),
-    resampling judges and, within each side, arguments (with replacement)."""
+    """95% percentile intervals of each position's panel total (calibrated scale),
+    resampling judges and, within each position, its units (with replacement)."""
     rng = random.Random(seed)  # noqa: S311 - reproducible resampling, not security
-    ids = {side: [i for i, s in side_of.items() if s == side] for side in SIDES}
+    sides = list(dict.fromkeys(side_of.values()))
+    ids = {side: [i for i, s in side_of.items() if s == side] for side in sides}
     adjusted = [{s.argument_id: s.adjusted for s in j.scores} for j in judges]
-    draws: dict[str, list[float]] = {side: [] for side in SIDES}
+    draws: dict[str, list[float]] = {side: [] for side in sides}
     for _ in range(samples):
         picked = [rng.randrange(len(judges)) for _ in judges]
         shares = _normalised([judges[p].weight for p in picked])
-        for side in SIDES:
+        for side in sides:
             sample = [rng.choice(ids[side]) for _ in ids[side]]
             draws[side].append(
                 sum(
@@ -254,7 +241,7 @@ def bootstrap_intervals(
                 )
             )
     intervals: dict[str, Interval] = {}
-    for side in SIDES:
+    for side in sides:
         ordered = sorted(draws[side])
         low = ordered[int(0.025 * (samples - 1))]
         high = ordered[math.ceil(0.975 * (samples - 1))]
@@ -289,19 +276,20 @@ def consensus(judges: Sequence[PanelJudge], argument_ids: Sequence[str]) -> list
 def decide_divergence(
     agreement: Agreement,
     rows: Sequence[ArgumentConsensus],
-    totals: Totals,
+    totals: Mapping[str, float],
     judges: Sequence[PanelJudge],
 ) -> Divergence:
-    """SPEC section 5: the panel cannot agree when alpha < 0.50 and kappa < 0.40, or an
-    argument's cross-judge spread is very large, or the totals are within 5%."""
+    """The panel cannot agree when alpha < 0.50 and kappa < 0.40, or a unit's
+    cross-judge spread is very large, or the leader's and the runner-up's totals are
+    within 5% of each other."""
     reasons = []
     alpha, kappa = agreement.alpha_interval.value, agreement.kappa.value
     if alpha is not None and kappa is not None and alpha < LOW_ALPHA and kappa < LOW_KAPPA:
         reasons.append("low_agreement")
     if any(r.disputed for r in rows):
         reasons.append("disputed_argument")
-    high = max(totals.pro, totals.con)
-    if high > 0 and abs(totals.pro - totals.con) / high < CLOSE_TOTALS:
+    top, second = sorted(totals.values(), reverse=True)[:2]
+    if top > 0 and (top - second) / top < CLOSE_TOTALS:
         reasons.append("close_totals")
     ranked = sorted(rows, key=lambda r: r.std, reverse=True)
     disputed = [r.argument_id for r in ranked if r.disputed] or [
@@ -322,72 +310,87 @@ def decide_divergence(
 
 
 async def judge_panel(
-    seats: Sequence[Seat],
+    plan: PanelPlan,
     *,
     topic: str,
+    topic_type: tuple[TopicType, TopicSource],
     lang: str,
-    topic_type: TopicType,
-    topic_type_source: TopicSource,
-    arguments: Sequence[Argument],
-    cross: Sequence[CrossExamination],
-    closings: Sequence[Closing],
+    units: Sequence[JudgedUnit],
+    transcript: str,
+    positions: Sequence[str],
+    rubric: Rubric,
+    standings: Sequence[str],
     settings_for: Callable[[str], GenerationSettings],
     profile_for: Callable[[str], ModelProfile],
     meter: Meter,
     max_reasks: int,
     strict_rules: bool,
-    runs: int = 1,
-    method: CalibrationMethod = "zscore",
     seed: int = 0,
+    format_name: str = "",
+    names: Mapping[str, str] | None = None,
+    unit: str = "",
 ) -> tuple[Judgement, Panel, list[QualityWarning]]:
-    """Run every judge ``runs`` times, concurrently, and compute the panel verdict.
-    Returns the lead judgement (the general judge's first run, else the first
-    judge's), the panel, and the warnings of every judge run."""
-    calls = [
-        judge_debate(
-            seat.backend,
-            topic=topic,
-            lang=lang,
-            arguments=arguments,
-            cross=cross,
-            closings=closings,
-            settings=settings_for(f"judge:{seat.profile.name}#{k}"),
-            meter=meter,
-            max_reasks=max_reasks,
-            strict_rules=strict_rules,
-            rubric=seat.profile.rubric,
-            role=f"judge:{seat.profile.name}#{k}",
-            profile=profile_for(f"judge:{seat.profile.name}"),
+    """Run every judge ``plan.runs`` times, concurrently, and compute the panel
+    verdict. Each judge weighs the format's rubric dimensions its own way (see
+    ``Rubric.applied_to``). Returns the lead judgement (the general judge's first
+    run, else the first judge's), the panel, and the warnings of every judge run."""
+    seats, runs, method = plan.seats, plan.runs, plan.method
+    kind, kind_source = topic_type
+    rubrics = [seat.profile.rubric.applied_to(rubric) for seat in seats]
+    tasks = [
+        asyncio.ensure_future(
+            judge_units(
+                seat.backend,
+                topic=topic,
+                lang=lang,
+                units=units,
+                transcript=transcript,
+                positions=positions,
+                rubric=own,
+                standings=standings,
+                settings=settings_for(f"judge:{seat.profile.name}#{k}"),
+                meter=meter,
+                max_reasks=max_reasks,
+                strict_rules=strict_rules,
+                names=names,
+                unit=unit,
+                role=f"judge:{seat.profile.name}#{k}",
+                profile=profile_for(f"judge:{seat.profile.name}"),
+                format_name=format_name,
+                persona=seat.profile.name,
+            )
         )
-        for seat in seats
+        for seat, own in zip(seats, rubrics, strict=True)
         for k in range(1, runs + 1)
     ]
-    # every judge call finishes (journaled, counted) before the first failure is raised
-    gathered = await asyncio.gather(*calls, return_exceptions=True)
-    for item in gathered:
-        if isinstance(item, BaseException):
-            raise item
-    outcomes = cast(list[tuple[Judgement, Outcome[JudgeReply]]], gathered)
+    try:
+        outcomes = await asyncio.gather(*tasks)
+    except BaseException:
+        # one judge failed for good: the others are cancelled (their calls stay journaled)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
     warnings: list[QualityWarning] = []
-    drafts: list[tuple[Seat, list[Judgement], _Draft]] = []
-    for n, seat in enumerate(seats):
+    drafts: list[tuple[Seat, Rubric, list[Judgement], _Draft]] = []
+    for n, (seat, own) in enumerate(zip(seats, rubrics, strict=True)):
         mine = outcomes[n * runs : (n + 1) * runs]
         judge_runs = [judgement for judgement, _ in mine]
-        for judgement, outcome in mine:
-            warnings += [_warning(p) for p in outcome.warnings]
+        for judgement, problems in mine:
+            warnings += [_warning(p) for p in problems]
             warnings += bias_signals(judgement, lang)
-        drafts.append((seat, judge_runs, _draft(seat.profile, judge_runs, method, lang)))
-    scale = common_scale([d.calibration for _, _, d in drafts])
-    side_of = {a.id: a.side for a in arguments}
+        drafts.append((seat, own, judge_runs, _draft(own, judge_runs, method, lang)))
+    scale = common_scale([d.calibration for _, _, _, d in drafts])
+    side_of = {u.id: u.side for u in units}
     judges: list[PanelJudge] = []
-    for seat, judge_runs, d in drafts:
+    for seat, own, judge_runs, d in drafts:
         adjusted = {i: round(scale.center + scale.scale * c, 4) for i, c in d.calibrated.items()}
-        relevance = seat.profile.relevance_to(topic_type)
+        relevance = seat.profile.relevance_to(kind)
         judges.append(
             PanelJudge(
                 name=seat.profile.name,
                 model=seat.backend.spec,
-                weights=dict(seat.profile.rubric.weights),
+                weights=dict(own.weights),
                 relevance=relevance,
                 accuracy=seat.accuracy,
                 accuracy_debates=seat.accuracy_debates,
@@ -396,7 +399,7 @@ async def judge_panel(
                 scores=[
                     PanelScore(
                         argument_id=i,
-                        **{dim: round(d.means[i][dim], 4) for dim in DIMENSIONS},
+                        scores={dim: round(v, 4) for dim, v in d.means[i].items()},
                         weighted=d.weighted[i],
                         run_spread=d.run_spread[i],
                         calibrated=d.calibrated[i],
@@ -410,15 +413,15 @@ async def judge_panel(
                 calibration=d.calibration,
             )
         )
-    ids = [a.id for a in arguments]
-    agreement = measure_agreement(judges, ids, lang)
+    ids = [u.id for u in units]
+    agreement = measure_agreement(judges, ids, lang, standings)
     totals = panel_totals(judges)
     rows = consensus(judges, ids)
     divergence = decide_divergence(agreement, rows, totals, judges)
-    gap = read_gap(totals, lang)
+    gap = read_gap(totals, lang, names or {side: side for side in totals})
     panel = Panel(
-        topic_type=topic_type,
-        topic_type_source=topic_type_source,
+        topic_type=kind,
+        topic_type_source=kind_source,
         calibration_method=method,
         common_scale=scale,
         judge_runs=runs,
@@ -429,7 +432,7 @@ async def judge_panel(
         agreement=agreement,
         consensus=rows,
         divergence=divergence,
-        # no winner when the panel diverged, nor when it agrees the sides are even
+        # no winner when the panel diverged, nor when it agrees the top is even
         winner=None if divergence.diverged or gap.reading == "evenly_matched" else gap.leader,
     )
     lead = next((j for j in judges if j.name == "general"), judges[0]).runs[0]

@@ -68,11 +68,28 @@ def _make_scripted(rest: str, seed: int | None) -> Backend:
     return DemoBackend.from_spec(rest, seed=seed)
 
 
-_PROVIDERS: dict[str, Callable[[str, int | None], Backend]] = {
+ProviderFactory = Callable[[str, int | None], Backend]
+"""Builds a backend from the part of a spec after ``provider:`` and the run's seed."""
+
+_PROVIDERS: dict[str, ProviderFactory] = {
     "local": _make_local,
     "openai": _make_openai,
     "scripted": _make_scripted,
 }
+
+
+def register_provider(name: str, factory: ProviderFactory) -> None:
+    """Make ``name:...`` model specs resolve through ``factory`` (replacing any
+    provider of that name). Import optional dependencies inside ``factory``, so that a
+    missing one only matters when the provider is used."""
+    if not name or ":" in name:
+        raise ConfigError(f"a provider name is a word without ':', not {name!r}")
+    _PROVIDERS[name] = factory
+
+
+def providers() -> tuple[str, ...]:
+    """The provider names model specs can use."""
+    return tuple(sorted(_PROVIDERS))
 
 
 def resolve_backend(spec: str, *, seed: int | None = None) -> Backend:
@@ -83,6 +100,6 @@ def resolve_backend(spec: str, *, seed: int | None = None) -> Backend:
     provider, _, rest = spec.partition(":")
     factory = _PROVIDERS.get(provider)
     if factory is None:
-        known = ", ".join(sorted(_PROVIDERS))
+        known = ", ".join(providers())
         raise ConfigError(f"unknown model provider {provider!r} in {spec!r}; known: {known}")
     return factory(rest, seed)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 Role = Literal["system", "user", "assistant"]
@@ -39,7 +39,11 @@ class OutputSpec:
 @dataclass(frozen=True)
 class CallContext:
     """What a call is for. Backends must not need it; the scripted demo and the
-    progress display read it, and it labels the call in logs and journals."""
+    progress display read it, and it labels the call in logs and journals.
+
+    ``format`` names the debate format and ``data`` is that format's typed account of
+    the call (a dataclass the format defines, e.g. the arguments a cross-examination
+    answers); the model layer never looks inside it."""
 
     role: str
     round: str
@@ -47,7 +51,8 @@ class CallContext:
     topic: str = ""
     lang: str = "en"
     attempt: int = 1
-    extra: dict[str, Any] = field(default_factory=dict)
+    format: str = ""
+    data: object = None
 
 
 @dataclass(frozen=True)

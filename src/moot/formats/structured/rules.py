@@ -1,4 +1,4 @@
-"""The protocol's format rules for each round of the structured debate (SPEC section 1).
+"""The protocol's format rules for each round of the structured debate.
 
 Each check returns ``Problem`` values. Hard problems (wrong or repeated ids, a new
 argument in cross-examination) can never be accepted. The others are quality rules:
@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import cache
 from collections.abc import Iterable, Sequence
 
 from moot import i18n
-from moot.formats.replies import ClosingReply, CrossExamReply, OpeningReply
+from moot.formats.structured.replies import ClosingReply, CrossExamReply, OpeningReply
 from moot.llm.structured import Problem
 from moot.text import cjk_share, join_sentences, normalise, sentences, word_count
 
@@ -41,17 +42,37 @@ VAGUE_EVIDENCE = (
     "专家都认为",
     "显而易见",
 )
-CROSS_REFERENCE = re.compile(
-    r"(?<![A-Za-z0-9])(?-i:(?:PRO|CON)-\d{1,2})(?![0-9])"
+DEFAULT_PREFIXES = ("PRO", "CON")
+_CROSS_REFERENCE_WORDS = (
     r"|\b(?:argument|point)\s*#?\d+\b|\bsee (?:above|below)\b"
     r"|\bas (?:argued|stated|mentioned) (?:above|earlier|before)\b"
     r"|见第[0-9一二三四五六七八九十]+[条个点]|如上所述|上述论[点据]|前述论[点据]"
-    r"|论[点据]\s*[0-9一二三四五]",
-    re.IGNORECASE,
+    r"|论[点据]\s*[0-9一二三四五]"
 )
-# Look-arounds, not \b: Python sees no word boundary between a CJK character and a
-# Latin letter, so "正如PRO-9所说" must still be found.
-ARGUMENT_ID = re.compile(r"(?<![A-Za-z0-9])(PRO|CON)-(\d{1,2})(?![0-9])", re.IGNORECASE)
+
+
+@cache
+def argument_id_pattern(prefixes: tuple[str, ...] = DEFAULT_PREFIXES) -> re.Pattern[str]:
+    """Argument ids of a debate with these id prefixes (``PRO-1``, ``B-2``).
+    Look-arounds, not \\b: Python sees no word boundary between a CJK character and
+    a Latin letter, so "正如PRO-9所说" must still be found."""
+    names = "|".join(re.escape(p) for p in prefixes)
+    return re.compile(rf"(?<![A-Za-z0-9])({names})-(\d{{1,2}})(?![0-9])", re.IGNORECASE)
+
+
+@cache
+def cross_reference_pattern(prefixes: tuple[str, ...] = DEFAULT_PREFIXES) -> re.Pattern[str]:
+    """What refers from one argument to another: an argument id, "argument 2", "see
+    above" and their Chinese forms."""
+    names = "|".join(re.escape(p) for p in prefixes)
+    return re.compile(
+        rf"(?<![A-Za-z0-9])(?-i:(?:{names})-\d{{1,2}})(?![0-9])" + _CROSS_REFERENCE_WORDS,
+        re.IGNORECASE,
+    )
+
+
+CROSS_REFERENCE = cross_reference_pattern()
+ARGUMENT_ID = argument_id_pattern()
 NEW_ARGUMENT_MARKER = re.compile(
     r"\b(?:new|additional|another) argument\s*:|新论[点据]\s*[:：]|另一个论[点据]\s*[:：]",
     re.IGNORECASE,
@@ -92,7 +113,9 @@ def _language(fields: Iterable[tuple[str, str]], lang: str) -> list[Problem]:
     return problems
 
 
-def check_opening(reply: OpeningReply, lang: str) -> list[Problem]:
+def check_opening(
+    reply: OpeningReply, lang: str, prefixes: tuple[str, ...] = DEFAULT_PREFIXES
+) -> list[Problem]:
     """Opening rules: one-sentence falsifiable claims, causal reasoning, concrete
     evidence, no cross-references between arguments, no repeated claims."""
     problems: list[Problem] = []
@@ -127,7 +150,7 @@ def check_opening(reply: OpeningReply, lang: str) -> list[Problem]:
                 )
             )
         text = " ".join((arg.claim, arg.reasoning, arg.evidence))
-        if CROSS_REFERENCE.search(text):
+        if cross_reference_pattern(prefixes).search(text):
             problems.append(
                 _soft(
                     where,
@@ -150,7 +173,11 @@ def check_opening(reply: OpeningReply, lang: str) -> list[Problem]:
 
 
 def check_cross_exam(
-    reply: CrossExamReply, target_ids: Sequence[str], all_ids: Sequence[str], lang: str
+    reply: CrossExamReply,
+    target_ids: Sequence[str],
+    all_ids: Sequence[str],
+    lang: str,
+    prefixes: tuple[str, ...] = DEFAULT_PREFIXES,
 ) -> list[Problem]:
     """Cross-examination rules: every opposing argument answered exactly once, no
     unknown target, no new argument; follow-ups are questions."""
@@ -181,7 +208,7 @@ def check_cross_exam(
     known = {i.upper() for i in all_ids}
     for n, item in enumerate(reply.responses, start=1):
         text = f"{item.reasoning} {item.follow_up}"
-        for side, num in ARGUMENT_ID.findall(text):
+        for side, num in argument_id_pattern(prefixes).findall(text):
             ref = f"{side.upper()}-{num}"
             if ref not in known:
                 problems.append(

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from moot.llm.schemas import pin_items
 from moot.llm.types import OutputSpec
-from moot.schema import ResponseType
+from moot.formats.structured.payload import ResponseType
 
 MIN_ARGUMENTS = 3
 MAX_ARGUMENTS = 5

@@ -1,0 +1,89 @@
+"""Text helpers for the ``scripted:demo`` writers of every format and of the judge:
+weaving the topic into phrase templates without breaking the rule checks, and
+taking verbatim excerpts to quote. Nothing here calls a model."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+
+from moot.text import cjk_share
+
+CJK_RANGES = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_SENTENCE_BREAK = re.compile(r"[.!?]+(?=\s)|[。！？]+")
+_TRAILING = re.compile(r"[\s.!?。！？,，;；:：]+$")
+_CJK_CHAR = re.compile(f"[{CJK_RANGES}]")
+QUOTE = re.compile(r"[\"“”]")
+
+
+def fits(text: str, lang: str) -> bool:
+    """True when ``text`` passes the rule checks' language test for ``lang``."""
+    share = cjk_share(text)
+    return share > 0.3 if lang == "zh" else share < 0.3
+
+
+def clean(text: str) -> str:
+    """Text safe to weave into another sentence: no sentence breaks, no end punctuation."""
+    text = " ".join(text.split())
+    text = _SENTENCE_BREAK.sub(lambda m: "" if m.group().isascii() else "，", text)
+    return _TRAILING.sub("", text)
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, at a word boundary in English."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    if " " in cut and not _CJK_CHAR.search(cut[-1]):
+        cut = cut[: cut.rfind(" ")]
+    return _TRAILING.sub("", cut)
+
+
+def excerpt(claim: str, rng: random.Random | None = None, *, tail: bool = False) -> str:
+    """A verbatim run of a claim: a few words (English) or characters (Chinese), from a
+    random position when ``rng`` is given, else from the end (``tail``) or the start."""
+    body = _TRAILING.sub("", claim.strip())
+    chinese = cjk_share(body) > 0.3
+    units = list(body) if chinese else body.split()
+    size = min(len(units), 14 if chinese else 8)
+    last = len(units) - size
+    start = rng.randint(0, last) if rng else (last if tail else 0)
+    run = ("" if chinese else " ").join(units[start : start + size])
+    return _TRAILING.sub("", run).lstrip(" ,，、;；:：")[:120]
+
+
+class Weaver:
+    """Fills phrase templates with the motion (``{m}``) woven in.
+
+    If the topic would break a rule (wrong language for the field, a pattern in
+    ``unsafe``, too long), ``generic_motion`` ("the motion") is used instead."""
+
+    def __init__(
+        self,
+        lang: str,
+        topic: str,
+        *,
+        motion: str,
+        generic_motion: str,
+        topic_max_chars: int,
+        unsafe: Sequence[re.Pattern[str]] = (),
+    ) -> None:
+        self.lang = lang
+        self.generic_motion = generic_motion
+        self.unsafe = tuple(unsafe)
+        ref = shorten(clean(topic), topic_max_chars)
+        usable = len(ref) >= 2 and self.safe(ref)
+        self.motion = motion.format(topic=ref) if usable else generic_motion
+
+    def safe(self, text: str) -> bool:
+        """True when ``text`` trips none of the unsafe patterns."""
+        return not any(p.search(text) for p in self.unsafe)
+
+    def say(self, template: str, *, limit: int = 300, **values: object) -> str:
+        """``template`` with the motion filled in, or with the generic motion when the
+        topic would break the language or reference rules or make it over ``limit``."""
+        text = template.format(m=self.motion, **values)
+        if fits(text, self.lang) and self.safe(text) and len(text) <= limit:
+            return text
+        return template.format(m=self.generic_motion, **values)

@@ -1,0 +1,387 @@
+"""What a debate format is, and what the engine gives it to run.
+
+A **format** (:class:`Format`) declares its name, how many positions it takes, its
+rounds (each a wave of concurrent model calls, run by its :meth:`Format.run`), its
+reply types, its judge rubric and standings, its result payload, the demo writers
+that let ``scripted:demo`` play it, and its section of the briefing. It lives in its
+own package under ``moot/formats/`` with its prompts, and is registered in
+``moot.formats`` by one line. The engine (``moot.debate``) knows no format: it
+resolves models, builds the stack of call wrappers (meter, journal, cache, budget,
+concurrency), runs :meth:`Format.run` with a :class:`Debate`, and packages the
+returned :class:`Record` into the versioned result.
+
+:class:`Debate` is everything a format needs while it runs: the topic, language and
+positions, each role's backend and model profile, seeds, and three services that
+keep every format's calls alike: :meth:`Debate.ask` (one validated structured call
+with re-asks), :meth:`Debate.wave` (a round of concurrent calls: when one fails for
+good the others are cancelled, warnings are kept in a stable order) and
+:meth:`Debate.judge` (the single judge, or the panel).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar
+
+from pydantic import BaseModel
+
+from moot.briefing import Section
+from moot.detectors.transcript import Flag, Transcript
+from moot.errors import ConfigError
+from moot.events import RoundStarted
+from moot.judging.judge import JudgedUnit, bias_signals, judge_units
+from moot.judging.panel import PanelPlan, judge_panel
+from moot.judging.rubric import Rubric
+from moot.judging.topic import classify_topic
+from moot.llm.backend import Backend
+from moot.llm.meter import Meter
+from moot.llm.structured import Checker, Problem, generate_structured
+from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
+from moot.profiles import STANDARD, ModelProfile
+from moot.prompts import render
+from moot.schema import DebateResult, Judgement, Lang, Panel, Position, QualityWarning
+
+T = TypeVar("T")
+ReplyT = TypeVar("ReplyT", bound=BaseModel)
+
+MIN_POSITIONS = 2
+MAX_POSITIONS = 6
+POSITION_LETTERS = "ABCDEF"
+
+
+def make_positions(names: Sequence[str] | None, lang: str) -> list[Position]:
+    """The debate's positions: pro and con by default; otherwise one per name given
+    (2-6), keyed ``A``..``F``. Names are trimmed and must be distinct."""
+    if not names:
+        from moot import i18n
+
+        labels = i18n.labels(lang)
+        return [
+            Position(key="pro", name=labels["side.pro"], prefix="PRO"),
+            Position(key="con", name=labels["side.con"], prefix="CON"),
+        ]
+    cleaned = [" ".join(n.split()) for n in names]
+    if not MIN_POSITIONS <= len(cleaned) <= MAX_POSITIONS:
+        raise ConfigError(
+            f"a debate has {MIN_POSITIONS} to {MAX_POSITIONS} positions, not {len(cleaned)}"
+        )
+    if any(not n for n in cleaned):
+        raise ConfigError("a position's name is empty")
+    if len({n.casefold() for n in cleaned}) != len(cleaned):
+        raise ConfigError("two positions have the same name")
+    if any(len(n) > 80 for n in cleaned):
+        raise ConfigError("a position's name is over 80 characters")
+    return [
+        Position(key=letter, name=name, prefix=letter)
+        for letter, name in zip(POSITION_LETTERS, cleaned, strict=False)
+    ]
+
+
+@dataclass(frozen=True)
+class DebateSettings:
+    """How the debate samples and validates, for every format."""
+
+    lang: Lang = "en"
+    seed: int | None = None
+    temperature: float = 0.3
+    max_reasks: int = 2
+    strict_rules: bool = False
+    swap_seeds: bool = False
+    """Give the first position the seeds the second would have had and vice versa
+    (the swap-sides rerun)."""
+    profiles: Mapping[str, ModelProfile] = field(default_factory=dict)
+    """Each role's model profile; standard where a role is missing."""
+
+    def profile(self, role: str) -> ModelProfile:
+        """The profile of a role (a panel judge ``judge:NAME#K`` is ``judge:NAME``)."""
+        return self.profiles.get(role.partition("#")[0], STANDARD)
+
+    def for_call(self, round_name: str, role: str) -> GenerationSettings:
+        """Per-call settings. The seed is derived from the debate seed and the call's
+        role and round, so results do not depend on the order calls are made in. The
+        output limit is set per reply schema (``moot.llm.structured``)."""
+        if self.swap_seeds:
+            role = {"pro": "con", "con": "pro"}.get(role, role)
+        seed = None
+        if self.seed is not None:
+            digest = hashlib.sha256(f"{self.seed}:{role}:{round_name}".encode()).digest()
+            seed = int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+        return GenerationSettings(temperature=self.temperature, seed=seed)
+
+
+@dataclass(frozen=True)
+class Record:
+    """What a format's run produced, before the engine packages it as a result."""
+
+    payload: BaseModel
+    judgement: Judgement
+    panel: Panel | None
+    warnings: list[QualityWarning]
+
+
+@dataclass
+class Debate:
+    """One run of a format: its inputs, and the services every format uses."""
+
+    format: Format
+    topic: str
+    positions: list[Position]
+    settings: DebateSettings
+    backends: Mapping[str, Backend]
+    """Role -> backend: each position's key, ``judge``, and ``judge:NAME`` for a panel."""
+    meter: Meter
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """The format's own options (e.g. ``rounds``), validated by the format."""
+    panel: PanelPlan | None = None
+    warnings: list[QualityWarning] = field(default_factory=list)
+    progress: dict[str, Any] = field(default_factory=dict)
+    """What the run completed so far, JSON-ready (saved when a run stops early)."""
+    _pending: dict[tuple[str, str], list[QualityWarning]] = field(default_factory=dict)
+
+    @property
+    def lang(self) -> Lang:
+        return self.settings.lang
+
+    def position_keys(self) -> list[str]:
+        return [p.key for p in self.positions]
+
+    def name_of(self, key: str) -> str:
+        return next(p.name for p in self.positions if p.key == key)
+
+    def spec_for(self, role: str, base: OutputSpec) -> OutputSpec:
+        """A reply schema as ``role``'s model profile asks for it in this language."""
+        return self.settings.profile(role).spec(base, self.lang)
+
+    def render(self, name: str, **values: object) -> str:
+        """One of the format's prompt templates, in the debate's language."""
+        return render(name, self.lang, package=self.format.prompts, **values)
+
+    def context(self, role: str, round_name: str, data: object = None) -> CallContext:
+        """The context of a call by ``role`` (a position key) in ``round_name``."""
+        return CallContext(
+            role=role,
+            round=round_name,
+            side=role,
+            topic=self.topic,
+            lang=self.lang,
+            format=self.format.name,
+            data=data,
+        )
+
+    async def ask(
+        self,
+        role: str,
+        round_name: str,
+        messages: Sequence[Message],
+        reply_type: type[ReplyT],
+        spec: OutputSpec,
+        *,
+        check: Checker[ReplyT] | None = None,
+        data: object = None,
+    ) -> tuple[ReplyT, list[QualityWarning]]:
+        """One structured call by ``role`` (a position key): validated, re-asked as
+        its profile allows. Returns the reply and the rule problems it was kept with
+        (also recorded for the round: see :meth:`wave`)."""
+        profile = self.settings.profile(role)
+        outcome = await generate_structured(
+            self.backends[role],
+            messages,
+            reply_type,
+            settings=self.settings.for_call(round_name, role),
+            context=self.context(role, round_name, data),
+            meter=self.meter,
+            spec=spec,
+            check=check,
+            max_reasks=self.settings.max_reasks,
+            rule_reasks=profile.rule_reasks,
+            strict_rules=self.settings.strict_rules,
+        )
+        warnings = [as_warning(p, round_name, role) for p in outcome.warnings]
+        # kept per role and added in position order when the round ends, so the result
+        # does not depend on which call finished first (a resume replays instantly)
+        self._pending.setdefault((round_name, role), []).extend(warnings)
+        return outcome.value, warnings
+
+    async def wave(self, round_name: str, calls: Sequence[Awaitable[T]]) -> list[T]:
+        """Run one round's calls concurrently. When one fails for good, the others are
+        cancelled (they stay journaled, so a resume is unaffected) and the failure is
+        raised once they have stopped."""
+        self.meter.emit(RoundStarted(round_name))
+        tasks = [asyncio.ensure_future(call) for call in calls]
+        try:
+            results = await asyncio.gather(*tasks)
+        except BaseException:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
+        finally:
+            for role in [*self.position_keys(), *sorted(self.backends)]:
+                self.warnings += self._pending.pop((round_name, role), [])
+        return list(results)
+
+    async def judge(
+        self,
+        units: Sequence[JudgedUnit],
+        transcript: str,
+        *,
+        rubric: Rubric,
+        standings: Sequence[str],
+        order: Sequence[str] | None = None,
+        unit: str = "",
+    ) -> tuple[Judgement, Panel | None]:
+        """The verdict on ``units`` (every judged argument or speech, with what the
+        other positions answered to it): by the single judge, or by the panel.
+        ``transcript`` is the debate as the judge reads it (rendered by the format);
+        ``order`` the positions' reading order (the swap rerun reverses it)."""
+        self.meter.emit(RoundStarted("judgement"))
+        keys = list(order) if order is not None else self.position_keys()
+        names = {p.key: p.name for p in self.positions}
+        if self.panel is not None:
+            topic_type = self.progress.get("topic_type")
+            judgement, panel, warnings = await judge_panel(
+                self.panel,
+                topic=self.topic,
+                topic_type=topic_type or ("general", "user"),
+                lang=self.lang,
+                units=units,
+                transcript=transcript,
+                positions=keys,
+                rubric=rubric,
+                standings=standings,
+                settings_for=lambda role: self.settings.for_call("judgement", role),
+                profile_for=self.settings.profile,
+                meter=self.meter,
+                max_reasks=self.settings.max_reasks,
+                strict_rules=self.settings.strict_rules,
+                seed=self.settings.seed or 0,
+                format_name=self.format.name,
+                names=names,
+                unit=unit,
+            )
+            self.warnings += warnings
+            return judgement, panel
+        judgement, problems = await judge_units(
+            self.backends["judge"],
+            topic=self.topic,
+            lang=self.lang,
+            units=units,
+            transcript=transcript,
+            positions=keys,
+            rubric=rubric,
+            standings=standings,
+            settings=self.settings.for_call("judgement", "judge"),
+            meter=self.meter,
+            max_reasks=self.settings.max_reasks,
+            strict_rules=self.settings.strict_rules,
+            profile=self.settings.profile("judge"),
+            format_name=self.format.name,
+            names=names,
+            unit=unit,
+        )
+        self.warnings += [as_warning(p, "judgement", None) for p in problems]
+        self.warnings += bias_signals(judgement, self.lang)
+        return judgement, None
+
+    async def classify_topic(self) -> None:
+        """The panel's topic type (judge weights depend on it): the user's, else the
+        judge model's classification, which joins the first wave of calls."""
+        plan = self.panel
+        if plan is None:
+            return
+        if plan.topic_type is not None:
+            self.progress["topic_type"] = (plan.topic_type, plan.topic_type_source)
+            return
+        self.progress["topic_type"] = await classify_topic(
+            self.topic,
+            lang=self.lang,
+            backend=plan.seats[0].backend,
+            meter=self.meter,
+            settings=self.settings.for_call("classification", "classifier"),
+            max_reasks=self.settings.max_reasks,
+        )
+
+
+def as_warning(problem: Problem, round_name: str, side: str | None) -> QualityWarning:
+    """A rule problem kept after the re-asks, as the result records it."""
+    return QualityWarning(
+        round=round_name, side=side, code=problem.code, where=problem.where, message=problem.message
+    )
+
+
+class Format(ABC):
+    """A debate format. Subclasses set the class attributes and implement the
+    methods; an instance is stateless (one per registry entry)."""
+
+    name: ClassVar[str]
+    summary: ClassVar[dict[str, str]]
+    """One line per language for ``moot formats``."""
+    min_positions: ClassVar[int] = MIN_POSITIONS
+    max_positions: ClassVar[int] = MAX_POSITIONS
+    rubric: ClassVar[Rubric]
+    standings: ClassVar[tuple[str, ...]]
+    """Ordered best, partial, worst, uncertain (the demo judge relies on the order)."""
+    payload_type: ClassVar[type[BaseModel]]
+    prompts: ClassVar[str]
+    """The package whose ``prompts/<lang>/`` directory holds the format's templates."""
+
+    def check_options(self, options: Mapping[str, Any], positions: int) -> list[str]:
+        """Refuse options the format cannot run with (``ConfigError``); return
+        warnings about options it runs with but advises against. Default: none."""
+        if not self.min_positions <= positions <= self.max_positions:
+            raise ConfigError(
+                f"the {self.name} format takes {self.min_positions} to {self.max_positions}"
+                f" positions, not {positions}"
+            )
+        return []
+
+    @abstractmethod
+    async def run(self, debate: Debate) -> Record:
+        """Run every round and the judge; return what the debate produced."""
+
+    @abstractmethod
+    def transcript(self, result: DebateResult) -> tuple[Transcript, list[str | None]]:
+        """The debate as the detectors read it, and the judged unit of each turn
+        (None for a turn that is not one)."""
+
+    @abstractmethod
+    def briefing(self, result: DebateResult, labels: Mapping[str, str]) -> list[Section]:
+        """The format's sections of the briefing (as data: see ``moot.briefing``)."""
+
+    def extra_flags(self, result: DebateResult, transcript: Transcript) -> list[Flag]:
+        """Detector flags only this format can raise (from its structured record, e.g.
+        concessions the closings do not reflect). Default: none."""
+        return []
+
+    @abstractmethod
+    def schemas(self) -> list[OutputSpec]:
+        """Every reply schema the format may send (for the portability checks)."""
+
+    def payload(self, result: DebateResult) -> BaseModel:
+        """A result's payload as this format's typed payload."""
+        return self.payload_type.model_validate(result.body)
+
+
+def first_wave_with_classification(
+    debate: Debate, round_name: str, calls: Sequence[Awaitable[T]]
+) -> Awaitable[list[T]]:
+    """A format's first wave, joined by the panel's topic classification (it depends
+    only on the topic, so it costs no extra wave). Either failing cancels the other."""
+
+    async def both() -> list[T]:
+        wave = asyncio.ensure_future(debate.wave(round_name, calls))
+        classify = asyncio.ensure_future(debate.classify_topic())
+        try:
+            done, _ = await asyncio.gather(wave, classify)
+        except BaseException:
+            for task in (wave, classify):
+                task.cancel()
+            await asyncio.gather(wave, classify, return_exceptions=True)
+            raise
+        return done
+
+    return both()

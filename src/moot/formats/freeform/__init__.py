@@ -1,0 +1,136 @@
+"""The free-form format: ``--rounds N`` rounds (default 3) in which every position
+speaks, answering the previous round's speeches; the judge scores every speech and
+the positions' totals give the verdict. Two positions by default, up to six. The
+positions of a round speak concurrently: ``N + 1`` sequential waves of model calls.
+A speech that trips the repetition, topic-drift or stance-drift detector is asked
+for once more, with the reason."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from moot.briefing import Bullets, Section, Table
+from moot.detectors.transcript import JudgeScore, Transcript, Turn
+from moot.errors import ConfigError
+from moot.formats.base import Debate, Format, Record
+from moot.formats.freeform.payload import STANDINGS, FreeformPayload
+from moot.formats.freeform.replies import SpeechReply, speech_spec
+from moot.formats.freeform.rounds import FreeformRounds
+from moot.judging.rubric import GENERAL
+from moot.llm.schemas import output_spec
+from moot.llm.types import OutputSpec
+from moot.schema import DebateResult
+
+DEFAULT_ROUNDS = 3
+ADVISED_ROUNDS = 4
+MAX_ROUNDS = 10
+_STANCES = {
+    "en": {"pro": "For: {topic}", "con": "Against: {topic}"},
+    "zh": {"pro": "正方：{topic}", "con": "反方：{topic}"},
+}
+
+
+class FreeformFormat(Format):
+    name = "freeform"
+    summary = {
+        "en": "N rounds (--rounds, default 3) where every position answers the last round;"
+        " the judge scores every speech; 2-6 positions; N + 1 waves",
+        "zh": "N 轮（--rounds，默认 3）：每方回应上一轮发言；裁判为每次发言打分；2-6 方；N + 1 轮调用",
+    }
+    rubric = GENERAL
+    standings = STANDINGS
+    payload_type = FreeformPayload
+    prompts = "moot.formats.freeform"
+
+    @staticmethod
+    def rounds(options: Mapping[str, Any]) -> int:
+        value = options.get("rounds")
+        return DEFAULT_ROUNDS if value is None else int(value)
+
+    def check_options(self, options: Mapping[str, Any], positions: int) -> list[str]:
+        notes = super().check_options(options, positions)
+        rounds = options.get("rounds")
+        if rounds is not None and (
+            isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS
+        ):
+            raise ConfigError(f"--rounds must be a whole number from 1 to {MAX_ROUNDS}")
+        if self.rounds(options) > ADVISED_ROUNDS:
+            notes.append(
+                f"{self.rounds(options)} rounds: over {ADVISED_ROUNDS}, debates mostly repeat"
+                " themselves and cost more"
+            )
+        return notes
+
+    async def run(self, debate: Debate) -> Record:
+        return await FreeformRounds(debate, self.rounds(debate.options)).run()
+
+    def schemas(self) -> list[OutputSpec]:
+        base = output_spec(SpeechReply)
+        return [speech_spec(base, []), speech_spec(base, ["CON-R1", "B-R1"])]
+
+    def transcript(self, result: DebateResult) -> tuple[Transcript, list[str | None]]:
+        body = FreeformPayload.model_validate(result.body)
+        table = _STANCES[result.lang]
+        index = {s.id: n for n, s in enumerate(body.speeches)}
+        transcript = Transcript(
+            topic=result.topic,
+            lang=result.lang,
+            sides={
+                p.key: table[p.key].format(topic=result.topic) if p.key in table else p.name
+                for p in result.positions
+            },
+            turns=[Turn(side=s.side, text=s.text) for s in body.speeches],
+            judge_scores=[
+                JudgeScore(turn=index[s.argument_id], score=s.weighted)
+                for s in result.judgement.scores
+                if s.argument_id in index
+            ],
+        )
+        return transcript, [s.id for s in body.speeches]
+
+    def briefing(self, result: DebateResult, labels: Mapping[str, str]) -> list[Section]:
+        body = FreeformPayload.model_validate(result.body)
+        names = {p.key: p.name for p in result.positions}
+        scores = {s.argument_id: s.weighted for s in result.judgement.scores}
+        standing = {row.argument_id: row.standing for row in result.judgement.trace}
+        table = Table(
+            headers=[
+                labels["col.id"],
+                labels["col.round"],
+                labels["col.side"],
+                labels["col.speech"],
+                labels["col.standing"],
+                labels["col.score"],
+            ],
+            rows=[
+                [
+                    s.id,
+                    str(s.round),
+                    names.get(s.side, s.side),
+                    s.text,
+                    labels.get("standing." + standing[s.id], standing[s.id]),
+                    f"{scores[s.id]:.2f}",
+                ]
+                for s in body.speeches
+            ],
+            anchors=[s.id for s in body.speeches],
+        )
+        sections = [Section(labels["speeches"], [table])]
+        if body.detector_reasks:
+            sections.append(
+                Section(
+                    labels["detector_reasks"],
+                    [
+                        Bullets(
+                            labels=[r.speech_id for r in body.detector_reasks],
+                            items=[
+                                f"{', '.join(r.detectors)}: "
+                                f"{labels['reask.fixed'] if r.fixed else labels['reask.not_fixed']}"
+                                for r in body.detector_reasks
+                            ],
+                        )
+                    ],
+                )
+            )
+        return sections

@@ -1,0 +1,128 @@
+"""``scripted:demo`` for the free-form format: deterministic speeches, in English or
+Simplified Chinese, that make a different point each round, answer the previous
+round's speeches by id, and name the motion (so the detectors have nothing to flag
+on a clean demo). Every figure is labelled as illustrative demo data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from moot.demo_text import Weaver
+from moot.errors import BackendError
+from moot.formats.freeform.rounds import SpeechCall
+from moot.formats.freeform.replies import SpeechReply
+from moot.llm.scripted import DemoRequest, register_demo_writer
+
+
+@dataclass(frozen=True)
+class _Phrases:
+    motion: str
+    generic_motion: str
+    topic_max_chars: int
+    claims: dict[str, tuple[str, ...]]  # "pro" | "con" | "named" -> one point per round
+    evidence: str  # {n} {p}
+    answer: str  # {ids}
+    close: str
+
+
+PHRASES: Final[dict[str, _Phrases]] = {
+    "en": _Phrases(
+        motion='the motion "{topic}"',
+        generic_motion="the motion",
+        topic_max_chars=90,
+        claims={
+            "pro": (
+                "We support {m} because it lowers the total cost for the people it affects.",
+                "On {m}, the early evidence from pilots points to gains that grow over time.",
+                "Adopting {m} spreads its benefits more evenly than the status quo does.",
+                "The risks of {m} can be contained cheaply with a phased rollout.",
+                "Existing institutions can carry {m} without building a new agency.",
+            ),
+            "con": (
+                "We oppose {m} because its transition costs arrive early and keep recurring.",
+                "On {m}, the pilot gains shrink once the self-selection of early adopters is counted.",
+                "Under {m}, the heaviest burden falls on those least able to carry it.",
+                "Reversing {m} becomes expensive once contracts and habits adjust to it.",
+                "Carrying out {m} needs administrative capacity most implementers lack.",
+            ),
+            "named": (
+                "{name} is the best answer to {m} because it costs less for what it delivers.",
+                "For {m}, the experience so far favours {name} over the alternatives.",
+                "{name} spreads its benefits more evenly than the other options on {m}.",
+                "The downside of {name} is the easiest to contain among the options on {m}.",
+                "{name} can rely on what already exists, which the other options on {m} cannot.",
+            ),
+        },
+        evidence="Illustrative figure (scripted demo, not real data): in a hypothetical sample"
+        " of {n} cases the main indicator moved {p}% in our favour.",
+        answer="In reply to {ids}: their figure is as illustrative as ours, so it cannot"
+        " settle the size of the effect.",
+        close="Real, dated data would decide this point, and we would accept it either way.",
+    ),
+    "zh": _Phrases(
+        motion="“{topic}”这一动议",
+        generic_motion="该动议",
+        topic_max_chars=40,
+        claims={
+            "pro": (
+                "我方支持{m}，因为它降低了受影响群体的总体成本。",
+                "关于{m}，试点的早期证据显示收益会随时间增长。",
+                "采纳{m}会比现状更均衡地分配收益。",
+                "{m}的风险可以通过分阶段推行以低成本加以控制。",
+                "现有机构就能承担{m}，无需新建机构。",
+            ),
+            "con": (
+                "我方反对{m}，因为其转型成本来得早而且反复出现。",
+                "关于{m}，扣除早期采用者的自我选择后，试点收益明显缩小。",
+                "在{m}之下，最重的负担落在最无力承担的人身上。",
+                "一旦合同和习惯适应了{m}，再要逆转就代价高昂。",
+                "落实{m}需要大多数执行者并不具备的管理能力。",
+            ),
+            "named": (
+                "就{m}而言，{name}是最好的答案，因为它以更低的成本带来同样的效果。",
+                "关于{m}，迄今的经验更支持{name}而不是其他选项。",
+                "在{m}的各个选项中，{name}的收益分配最为均衡。",
+                "在{m}的各个选项中，{name}的风险最容易控制。",
+                "{name}可以依托现有条件，而{m}的其他选项做不到。",
+            ),
+        },
+        evidence="示例数据（脚本演示，并非真实数据）：在一个包含{n}个案例的假设样本中，主要指标向有利于我方的方向变化了{p}%。",
+        answer="回应{ids}：对方的数据和我方的一样只是示例，无法确定效果的大小。",
+        close="真实且注明日期的数据才能决定这一点，无论结果如何我方都会接受。",
+    ),
+}
+
+
+def speech(request: DemoRequest) -> SpeechReply:
+    data = request.context.data
+    if not isinstance(data, SpeechCall):
+        raise BackendError("scripted:demo: the speech call carries no SpeechCall")
+    lang = request.context.lang
+    if lang not in PHRASES:
+        raise BackendError(f"scripted:demo writes {', '.join(PHRASES)}, not {lang!r}")
+    p = PHRASES[lang]
+    w = Weaver(
+        lang,
+        request.context.topic,
+        motion=p.motion,
+        generic_motion=p.generic_motion,
+        topic_max_chars=p.topic_max_chars,
+    )
+    rng = request.rng()
+    kind = data.position if data.position in ("pro", "con") else "named"
+    bank = p.claims[kind]
+    # a different point each round, in an order fixed by the seed
+    order = sorted(range(len(bank)), key=lambda i: rng.random())
+    claim = w.say(bank[order[(data.round - 1) % len(bank)]], name=data.name, limit=220)
+    sentences = [claim, p.evidence.format(n=rng.randint(40, 400), p=rng.randint(3, 28))]
+    answered = [s.id for s in data.previous]
+    if answered:
+        sentences.append(p.answer.format(ids=", ".join(answered)))
+    sentences.append(p.close)
+    return SpeechReply(responds_to=answered, speech=sentences[: data.max_sentences])
+
+
+def register() -> None:
+    """Let ``scripted:demo`` play the free-form format (every round is a speech)."""
+    register_demo_writer("freeform", "*", speech)

@@ -1,0 +1,207 @@
+"""The free-form format's rounds: in each round every position speaks, answering the
+previous round's speeches; then the judge scores every speech.
+
+Within a round the positions speak concurrently (one wave per round, the judge one
+more: ``rounds + 1`` sequential waves). Before a speech is accepted, the per-turn
+detectors (repetition, topic drift, stance drift) read it against the debate so far;
+if one fires, the speaker is asked once more with the reason, and the result records
+the re-ask and whether the rewrite fixed it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from moot.detectors.core import check_turn
+from moot.detectors.transcript import Transcript, Turn
+from moot.formats.base import Debate, Record, first_wave_with_classification
+from moot.formats.freeform.payload import STANDINGS, DetectorReask, FreeformPayload, Speech
+from moot.formats.freeform.replies import SpeechReply, speech_spec
+from moot.i18n import labels
+from moot.judging.judge import JudgedUnit
+from moot.judging.rubric import GENERAL
+from moot.llm.schemas import output_spec
+from moot.llm.types import Message
+from moot.schema import QualityWarning
+from moot.text import join_sentences, sentences
+
+_STANCES = {
+    "en": {"pro": "For: {topic}", "con": "Against: {topic}"},
+    "zh": {"pro": "正方：{topic}", "con": "反方：{topic}"},
+}
+
+
+@dataclass(frozen=True)
+class SpeechCall:
+    """The ``data`` of a speech call: the round and what the speaker has heard."""
+
+    position: str
+    name: str
+    round: int
+    rounds: int
+    previous: tuple[Speech, ...]
+    own: tuple[Speech, ...]
+    min_sentences: int
+    max_sentences: int
+
+
+def stances(debate: Debate) -> dict[str, str]:
+    """Each position's stance as the detectors read it."""
+    table = _STANCES[debate.lang]
+    return {
+        p.key: table[p.key].format(topic=debate.topic) if p.key in table else p.name
+        for p in debate.positions
+    }
+
+
+class FreeformRounds:
+    """One run of the free-form format over a :class:`Debate`."""
+
+    def __init__(self, debate: Debate, rounds: int) -> None:
+        self.debate = debate
+        self.rounds = rounds
+        self.two_sided = debate.position_keys() == ["pro", "con"]
+        self.speeches: list[Speech] = []
+        self.reasks: list[DetectorReask] = []
+
+    def _transcript(self, before_round: int) -> Transcript:
+        return Transcript(
+            topic=self.debate.topic,
+            lang=self.debate.lang,
+            sides=stances(self.debate),
+            turns=[
+                Turn(side=s.side, text=s.text) for s in self.speeches if s.round < before_round
+            ],
+        )
+
+    async def _speak(self, position: str, round_number: int) -> Speech:
+        debate = self.debate
+        prefix = next(p.prefix for p in debate.positions if p.key == position)
+        speech_id = f"{prefix}-R{round_number}"
+        previous = tuple(
+            s for s in self.speeches if s.round == round_number - 1 and s.side != position
+        )
+        own = tuple(s for s in self.speeches if s.side == position)
+        spec = debate.spec_for(
+            position, speech_spec(output_spec(SpeechReply), [s.id for s in previous])
+        )
+        count = spec.json_schema["properties"]["speech"]
+        data = SpeechCall(
+            position,
+            debate.name_of(position),
+            round_number,
+            self.rounds,
+            previous,
+            own,
+            count["minItems"],
+            count["maxItems"],
+        )
+        values = {
+            "side": position,
+            "name": data.name,
+            "two_sided": self.two_sided,
+            "topic": debate.topic,
+            "round": round_number,
+            "rounds": self.rounds,
+            "previous": previous,
+            "own": own,
+            "names": {p.key: p.name for p in debate.positions},
+            "min_sentences": data.min_sentences,
+            "max_sentences": data.max_sentences,
+        }
+        messages = [
+            Message("system", debate.render("debater_system", **values)),
+            Message("user", debate.render("speech", **values)),
+        ]
+        round_name = f"round_{round_number}"
+        reply, _ = await debate.ask(position, round_name, messages, SpeechReply, spec, data=data)
+        text = join_sentences(list(reply.speech), debate.lang)
+        issues = check_turn(self._transcript(round_number), Turn(side=position, text=text))
+        if issues:
+            reasons = [issue.reason for issue in issues]
+            retry = [
+                *messages,
+                Message("assistant", reply.model_dump_json()),
+                Message("user", debate.render("detector_reask", reasons=reasons)),
+            ]
+            debate.meter.record_reask(
+                debate.context(position, round_name, data),
+                2,
+                reasons,
+                [issue.flag.detector for issue in issues],
+            )
+            reply, _ = await debate.ask(position, round_name, retry, SpeechReply, spec, data=data)
+            text = join_sentences(list(reply.speech), debate.lang)
+            still = check_turn(self._transcript(round_number), Turn(side=position, text=text))
+            detectors: list[str] = [issue.flag.detector for issue in issues]
+            self.reasks.append(
+                DetectorReask(
+                    speech_id=speech_id,
+                    detectors=detectors,
+                    reason=" ".join(reasons),
+                    fixed=not {i.flag.detector for i in still} & set(detectors),
+                )
+            )
+        answered = [i.upper() for i in reply.responds_to if i.upper() in {s.id for s in previous}]
+        return Speech(
+            id=speech_id,
+            side=position,
+            round=round_number,
+            text=text,
+            responds_to=list(dict.fromkeys(answered)),
+        )
+
+    async def run(self) -> Record:
+        debate = self.debate
+        keys = debate.position_keys()
+        for n in range(1, self.rounds + 1):
+            calls = [self._speak(k, n) for k in keys]
+            if n == 1:
+                spoken = await first_wave_with_classification(debate, f"round_{n}", calls)
+            else:
+                spoken = await debate.wave(f"round_{n}", calls)
+            self.speeches += spoken
+            debate.progress["speeches"] = [s.model_dump() for s in self.speeches]
+        for reask in self.reasks:
+            debate.warnings.append(
+                QualityWarning(
+                    round="speech",
+                    side=next(s.side for s in self.speeches if s.id == reask.speech_id),
+                    code="detector_reask",
+                    where=reask.speech_id,
+                    message=reask.reason,
+                )
+            )
+        order = list(reversed(keys)) if debate.settings.swap_seeds else keys
+        units = [
+            JudgedUnit(
+                id=s.id,
+                side=s.side,
+                claim=(sentences(s.text) or [s.text])[0],
+                responses={
+                    later.side: "answered"
+                    for later in self.speeches
+                    if later.round == s.round + 1 and s.id in later.responds_to
+                },
+            )
+            for s in self.speeches
+        ]
+        rank = {key: n for n, key in enumerate(order)}
+        transcript = debate.render(
+            "judge_transcript",
+            rounds=self.rounds,
+            speeches=sorted(self.speeches, key=lambda s: (s.round, rank[s.side])),
+            names={p.key: p.name for p in debate.positions},
+        )
+        judgement, panel = await debate.judge(
+            units,
+            transcript,
+            rubric=GENERAL,
+            standings=STANDINGS,
+            order=order,
+            unit=labels(debate.lang)["unit.speech"],
+        )
+        payload = FreeformPayload(
+            rounds=self.rounds, speeches=self.speeches, detector_reasks=self.reasks
+        )
+        return Record(payload, judgement, panel, list(debate.warnings))

@@ -1,0 +1,165 @@
+"""The structured format: opening -> cross-examination -> closing -> judge.
+
+Each position gives 3-5 numbered arguments (claim, causal reasoning, checkable
+evidence); each answers every argument of every other position exactly once
+(refute, challenge, concede or partial, with a follow-up question); each closes
+with its concessions, which of its arguments stood and its final stance; a judge
+scores every opening argument. Two positions (pro and con) by default, up to six.
+Four sequential waves of model calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from moot.briefing import Bullets, Section, Table
+from moot.detectors.false_consensus import Concession, check_concessions
+from moot.detectors.transcript import Flag, JudgeScore, Transcript, Turn
+from moot.formats.base import Debate, Format, Record
+from moot.formats.structured.payload import STANDINGS, StructuredPayload
+from moot.formats.structured.replies import (
+    ClosingReply,
+    CrossExamReply,
+    OpeningReply,
+    closing_spec,
+    cross_exam_spec,
+)
+from moot.formats.structured.rounds import StructuredRounds
+from moot.judging.rubric import GENERAL
+from moot.llm.schemas import output_spec
+from moot.llm.types import OutputSpec
+from moot.schema import DebateResult
+
+_STANCES = {
+    "en": {"pro": "For: {topic}", "con": "Against: {topic}", "other": "{name}"},
+    "zh": {"pro": "正方：{topic}", "con": "反方：{topic}", "other": "{name}"},
+}
+
+
+class StructuredFormat(Format):
+    name = "structured"
+    summary = {
+        "en": "opening -> cross-examination -> closing -> judge; 2-6 positions; 4 waves",
+        "zh": "开场 -> 交叉质询 -> 总结 -> 裁判；2-6 方；4 轮调用",
+    }
+    rubric = GENERAL
+    standings = STANDINGS
+    payload_type = StructuredPayload
+    prompts = "moot.formats.structured"
+
+    async def run(self, debate: Debate) -> Record:
+        return await StructuredRounds(debate).run()
+
+    def schemas(self) -> list[OutputSpec]:
+        ids = ["PRO-1", "PRO-2", "PRO-3", "PRO-4", "PRO-5"]
+        return [
+            output_spec(OpeningReply),
+            cross_exam_spec(output_spec(CrossExamReply), ids),
+            closing_spec(output_spec(ClosingReply), ids),
+        ]
+
+    def transcript(self, result: DebateResult) -> tuple[Transcript, list[str | None]]:
+        """Arguments, cross-examination answers and closing stances in speaking order;
+        the judge's weighted score of an argument is the score of its turn."""
+        body = StructuredPayload.model_validate(result.body)
+        lang = result.lang
+        join = "" if lang == "zh" else " "
+        turns: list[Turn] = []
+        units: list[str | None] = []
+        for a in body.arguments:
+            turns.append(Turn(side=a.side, text=join.join([a.claim, a.reasoning, a.evidence])))
+            units.append(a.id)
+        for c in body.cross_examinations:
+            turns.append(Turn(side=c.by, text=join.join([c.reasoning, c.follow_up])))
+            units.append(None)
+        for closing in body.closings:
+            turns.append(Turn(side=closing.side, text=closing.final_stance))
+            units.append(None)
+        index = {unit: n for n, unit in enumerate(units) if unit is not None}
+        stances = _STANCES[lang]
+        sides = {
+            p.key: stances.get(p.key, stances["other"]).format(topic=result.topic, name=p.name)
+            for p in result.positions
+        }
+        transcript = Transcript(
+            topic=result.topic,
+            lang=lang,
+            sides=sides,
+            turns=turns,
+            judge_scores=[
+                JudgeScore(turn=index[s.argument_id], score=s.weighted)
+                for s in result.judgement.scores
+                if s.argument_id in index
+            ],
+        )
+        return transcript, units
+
+    def extra_flags(self, result: DebateResult, transcript: Transcript) -> list[Flag]:
+        """A concession in cross-examination that the conceding position's closing
+        does not list, or whose target the judge ruled refuted (false consensus)."""
+        body = StructuredPayload.model_validate(result.body)
+        turn_of = {
+            (c.by, c.target_id): len(body.arguments) + n
+            for n, c in enumerate(body.cross_examinations)
+        }
+        concessions = [
+            Concession(
+                side=c.by, target=c.target_id, text=c.reasoning, turn=turn_of[(c.by, c.target_id)]
+            )
+            for c in body.cross_examinations
+            if c.response == "concede"
+        ]
+        return check_concessions(
+            concessions,
+            closing_concessions={c.side: list(c.concessions) for c in body.closings},
+            standings={row.argument_id: row.standing for row in result.judgement.trace},
+            target_texts={a.id: a.claim for a in body.arguments},
+            lang=result.lang,
+        )
+
+    def briefing(self, result: DebateResult, labels: Mapping[str, str]) -> list[Section]:
+        body = StructuredPayload.model_validate(result.body)
+        names = {p.key: p.name for p in result.positions}
+        scores = {s.argument_id: s.weighted for s in result.judgement.scores}
+        rows = []
+        for row in result.judgement.trace:
+            answered = "; ".join(
+                f"{names.get(side, side)}: {labels.get('response.' + response, response)}"
+                for side, response in row.responses.items()
+            )
+            rows.append(
+                [
+                    row.argument_id,
+                    names.get(row.side, row.side),
+                    row.claim,
+                    answered or "-",
+                    labels.get("standing." + row.standing, row.standing),
+                    f"{scores[row.argument_id]:.2f}",
+                    row.reason,
+                ]
+            )
+        trace = Table(
+            headers=[
+                labels["col.id"],
+                labels["col.side"],
+                labels["col.claim"],
+                labels["col.cross"],
+                labels["col.standing"],
+                labels["col.score"],
+                labels["col.reason"],
+            ],
+            rows=rows,
+            anchors=[row.argument_id for row in result.judgement.trace],
+        )
+        closings = Bullets(
+            labels=[names.get(c.side, c.side) for c in body.closings],
+            items=[
+                f"({labels['stance.changed'] if c.stance_change.changed else labels['stance.unchanged']})"
+                f" {c.final_stance}"
+                for c in body.closings
+            ],
+        )
+        return [
+            Section(labels["arguments"], [trace]),
+            Section(labels["closings"], [closings]),
+        ]

@@ -1,0 +1,257 @@
+"""The structured format's rounds: opening -> cross-examination -> closing -> judge.
+
+Each round is one wave of concurrent calls: every position's opening together, every
+cross-examination together (they depend only on the openings), every closing
+together, then the judge. Each position answers every argument of every other
+position in cross-examination. Each agent sees only what its round needs, not the
+whole history. Ids are assigned here; every reply is validated before it is used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from moot.formats.base import Debate, Record, first_wave_with_classification
+from moot.formats.structured import rules
+from moot.formats.structured.payload import (
+    STANDINGS,
+    Argument,
+    Closing,
+    CrossExamination,
+    StanceChange,
+    StructuredPayload,
+)
+from moot.formats.structured.replies import (
+    ClosingReply,
+    CrossExamReply,
+    OpeningReply,
+    closing_spec,
+    cross_exam_spec,
+)
+from moot.i18n import labels
+from moot.judging.judge import JudgedUnit
+from moot.judging.rubric import GENERAL
+from moot.llm.schemas import output_spec
+from moot.llm.types import Message
+from moot.text import join_sentences
+
+
+@dataclass(frozen=True)
+class OpeningCall:
+    """The ``data`` of an opening call."""
+
+    position: str
+    name: str
+    min_args: int
+    max_args: int
+
+
+@dataclass(frozen=True)
+class CrossExamCall:
+    """The ``data`` of a cross-examination call: the arguments to answer."""
+
+    position: str
+    opposing: tuple[Argument, ...]
+    own: tuple[Argument, ...]
+    target_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ClosingCall:
+    """The ``data`` of a closing call: what happened to the position's arguments."""
+
+    position: str
+    own: tuple[Argument, ...]
+    opposing: tuple[Argument, ...]
+    received: tuple[CrossExamination, ...]
+    given: tuple[CrossExamination, ...]
+    own_ids: tuple[str, ...]
+    stance_words: tuple[int, int]
+
+
+class StructuredRounds:
+    """One run of the structured format over a :class:`Debate`."""
+
+    def __init__(self, debate: Debate) -> None:
+        self.debate = debate
+        self.prefixes = tuple(p.prefix for p in debate.positions)
+        self.two_sided = [p.key for p in debate.positions] == ["pro", "con"]
+
+    def _messages(self, position: str, prompt: str, **values: object) -> list[Message]:
+        debate = self.debate
+        profile = debate.settings.profile(position)
+        common = {
+            "side": position,
+            "name": debate.name_of(position),
+            "two_sided": self.two_sided,
+            "topic": debate.topic,
+            "examples": profile.examples,
+        }
+        return [
+            Message("system", debate.render("debater_system", **common)),
+            Message("user", debate.render(prompt, **common, **values)),
+        ]
+
+    async def _opening(self, position: str) -> list[Argument]:
+        debate = self.debate
+        spec = debate.spec_for(position, output_spec(OpeningReply))
+        count = spec.json_schema["properties"]["arguments"]
+        data = OpeningCall(position, debate.name_of(position), count["minItems"], count["maxItems"])
+        reply, _ = await debate.ask(
+            position,
+            "opening",
+            self._messages(position, "opening", min_args=data.min_args, max_args=data.max_args),
+            OpeningReply,
+            spec,
+            check=lambda r: rules.check_opening(r, debate.lang, self.prefixes),
+            data=data,
+        )
+        prefix = next(p.prefix for p in debate.positions if p.key == position)
+        return [
+            Argument(
+                id=f"{prefix}-{n}",
+                side=position,
+                claim=a.claim,
+                reasoning=a.reasoning,
+                evidence=a.evidence,
+            )
+            for n, a in enumerate(reply.arguments, start=1)
+        ]
+
+    async def _cross_examine(
+        self, position: str, arguments: list[Argument]
+    ) -> list[CrossExamination]:
+        debate = self.debate
+        opposing = tuple(a for a in arguments if a.side != position)
+        own = tuple(a for a in arguments if a.side == position)
+        target_ids = tuple(a.id for a in opposing)
+        all_ids = [a.id for a in arguments]
+        reply, _ = await debate.ask(
+            position,
+            "cross_examination",
+            self._messages(
+                position,
+                "cross_exam",
+                opposing=opposing,
+                own=own,
+                target_ids=target_ids,
+                names={p.key: p.name for p in debate.positions},
+            ),
+            CrossExamReply,
+            debate.spec_for(
+                position, cross_exam_spec(output_spec(CrossExamReply), list(target_ids))
+            ),
+            check=lambda r: rules.check_cross_exam(
+                r, target_ids, all_ids, debate.lang, self.prefixes
+            ),
+            data=CrossExamCall(position, opposing, own, target_ids),
+        )
+        by_target = {item.target_id.upper(): item for item in reply.responses}
+        return [
+            CrossExamination(
+                by=position,
+                target_id=t,
+                response=by_target[t].response,
+                reasoning=by_target[t].reasoning,
+                follow_up=by_target[t].follow_up,
+            )
+            for t in target_ids
+        ]
+
+    async def _closing(
+        self, position: str, arguments: list[Argument], cross: list[CrossExamination]
+    ) -> Closing:
+        debate = self.debate
+        own = tuple(a for a in arguments if a.side == position)
+        own_ids = tuple(a.id for a in own)
+        received = tuple(c for c in cross if c.by != position and c.target_id in own_ids)
+        given = tuple(c for c in cross if c.by == position)
+        opposing = tuple(a for a in arguments if a.side != position)
+        stance_words = debate.settings.profile(position).stance_words
+        reply, _ = await debate.ask(
+            position,
+            "closing",
+            self._messages(
+                position,
+                "closing",
+                own=own,
+                received=received,
+                given=given,
+                own_ids=own_ids,
+                stance_words=stance_words,
+            ),
+            ClosingReply,
+            debate.spec_for(position, closing_spec(output_spec(ClosingReply), list(own_ids))),
+            check=lambda r: rules.check_closing(r, own_ids, debate.lang, stance_words),
+            data=ClosingCall(position, own, opposing, received, given, own_ids, stance_words),
+        )
+        stood = {ident.upper(): value for ident, value in reply.unrefuted.items()}
+        return Closing(
+            side=position,
+            concessions=list(reply.concessions),
+            unrefuted=[i for i in own_ids if stood.get(i, False)],
+            final_stance=join_sentences(reply.final_stance, debate.lang),
+            stance_change=StanceChange(
+                changed=reply.stance_changed, reason=reply.stance_change_reason
+            ),
+        )
+
+    def judge_transcript(
+        self,
+        arguments: list[Argument],
+        cross: list[CrossExamination],
+        closings: list[Closing],
+        order: list[str],
+    ) -> str:
+        """The debate as the judge reads it, positions in ``order``."""
+        rank = {key: n for n, key in enumerate(order)}
+        return self.debate.render(
+            "judge_transcript",
+            names={p.key: p.name for p in self.debate.positions},
+            arguments=sorted(arguments, key=lambda a: rank[a.side]),
+            cross=sorted(cross, key=lambda c: rank[c.by]),
+            closings=sorted(closings, key=lambda c: rank[c.side]),
+        )
+
+    async def run(self) -> Record:
+        debate = self.debate
+        keys = debate.position_keys()
+        openings = await first_wave_with_classification(
+            debate, "opening", [self._opening(k) for k in keys]
+        )
+        arguments = [a for own in openings for a in own]
+        debate.progress["arguments"] = [a.model_dump() for a in arguments]
+
+        exams = await debate.wave(
+            "cross_examination", [self._cross_examine(k, arguments) for k in keys]
+        )
+        cross = [c for own in exams for c in own]
+        debate.progress["cross_examinations"] = [c.model_dump() for c in cross]
+
+        closings = await debate.wave("closing", [self._closing(k, arguments, cross) for k in keys])
+        debate.progress["closings"] = [c.model_dump() for c in closings]
+
+        # the swap rerun also reverses the reading order, so a verdict that survives
+        # is not an artefact of position either
+        order = list(reversed(keys)) if debate.settings.swap_seeds else keys
+        units = [
+            JudgedUnit(
+                id=a.id,
+                side=a.side,
+                claim=a.claim,
+                responses={c.by: c.response for c in cross if c.target_id == a.id},
+            )
+            for a in arguments
+        ]
+        judgement, panel = await debate.judge(
+            units,
+            self.judge_transcript(arguments, cross, closings, order),
+            rubric=GENERAL,
+            standings=STANDINGS,
+            order=order,
+            unit=labels(debate.lang)["unit.argument"],
+        )
+        payload = StructuredPayload(
+            arguments=arguments, cross_examinations=cross, closings=closings
+        )
+        return Record(payload, judgement, panel, list(debate.warnings))

@@ -1,0 +1,179 @@
+"""``scripted:demo`` for the judge and the topic classification, in every format.
+
+The demo judge reads what the format tells it (``JudgeCall``: the units, what the
+other positions answered to each, the standings and the rubric's dimensions) and
+scores each unit by what happened to it: refuted units low, conceded ones high.
+It never gives every unit identical scores, and its figures are labelled synthetic.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final
+
+from pydantic import BaseModel
+
+from moot.demo_text import Weaver, excerpt
+from moot.errors import BackendError
+from moot.judging.judge import JudgeCall
+from moot.judging.replies import judge_reply_type
+from moot.judging.topic import TopicTypeReply, classify_by_keywords
+from moot.llm.scripted import ANY_FORMAT, DemoRequest, register_demo_writer
+from moot.schema import FallacyType
+
+FALLACY_TYPES: Final[tuple[FallacyType, ...]] = (
+    "slippery_slope",
+    "appeal_to_authority",
+    "anecdotal_evidence",
+    "false_dilemma",
+    "circular_reasoning",
+)
+# Base scores by standing rank (best, partial, worst, uncertain); jittered per unit.
+_BASE_SCORES: Final[tuple[int, ...]] = (8, 7, 4, 5)
+_RESPONSE_RANK: Final[dict[str, int]] = {"concede": 0, "partial": 1, "refute": 2}
+
+
+@dataclass(frozen=True)
+class _JudgePhrases:
+    motion: str
+    generic_motion: str
+    topic_max_chars: int
+    reasons: Mapping[str, str]  # response (or "none") -> reason
+    key_insight: str  # {u} {n}
+    unresolved: tuple[str, ...]
+    recommendation: str
+
+
+PHRASES: Final[dict[str, _JudgePhrases]] = {
+    "en": _JudgePhrases(
+        motion='the motion "{topic}"',
+        generic_motion="the motion",
+        topic_max_chars=90,
+        reasons={
+            "refute": "The rebuttal in cross-examination exposed a gap in the causal chain"
+            " that was not repaired.",
+            "challenge": "Its evidence was challenged as illustrative, and the reply did not"
+            " settle the doubt.",
+            "concede": "The other side conceded this point in cross-examination, so it stands"
+            " as argued.",
+            "partial": "The other side accepted its core but raised a fair dispute about the"
+            " size of the effect.",
+            "none": "No cross-examination answer was found for this argument, so its standing"
+            " is uncertain.",
+        },
+        key_insight="The debate on {m} turned on evidence quality: {u} of {n} arguments were"
+        " upheld after cross-examination, and every figure offered was"
+        " illustrative rather than real.",
+        unresolved=(
+            "What would real, dated data show about the size of the effects claimed here?",
+            "Who bears the transition costs of {m}, and for how long?",
+            "Would a phased pilot change either side's conclusions?",
+            "Which effects of {m} could be reversed if the results disappoint?",
+        ),
+        recommendation="Treat this scripted demo as an illustration of the debate's structure"
+        " only: before deciding on {m}, replace the illustrative figures with"
+        " real data, starting with the arguments that were refuted or left"
+        " uncertain.",
+    ),
+    "zh": _JudgePhrases(
+        motion="“{topic}”这一动议",
+        generic_motion="该动议",
+        topic_max_chars=40,
+        reasons={
+            "refute": "质询中的反驳揭示了因果链中的缺口，而这一缺口没有得到修补。",
+            "challenge": "其证据被质疑为示例性数据，而回应没有消除这一疑问。",
+            "concede": "对方在质询中承认了这一点，因此该论据按原样成立。",
+            "partial": "对方接受了其核心，但对影响幅度提出了合理的异议。",
+            "none": "没有找到针对该论据的质询回应，因此其地位尚不确定。",
+        },
+        key_insight="关于{m}的辩论取决于证据质量：{n}个论据中有{u}个在质询后得到支持，"
+        "而双方提供的所有数据都是示例性的，并非真实数据。",
+        unresolved=(
+            "真实且注明日期的数据会如何显示这些效果的大小？",
+            "{m}的转型成本由谁承担，持续多久？",
+            "分阶段试点会改变任何一方的结论吗？",
+            "如果结果令人失望，{m}的哪些影响可以逆转？",
+        ),
+        recommendation="请仅将本脚本演示视为辩论结构的示例：在就{m}作出决定之前，"
+        "应当用真实数据替换示例数据，并优先核实被驳倒或尚不确定的论据。",
+    ),
+}
+
+
+def _rank(responses: Mapping[str, str], rng: random.Random) -> tuple[int, str]:
+    """The standing rank a unit earns from what the others answered to it (the most
+    damaging answer counts), and the answer that decided it."""
+    if not responses:
+        return 3, "none"
+    worst = max(responses.values(), key=lambda r: _RESPONSE_RANK.get(r, 1))
+    if worst in _RESPONSE_RANK:
+        return _RESPONSE_RANK[worst], worst
+    return rng.choice((1, 3)), "challenge" if worst == "challenge" else "none"
+
+
+def judge(request: DemoRequest) -> BaseModel:
+    call = request.context.data
+    if not isinstance(call, JudgeCall):
+        raise BackendError("scripted:demo: the judge call carries no JudgeCall")
+    lang = request.context.lang
+    if lang not in PHRASES:
+        raise BackendError(f"scripted:demo writes {', '.join(PHRASES)}, not {lang!r}")
+    p = PHRASES[lang]
+    w = Weaver(
+        lang,
+        request.context.topic,
+        motion=p.motion,
+        generic_motion=p.generic_motion,
+        topic_max_chars=p.topic_max_chars,
+    )
+    rng = request.rng()
+    reply_type = judge_reply_type(call.dimensions, call.standings)
+    assessments = []
+    rows: set[tuple[int, ...]] = set()
+    upheld = 0
+    for n, unit in enumerate(call.units):
+        rank, answer = _rank(unit.responses, rng)
+        upheld += rank == 0
+        base = _BASE_SCORES[rank]
+        scores = [max(1, min(10, base + rng.choice((-1, 0, 0, 1)))) for _ in call.dimensions]
+        if n == len(call.units) - 1 and n > 0 and rows == {tuple(scores)}:
+            # never identical scores everywhere (a judge-bias signal)
+            scores[0] = scores[0] + 1 if scores[0] < 10 else scores[0] - 1
+        rows.add(tuple(scores))
+        assessments.append(
+            {
+                "argument_id": unit.id,
+                "reason": p.reasons.get(answer, p.reasons["none"]),
+                "standing": call.standings[rank],
+                **dict(zip(call.dimensions, scores, strict=True)),
+            }
+        )
+    quotable = [u for u in call.units if len(u.claim) >= 3]
+    fallacies = [
+        {"argument_id": u.id, "type": rng.choice(FALLACY_TYPES), "quote": excerpt(u.claim, rng)}
+        for u in rng.sample(quotable, min(len(quotable), rng.randint(0, 2)))
+    ]
+    questions = rng.sample(p.unresolved, min(len(p.unresolved), rng.randint(2, 3)))
+    return reply_type.model_validate(
+        {
+            "assessments": assessments,
+            "fallacies": [f for f in fallacies if len(f["quote"]) >= 3],
+            "key_insight": w.say(p.key_insight, u=upheld, n=len(call.units), limit=400),
+            "unresolved_questions": [w.say(q, limit=200) for q in questions],
+            "recommendation": w.say(p.recommendation, limit=500),
+        }
+    )
+
+
+def classification(request: DemoRequest) -> TopicTypeReply:
+    context = request.context
+    reason = "脚本演示：按关键词分类。" if context.lang == "zh" else "Scripted demo: keyword rule."
+    return TopicTypeReply(topic_type=classify_by_keywords(context.topic), reason=reason)
+
+
+def register() -> None:
+    """Let ``scripted:demo`` judge and classify topics for every format."""
+    register_demo_writer(ANY_FORMAT, "judgement", judge)
+    register_demo_writer(ANY_FORMAT, "classification", classification)
