@@ -159,7 +159,7 @@ def test_exhausted_script_exits_1(monkeypatch: pytest.MonkeyPatch) -> None:
     """A backend failure surfaces as exit 1 (a provider serving a too-short script)."""
     scripts: list[ScriptedBackend] = []
 
-    def make(rest: str, seed: int | None) -> Backend:
+    def make(rest: str, seed: int | None, timeout: float | None) -> Backend:
         scripts.append(ScriptedBackend([], name=f"short:{rest}"))
         return scripts[-1]
 

@@ -17,7 +17,9 @@ from typing import Any, Unpack
 
 from moot.debate import DebateOptions, new_debate_id, run_debate
 from moot.errors import ConfigError
+from moot.files import read_config_text
 from moot.judging.panel import judge_identity
+from moot.prompts import LANGS
 
 
 @dataclass(frozen=True)
@@ -32,23 +34,27 @@ class KnownCase:
 def read_cases(path: Path) -> list[KnownCase]:
     """Parse a calibration file; ``ConfigError`` names the first bad line."""
     cases = []
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc}") from exc
+    lines = read_config_text(path, "the calibration file").splitlines()
     for n, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
             data: Any = json.loads(line)
-            case = KnownCase(str(data["topic"]), str(data["correct"]), str(data.get("lang", "en")))
-        except (ValueError, KeyError, TypeError) as exc:
+        except ValueError as exc:
+            raise ConfigError(f"{path}:{n}: not a JSON object ({exc})") from exc
+        if not isinstance(data, dict) or set(data) - {"topic", "correct", "lang"}:
             raise ConfigError(
                 f"{path}:{n}: expected {{'topic': ..., 'correct': 'pro'|'con'}}"
-            ) from exc
-        if case.correct not in ("pro", "con") or not case.topic.strip():
-            raise ConfigError(f"{path}:{n}: 'correct' must be pro or con and the topic non-empty")
-        cases.append(case)
+                " (and optionally 'lang')"
+            )
+        topic, correct, lang = data.get("topic"), data.get("correct"), data.get("lang", "en")
+        if not isinstance(topic, str) or not topic.strip():
+            raise ConfigError(f"{path}:{n}: 'topic' must be a non-empty string")
+        if correct not in ("pro", "con"):
+            raise ConfigError(f"{path}:{n}: 'correct' must be pro or con")
+        if lang not in LANGS:
+            raise ConfigError(f"{path}:{n}: 'lang' must be one of {', '.join(LANGS)}")
+        cases.append(KnownCase(topic, correct, lang))
     if not cases:
         raise ConfigError(f"{path}: no cases")
     return cases

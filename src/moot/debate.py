@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 import secrets
 import time
 from collections.abc import Mapping, Sequence
@@ -30,14 +29,14 @@ from datetime import UTC, datetime
 from typing import Any, TypedDict, Unpack, cast
 
 from moot.errors import BudgetExceeded, ConfigError
-from moot.events import Listener
+from moot.events import Listener, RunStored
 from moot.formats.structured import DebateRecord, DebateSettings, PanelPlan, StructuredDebate
 from moot.judging.panel import Seat, judge_identity
 from moot.judging.profiles import TOPIC_TYPES, JudgeProfile, assign_models, select_profiles
 from moot.judging.rubric import Rubric
 from moot.llm.backend import DEFAULT_SPEC, Backend, resolve_backend
 from moot.llm.budget import Budget, BudgetedBackend, PriceTable
-from moot.llm.cache import CachedBackend, CachePolicy
+from moot.llm.cache import CachedBackend, CachePolicy, drop_invalid
 from moot.llm.journal import Journal, JournaledBackend
 from moot.llm.limit import LimitedBackend
 from moot.llm.meter import Meter, MeteredBackend
@@ -52,10 +51,11 @@ from moot.schema import (
     UsageReport,
 )
 from moot.store import Store
+from moot.validation import RUN_ID, check_name, check_number
 
 ModelRef = str | Backend
-DEBATE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 RESUMABLE = ("running", "interrupted", "failed", "budget_exceeded")
+MAX_SEED = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,8 @@ class RunConfig:
     max_cost: float | None = None
     cache: CachePolicy = "auto"
     concurrency: int = 4
+    timeout: float | None = None
+    """Seconds one request to a model may take (``None``: each backend's default)."""
     panel: list[str] = field(default_factory=list)
     panel_profiles: dict[str, Any] = field(default_factory=dict)
     judge_models: dict[str, str] = field(default_factory=dict)
@@ -85,20 +87,26 @@ class RunConfig:
     judges exactly as the first run did."""
 
     def validate(self) -> None:
+        """Refuse, before anything is stored or sent, every option that cannot work:
+        numbers that are not finite or out of range, unknown names."""
         if not self.topic.strip():
             raise ConfigError("the topic is empty")
         if self.lang not in ("en", "zh"):
             raise ConfigError(f"unsupported language {self.lang!r}; use en or zh")
-        if self.max_reasks < 0:
-            raise ConfigError("max_reasks must be 0 or more")
-        if not 0.0 <= self.temperature <= 2.0:
-            raise ConfigError("temperature must be between 0 and 2")
-        if self.concurrency < 1:
-            raise ConfigError("concurrency must be at least 1")
+        if self.seed is not None:
+            check_number(self.seed, "--seed", minimum=0, maximum=MAX_SEED, integer=True)
+        check_number(self.temperature, "--temperature", minimum=0.0, maximum=2.0)
+        check_number(self.max_reasks, "--max-reasks", minimum=0, integer=True)
+        if self.max_tokens is not None:
+            check_number(self.max_tokens, "--max-tokens", minimum=1, integer=True)
+        if self.max_cost is not None:
+            check_number(self.max_cost, "--max-cost (US dollars)", above=0.0)
+        if self.timeout is not None:
+            check_number(self.timeout, "--timeout (seconds)", above=0.0)
+        check_number(self.concurrency, "--concurrency", minimum=1, integer=True)
         if self.cache not in ("auto", "on", "off"):
             raise ConfigError("cache must be auto, on or off")
-        if self.judge_runs < 1:
-            raise ConfigError("judge_runs must be at least 1")
+        check_number(self.judge_runs, "--judge-runs", minimum=1, integer=True)
         if self.calibration not in ("zscore", "minmax"):
             raise ConfigError("calibration must be zscore or minmax")
         if self.topic_type is not None and self.topic_type not in TOPIC_TYPES:
@@ -140,14 +148,16 @@ def new_debate_id() -> str:
     return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
 
 
-def _resolve_roles(refs: Mapping[str, ModelRef], seed: int | None) -> dict[str, Backend]:
+def _resolve_roles(
+    refs: Mapping[str, ModelRef], seed: int | None, timeout: float | None = None
+) -> dict[str, Backend]:
     """One backend per distinct spec, shared by the roles that name it."""
     by_spec: dict[str, Backend] = {}
     resolved: dict[str, Backend] = {}
     for role, ref in refs.items():
         if isinstance(ref, str):
             if ref not in by_spec:
-                by_spec[ref] = resolve_backend(ref, seed=seed)
+                by_spec[ref] = resolve_backend(ref, seed=seed, timeout=timeout)
             resolved[role] = by_spec[ref]
         else:
             resolved[role] = ref
@@ -215,6 +225,8 @@ class _Run:
         if self.store is not None and self.debate_id is not None:
             journal = Journal(self.store, self.debate_id, cost_of=budget.cost_of)
             meter.on_validation(journal.record_validation)
+            meter.on_exhausted(journal.record_exhausted)
+            meter.on_validation(drop_invalid(self.store))
         roles = self._stack(meter, budget, journal)
         settings = DebateSettings(
             lang=cast(Lang, config.lang),
@@ -347,13 +359,24 @@ class _Run:
             **debate.progress(),
             "usage": self._usage(meter, started).model_dump(),
         }
-        message = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        message = _failure_text(exc, status, debate.round)
         self.store.set_status(
             self.debate_id,
             status,
             result_json=json.dumps(partial, ensure_ascii=False),
             error=message,
         )
+
+
+def _failure_text(exc: BaseException, status: str, round_name: str) -> str:
+    """What a stopped run's ``error`` says: the exception, or for an interrupt what
+    happened and in which round (a bare ``CancelledError`` tells a reader nothing)."""
+    if status == "interrupted":
+        return (
+            f"interrupted during the {round_name} round (Ctrl-C, SIGTERM or a cancelled"
+            " task) before the run finished; completed calls are kept"
+        )
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
 async def arun_debate(
@@ -375,6 +398,7 @@ async def arun_debate(
     max_cost: float | None = None,
     cache: CachePolicy = "auto",
     concurrency: int = 4,
+    timeout: float | None = None,
     prices: PriceTable | None = None,
     panel: Sequence[str] = (),
     panel_profiles: Mapping[str, JudgeProfile] | None = None,
@@ -400,28 +424,15 @@ async def arun_debate(
     ``judge_runs`` runs each judge several times, ``calibration`` is ``zscore`` or
     ``minmax`` and ``topic_type`` overrides the topic classification.
     ``swap_sides`` reruns the debate with the stances exchanged between the models.
+    ``timeout`` bounds each request to a model, in seconds (a request that takes
+    longer fails like a dropped connection and is retried where the backend retries).
+
+    Every option is checked before anything is stored or sent (``ConfigError``).
+    A stored run is announced to ``on_event`` as ``RunStored`` once it is written.
     """
-    profiles = select_profiles(list(panel), panel_profiles) if panel else []
-    assigned = assign_models(profiles, judge_models, None)
-    refs = _role_refs(model, pro_model, con_model, judge_model)
-    for name, spec in assigned.items():
-        # a judge nobody named gets the judge model (a spec or a Backend)
-        refs[f"judge:{name}"] = spec if spec is not None else refs["judge"]
-    if profiles:
-        lead = next((p.name for p in profiles if p.name == "general"), profiles[0].name)
-        refs["judge"] = refs[f"judge:{lead}"]
-    backends = _resolve_roles(refs, seed)
-    custom = {
-        p.name: {
-            "weights": dict(p.rubric.weights),
-            "relevance": dict(p.relevance),
-            "model": p.model,
-        }
-        for p in profiles
-    }
+    # every option is checked before a backend is built or anything is stored
     config = RunConfig(
         topic=topic.strip(),
-        models={role: b.spec for role, b in backends.items()},
         lang=lang,
         seed=seed,
         temperature=temperature,
@@ -431,28 +442,60 @@ async def arun_debate(
         max_cost=max_cost,
         cache=cache,
         concurrency=concurrency,
-        panel=[p.name for p in profiles],
-        panel_profiles=custom,
-        judge_models={name: backends[f"judge:{name}"].spec for name in assigned},
+        timeout=timeout,
         judge_runs=judge_runs,
         calibration=calibration,
         topic_type=topic_type,
         swap_sides=swap_sides,
     )
     config.validate()
-    if judge_runs > 1 and not profiles:
-        raise ConfigError("--judge-runs needs a --panel (a panel of one judge is fine)")
+    if not panel:
+        for given, option in (
+            (judge_runs > 1, "--judge-runs"),
+            (topic_type is not None, "--topic-type"),
+            (bool(panel_profiles), "--panel-file (custom judge profiles)"),
+            (bool(judge_models), "several judge models"),
+        ):
+            if given:
+                raise ConfigError(f"{option} needs a --panel (a panel of one judge is fine)")
+    if store is not None:
+        debate_id = check_name(
+            debate_id or new_debate_id(),
+            RUN_ID,
+            "run id",
+            "use letters, digits, '.', '_' or '-', starting with a letter or digit (max 64)",
+        )
+    profiles = select_profiles(list(panel), panel_profiles) if panel else []
+    assigned = assign_models(profiles, judge_models, None)
+    refs = _role_refs(model, pro_model, con_model, judge_model)
+    for name, spec in assigned.items():
+        # a judge nobody named gets the judge model (a spec or a Backend)
+        refs[f"judge:{name}"] = spec if spec is not None else refs["judge"]
+    if profiles:
+        lead = next((p.name for p in profiles if p.name == "general"), profiles[0].name)
+        refs["judge"] = refs[f"judge:{lead}"]
+    if store is not None and not all(isinstance(r, str) for r in refs.values()):
+        raise ConfigError("a stored run needs model specs, not Backend objects")
+    backends = _resolve_roles(refs, seed, timeout)
+    custom = {
+        p.name: {
+            "weights": dict(p.rubric.weights),
+            "relevance": dict(p.relevance),
+            "model": p.model,
+        }
+        for p in profiles
+    }
+    config = replace(
+        config,
+        models={role: b.spec for role, b in backends.items()},
+        panel=[p.name for p in profiles],
+        panel_profiles=custom,
+        judge_models={name: backends[f"judge:{name}"].spec for name in assigned},
+    )
     # checked before anything is stored, so a refused run is never left "running"
     Budget(max_cost=max_cost, prices=prices).require_prices([b.spec for b in backends.values()])
     run = _Run(config, backends, on_event, prices=prices or PriceTable())
-    if store is not None:
-        if not all(isinstance(r, str) for r in refs.values()):
-            raise ConfigError("a stored run needs model specs, not Backend objects")
-        debate_id = debate_id or new_debate_id()
-        if not DEBATE_ID.match(debate_id):
-            raise ConfigError(
-                f"bad run id {debate_id!r}: use letters, digits, '.', '_' or '-' (max 64)"
-            )
+    if store is not None and debate_id is not None:
         accuracy = {
             p.name: list(
                 store.judge_accuracy(judge_identity(p.name, backends[f"judge:{p.name}"].spec))
@@ -469,6 +512,8 @@ async def arun_debate(
             models=config.models,
         )
         run.store, run.debate_id = store, debate_id
+        if on_event is not None:
+            on_event(RunStored(debate_id))
     return await run.execute()
 
 
@@ -478,27 +523,32 @@ async def aresume_debate(
     store: Store,
     max_tokens: int | None = None,
     max_cost: float | None = None,
+    timeout: float | None = None,
     on_event: Listener | None = None,
     prices: PriceTable | None = None,
     force: bool = False,
 ) -> DebateResult:
     """Continue a stored run that did not finish. Calls completed before are taken
-    from the journal, not sent again; a new budget may be given."""
+    from the journal, not sent again (a reply that never validated is asked again);
+    a new budget and timeout may be given."""
     row = store.get_debate(debate_id)
     if row is None:
         raise ConfigError(f"no run with id {debate_id!r}")
     if row.status not in RESUMABLE:
         raise ConfigError(f"run {debate_id!r} is {row.status}; only unfinished runs resume")
-    config = RunConfig.from_json(row.config)
     overrides: dict[str, Any] = {}
     if max_tokens is not None:
         overrides["max_tokens"] = max_tokens
     if max_cost is not None:
         overrides["max_cost"] = max_cost
-    backends = _resolve_roles(dict(config.models), config.seed)
-    if overrides:
-        config = RunConfig.from_json({**config.as_json(), **overrides})
+    if timeout is not None:
+        overrides["timeout"] = timeout
+    try:
+        config = RunConfig.from_json({**row.config, **overrides})
+    except TypeError as exc:
+        raise ConfigError(f"the stored configuration of run {debate_id!r} is damaged") from exc
     config.validate()
+    backends = _resolve_roles(dict(config.models), config.seed, config.timeout)
     Budget(max_cost=config.max_cost, prices=prices).require_prices(
         [b.spec for b in backends.values()]
     )
@@ -537,6 +587,7 @@ class DebateOptions(TypedDict, total=False):
     max_cost: float | None
     cache: CachePolicy
     concurrency: int
+    timeout: float | None
     prices: PriceTable | None
     panel: Sequence[str]
     panel_profiles: Mapping[str, JudgeProfile] | None
@@ -558,6 +609,7 @@ def resume_debate(
     store: Store,
     max_tokens: int | None = None,
     max_cost: float | None = None,
+    timeout: float | None = None,
     on_event: Listener | None = None,
     prices: PriceTable | None = None,
     force: bool = False,
@@ -569,6 +621,7 @@ def resume_debate(
             store=store,
             max_tokens=max_tokens,
             max_cost=max_cost,
+            timeout=timeout,
             on_event=on_event,
             prices=prices,
             force=force,

@@ -8,7 +8,6 @@ history. Ids are assigned here; every reply is validated before it is used.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from moot.llm.meter import Meter
 from moot.llm.schemas import output_spec
 from moot.llm.structured import Problem, generate_structured
 from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
+from moot.llm.waves import gather_wave
 from moot.prompts import render
 from moot.schema import (
     SIDES,
@@ -146,6 +146,8 @@ class StructuredDebate:
         self._arguments: list[Argument] = []
         self._cross: list[CrossExamination] = []
         self._closings: list[Closing] = []
+        self.round = "opening"
+        """The round under way (or the last one begun)."""
 
     @property
     def lang(self) -> Lang:
@@ -293,16 +295,17 @@ class StructuredDebate:
         }
 
     async def _round(self, round_name: str, calls: list[Awaitable[T]]) -> list[T]:
-        """Run one wave of calls. Every call is let finish (and so is journaled and
-        counted) before the first failure is raised: a budget stop or a bad reply on
-        one side must not abandon the other side's call, already paid for."""
-        results = await asyncio.gather(*calls, return_exceptions=True)
-        for side in SIDES:
-            self._warnings += self._pending.pop((round_name, side), [])
-        for result in results:
-            if isinstance(result, BaseException):
-                raise result
-        return cast(list[T], results)
+        """Run one wave of calls (see ``gather_wave``: a call that fails for good
+        cancels the others; a budget refusal lets them finish first)."""
+        try:
+            return await gather_wave(calls)
+        finally:
+            for side in SIDES:
+                self._warnings += self._pending.pop((round_name, side), [])
+
+    def _begin(self, event: RoundStarted) -> None:
+        self.round = event.round
+        self.meter.emit(event)
 
     async def _topic_type(self, plan: PanelPlan) -> tuple[TopicType, TopicSource]:
         if plan.topic_type is not None:
@@ -319,21 +322,16 @@ class StructuredDebate:
     async def run(self) -> DebateRecord:
         """Run the four waves and return the record. A panel's topic classification
         depends only on the topic, so it runs in the first wave."""
-        emit = self.meter.emit
+        emit = self._begin
         emit(RoundStarted("opening"))
         topic_type: tuple[TopicType, TopicSource] = ("general", "user")
         opening = self._round("opening", [self._opening(s) for s in SIDES])
         if self.panel is None:
             openings = await opening
         else:
-            # the classification depends only on the topic, so it joins the first
-            # wave; both finish before either failure is raised (no call abandoned)
-            done, classified = await asyncio.gather(
-                opening, self._topic_type(self.panel), return_exceptions=True
-            )
-            for first_wave in (done, classified):
-                if isinstance(first_wave, BaseException):
-                    raise first_wave
+            # the classification depends only on the topic, so it joins the first wave
+            first_wave: list[Awaitable[object]] = [opening, self._topic_type(self.panel)]
+            done, classified = await gather_wave(first_wave)
             openings = cast(list[list[Argument]], done)
             topic_type = cast(tuple[TopicType, TopicSource], classified)
         arguments = [a for side_args in openings for a in side_args]

@@ -11,14 +11,13 @@ judges' raw integer scores, which the result keeps for anyone to recompute.
 
 from __future__ import annotations
 
-import asyncio
 import math
 import random
 import statistics
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast, get_args
+from typing import get_args
 
 from moot import i18n
 from moot.judging.agreement import (
@@ -31,13 +30,13 @@ from moot.judging.agreement import (
 from moot.judging.calibration import calibrate
 from moot.judging.judge import bias_signals, judge_debate, read_gap
 from moot.judging.profiles import JudgeProfile
-from moot.judging.replies import JudgeReply
 from moot.judging.rubric import DIMENSIONS
 from moot.judging.topic import Source as TopicSource
 from moot.llm.backend import Backend
 from moot.llm.meter import Meter
-from moot.llm.structured import Outcome, Problem
+from moot.llm.structured import Problem
 from moot.llm.types import GenerationSettings
+from moot.llm.waves import gather_wave
 from moot.schema import (
     SIDES,
     Agreement,
@@ -359,12 +358,8 @@ async def judge_panel(
         for seat in seats
         for k in range(1, runs + 1)
     ]
-    # every judge call finishes (journaled, counted) before the first failure is raised
-    gathered = await asyncio.gather(*calls, return_exceptions=True)
-    for item in gathered:
-        if isinstance(item, BaseException):
-            raise item
-    outcomes = cast(list[tuple[Judgement, Outcome[JudgeReply]]], gathered)
+    # a judge call that fails for good cancels the others (see gather_wave)
+    outcomes = await gather_wave(calls)
     warnings: list[QualityWarning] = []
     drafts: list[tuple[Seat, list[Judgement], _Draft]] = []
     for n, seat in enumerate(seats):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -21,6 +22,8 @@ class Rubric:
     def __post_init__(self) -> None:
         if set(self.weights) != set(DIMENSIONS):
             raise ConfigError(f"rubric {self.name!r} must weight exactly {', '.join(DIMENSIONS)}")
+        if not all(math.isfinite(w) for w in self.weights.values()):
+            raise ConfigError(f"rubric {self.name!r} has a weight that is not a finite number")
         if any(w < 0 for w in self.weights.values()):
             raise ConfigError(f"rubric {self.name!r} has a negative weight")
         if abs(sum(self.weights.values()) - 1.0) > 1e-9:

@@ -670,15 +670,21 @@ class DemoBackend:
     overlap), for benchmarks; :attr:`calls` records each call's start and end.
     """
 
-    def __init__(self, seed: int | None = None, *, latency_ms: float = 0.0) -> None:
+    def __init__(
+        self, seed: int | None = None, *, latency_ms: float = 0.0, timeout: float | None = None
+    ) -> None:
         if latency_ms < 0:
             raise ConfigError(f"latency_ms must not be negative (got {latency_ms})")
         self.seed = seed
         self.latency_ms = latency_ms
+        self.timeout = timeout
+        """Seconds a call may take: a ``latency_ms`` above it fails as a timeout."""
         self.calls: list[DemoCall] = []
 
     @classmethod
-    def from_spec(cls, rest: str, *, seed: int | None = None) -> DemoBackend:
+    def from_spec(
+        cls, rest: str, *, seed: int | None = None, timeout: float | None = None
+    ) -> DemoBackend:
         """Build from the part of a spec after ``scripted:``, e.g. ``demo?latency_ms=200``."""
         name, sep, query = rest.partition("?")
         if name != "demo":
@@ -709,7 +715,7 @@ class DemoBackend:
                     raise ConfigError(
                         f"latency_ms must be a non-negative number of milliseconds (got {value!r})"
                     )
-        return cls(seed, latency_ms=latency)
+        return cls(seed, latency_ms=latency, timeout=timeout)
 
     @property
     def spec(self) -> str:
@@ -735,7 +741,15 @@ class DemoBackend:
         seed = self.seed if self.seed is not None else (settings.seed or 0)
         text = self.reply(context, messages, seed=seed).model_dump_json()
         if self.latency_ms:
-            await asyncio.sleep(self.latency_ms / 1000)
+            delay = self.latency_ms / 1000
+            if self.timeout is not None and delay > self.timeout:
+                await asyncio.sleep(self.timeout)
+                raise BackendError(
+                    f"timed out: {self.spec} takes {delay:g} s per call, more than the"
+                    f" {self.timeout:g} s timeout",
+                    spec=self.spec,
+                )
+            await asyncio.sleep(delay)
         self.calls.append(DemoCall(context, started, time.perf_counter()))
         return Completion(
             text=text, finish_reason="stop", usage=_usage(messages, text), model=self.spec

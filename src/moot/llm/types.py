@@ -76,3 +76,5 @@ class Completion:
     """Where the reply came from: the model, the response cache, or the run's journal."""
     journal_id: int | None = None
     """The journal row of this call, when the run is journaled."""
+    cache_key: str | None = None
+    """The response-cache entry holding this reply, when it came from or went into it."""

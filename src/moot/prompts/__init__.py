@@ -6,6 +6,7 @@ read, diff and translate them. Orchestration code only calls :func:`render`.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any
 
@@ -14,6 +15,17 @@ import jinja2
 from moot.errors import ConfigError
 
 LANGS = ("en", "zh")
+
+# The fence around what users and debaters wrote, in the judge's prompt. Any value
+# interpolated into any prompt has its look-alikes defused (``<debate>`` becomes
+# ``‹debate›``), so no text can close the fence and speak outside it.
+_FENCE_TAG = re.compile(r"<(\s*/?\s*debate\s*)>", re.IGNORECASE)
+
+
+def _defuse(value: Any) -> Any:
+    if isinstance(value, str):
+        return _FENCE_TAG.sub(r"‹\1›", value)
+    return value
 
 
 @cache
@@ -26,6 +38,7 @@ def _environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=False,
+        finalize=_defuse,
     )
 
 

@@ -7,25 +7,14 @@ from functools import cache
 import jinja2
 
 from moot import i18n
+from moot.report.escape import markdown_environment
 from moot.schema import DebateResult, QualityWarning
-
-
-def _cell(text: object) -> str:
-    """Make text safe inside a Markdown table cell."""
-    return " ".join(str(text).split()).replace("|", "\\|")
 
 
 @cache
 def _template() -> jinja2.Template:
-    env = jinja2.Environment(
-        loader=jinja2.PackageLoader("moot", "report/templates"),
-        # Markdown output, not HTML; table cells are escaped by the ``cell`` filter.
-        autoescape=False,  # noqa: S701
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    env.filters["cell"] = _cell
+    # every interpolated value is escaped: no text can restructure the briefing
+    env = markdown_environment(jinja2.PackageLoader("moot", "report/templates"))
     return env.get_template("briefing.md.j2")
 
 
