@@ -107,12 +107,12 @@ def _sigterm_as_interrupt() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    _State.signal = None  # (kept after the block: the message names the signal)
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
-        _State.signal = None
 
 
 @contextlib.contextmanager

@@ -48,8 +48,9 @@ class Meter:
             return
         try:
             self._listener(event)
-        except Exception:
-            _log.exception("the progress listener failed; it gets no more events")
+        except Exception as exc:
+            # %r: the message may quote model text; repr shows its control characters
+            _log.warning("the progress listener failed (%r); it gets no more events", exc)
             self._listener = None
 
     def next_id(self) -> int:
