@@ -12,12 +12,12 @@ import re
 from pathlib import Path
 
 import pytest
+from moot.formats.replies import ArgumentDraft, OpeningReply
 from typer.testing import CliRunner, Result
 
 import moot
 from moot.cli import app
 from moot.errors import BackendError
-from moot.formats.replies import ArgumentDraft, OpeningReply
 from moot.llm import backend as backend_module
 from moot.llm.backend import Backend
 from moot.llm.scripted import ScriptedBackend
@@ -159,7 +159,7 @@ def test_exhausted_script_exits_1(monkeypatch: pytest.MonkeyPatch) -> None:
     """A backend failure surfaces as exit 1 (a provider serving a too-short script)."""
     scripts: list[ScriptedBackend] = []
 
-    def make(rest: str, seed: int | None) -> Backend:
+    def make(rest: str, seed: int | None, timeout: float | None) -> Backend:
         scripts.append(ScriptedBackend([], name=f"short:{rest}"))
         return scripts[-1]
 

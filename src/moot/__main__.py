@@ -1,5 +1,5 @@
 """``python -m moot``: the same as the ``moot`` command."""
 
-from moot.cli import app
+from moot.cli import main
 
-app(prog_name="moot")
+main()

@@ -13,11 +13,17 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Unpack
+from typing import Any
 
-from moot.debate import DebateOptions, new_debate_id, run_debate
+from moot.debate import new_debate_id, run_debate
 from moot.errors import ConfigError
+from moot.events import Listener
+from moot.files import read_config_text
 from moot.judging.panel import judge_identity
+from moot.llm.budget import PriceTable
+from moot.options import RunOptions
+from moot.prompts import LANGS
+from moot.store import Store
 
 
 @dataclass(frozen=True)
@@ -32,50 +38,62 @@ class KnownCase:
 def read_cases(path: Path) -> list[KnownCase]:
     """Parse a calibration file; ``ConfigError`` names the first bad line."""
     cases = []
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc}") from exc
+    lines = read_config_text(path, "the calibration file").splitlines()
     for n, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
             data: Any = json.loads(line)
-            case = KnownCase(str(data["topic"]), str(data["correct"]), str(data.get("lang", "en")))
-        except (ValueError, KeyError, TypeError) as exc:
+        except ValueError as exc:
+            raise ConfigError(f"{path}:{n}: not a JSON object ({exc})") from exc
+        if not isinstance(data, dict) or set(data) - {"topic", "correct", "lang"}:
             raise ConfigError(
                 f"{path}:{n}: expected {{'topic': ..., 'correct': 'pro'|'con'}}"
-            ) from exc
-        if case.correct not in ("pro", "con") or not case.topic.strip():
-            raise ConfigError(f"{path}:{n}: 'correct' must be pro or con and the topic non-empty")
-        cases.append(case)
+                " (and optionally 'lang')"
+            )
+        topic, correct, lang = data.get("topic"), data.get("correct"), data.get("lang", "en")
+        if not isinstance(topic, str) or not topic.strip():
+            raise ConfigError(f"{path}:{n}: 'topic' must be a non-empty string")
+        if correct not in ("pro", "con"):
+            raise ConfigError(f"{path}:{n}: 'correct' must be pro or con")
+        if lang not in LANGS:
+            raise ConfigError(f"{path}:{n}: 'lang' must be one of {', '.join(LANGS)}")
+        cases.append(KnownCase(topic, correct, lang))
     if not cases:
         raise ConfigError(f"{path}: no cases")
     return cases
 
 
 def calibrate_panel(
-    cases: Iterable[KnownCase], **options: Unpack[DebateOptions]
+    cases: Iterable[KnownCase],
+    options: RunOptions,
+    *,
+    store: Store,
+    on_event: Listener | None = None,
+    prices: PriceTable | None = None,
 ) -> dict[str, tuple[int, int]]:
-    """Debate every case with the panel in ``options`` (which must include the
-    ``store`` that keeps the judge history) and record each judge's hit or miss.
-    Returns the judges' cumulative (hits, debates) after this run."""
-    store = options.get("store")
-    if store is None:
-        raise ConfigError("calibration records judge history: it needs a store")
-    if not options.get("panel"):
+    """Debate every case (pro against con) with the panel in ``options`` and record
+    each judge's hit or miss in ``store``'s judge history. Returns the judges'
+    cumulative (hits, debates) after this run."""
+    if not options.panel:
         raise ConfigError("calibration needs a judge panel (--panel)")
+    if options.sides:
+        raise ConfigError("calibration debates pro against con: no --sides")
     seen: set[str] = set()
     for case in cases:
         debate_id = "calib-" + new_debate_id()
-        per_case: DebateOptions = {**options, "lang": case.lang, "debate_id": debate_id}
-        result = run_debate(case.topic, **per_case)
+        result = run_debate(
+            case.topic,
+            options.replace(lang=case.lang),
+            store=store,
+            debate_id=debate_id,
+            on_event=on_event,
+            prices=prices,
+        )
         assert result.panel is not None  # noqa: S101 - a panel was requested
         for judge in result.panel.judges:
-            totals = judge.totals
-            favoured = (
-                "pro" if totals.pro > totals.con else "con" if totals.con > totals.pro else None
-            )
+            pro, con = judge.totals["pro"], judge.totals["con"]
+            favoured = "pro" if pro > con else "con" if con > pro else None
             identity = judge_identity(judge.name, judge.model)
             store.record_judge_outcome(identity, debate_id, favoured == case.correct)
             seen.add(identity)

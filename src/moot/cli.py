@@ -1,4 +1,10 @@
-"""The ``moot`` command: a thin Typer layer over the public API and the store."""
+"""The ``moot`` command: a thin Typer layer over the public API and the store.
+
+Every command is registered on a :class:`~moot.cli_support.GuardedTyper`, so it ends
+with a clean message and a documented exit code whatever goes wrong (see
+:mod:`moot.cli_support`); everything it prints goes through :mod:`moot.terminal`,
+which never interprets markup and shows control characters as escapes.
+"""
 
 from __future__ import annotations
 
@@ -10,101 +16,155 @@ from pathlib import Path
 from typing import Annotated, Any, cast
 
 import typer
-from rich.console import Console
+from pydantic import ValidationError
 from rich.markdown import Markdown
 from rich.table import Table
-from rich.text import Text
 
 from moot import __version__
 from moot.calibrate import calibrate_panel, read_cases
-from moot.cli_html import check_html_path, serve_store, write_html
-from moot.debate import DebateOptions, new_debate_id, resume_debate, run_debate
-from moot.detectors import TranscriptError
-from moot.detectors.lint import lint_file, payload, printable
-from moot.detectors.messages import message
-from moot.errors import BudgetExceeded, ConfigError, ModelOutputError, MootError
+from moot.cli_support import GuardedTyper, describe, set_debug
+from moot.debate import resume_debate, run_debate
+from moot.errors import ConfigError, MootError, OutputError, StoreError
+from moot.events import Event, RunStored
+from moot.files import check_output_path, write_output
 from moot.judging.profiles import TOPIC_TYPES, load_profiles
 from moot.llm.budget import PriceTable
 from moot.llm.cache import CachePolicy
+from moot.options import RunOptions
 from moot.progress import Progress
 from moot.report import to_json, to_markdown
+from moot.report.html import to_html
+from moot.safe_text import one_line, safe_json, visible
 from moot.schema import CalibrationMethod, DebateResult, TopicType
 from moot.store import DebateRow, Store, default_path
+from moot.terminal import console, print_stdout, say, text, write_stdout
+from moot.validation import check_number
 
-app = typer.Typer(
+app = GuardedTyper(
     add_completion=False,
     no_args_is_help=True,
+    # a traceback with local variables could show a key: tracebacks only with --debug
+    pretty_exceptions_enable=False,
     help="moot: structured multi-agent LLM debate with an auditable decision briefing.",
 )
-cache_app = typer.Typer(no_args_is_help=True, help="Inspect or clear the response cache.")
+cache_app = GuardedTyper(no_args_is_help=True, help="Inspect or clear the response cache.")
 app.add_typer(cache_app, name="cache")
 
 PRICES_FILE = "prices.toml"
 
 
 @app.callback()
-def _main() -> None:
-    """moot runs a structured debate between LLM agents and writes a decision briefing."""
+def _main(
+    debug: Annotated[
+        bool,
+        typer.Option("--debug", help="Show the traceback of an error (also: MOOT_DEBUG=1)."),
+    ] = False,
+) -> None:
+    """moot runs a structured debate between LLM agents and writes a decision briefing.
+
+    Exit codes: 0 done, 1 backend or other error, 2 bad usage or configuration, 3 a
+    model reply never validated, 4 budget reached, 130 interrupted.
+    """
+    set_debug(debug)
 
 
-def _err() -> Console:
-    return Console(stderr=True)
+def main() -> None:
+    """The ``moot`` console script: the app, with the same clean end for anything that
+    escapes a command (a failure while parsing, say)."""
+    try:
+        app(prog_name="moot")
+    except SystemExit:
+        raise
+    except BaseException as exc:
+        code, label, message = describe(exc)
+        say(message, label=label, style="red")
+        sys.exit(int(code))
 
 
 def _prices() -> PriceTable:
     return PriceTable.load(default_path().parent / PRICES_FILE)
 
 
-@contextmanager
-def _errors() -> Iterator[None]:
-    """Map moot's errors to a message and an exit code (2 usage, 3 model, 4 budget, 1 other)."""
-    err = _err()
-    try:
-        yield
-    except ConfigError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from exc
-    except ModelOutputError as exc:
-        err.print(f"[red]the model's reply never validated:[/red] {exc}")
-        raise typer.Exit(3) from exc
-    except BudgetExceeded as exc:
-        err.print(f"[yellow]budget reached, run stopped before the call:[/yellow] {exc}")
-        raise typer.Exit(4) from exc
-    except MootError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(1) from exc
-    except KeyboardInterrupt as exc:
-        err.print("[yellow]interrupted[/yellow]")
-        raise typer.Exit(130) from exc
+def _json_text(data: object) -> str:
+    return safe_json(json.dumps(data, ensure_ascii=False, indent=2)) + "\n"
 
 
-def _emit(result: DebateResult, json_path: Path | None) -> None:
-    if json_path is not None:
-        json_path.parent.mkdir(parents=True, exist_ok=True)
-        json_path.write_text(to_json(result), encoding="utf-8")
-        _err().print(f"result written to {json_path}")
+def _emit(
+    result: DebateResult,
+    json_path: Path | None,
+    run_id: str | None,
+    html_path: Path | None = None,
+) -> None:
+    """Write the JSON and the HTML report (if asked) and print the briefing. A file
+    that cannot be written is reported after the briefing, which is printed anyway
+    (exit 1)."""
+    failure: OutputError | None = None
+    render: dict[str, Callable[[DebateResult], str]] = {"result": to_json, "HTML report": to_html}
+    outputs = (
+        (json_path, "result", "moot export {id} --format json > FILE"),
+        (html_path, "HTML report", "moot report {id} --html FILE"),
+    )
+    for path, what, again in outputs:
+        if path is None:
+            continue
+        try:
+            write_output(path, render[what](result))
+            say(f"{what} written to {path}")
+        except OutputError as exc:
+            failure = failure or exc
+            if run_id is not None:
+                exc.add_note("the run is stored: " + again.format(id=run_id))
     briefing = to_markdown(result)
     if sys.stdout.isatty():
-        Console().print(Markdown(briefing))
+        print_stdout(Markdown(briefing))
     else:
-        sys.stdout.write(briefing)
+        write_stdout(briefing)
+    if failure is not None:
+        raise failure
 
 
-def _with_progress(quiet: bool, work: Callable[[Progress], DebateResult]) -> DebateResult:
-    progress = Progress(_err(), enabled=not quiet)
-    with progress:
-        return work(progress)
+@contextmanager
+def _resume_hint(stored: list[str]) -> Iterator[None]:
+    """Say how to continue a run that stopped after it was stored."""
+    try:
+        yield
+    except (MootError, KeyboardInterrupt) as exc:
+        if stored and not isinstance(exc, ConfigError):
+            exc.add_note(f"the run is saved: continue it with  moot resume {stored[0]}")
+        raise
+
+
+def _progress(quiet: bool, stored: list[str]) -> tuple[Progress, Callable[[Event], None]]:
+    """The progress display and the listener that also notes the stored run's id."""
+    progress = Progress(console(stderr=True), enabled=not quiet)
+
+    def listener(event: Event) -> None:
+        if isinstance(event, RunStored):
+            stored.append(event.debate_id)
+        progress.handle(event)
+
+    return progress, listener
 
 
 @app.command()
 def version() -> None:
     """Print moot's version."""
-    typer.echo(__version__)
+    write_stdout(__version__ + "\n")
 
 
 @app.command()
 def run(
     topic: Annotated[str, typer.Argument(help="The contested question to debate.")],
+    debate_format: Annotated[
+        str, typer.Option("--format", help="Debate format (see `moot formats`).")
+    ] = "structured",
+    sides: Annotated[
+        str | None,
+        typer.Option(help='2-6 positions separated by ";", e.g. "Hainan;the North-East;Yunnan".'),
+    ] = None,
+    rounds: Annotated[
+        int | None, typer.Option(help="Rounds of the free-form format (default 3).")
+    ] = None,
     model: Annotated[
         str | None, typer.Option(help="Model spec for every role (default: local).")
     ] = None,
@@ -130,9 +190,9 @@ def run(
         Path | None, typer.Option(help="TOML file of custom judge profiles.")
     ] = None,
     judge_runs: Annotated[int, typer.Option(help="Runs per judge (scores averaged).")] = 1,
-    calibration: Annotated[str, typer.Option(help="Judge calibration: zscore or minmax.")] = (
-        "zscore"
-    ),
+    calibration: Annotated[
+        str | None, typer.Option(help="Judge calibration: zscore (default) or minmax.")
+    ] = None,
     topic_type: Annotated[
         str | None,
         typer.Option(help="Override the topic type: technical, business, risk or general."),
@@ -153,9 +213,6 @@ def run(
     ] = False,
     json_path: Annotated[
         Path | None, typer.Option("--json", help="Write the full result as JSON to this path.")
-    ] = None,
-    html_path: Annotated[
-        Path | None, typer.Option("--html", help="Write the HTML report to this path.")
     ] = None,
     debate_id: Annotated[
         str | None, typer.Option("--id", help="Name this run (default: a generated id).")
@@ -178,6 +235,13 @@ def run(
         ),
     ] = None,
     concurrency: Annotated[int, typer.Option(help="Most calls in flight per endpoint.")] = 4,
+    timeout: Annotated[
+        float | None,
+        typer.Option(
+            help="Seconds one request to a model may take before it fails as a timeout"
+            " (a timed-out request is retried like a dropped connection)."
+        ),
+    ] = None,
     profile: Annotated[
         str | None,
         typer.Option(
@@ -185,48 +249,62 @@ def run(
             " the embedded model, standard for the others)."
         ),
     ] = None,
+    html_path: Annotated[
+        Path | None, typer.Option("--html", help="Also write the HTML report to this path.")
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
 ) -> None:
-    """Run a structured debate on TOPIC and print the decision briefing."""
+    """Run a debate on TOPIC and print the decision briefing."""
     policy: CachePolicy = "auto" if cache is None else ("on" if cache else "off")
-    with _errors():
-        judging = _panel_options(
-            panel, panel_file, judge_model, judge_runs, calibration, topic_type, swap_sides
+    judging = _panel_options(
+        panel, panel_file, judge_model, judge_runs, calibration, topic_type, swap_sides
+    )
+    for path in (json_path, html_path):
+        if path is not None:
+            check_output_path(path)
+    options = RunOptions().replace(
+        **judging,
+        format=debate_format,
+        sides=_split_sides(sides),
+        format_options={k: v for k, v in (("rounds", rounds),) if v is not None},
+        model=model,
+        pro_model=pro_model,
+        con_model=con_model,
+        lang=lang,
+        seed=seed,
+        temperature=temperature,
+        max_reasks=max_reasks,
+        strict_rules=strict_rules,
+        max_tokens=max_tokens,
+        max_cost=max_cost,
+        cache=policy,
+        concurrency=concurrency,
+        timeout=timeout,
+        profile=profile,
+    )
+    store = None if no_store else Store()
+    stored: list[str] = []
+    progress, listener = _progress(quiet, stored)
+    with _resume_hint(stored), progress:
+        result = run_debate(
+            topic,
+            options,
+            on_event=listener,
+            store=store,
+            debate_id=debate_id,
+            prices=_prices(),
         )
-        if html_path is not None:
-            check_html_path(html_path)
-        store = None if no_store else Store()
-        run_id = None if no_store else (debate_id or new_debate_id())
-        if run_id is not None and not quiet:
-            _err().print(f"run id: {run_id}  (resume with: moot resume {run_id})")
-        progress = Progress(_err(), enabled=not quiet)
-        options: DebateOptions = {
-            **judging,
-            "model": model,
-            "pro_model": pro_model,
-            "con_model": con_model,
-            "lang": lang,
-            "seed": seed,
-            "temperature": temperature,
-            "max_reasks": max_reasks,
-            "strict_rules": strict_rules,
-            "on_event": progress.handle,
-            "store": store,
-            "debate_id": run_id,
-            "max_tokens": max_tokens,
-            "max_cost": max_cost,
-            "cache": policy,
-            "concurrency": concurrency,
-            "prices": _prices(),
-            "profile": profile,
-        }
-        with progress:
-            result = run_debate(topic, **options)
-    _emit(result, json_path)
-    if html_path is not None:
-        with _errors():
-            write_html(result, html_path)
-        _err().print(f"HTML report written to {html_path}")
+    _emit(result, json_path, stored[0] if stored else None, html_path)
+
+
+def _split_sides(sides: str | None) -> tuple[str, ...]:
+    """``--sides "A;B;C"`` as position names (empty: pro and con)."""
+    if sides is None:
+        return ()
+    names = tuple(name.strip() for name in sides.split(";"))
+    if any(not name for name in names):
+        raise ConfigError('--sides takes 2-6 names separated by ";", none of them empty')
+    return names
 
 
 def _panel_options(
@@ -234,20 +312,29 @@ def _panel_options(
     panel_file: Path | None,
     judge_model: list[str] | None,
     judge_runs: int,
-    calibration: str,
+    calibration: str | None,
     topic_type: str | None,
     swap_sides: bool,
-) -> DebateOptions:
-    """The judging options of ``run`` and ``calibrate`` as API keyword options."""
+) -> dict[str, Any]:
+    """The judging options of ``run`` and ``calibrate`` as API keyword options. Options
+    that only mean something for a panel are refused without one."""
     names = [n.strip() for n in (panel or "").split(",") if n.strip()]
-    if calibration not in ("zscore", "minmax"):
+    if calibration not in (None, "zscore", "minmax"):
         raise ConfigError("--calibration must be zscore or minmax")
     if topic_type is not None and topic_type not in TOPIC_TYPES:
         raise ConfigError(f"--topic-type must be one of {', '.join(TOPIC_TYPES)}")
+    if not names:
+        for given, option in (
+            (panel_file is not None, "--panel-file"),
+            (calibration is not None, "--calibration"),
+            (topic_type is not None, "--topic-type"),
+        ):
+            if given:
+                raise ConfigError(f"{option} needs a --panel (a panel of one judge is fine)")
     models = judge_model or []
-    options: DebateOptions = {
+    options: dict[str, Any] = {
         "judge_runs": judge_runs,
-        "calibration": cast(CalibrationMethod, calibration),
+        "calibration": cast(CalibrationMethod, calibration or "zscore"),
         "topic_type": cast(TopicType | None, topic_type),
         "swap_sides": swap_sides,
     }
@@ -278,24 +365,24 @@ def calibrate(
 ) -> None:
     """Debate topics whose right side is known and record each judge's hits; the
     judges' historical accuracy then weighs their votes in later panels."""
-    with _errors():
-        known = read_cases(cases)
-        options = _panel_options(panel, panel_file, judge_model, judge_runs, "zscore", None, False)
-        progress = Progress(_err(), enabled=not quiet)
-        with progress:
-            full: DebateOptions = {
-                **options,
-                "model": model,
-                "seed": seed,
-                "store": Store(),
-                "on_event": progress.handle,
-                "prices": _prices(),
-            }
-            accuracy = calibrate_panel(known, **full)
+    known = read_cases(cases)
+    judging = _panel_options(panel, panel_file, judge_model, judge_runs, None, None, False)
+    options = RunOptions().replace(**judging, model=model, seed=seed)
+    stored: list[str] = []
+    progress, listener = _progress(quiet, stored)
+    with progress:
+        accuracy = calibrate_panel(
+            known, options, store=Store(), on_event=listener, prices=_prices()
+        )
     table = Table("judge", "hits", "debates", "accuracy")
     for identity, (hits, debates) in accuracy.items():
-        table.add_row(identity, str(hits), str(debates), f"{hits / debates:.2f}")
-    Console().print(table)
+        table.add_row(
+            text(one_line(identity)),
+            text(str(hits)),
+            text(str(debates)),
+            text(f"{hits / debates:.2f}"),
+        )
+    print_stdout(table)
 
 
 @app.command()
@@ -306,58 +393,33 @@ def resume(
     ] = None,
     max_tokens: Annotated[int | None, typer.Option(help="A new token budget.")] = None,
     max_cost: Annotated[float | None, typer.Option(help="A new cost budget in USD.")] = None,
+    timeout: Annotated[
+        float | None, typer.Option(help="A new timeout in seconds for each request to a model.")
+    ] = None,
     force: Annotated[
         bool, typer.Option(help="Resume even if the run looks alive in another process.")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
 ) -> None:
-    """Continue an interrupted, failed or stopped run; completed calls are not resent."""
-    with _errors():
-        store = Store()
-        result = _with_progress(
-            quiet,
-            lambda progress: resume_debate(
-                debate_id,
-                store=store,
-                max_tokens=max_tokens,
-                max_cost=max_cost,
-                on_event=progress.handle,
-                prices=_prices(),
-                force=force,
-            ),
+    """Continue an interrupted, failed or stopped run; completed calls are not resent
+    (a reply that never validated is asked for again)."""
+    if json_path is not None:
+        check_output_path(json_path)
+    store = Store()
+    stored = [debate_id]
+    progress, listener = _progress(quiet, [])
+    with _resume_hint(stored), progress:
+        result = resume_debate(
+            debate_id,
+            store=store,
+            max_tokens=max_tokens,
+            max_cost=max_cost,
+            timeout=timeout,
+            on_event=listener,
+            prices=_prices(),
+            force=force,
         )
-    _emit(result, json_path)
-
-
-@app.command()
-def lint(
-    transcript: Annotated[
-        Path,
-        typer.Argument(
-            help='Transcript JSON: {"topic", "lang": "en"|"zh", "sides": {NAME: stance},'
-            ' "turns": [{"side", "text"}], "judge_scores": [{"turn", "score"}] (optional)}.'
-        ),
-    ],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the flags as JSON.")] = False,
-) -> None:
-    """Run the debate detectors on a transcript, from moot or any other system."""
-    try:
-        read, flags = lint_file(transcript)
-    except TranscriptError as exc:
-        _err().print(Text(printable(f"error: {exc}"), style="red"))
-        raise typer.Exit(2) from exc
-    if as_json:
-        typer.echo(json.dumps(payload(flags), ensure_ascii=False, indent=2))
-        return
-    if not flags:
-        typer.echo(message(read.lang, "lint.none"))
-        return
-    table = Table("turn", "side", "detector", "evidence")
-    for flag in flags:
-        turn = message(read.lang, "lint.whole") if flag.turn is None else str(flag.turn)
-        cells = (turn, flag.side or "-", flag.detector, flag.evidence)
-        table.add_row(*(Text(printable(cell)) for cell in cells))
-    Console().print(table)
+    _emit(result, json_path, debate_id)
 
 
 def _row_summary(row: DebateRow) -> dict[str, Any]:
@@ -384,23 +446,41 @@ def _get(store: Store, debate_id: str) -> DebateRow:
     return row
 
 
+def _result(row: DebateRow) -> DebateResult:
+    """A finished run's stored result, validated (a damaged one is a clean error)."""
+    try:
+        return DebateResult.model_validate_json(row.result_json or "")
+    except ValidationError as exc:
+        problem = exc.errors(include_url=False)[0]
+        where = ".".join(str(part) for part in problem["loc"]) or "(root)"
+        raise StoreError(
+            f"the stored result of run {row.id!r} does not read back ({where}: {problem['msg']});"
+            f" it was written by another version of moot or damaged; moot show {row.id} --json"
+            " prints it as stored"
+        ) from exc
+
+
 @app.command("list")
 def list_runs(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     limit: Annotated[int, typer.Option(help="How many recent runs.")] = 20,
 ) -> None:
     """List recent runs: id, topic, format, status, models, tokens, cost."""
-    with _errors():
-        rows = Store().list_debates(limit)
+    check_number(limit, "--limit", minimum=0, integer=True)
+    rows = Store().list_debates(limit)
     if as_json:
-        typer.echo(json.dumps([_row_summary(r) for r in rows], ensure_ascii=False, indent=2))
+        write_stdout(_json_text([_row_summary(r) for r in rows]))
         return
     table = Table("id", "status", "format", "topic", "models", "tokens", "cost $")
     for r in rows:
-        models = ", ".join(sorted(set(r.models.values())))
-        tokens = str(r.prompt_tokens + r.completion_tokens)
-        table.add_row(r.id, r.status, r.format, r.topic[:50], models, tokens, f"{r.cost_usd:.4f}")
-    Console().print(table)
+        models = ", ".join(sorted({str(m) for m in r.models.values()}))
+        cells = (r.id, r.status, r.format, one_line(r.topic)[:50], models)
+        table.add_row(
+            *(text(one_line(cell)) for cell in cells),
+            text(str(r.prompt_tokens + r.completion_tokens)),
+            text(f"{r.cost_usd:.4f}"),
+        )
+    print_stdout(table)
 
 
 @app.command()
@@ -409,19 +489,22 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Show a run: its status and, when finished, its briefing."""
-    with _errors():
-        row = _get(Store(), debate_id)
+    row = _get(Store(), debate_id)
     if as_json:
         summary = _row_summary(row)
         summary["config"] = row.config
-        summary["result"] = json.loads(row.result_json) if row.result_json else None
-        typer.echo(json.dumps(summary, ensure_ascii=False, indent=2))
+        try:
+            summary["result"] = json.loads(row.result_json) if row.result_json else None
+        except ValueError:
+            summary["result"] = row.result_json  # not JSON: shown as the text it is
+        write_stdout(_json_text(summary))
         return
-    typer.echo(f"{row.id}  {row.status}  {row.topic}")
+    lines = [f"{one_line(row.id)}  {row.status}  {one_line(row.topic)}\n"]
     if row.error:
-        typer.echo(f"error: {row.error}")
+        lines.append(f"error: {visible(row.error)}\n")
+    write_stdout("".join(lines))
     if row.status == "done" and row.result_json:
-        sys.stdout.write(to_markdown(DebateResult.model_validate_json(row.result_json)))
+        write_stdout(to_markdown(_result(row)))
 
 
 @app.command()
@@ -430,14 +513,13 @@ def export(
     fmt: Annotated[str, typer.Option("--format", help="json or md.")] = "json",
 ) -> None:
     """Print a finished run's result as JSON or as the Markdown briefing."""
-    with _errors():
-        row = _get(Store(), debate_id)
-        if fmt not in ("json", "md"):
-            raise ConfigError("--format must be json or md")
-        if row.status != "done" or not row.result_json:
-            raise ConfigError(f"run {debate_id!r} is {row.status}; only finished runs export")
-    result = DebateResult.model_validate_json(row.result_json)
-    sys.stdout.write(to_json(result) if fmt == "json" else to_markdown(result))
+    if fmt not in ("json", "md"):
+        raise ConfigError("--format must be json or md")
+    row = _get(Store(), debate_id)
+    if row.status != "done" or not row.result_json:
+        raise ConfigError(f"run {debate_id!r} is {row.status}; only finished runs export")
+    result = _result(row)
+    write_stdout(to_json(result) if fmt == "json" else to_markdown(result))
 
 
 @app.command("report")
@@ -446,12 +528,12 @@ def report_html(
     html_path: Annotated[Path, typer.Option("--html", help="Write the HTML report here.")],
 ) -> None:
     """Write a finished run's report as one self-contained HTML file."""
-    with _errors():
-        row = _get(Store(), debate_id)
-        if row.status != "done" or not row.result_json:
-            raise ConfigError(f"run {debate_id!r} is {row.status}; only finished runs report")
-        write_html(DebateResult.model_validate_json(row.result_json), html_path)
-    _err().print(f"HTML report written to {html_path}")
+    check_output_path(html_path)
+    row = _get(Store(), debate_id)
+    if row.status != "done" or not row.result_json:
+        raise ConfigError(f"run {debate_id!r} is {row.status}; only finished runs report")
+    write_output(html_path, to_html(_result(row)))
+    say(f"HTML report written to {html_path}")
 
 
 @app.command()
@@ -463,17 +545,58 @@ def view(
     lang: Annotated[str, typer.Option(help="Language of the viewer's pages: en or zh.")] = "en",
 ) -> None:
     """Browse the run store read-only in a web browser (localhost only by default)."""
-    with _errors():
-        serve_store(host=host, port=port, lang=lang, say=lambda text: typer.echo(text, err=True))
+    from moot.cli_html import serve_store
+
+    serve_store(host=host, port=port, lang=lang, say=lambda message: say(message))
 
 
 @app.command()
-def delete(debate_id: Annotated[str, typer.Argument(help="Run id.")]) -> None:
-    """Delete a run and its journal."""
-    with _errors():
-        if not Store().delete_debate(debate_id):
-            raise ConfigError(f"no run with id {debate_id!r}")
-    typer.echo(f"deleted {debate_id}")
+def lint(
+    transcript: Annotated[
+        Path,
+        typer.Argument(
+            help='Transcript JSON: {"topic", "lang": "en"|"zh", "sides": {NAME: stance},'
+            ' "turns": [{"side", "text"}], "judge_scores": [{"turn", "score"}] (optional)}.'
+        ),
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the flags as JSON.")] = False,
+) -> None:
+    """Run the debate detectors on a transcript, from moot or any other system."""
+    from moot.detectors.lint import lint_file, payload
+    from moot.detectors.messages import message
+
+    read, flags = lint_file(transcript)
+    if as_json:
+        write_stdout(_json_text(payload(flags)))
+        return
+    if not flags:
+        write_stdout(message(read.lang, "lint.none") + "\n")
+        return
+    table = Table("turn", "side", "detector", "evidence")
+    for flag in flags:
+        turn = message(read.lang, "lint.whole") if flag.turn is None else str(flag.turn)
+        cells = (turn, flag.side or "-", flag.detector, flag.evidence)
+        table.add_row(*(text(one_line(cell)) for cell in cells))
+    print_stdout(table)
+
+
+@app.command("formats")
+def list_formats(lang: Annotated[str, typer.Option(help="en or zh.")] = "en") -> None:
+    """List the debate formats (``--format NAME``)."""
+    from moot.formats import formats
+
+    if lang not in ("en", "zh"):
+        raise ConfigError("--lang must be en or zh")
+    for fmt in formats():
+        write_stdout(f"{fmt.name:12} {fmt.summary[lang]}\n")
+
+
+@app.command("schema")
+def print_schema() -> None:
+    """Print the JSON Schema of a debate result, with every format's payload."""
+    from moot.result_schema import result_json_schema
+
+    write_stdout(_json_text(result_json_schema()))
 
 
 @app.command()
@@ -490,24 +613,29 @@ def doctor(
 
     report = diagnose(model or ["local"])
     if as_json:
-        typer.echo(json.dumps(report.as_json(), ensure_ascii=False, indent=2))
+        write_stdout(_json_text(report.as_json()))
     else:
-        sys.stdout.write(report.as_text())
+        write_stdout(visible(report.as_text()))
     if not report.healthy:
         raise typer.Exit(1)
+
+
+@app.command()
+def delete(debate_id: Annotated[str, typer.Argument(help="Run id.")]) -> None:
+    """Delete a run and its journal."""
+    if not Store().delete_debate(debate_id):
+        raise ConfigError(f"no run with id {debate_id!r}")
+    write_stdout(f"deleted {one_line(debate_id)}\n")
 
 
 @cache_app.command("stats")
 def cache_stats() -> None:
     """Entries, hits and size of the response cache."""
-    with _errors():
-        stats = Store().cache_stats()
-    typer.echo(json.dumps(stats))
+    write_stdout(json.dumps(Store().cache_stats()) + "\n")
 
 
 @cache_app.command("clear")
 def cache_clear() -> None:
     """Remove every cached reply."""
-    with _errors():
-        removed = Store().cache_clear()
-    typer.echo(f"removed {removed} cached replies")
+    removed = Store().cache_clear()
+    write_stdout(f"removed {removed} cached replies\n")

@@ -1,7 +1,10 @@
-"""The public entry points: ``run_debate`` / ``arun_debate`` and ``resume_debate``.
+"""The engine and its public entry points: ``run_debate`` / ``arun_debate`` and
+``resume_debate``. It knows no debate format: it resolves models, wraps every
+backend, runs the chosen format (``moot.formats``) and packages its record as the
+versioned result.
 
 Model specs are resolved once per distinct spec, so roles that share a model share
-one backend (one loaded GGUF for the embedded model). Callers may also pass
+one backend (one model worker for the embedded model). Callers may also pass
 ``Backend`` instances directly, for example a ``ScriptedBackend`` in tests.
 
 Every call of a role goes through the same stack of wrappers, outermost first::
@@ -12,9 +15,9 @@ so the meter counts every call, the journal records (and on resume replays) ever
 call, cache hits cost nothing, and only calls that really reach the model count
 against the budget and hold a concurrency slot.
 
-A stored run (``store=`` given) is written to SQLite as it goes: its configuration
-first, each model call before the orchestration moves on, its final status and
-result at the end. ``resume_debate`` continues it from the journal.
+A stored run (``store=`` given) is written to SQLite as it goes: its options first,
+each model call before the debate moves on, its final status and result at the end.
+``resume_debate`` continues it from the journal.
 """
 
 from __future__ import annotations
@@ -22,124 +25,45 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-import re
 import secrets
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, TypedDict, Unpack, cast
+from typing import Any, cast
 
+from moot.detectors.core import run_detectors
 from moot.errors import BudgetExceeded, ConfigError
-from moot.events import Listener
-from moot.formats.structured import DebateRecord, DebateSettings, PanelPlan, StructuredDebate
-from moot.judging.panel import Seat, judge_identity
-from moot.judging.profiles import TOPIC_TYPES, JudgeProfile, assign_models, select_profiles
-from moot.judging.rubric import Rubric
+from moot.events import Listener, RunStored
+from moot.formats import get_format
+from moot.formats.base import Debate, DebateSettings, Format, Record, make_positions
+from moot.judging.panel import PanelPlan, Seat, judge_identity
+from moot.judging.profiles import JudgeProfile, assign_models, select_profiles
 from moot.llm.backend import DEFAULT_SPEC, Backend, resolve_backend
 from moot.llm.budget import Budget, BudgetedBackend, PriceTable
-from moot.llm.cache import CachedBackend, CachePolicy
+from moot.llm.cache import CachedBackend, drop_invalid
 from moot.llm.journal import Journal, JournaledBackend
 from moot.llm.limit import LimitedBackend
 from moot.llm.meter import Meter, MeteredBackend
+from moot.options import ModelRef, RunOptions
 from moot.profiles import profile_for
 from moot.schema import (
     SCHEMA_VERSION,
-    CalibrationMethod,
     DebateResult,
+    DetectorFlag,
+    Judgement,
     Lang,
+    Panel,
+    Position,
     ProfileReport,
-    Side,
+    QualityWarning,
     SwapCheck,
-    TopicType,
     UsageReport,
 )
 from moot.store import Store
+from moot.validation import RUN_ID, check_name
 
-ModelRef = str | Backend
-DEBATE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 RESUMABLE = ("running", "interrupted", "failed", "budget_exceeded")
-
-
-@dataclass(frozen=True)
-class RunConfig:
-    """Everything needed to run (or resume) a debate; stored with a run."""
-
-    topic: str
-    models: dict[str, str] = field(default_factory=dict)
-    lang: str = "en"
-    seed: int | None = None
-    temperature: float = 0.3
-    max_reasks: int = 2
-    strict_rules: bool = False
-    max_tokens: int | None = None
-    max_cost: float | None = None
-    cache: CachePolicy = "auto"
-    concurrency: int = 4
-    panel: list[str] = field(default_factory=list)
-    panel_profiles: dict[str, Any] = field(default_factory=dict)
-    judge_models: dict[str, str] = field(default_factory=dict)
-    judge_runs: int = 1
-    calibration: CalibrationMethod = "zscore"
-    topic_type: TopicType | None = None
-    swap_sides: bool = False
-    profile: str | None = None
-    """The model profile for every role; ``None``: each model's default."""
-    judge_accuracy: dict[str, list[int]] = field(default_factory=dict)
-    """Each panel judge's (hits, debates) when the run started, so a resume weighs the
-    judges exactly as the first run did."""
-
-    def validate(self) -> None:
-        if not self.topic.strip():
-            raise ConfigError("the topic is empty")
-        if self.lang not in ("en", "zh"):
-            raise ConfigError(f"unsupported language {self.lang!r}; use en or zh")
-        if self.max_reasks < 0:
-            raise ConfigError("max_reasks must be 0 or more")
-        if not 0.0 <= self.temperature <= 2.0:
-            raise ConfigError("temperature must be between 0 and 2")
-        if self.concurrency < 1:
-            raise ConfigError("concurrency must be at least 1")
-        if self.cache not in ("auto", "on", "off"):
-            raise ConfigError("cache must be auto, on or off")
-        if self.judge_runs < 1:
-            raise ConfigError("judge_runs must be at least 1")
-        if self.calibration not in ("zscore", "minmax"):
-            raise ConfigError("calibration must be zscore or minmax")
-        if self.topic_type is not None and self.topic_type not in TOPIC_TYPES:
-            raise ConfigError(f"topic type must be one of {', '.join(TOPIC_TYPES)}")
-        for spec in self.models.values():
-            profile_for(spec, self.profile)  # an unknown profile is refused here
-
-    def profiles(self) -> list[JudgeProfile]:
-        """The panel's judge profiles (custom ones are stored with the run)."""
-        custom = {
-            name: JudgeProfile(
-                name,
-                Rubric(name, p["weights"]),
-                p.get("relevance", {}),
-                p.get("model"),
-            )
-            for name, p in self.panel_profiles.items()
-        }
-        return select_profiles(self.panel, custom)
-
-    def as_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> RunConfig:
-        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
-        return cls(**known)
-
-
-def verdict_leader(record: DebateRecord) -> Side | None:
-    """The side the verdict favours: the panel's winner, or the single judge's leader
-    unless the totals are evenly matched."""
-    if record.panel is not None:
-        return record.panel.winner
-    gap = record.judgement.gap
-    return None if gap.reading == "evenly_matched" else gap.leader
 
 
 def new_debate_id() -> str:
@@ -147,196 +71,254 @@ def new_debate_id() -> str:
     return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
 
 
-def _resolve_roles(refs: Mapping[str, ModelRef], seed: int | None) -> dict[str, Backend]:
+def verdict_leader(judgement: Judgement, panel: Panel | None) -> str | None:
+    """The position the verdict favours: the panel's winner, or the single judge's
+    leader unless the top is evenly matched."""
+    if panel is not None:
+        return panel.winner
+    gap = judgement.gap
+    return None if gap.reading == "evenly_matched" else gap.leader
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything decided before a run starts: checked options, the format, the
+    positions, each role's backend and the panel's judge profiles."""
+
+    topic: str
+    options: RunOptions
+    format: Format
+    positions: list[Position]
+    backends: dict[str, Backend]
+    judges: list[JudgeProfile]
+    notes: list[str]
+    """What the format advises against in these options (kept as warnings)."""
+
+
+def _resolve_roles(
+    refs: Mapping[str, ModelRef], seed: int | None, timeout: float | None
+) -> dict[str, Backend]:
     """One backend per distinct spec, shared by the roles that name it."""
     by_spec: dict[str, Backend] = {}
     resolved: dict[str, Backend] = {}
     for role, ref in refs.items():
         if isinstance(ref, str):
             if ref not in by_spec:
-                by_spec[ref] = resolve_backend(ref, seed=seed)
+                by_spec[ref] = resolve_backend(ref, seed=seed, timeout=timeout)
             resolved[role] = by_spec[ref]
         else:
             resolved[role] = ref
     return resolved
 
 
-def _role_refs(
-    model: ModelRef | None,
-    pro_model: ModelRef | None,
-    con_model: ModelRef | None,
-    judge_model: ModelRef | None,
-) -> dict[str, ModelRef]:
-    default = model if model is not None else DEFAULT_SPEC
-    return {
-        "pro": pro_model or default,
-        "con": con_model or default,
-        "judge": judge_model or default,
-    }
+def _role_refs(options: RunOptions, positions: list[Position]) -> dict[str, ModelRef]:
+    """Each debater role's model (a position's key) and the judge's."""
+    default: ModelRef = options.model if options.model is not None else DEFAULT_SPEC
+    named = {"pro": options.pro_model, "con": options.con_model}
+    refs: dict[str, ModelRef] = {p.key: named.get(p.key) or default for p in positions}
+    refs["judge"] = options.judge_model or default
+    return refs
+
+
+def plan_run(topic: str, options: RunOptions, models: Mapping[str, str] | None = None) -> Plan:
+    """Check everything and resolve every role's backend, before anything is stored or
+    sent. ``models`` (a stored run's role -> spec) replaces the options' models."""
+    topic = topic.strip()
+    if not topic:
+        raise ConfigError("the topic is empty")
+    options.validate()
+    fmt = get_format(options.format)
+    positions = make_positions(options.sides, options.lang)
+    notes = fmt.check_options(dict(options.format_options), len(positions))
+    judges = select_profiles(list(options.panel), options.panel_profiles) if options.panel else []
+    refs: dict[str, ModelRef]
+    if models is not None:
+        refs = dict(models)
+    else:
+        refs = _role_refs(options, positions)
+        for name, spec in assign_models(judges, list(options.judge_models), None).items():
+            # a judge nobody named gets the judge model (a spec or a Backend)
+            refs[f"judge:{name}"] = spec if spec is not None else refs["judge"]
+        if judges:
+            lead = next((p.name for p in judges if p.name == "general"), judges[0].name)
+            refs["judge"] = refs[f"judge:{lead}"]
+    backends = _resolve_roles(refs, options.seed, options.timeout)
+    return Plan(topic, options, fmt, positions, backends, judges, notes)
 
 
 @dataclass
 class _Run:
     """One execution of a debate (a first run or a resume)."""
 
-    config: RunConfig
-    backends: dict[str, Backend]
+    plan: Plan
     on_event: Listener | None
     store: Store | None = None
     debate_id: str | None = None
     prices: PriceTable = field(default_factory=PriceTable)
     used_tokens: int = 0
     used_cost: float = 0.0
+    judge_accuracy: dict[str, list[int]] = field(default_factory=dict)
+    """Each panel judge's (hits, debates) when the run started, so a resume weighs the
+    judges exactly as the first run did."""
+
+    @property
+    def options(self) -> RunOptions:
+        return self.plan.options
 
     def _stack(self, meter: Meter, budget: Budget, journal: Journal | None) -> dict[str, Backend]:
         wrapped: dict[int, Backend] = {}
         roles: dict[str, Backend] = {}
         slots: dict[str, asyncio.Semaphore] = {}
-        for role, backend in self.backends.items():
+        for role, backend in self.plan.backends.items():
             if id(backend) not in wrapped:
                 # one concurrency cap per endpoint (server), whatever the model names
                 endpoint = str(getattr(backend, "endpoint", backend.spec))
-                slot = slots.setdefault(endpoint, asyncio.Semaphore(self.config.concurrency))
+                slot = slots.setdefault(endpoint, asyncio.Semaphore(self.options.concurrency))
                 layer: Backend = LimitedBackend(backend, slot)
                 if budget.limited:
                     layer = BudgetedBackend(layer, budget)
                 if self.store is not None and journal is not None:
-                    layer = CachedBackend(layer, self.store, self.config.cache)
+                    layer = CachedBackend(layer, self.store, self.options.cache)
                     layer = JournaledBackend(layer, journal)
                 wrapped[id(backend)] = MeteredBackend(layer, meter)
             roles[role] = wrapped[id(backend)]
         return roles
 
+    def _panel_plan(self, roles: Mapping[str, Backend]) -> PanelPlan | None:
+        if not self.plan.judges:
+            return None
+        seats = []
+        for profile in self.plan.judges:
+            hits, debates = self.judge_accuracy.get(profile.name, (0, 0))
+            accuracy = hits / debates if debates else 1.0
+            seats.append(
+                Seat(
+                    profile,
+                    roles[f"judge:{profile.name}"],
+                    accuracy=accuracy,
+                    accuracy_debates=debates,
+                )
+            )
+        return PanelPlan(
+            seats=seats,
+            runs=self.options.judge_runs,
+            method=self.options.calibration,
+            topic_type=self.options.topic_type,
+        )
+
     async def execute(self) -> DebateResult:
-        config = self.config
+        plan, options = self.plan, self.options
         budget = Budget(
-            max_tokens=config.max_tokens,
-            max_cost=config.max_cost,
+            max_tokens=options.max_tokens,
+            max_cost=options.max_cost,
             prices=self.prices,
             used_tokens=self.used_tokens,
             used_cost=self.used_cost,
         )
-        budget.require_prices([b.spec for b in self.backends.values()])
+        budget.require_prices([b.spec for b in plan.backends.values()])
         meter = Meter(self.on_event)
         journal: Journal | None = None
         if self.store is not None and self.debate_id is not None:
             journal = Journal(self.store, self.debate_id, cost_of=budget.cost_of)
             meter.on_validation(journal.record_validation)
+            meter.on_exhausted(journal.record_exhausted)
+            meter.on_validation(drop_invalid(self.store))
         roles = self._stack(meter, budget, journal)
         profiles = {
-            role: profile_for(backend.spec, config.profile)
-            for role, backend in self.backends.items()
+            role: profile_for(backend.spec, options.profile)
+            for role, backend in plan.backends.items()
         }
         settings = DebateSettings(
-            lang=cast(Lang, config.lang),
-            seed=config.seed,
-            temperature=config.temperature,
-            max_reasks=config.max_reasks,
-            strict_rules=config.strict_rules,
+            lang=cast(Lang, options.lang),
+            seed=options.seed,
+            temperature=options.temperature,
+            max_reasks=options.max_reasks,
+            strict_rules=options.strict_rules,
             profiles=profiles,
         )
-        panel = self._panel_plan(roles)
-        debate = StructuredDebate(
-            config.topic,
-            debaters={"pro": roles["pro"], "con": roles["con"]},
-            judge=roles["judge"],
+        debate = Debate(
+            format=plan.format,
+            topic=plan.topic,
+            positions=plan.positions,
             settings=settings,
+            backends=roles,
             meter=meter,
-            panel=panel,
+            options=dict(options.format_options),
+            panel=self._panel_plan(roles),
+            warnings=[
+                QualityWarning(round="setup", side=None, code="format_option", message=note)
+                for note in plan.notes
+            ],
         )
         started = time.perf_counter()
         try:
-            record = await debate.run()
-            swap = (
-                await self._swap(record, roles, settings, meter, panel)
-                if config.swap_sides
-                else None
-            )
+            record = await plan.format.run(debate)
+            swap = await self._swap(record, debate) if options.swap_sides else None
         except BaseException as exc:
             self._save_failure(exc, debate, meter, started)
             raise
         result = DebateResult(
-            topic=config.topic,
+            format=plan.format.name,
+            topic=plan.topic,
             lang=settings.lang,
-            seed=config.seed,
-            models={role: b.spec for role, b in self.backends.items()},
-            arguments=record.arguments,
-            cross_examinations=record.cross_examinations,
-            closings=record.closings,
+            seed=options.seed,
+            models={role: b.spec for role, b in plan.backends.items()},
+            positions=plan.positions,
             judgement=record.judgement,
+            panel=record.panel,
             warnings=record.warnings,
             usage=self._usage(meter, started),
-            panel=record.panel,
-            swap=swap,
             profiles={role: ProfileReport(**dataclasses.asdict(p)) for role, p in profiles.items()},
+            swap=swap,
+            payload={plan.format.name: record.payload.model_dump(mode="json")},
         )
+        result = result.model_copy(update={"detectors": detect(plan.format, result)})
         if self.store is not None and self.debate_id is not None:
             self.store.set_status(self.debate_id, "done", result_json=result.model_dump_json())
         return result
 
-    def _panel_plan(self, roles: Mapping[str, Backend]) -> PanelPlan | None:
-        config = self.config
-        if not config.panel:
-            return None
-        seats = []
-        for profile in config.profiles():
-            backend = roles[f"judge:{profile.name}"]
-            hits, debates = config.judge_accuracy.get(profile.name, (0, 0))
-            accuracy = hits / debates if debates else 1.0
-            seats.append(Seat(profile, backend, accuracy=accuracy, accuracy_debates=debates))
-        return PanelPlan(
-            seats=seats,
-            runs=config.judge_runs,
-            method=config.calibration,
-            topic_type=config.topic_type,
-        )
-
-    async def _swap(
-        self,
-        record: DebateRecord,
-        roles: Mapping[str, Backend],
-        settings: DebateSettings,
-        meter: Meter,
-        panel: PanelPlan | None,
-    ) -> SwapCheck:
-        """Rerun with the stances exchanged: the pro side's model (and its sampling
-        seeds) now argues con and vice versa. The verdict survives when the same
-        stance leads."""
+    async def _swap(self, record: Record, first: Debate) -> SwapCheck:
+        """Rerun with the two positions exchanged: the first position's model (and
+        its sampling seeds and profile) now argues the second and vice versa, and the
+        judges read the second position first. The verdict survives when the same
+        position leads."""
+        a, b = first.position_keys()
+        panel = first.panel
         if panel is not None and record.panel is not None:
             # the same topic type (and so the same judge weights) as the first run
-            panel = replace(
+            panel = dataclasses.replace(
                 panel,
                 topic_type=record.panel.topic_type,
                 topic_type_source=record.panel.topic_type_source,
             )
-        swapped = StructuredDebate(
-            self.config.topic,
-            debaters={"pro": roles["con"], "con": roles["pro"]},
-            judge=roles["judge"],
-            settings=replace(
+        settings = first.settings
+        swapped = Debate(
+            format=first.format,
+            topic=first.topic,
+            positions=first.positions,
+            settings=dataclasses.replace(
                 settings,
                 swap_seeds=True,
-                # each model keeps its own profile on the other side
-                profiles={
-                    **settings.profiles,
-                    "pro": settings.profile("con"),
-                    "con": settings.profile("pro"),
-                },
+                profiles={**settings.profiles, a: settings.profile(b), b: settings.profile(a)},
             ),
-            meter=meter,
+            backends={**first.backends, a: first.backends[b], b: first.backends[a]},
+            meter=first.meter,
+            options=first.options,
             panel=panel,
         )
-        other = await swapped.run()
-        first, second = verdict_leader(record), verdict_leader(other)
+        other = await first.format.run(swapped)
+        one = verdict_leader(record.judgement, record.panel)
+        two = verdict_leader(other.judgement, other.panel)
         totals = other.panel.totals if other.panel else other.judgement.totals
+        specs = self.plan.backends
         return SwapCheck(
-            original_leader=first,
-            swapped_leader=second,
-            survives=first == second,
+            original_leader=one,
+            swapped_leader=two,
+            survives=one == two,
             swapped_totals=totals,
             swapped_diverged=other.panel.divergence.diverged if other.panel else None,
-            same_model=roles["pro"].spec == roles["con"].spec,
-            models={"pro": roles["con"].spec, "con": roles["pro"].spec},
+            same_model=specs[a].spec == specs[b].spec,
+            models={a: specs[b].spec, b: specs[a].spec},
         )
 
     @staticmethod
@@ -350,7 +332,7 @@ class _Run:
         )
 
     def _save_failure(
-        self, exc: BaseException, debate: StructuredDebate, meter: Meter, started: float
+        self, exc: BaseException, debate: Debate, meter: Meter, started: float
     ) -> None:
         if self.store is None or self.debate_id is None:
             return
@@ -363,138 +345,113 @@ class _Run:
         partial = {
             "schema_version": SCHEMA_VERSION,
             "partial": True,
-            "topic": self.config.topic,
-            "lang": self.config.lang,
-            "models": {role: b.spec for role, b in self.backends.items()},
-            **debate.progress(),
+            "format": self.plan.format.name,
+            "topic": self.plan.topic,
+            "lang": self.options.lang,
+            "models": {role: b.spec for role, b in self.plan.backends.items()},
+            **debate.progress,
             "usage": self._usage(meter, started).model_dump(),
         }
-        message = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        partial.pop("topic_type", None)
         self.store.set_status(
             self.debate_id,
             status,
             result_json=json.dumps(partial, ensure_ascii=False),
-            error=message,
+            error=_failure_text(exc, status, debate.round),
         )
+
+
+def detect(fmt: Format, result: DebateResult) -> list[DetectorFlag]:
+    """Every detector's flags on a finished debate, each tied to its judged unit."""
+    transcript, units = fmt.transcript(result)
+    flags = run_detectors(transcript) + fmt.extra_flags(result, transcript)
+    return [
+        DetectorFlag(
+            detector=f.detector,
+            turn=f.turn,
+            unit=units[f.turn] if f.turn is not None and f.turn < len(units) else None,
+            side=f.side,
+            evidence=f.evidence,
+        )
+        for f in flags
+    ]
+
+
+def _failure_text(exc: BaseException, status: str, round_name: str) -> str:
+    """What a stopped run's ``error`` says: the exception, or for an interrupt what
+    happened and in which round (a bare ``CancelledError`` tells a reader nothing)."""
+    if status == "interrupted":
+        return (
+            f"interrupted during the {round_name} round (Ctrl-C, SIGTERM or a cancelled"
+            " task) before the run finished; completed calls are kept"
+        )
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+def _stored_config(plan: Plan, judge_accuracy: Mapping[str, list[int]]) -> dict[str, Any]:
+    return {
+        "options": plan.options.as_json(),
+        "models": {role: b.spec for role, b in plan.backends.items()},
+        "judge_accuracy": dict(judge_accuracy),
+    }
 
 
 async def arun_debate(
     topic: str,
+    options: RunOptions | None = None,
     *,
-    model: ModelRef | None = None,
-    pro_model: ModelRef | None = None,
-    con_model: ModelRef | None = None,
-    judge_model: ModelRef | None = None,
-    lang: str = "en",
-    seed: int | None = None,
-    temperature: float = 0.3,
-    max_reasks: int = 2,
-    strict_rules: bool = False,
     on_event: Listener | None = None,
     store: Store | None = None,
     debate_id: str | None = None,
-    max_tokens: int | None = None,
-    max_cost: float | None = None,
-    cache: CachePolicy = "auto",
-    concurrency: int = 4,
     prices: PriceTable | None = None,
-    panel: Sequence[str] = (),
-    panel_profiles: Mapping[str, JudgeProfile] | None = None,
-    judge_models: Sequence[str] = (),
-    judge_runs: int = 1,
-    calibration: CalibrationMethod = "zscore",
-    topic_type: TopicType | None = None,
-    swap_sides: bool = False,
-    profile: str | None = None,
+    **changes: Any,
 ) -> DebateResult:
-    """Run a structured debate on ``topic`` and return its validated result.
+    """Run a debate on ``topic`` and return its validated result.
 
-    ``model`` sets every role (default: the embedded ``local`` model); ``pro_model``,
-    ``con_model`` and ``judge_model`` override single roles. Each is a model spec
-    string or a ``Backend``. With ``store`` the run is journaled under ``debate_id``
-    (generated when not given) and can be resumed. Raises ``ConfigError`` for bad
-    options, ``BackendError`` when a model cannot be reached, ``ModelOutputError``
-    when a reply never validates and ``BudgetExceeded`` before a call that could
-    exceed ``max_tokens`` or ``max_cost``.
+    ``options`` (a :class:`RunOptions`) says how; keyword ``changes`` set single
+    options on top of it (``model="scripted:demo"``, ``format="freeform"``,
+    ``sides=["Hainan", "Yunnan", "the North-East"]``, ``seed=7``...; see
+    ``RunOptions``). With ``store`` the run is journaled under ``debate_id``
+    (generated when not given) and can be resumed; it is announced to ``on_event`` as
+    ``RunStored`` once it is written.
 
-    ``panel`` names judge profiles (``technical``, ``business``, ``risk``,
-    ``general`` or custom ones from ``panel_profiles``) to judge as a panel;
-    ``judge_models`` assigns their models (``NAME=SPEC`` or plain specs),
-    ``judge_runs`` runs each judge several times, ``calibration`` is ``zscore`` or
-    ``minmax`` and ``topic_type`` overrides the topic classification.
-    ``swap_sides`` reruns the debate with the stances exchanged between the models.
-    ``profile`` (``standard`` or ``compact``) overrides each model's default profile
-    (``moot.profiles``: the embedded model is compact, everything else standard).
+    Every option is checked before anything is stored or sent: ``ConfigError``.
+    ``BackendError`` when a model cannot be reached, ``ModelOutputError`` when a reply
+    never validates, ``BudgetExceeded`` before a call that could exceed
+    ``max_tokens`` or ``max_cost``.
     """
-    profiles = select_profiles(list(panel), panel_profiles) if panel else []
-    assigned = assign_models(profiles, judge_models, None)
-    refs = _role_refs(model, pro_model, con_model, judge_model)
-    for name, spec in assigned.items():
-        # a judge nobody named gets the judge model (a spec or a Backend)
-        refs[f"judge:{name}"] = spec if spec is not None else refs["judge"]
-    if profiles:
-        lead = next((p.name for p in profiles if p.name == "general"), profiles[0].name)
-        refs["judge"] = refs[f"judge:{lead}"]
-    backends = _resolve_roles(refs, seed)
-    custom = {
-        p.name: {
-            "weights": dict(p.rubric.weights),
-            "relevance": dict(p.relevance),
-            "model": p.model,
-        }
-        for p in profiles
-    }
-    config = RunConfig(
-        topic=topic.strip(),
-        models={role: b.spec for role, b in backends.items()},
-        lang=lang,
-        seed=seed,
-        temperature=temperature,
-        max_reasks=max_reasks,
-        strict_rules=strict_rules,
-        max_tokens=max_tokens,
-        max_cost=max_cost,
-        cache=cache,
-        concurrency=concurrency,
-        panel=[p.name for p in profiles],
-        panel_profiles=custom,
-        judge_models={name: backends[f"judge:{name}"].spec for name in assigned},
-        judge_runs=judge_runs,
-        calibration=calibration,
-        topic_type=topic_type,
-        swap_sides=swap_sides,
-        profile=profile,
-    )
-    config.validate()
-    if judge_runs > 1 and not profiles:
-        raise ConfigError("--judge-runs needs a --panel (a panel of one judge is fine)")
-    # checked before anything is stored, so a refused run is never left "running"
-    Budget(max_cost=max_cost, prices=prices).require_prices([b.spec for b in backends.values()])
-    run = _Run(config, backends, on_event, prices=prices or PriceTable())
+    options = (options or RunOptions()).replace(**changes)
+    plan = plan_run(topic, options)
     if store is not None:
-        if not all(isinstance(r, str) for r in refs.values()):
-            raise ConfigError("a stored run needs model specs, not Backend objects")
-        debate_id = debate_id or new_debate_id()
-        if not DEBATE_ID.match(debate_id):
-            raise ConfigError(
-                f"bad run id {debate_id!r}: use letters, digits, '.', '_' or '-' (max 64)"
-            )
-        accuracy = {
+        debate_id = check_name(
+            debate_id or new_debate_id(),
+            RUN_ID,
+            "run id",
+            "use letters, digits, '.', '_' or '-', starting with a letter or digit (max 64)",
+        )
+        plan.options.as_json()  # refuses Backend objects before anything is stored
+    # checked before anything is stored, so a refused run is never left "running"
+    Budget(max_cost=options.max_cost, prices=prices).require_prices(
+        [b.spec for b in plan.backends.values()]
+    )
+    run = _Run(plan, on_event, prices=prices or PriceTable())
+    if store is not None and debate_id is not None:
+        run.judge_accuracy = {
             p.name: list(
-                store.judge_accuracy(judge_identity(p.name, backends[f"judge:{p.name}"].spec))
+                store.judge_accuracy(judge_identity(p.name, plan.backends[f"judge:{p.name}"].spec))
             )
-            for p in profiles
+            for p in plan.judges
         }
-        config = replace(config, judge_accuracy=accuracy)
-        run.config = config
         store.create_debate(
             debate_id,
-            topic=config.topic,
-            format="structured",
-            config=config.as_json(),
-            models=config.models,
+            topic=plan.topic,
+            format=plan.format.name,
+            config=_stored_config(plan, run.judge_accuracy),
+            models={role: b.spec for role, b in plan.backends.items()},
         )
         run.store, run.debate_id = store, debate_id
+        if on_event is not None:
+            on_event(RunStored(debate_id))
     return await run.execute()
 
 
@@ -504,79 +461,73 @@ async def aresume_debate(
     store: Store,
     max_tokens: int | None = None,
     max_cost: float | None = None,
+    timeout: float | None = None,
     on_event: Listener | None = None,
     prices: PriceTable | None = None,
     force: bool = False,
 ) -> DebateResult:
     """Continue a stored run that did not finish. Calls completed before are taken
-    from the journal, not sent again; a new budget may be given."""
+    from the journal, not sent again (a reply that never validated is asked again);
+    a new budget and timeout may be given."""
     row = store.get_debate(debate_id)
     if row is None:
         raise ConfigError(f"no run with id {debate_id!r}")
     if row.status not in RESUMABLE:
         raise ConfigError(f"run {debate_id!r} is {row.status}; only unfinished runs resume")
-    config = RunConfig.from_json(row.config)
-    overrides: dict[str, Any] = {}
-    if max_tokens is not None:
-        overrides["max_tokens"] = max_tokens
-    if max_cost is not None:
-        overrides["max_cost"] = max_cost
-    backends = _resolve_roles(dict(config.models), config.seed)
-    if overrides:
-        config = RunConfig.from_json({**config.as_json(), **overrides})
-    config.validate()
-    Budget(max_cost=config.max_cost, prices=prices).require_prices(
-        [b.spec for b in backends.values()]
+    stored = row.config
+    if not isinstance(stored.get("options"), dict) or not isinstance(stored.get("models"), dict):
+        raise ConfigError(
+            f"run {debate_id!r} was stored by another version of moot and cannot be resumed"
+        )
+    overrides = {
+        k: v
+        for k, v in (("max_tokens", max_tokens), ("max_cost", max_cost), ("timeout", timeout))
+        if v is not None
+    }
+    options = RunOptions.from_json(stored["options"]).replace(**overrides)
+    plan = plan_run(row.topic, options, models=stored["models"])
+    Budget(max_cost=options.max_cost, prices=prices).require_prices(
+        [b.spec for b in plan.backends.values()]
     )
     store.claim(debate_id, force=force)  # before changing anything of a run we may not own
+    accuracy = {k: list(v) for k, v in dict(stored.get("judge_accuracy") or {}).items()}
     if overrides:
-        store.update_config(debate_id, config.as_json())
+        store.update_config(debate_id, _stored_config(plan, accuracy))
     run = _Run(
-        config,
-        backends,
+        plan,
         on_event,
         store=store,
         debate_id=debate_id,
         prices=prices or PriceTable(),
         used_tokens=row.prompt_tokens + row.completion_tokens,
         used_cost=row.cost_usd,
+        judge_accuracy=accuracy,
     )
     return await run.execute()
 
 
-class DebateOptions(TypedDict, total=False):
-    """The keyword options of :func:`arun_debate` (see there)."""
-
-    model: ModelRef | None
-    pro_model: ModelRef | None
-    con_model: ModelRef | None
-    judge_model: ModelRef | None
-    lang: str
-    seed: int | None
-    temperature: float
-    max_reasks: int
-    strict_rules: bool
-    on_event: Listener | None
-    store: Store | None
-    debate_id: str | None
-    max_tokens: int | None
-    max_cost: float | None
-    cache: CachePolicy
-    concurrency: int
-    prices: PriceTable | None
-    panel: Sequence[str]
-    panel_profiles: Mapping[str, JudgeProfile] | None
-    judge_models: Sequence[str]
-    judge_runs: int
-    calibration: CalibrationMethod
-    topic_type: TopicType | None
-    swap_sides: bool
-    profile: str | None
-
-
-def run_debate(topic: str, **options: Unpack[DebateOptions]) -> DebateResult:
-    """Synchronous form of :func:`arun_debate`, with the same options."""
-    return asyncio.run(arun_debate(topic, **options))
+def run_debate(
+    topic: str,
+    options: RunOptions | None = None,
+    *,
+    on_event: Listener | None = None,
+    store: Store | None = None,
+    debate_id: str | None = None,
+    prices: PriceTable | None = None,
+    **changes: Any,
+) -> DebateResult:
+    """Synchronous form of :func:`arun_debate`, with the same arguments."""
+    return asyncio.run(
+        arun_debate(
+            topic,
+            options,
+            on_event=on_event,
+            store=store,
+            debate_id=debate_id,
+            prices=prices,
+            **changes,
+        )
+    )
 
 
 def resume_debate(
@@ -585,6 +536,7 @@ def resume_debate(
     store: Store,
     max_tokens: int | None = None,
     max_cost: float | None = None,
+    timeout: float | None = None,
     on_event: Listener | None = None,
     prices: PriceTable | None = None,
     force: bool = False,
@@ -596,6 +548,7 @@ def resume_debate(
             store=store,
             max_tokens=max_tokens,
             max_cost=max_cost,
+            timeout=timeout,
             on_event=on_event,
             prices=prices,
             force=force,

@@ -6,11 +6,13 @@
     +-- ConfigError            the caller's mistake: bad model spec, bad option, missing extra
     |   +-- DataError          an input data file (knowledge base, CSV, snapshot set) is
     |                          malformed; the message names the file and the place
+    |   +-- StoreError         the run store cannot be used (MOOT_HOME); names the path and fix
     +-- BackendError           the transport failed: dead endpoint, HTTP error, model load failure
     +-- ModelOutputError       the model misbehaved: its reply never validated after the
                                allowed re-asks; carries every raw reply and the errors
     +-- BudgetExceeded         the next call could take the run past --max-tokens or
                                --max-cost; raised before the call is sent
+    +-- OutputError            a result could not be written (a --json path, standard output)
 
 A ``ModelOutputError`` is never swallowed and never replaced by invented content:
 the orchestration stops and the caller sees what the model actually wrote.
@@ -32,6 +34,15 @@ class ConfigError(MootError):
 class DataError(ConfigError):
     """An input data file (a market knowledge base, a CSV series, a backtest snapshot
     set) is malformed. The message names the file and where in it the problem is."""
+
+
+class StoreError(ConfigError):
+    """The run store cannot be opened, read or written: the message names the file and
+    what to do (free the path, move a damaged file away, or set ``MOOT_HOME``)."""
+
+
+class OutputError(MootError):
+    """A result could not be written where it was asked to go."""
 
 
 class BackendError(MootError):

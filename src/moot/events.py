@@ -9,6 +9,13 @@ from moot.llm.types import CallContext, Usage
 
 
 @dataclass(frozen=True)
+class RunStored:
+    """A run was written to the store under ``debate_id``: from now on it can be resumed."""
+
+    debate_id: str
+
+
+@dataclass(frozen=True)
 class RoundStarted:
     """A round (``opening``, ``cross_examination``, ``closing``, ``judgement``) began."""
 
@@ -38,6 +45,21 @@ class CallFinished:
     """``live`` (the model answered), ``cache`` or ``journal`` (replayed on resume)."""
     timings: dict[str, float] | None = None
     """Where the call's time went, when the backend tells (``Completion.timings``)."""
+    sent: bool = True
+    """``False`` when the call was refused before it was sent (the budget): not a call."""
+
+
+@dataclass(frozen=True)
+class Retrying:
+    """A request of call ``call_id`` failed for a reason worth retrying (``reason``);
+    it is sent again after ``delay`` seconds (attempt ``attempt`` was the one that
+    failed)."""
+
+    call_id: int
+    context: CallContext
+    attempt: int
+    reason: str
+    delay: float
 
 
 @dataclass(frozen=True)
@@ -59,5 +81,5 @@ class Validated:
     codes: tuple[str, ...]
 
 
-Event = RoundStarted | CallStarted | CallFinished | Reasked | Validated
+Event = RunStored | RoundStarted | CallStarted | CallFinished | Retrying | Reasked | Validated
 Listener = Callable[[Event], None]

@@ -56,6 +56,8 @@ PROFILES = {p.name: p for p in (STANDARD, COMPACT)}
 def register_profile(profile: ModelProfile) -> None:
     """Make a profile available by name (``--profile NAME``, ``profile=NAME``)."""
     PROFILES[profile.name] = profile
+
+
 COMPACT_SPECS = frozenset({"local"})
 """Model specs that get the compact profile by default: the embedded model."""
 

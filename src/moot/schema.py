@@ -42,7 +42,8 @@ GapReading = Literal["evenly_matched", "moderate_difference", "clear_difference"
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # a number that is not finite is a bug upstream: refused, never stored as null
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
 
 class Position(_Frozen):

@@ -14,6 +14,10 @@ write lock).
 
 JSON values (configs, messages, cached replies) are stored as UTF-8 JSON text, never
 pickled. Timestamps are ISO-8601 UTC strings.
+
+A store that cannot be used (``MOOT_HOME`` is not a directory, ``moot.db`` is not
+SQLite or belongs to another program, the disk is full or read-only) raises
+``StoreError``, whose message names the file and what to do about it.
 """
 
 from __future__ import annotations
@@ -30,11 +34,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import platformdirs
 
-from moot.errors import ConfigError
+from moot.errors import ConfigError, StoreError
 
 __all__ = [
     "CALL_SOURCES",
@@ -48,7 +52,8 @@ __all__ = [
 ]
 
 STATUSES = ("running", "done", "failed", "interrupted", "budget_exceeded")
-VALIDATIONS = ("ok", "invalid")
+VALIDATIONS = ("ok", "invalid", "exhausted")
+"""``exhausted``: invalid, and the last re-ask of its call was spent; never replayed."""
 CALL_SOURCES = ("live", "cache")
 
 DB_FILENAME = "moot.db"
@@ -186,7 +191,7 @@ def _dumps(value: Any, what: str) -> str:
         raise ConfigError(f"cannot store {what}: not JSON-serialisable ({exc})") from exc
 
 
-def _is_lock_error(exc: sqlite3.OperationalError) -> bool:
+def _is_lock_error(exc: sqlite3.Error) -> bool:
     code = getattr(exc, "sqlite_errorcode", None)
     if isinstance(code, int) and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
         return True
@@ -197,7 +202,8 @@ def _is_lock_error(exc: sqlite3.OperationalError) -> bool:
 @dataclass(frozen=True)
 class DebateRow:
     """One debate. ``calls`` is the number of journaled model calls (every attempt,
-    live or from the cache); the token and cost totals are what ``add_usage`` added."""
+    live or from the cache; never a call the budget refused); the token and cost
+    totals are what ``add_usage`` added."""
 
     id: str
     topic: str
@@ -247,7 +253,9 @@ class CallRow:
 _DEBATE_COLUMNS = (
     "d.id, d.topic, d.format, d.status, d.config, d.models, d.result_json, d.error, "
     "d.created_at, d.updated_at, d.prompt_tokens, d.completion_tokens, d.cost_usd, "
-    "(SELECT COUNT(*) FROM calls c WHERE c.debate_id = d.id), d.owner"
+    "(SELECT COUNT(*) FROM calls c WHERE c.debate_id = d.id"
+    # budget refusals were journaled by older versions: they were never sent
+    " AND COALESCE(c.error, '') NOT LIKE 'BudgetExceeded%'), d.owner"
 )
 
 _CALL_COLUMNS = (
@@ -311,12 +319,29 @@ class Store:
 
     def __init__(self, path: Path | str | None = None) -> None:
         self.path = Path(path).expanduser() if path is not None else default_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fix = "or set MOOT_HOME to a writable directory"
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            why = exc.strerror or str(exc)
+            if isinstance(exc, FileExistsError | NotADirectoryError):
+                why = "something in that path is a file, not a directory"
+            raise StoreError(
+                f"cannot use the run store {self.path}: cannot create the directory"
+                f" {self.path.parent} ({why}); free that path, {fix}"
+            ) from exc
+        if self.path.is_dir():
+            raise StoreError(
+                f"cannot use the run store {self.path}: it is a directory; move it away, {fix}"
+            )
         self._lock = threading.Lock()
-        # isolation_level=None: no implicit transactions; writes use BEGIN IMMEDIATE.
-        self._conn: sqlite3.Connection = sqlite3.connect(
-            self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
-        )
+        try:
+            # isolation_level=None: no implicit transactions; writes use BEGIN IMMEDIATE.
+            self._conn: sqlite3.Connection = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as exc:
+            self._reraise(exc)
         try:
             self._configure()
             self._migrate()
@@ -328,7 +353,7 @@ class Store:
 
     def _configure(self) -> None:
         conn = self._conn
-        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        self._retry(lambda: conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}"))
         # Switching to WAL takes a lock of its own: retry like any write.
         self._retry(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
         # NORMAL is durable across a crash or kill of the process in WAL mode; only a
@@ -336,8 +361,36 @@ class Store:
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
 
+    def _reraise(self, exc: sqlite3.Error) -> NoReturn:
+        """Raise the ``StoreError`` for ``exc`` when it comes from the store's state, else
+        ``exc`` itself (integrity and programming errors are bugs, not the store's state)."""
+        failure = self._failure(exc)
+        if failure is exc or isinstance(exc, sqlite3.IntegrityError | sqlite3.ProgrammingError):
+            raise exc
+        raise failure from exc
+
+    def _failure(self, exc: sqlite3.Error) -> BaseException:
+        """The ``StoreError`` for a database failure that comes from the store's state
+        (what is wrong and what to do); any other failure (a bug) is returned as it is."""
+        message = str(exc).lower()
+        fix = "or set MOOT_HOME to another directory"
+        if "not a database" in message or "malformed" in message or "no such table" in message:
+            why = f"it is not a moot database (not SQLite, or damaged); move it away, {fix}"
+        elif "unable to open" in message:
+            why = f"it cannot be opened; check that {self.path.parent} is writable, {fix}"
+        elif "readonly" in message or "read-only" in message:
+            why = f"it is read-only; make it writable, {fix}"
+        elif "full" in message or "disk i/o" in message:
+            why = f"the disk failed or is full ({exc}); free some space, {fix}"
+        elif _is_lock_error(exc):
+            why = f"another process keeps it locked ({exc}); try again, {fix}"
+        else:
+            return exc
+        return StoreError(f"cannot use the run store {self.path}: {why}")
+
     def _retry(self, fn: Callable[[], _T]) -> _T:
-        """Run ``fn``; on "database is locked" roll back and run it again (bounded)."""
+        """Run ``fn``; on "database is locked" roll back and run it again (bounded).
+        A failure that comes from the store's state is a ``StoreError``."""
         for attempt in range(LOCK_RETRIES + 1):
             try:
                 return fn()
@@ -345,9 +398,11 @@ class Store:
                 if self._conn.in_transaction:
                     self._conn.rollback()
                 if not _is_lock_error(exc) or attempt == LOCK_RETRIES:
-                    raise
+                    self._reraise(exc)
                 delay = min(LOCK_RETRY_SLEEP_S * 2**attempt, LOCK_RETRY_SLEEP_MAX_S)
                 time.sleep(delay * (0.5 + random.random()))  # noqa: S311 (jitter only)
+            except sqlite3.DatabaseError as exc:
+                self._reraise(exc)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _write(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
@@ -380,6 +435,14 @@ class Store:
                 return
 
     def _apply_next_migration(self, conn: sqlite3.Connection, known: list[str]) -> bool:
+        tables = {
+            row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+        }
+        if tables and "migrations" not in tables:
+            raise StoreError(
+                f"cannot use the run store {self.path}: it is an SQLite database of another"
+                " program (no moot tables); move it away, or set MOOT_HOME to another directory"
+            )
         conn.execute(
             "CREATE TABLE IF NOT EXISTS migrations ("
             "name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
@@ -671,6 +734,18 @@ class Store:
 
         self._write(update)
 
+    def mark_exhausted(self, call_ids: Sequence[int]) -> None:
+        """Mark calls whose re-asks ran out without a valid reply: a resume never
+        replays them (it asks the model again)."""
+
+        def update(conn: sqlite3.Connection) -> None:
+            conn.executemany(
+                "UPDATE calls SET validation = 'exhausted' WHERE id = ?",
+                [(int(call_id),) for call_id in call_ids],
+            )
+
+        self._write(update)
+
     def calls(self, debate_id: str) -> list[CallRow]:
         """Every journaled call of the debate, in ``seq`` order."""
         rows = self._read(
@@ -682,11 +757,13 @@ class Store:
         return [_call_row(row) for row in rows]
 
     def completed_calls(self, debate_id: str) -> list[CallRow]:
-        """The calls that have a reply and no error, in ``seq`` order."""
+        """The calls a resume may replay, in ``seq`` order: those with a reply and no
+        error, unless marked ``exhausted``."""
         rows = self._read(
             lambda conn: conn.execute(
                 f"SELECT {_CALL_COLUMNS} FROM calls "  # noqa: S608
-                "WHERE debate_id = ? AND reply IS NOT NULL AND error IS NULL ORDER BY seq",
+                "WHERE debate_id = ? AND reply IS NOT NULL AND error IS NULL"
+                " AND COALESCE(validation, '') != 'exhausted' ORDER BY seq",
                 (debate_id,),
             ).fetchall()
         )
@@ -728,6 +805,10 @@ class Store:
                 (key, model, value_json, _now()),
             )
         )
+
+    def cache_delete(self, key: str) -> None:
+        """Remove one cache entry (no error if there is none)."""
+        self._write(lambda conn: conn.execute("DELETE FROM cache WHERE key = ?", (key,)))
 
     def cache_stats(self) -> dict[str, int]:
         """``entries``, total ``hits`` and the ``bytes`` of the stored values."""

@@ -20,7 +20,6 @@ good the others are cancelled, warnings are kept in a stable order) and
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Mapping, Sequence
@@ -41,6 +40,7 @@ from moot.llm.backend import Backend
 from moot.llm.meter import Meter
 from moot.llm.structured import Checker, Problem, generate_structured
 from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
+from moot.llm.waves import gather_wave
 from moot.profiles import STANDARD, ModelProfile
 from moot.prompts import render
 from moot.schema import DebateResult, Judgement, Lang, Panel, Position, QualityWarning
@@ -140,6 +140,8 @@ class Debate:
     warnings: list[QualityWarning] = field(default_factory=list)
     progress: dict[str, Any] = field(default_factory=dict)
     """What the run completed so far, JSON-ready (saved when a run stops early)."""
+    round: str = "setup"
+    """The round under way (or the last one begun)."""
     _pending: dict[tuple[str, str], list[QualityWarning]] = field(default_factory=dict)
 
     @property
@@ -156,9 +158,9 @@ class Debate:
         """A reply schema as ``role``'s model profile asks for it in this language."""
         return self.settings.profile(role).spec(base, self.lang)
 
-    def render(self, name: str, **values: object) -> str:
+    def render(self, template: str, /, **values: object) -> str:
         """One of the format's prompt templates, in the debate's language."""
-        return render(name, self.lang, package=self.format.prompts, **values)
+        return render(template, self.lang, package=self.format.prompts, **values)
 
     def context(self, role: str, round_name: str, data: object = None) -> CallContext:
         """The context of a call by ``role`` (a position key) in ``round_name``."""
@@ -207,22 +209,15 @@ class Debate:
         return outcome.value, warnings
 
     async def wave(self, round_name: str, calls: Sequence[Awaitable[T]]) -> list[T]:
-        """Run one round's calls concurrently. When one fails for good, the others are
-        cancelled (they stay journaled, so a resume is unaffected) and the failure is
-        raised once they have stopped."""
+        """Run one round's calls concurrently (``gather_wave``: when one fails for good
+        the others are cancelled, a budget refusal lets them finish)."""
+        self.round = round_name
         self.meter.emit(RoundStarted(round_name))
-        tasks = [asyncio.ensure_future(call) for call in calls]
         try:
-            results = await asyncio.gather(*tasks)
-        except BaseException:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            raise
+            return await gather_wave(calls)
         finally:
             for role in [*self.position_keys(), *sorted(self.backends)]:
                 self.warnings += self._pending.pop((round_name, role), [])
-        return list(results)
 
     async def judge(
         self,
@@ -238,6 +233,7 @@ class Debate:
         other positions answered to it): by the single judge, or by the panel.
         ``transcript`` is the debate as the judge reads it (rendered by the format);
         ``order`` the positions' reading order (the swap rerun reverses it)."""
+        self.round = "judgement"
         self.meter.emit(RoundStarted("judgement"))
         keys = list(order) if order is not None else self.position_keys()
         names = {p.key: p.name for p in self.positions}
@@ -328,10 +324,18 @@ class Format(ABC):
     payload_type: ClassVar[type[BaseModel]]
     prompts: ClassVar[str]
     """The package whose ``prompts/<lang>/`` directory holds the format's templates."""
+    option_names: ClassVar[tuple[str, ...]] = ()
+    """The format's own options (``RunOptions.format_options``)."""
 
     def check_options(self, options: Mapping[str, Any], positions: int) -> list[str]:
         """Refuse options the format cannot run with (``ConfigError``); return
-        warnings about options it runs with but advises against. Default: none."""
+        warnings about options it runs with but advises against."""
+        unknown = sorted(set(options) - set(self.option_names))
+        if unknown:
+            raise ConfigError(
+                f"the {self.name} format has no option {', '.join(unknown)}"
+                f" (its options: {', '.join(self.option_names) or 'none'})"
+            )
         if not self.min_positions <= positions <= self.max_positions:
             raise ConfigError(
                 f"the {self.name} format takes {self.min_positions} to {self.max_positions}"
@@ -372,16 +376,12 @@ def first_wave_with_classification(
     """A format's first wave, joined by the panel's topic classification (it depends
     only on the topic, so it costs no extra wave). Either failing cancels the other."""
 
+    async def classify() -> list[T]:
+        await debate.classify_topic()
+        return []
+
     async def both() -> list[T]:
-        wave = asyncio.ensure_future(debate.wave(round_name, calls))
-        classify = asyncio.ensure_future(debate.classify_topic())
-        try:
-            done, _ = await asyncio.gather(wave, classify)
-        except BaseException:
-            for task in (wave, classify):
-                task.cancel()
-            await asyncio.gather(wave, classify, return_exceptions=True)
-            raise
+        done, _ = await gather_wave([debate.wave(round_name, calls), classify()])
         return done
 
     return both()

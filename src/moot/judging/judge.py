@@ -99,9 +99,7 @@ def position_totals(weighted: Mapping[str, float], side_of: Mapping[str, str]) -
     }
 
 
-def check_judge_reply(
-    reply: Any, ids: Sequence[str], debate_text: str, lang: str
-) -> list[Problem]:
+def check_judge_reply(reply: Any, ids: Sequence[str], debate_text: str, lang: str) -> list[Problem]:
     """Every unit assessed exactly once; fallacies name real units and quote words
     that occur in the debate; prose in the debate's language."""
     problems: list[Problem] = []

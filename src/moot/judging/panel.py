@@ -11,14 +11,12 @@ judges' raw integer scores, which the result keeps for anyone to recompute.
 
 from __future__ import annotations
 
-import asyncio
 import math
 import random
 import statistics
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast
 
 from moot import i18n
 from moot.judging.agreement import (
@@ -37,6 +35,7 @@ from moot.llm.backend import Backend
 from moot.llm.meter import Meter
 from moot.llm.structured import Problem
 from moot.llm.types import GenerationSettings
+from moot.llm.waves import gather_wave
 from moot.profiles import ModelProfile
 from moot.schema import (
     Agreement,
@@ -337,40 +336,32 @@ async def judge_panel(
     seats, runs, method = plan.seats, plan.runs, plan.method
     kind, kind_source = topic_type
     rubrics = [seat.profile.rubric.applied_to(rubric) for seat in seats]
-    tasks = [
-        asyncio.ensure_future(
-            judge_units(
-                seat.backend,
-                topic=topic,
-                lang=lang,
-                units=units,
-                transcript=transcript,
-                positions=positions,
-                rubric=own,
-                standings=standings,
-                settings=settings_for(f"judge:{seat.profile.name}#{k}"),
-                meter=meter,
-                max_reasks=max_reasks,
-                strict_rules=strict_rules,
-                names=names,
-                unit=unit,
-                role=f"judge:{seat.profile.name}#{k}",
-                profile=profile_for(f"judge:{seat.profile.name}"),
-                format_name=format_name,
-                persona=seat.profile.name,
-            )
+    calls = [
+        judge_units(
+            seat.backend,
+            topic=topic,
+            lang=lang,
+            units=units,
+            transcript=transcript,
+            positions=positions,
+            rubric=own,
+            standings=standings,
+            settings=settings_for(f"judge:{seat.profile.name}#{k}"),
+            meter=meter,
+            max_reasks=max_reasks,
+            strict_rules=strict_rules,
+            names=names,
+            unit=unit,
+            role=f"judge:{seat.profile.name}#{k}",
+            profile=profile_for(f"judge:{seat.profile.name}"),
+            format_name=format_name,
+            persona=seat.profile.name,
         )
         for seat, own in zip(seats, rubrics, strict=True)
         for k in range(1, runs + 1)
     ]
-    try:
-        outcomes = await asyncio.gather(*tasks)
-    except BaseException:
-        # one judge failed for good: the others are cancelled (their calls stay journaled)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        raise
+    # a judge call that fails for good cancels the others (see gather_wave)
+    outcomes = await gather_wave(calls)
     warnings: list[QualityWarning] = []
     drafts: list[tuple[Seat, Rubric, list[Judgement], _Draft]] = []
     for n, (seat, own) in enumerate(zip(seats, rubrics, strict=True)):

@@ -24,11 +24,14 @@ from pathlib import Path
 from typing import get_args
 
 from moot.errors import ConfigError
+from moot.files import read_config_text
 from moot.judging.rubric import DIMENSIONS, Rubric
 from moot.schema import TopicType
+from moot.validation import NAME, check_name, check_number
 
 TOPIC_TYPES: tuple[str, ...] = get_args(TopicType)
 DEFAULT_RELEVANCE = 0.7
+NAME_RULE = "use letters, digits, '_' or '-', starting with a letter or digit (max 32)"
 
 
 @dataclass(frozen=True)
@@ -77,38 +80,49 @@ BUILTIN: dict[str, JudgeProfile] = {
 
 
 def load_profiles(path: Path) -> dict[str, JudgeProfile]:
-    """Custom judge profiles from a TOML file (see the module docstring)."""
+    """Custom judge profiles from a TOML file (see the module docstring). Every name,
+    weight and relevance is checked: ``ConfigError`` names the file and the entry."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+        data = tomllib.loads(read_config_text(path, "the judge profile file"))
+    except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"cannot read judge profiles {path}: {exc}") from exc
     judges = data.get("judges")
     if not isinstance(judges, dict) or not judges:
         raise ConfigError(f"{path}: no [judges.NAME] tables")
     profiles: dict[str, JudgeProfile] = {}
     for name, table in judges.items():
+        check_name(name, NAME, f"judge name in {path}", NAME_RULE)
         if not isinstance(table, dict):
             raise ConfigError(f"{path}: judges.{name} must be a table")
-        try:
-            weights = {d: float(table[d]) for d in DIMENSIONS}
-        except (KeyError, TypeError, ValueError) as exc:
+        unknown = sorted(set(table) - {*DIMENSIONS, "relevance", "model"})
+        if unknown:
             raise ConfigError(
-                f"{path}: judges.{name} needs numeric {', '.join(DIMENSIONS)}"
-            ) from exc
+                f"{path}: judges.{name} has unknown keys {', '.join(unknown)}; expected"
+                f" {', '.join(DIMENSIONS)}, relevance and model"
+            )
+        missing = [d for d in DIMENSIONS if d not in table]
+        if missing:
+            raise ConfigError(f"{path}: judges.{name} needs numeric {', '.join(DIMENSIONS)}")
+        weights = {
+            d: check_number(table[d], f"{path}: judges.{name}.{d}", minimum=0.0) for d in DIMENSIONS
+        }
         relevance = table.get("relevance", {})
-        if not isinstance(relevance, dict) or not all(
-            k in TOPIC_TYPES and isinstance(v, int | float) and 0 <= v <= 1
-            for k, v in relevance.items()
-        ):
+        if not isinstance(relevance, dict) or not set(relevance) <= set(TOPIC_TYPES):
             raise ConfigError(
                 f"{path}: judges.{name}.relevance maps {', '.join(TOPIC_TYPES)} to 0..1"
             )
+        relevance = {
+            k: check_number(v, f"{path}: judges.{name}.relevance.{k}", minimum=0.0, maximum=1.0)
+            for k, v in relevance.items()
+        }
         model = table.get("model")
         if model is not None and not isinstance(model, str):
             raise ConfigError(f"{path}: judges.{name}.model must be a model spec string")
-        profiles[name] = JudgeProfile(
-            name, Rubric(name, weights), {k: float(v) for k, v in relevance.items()}, model
-        )
+        try:
+            rubric = Rubric(name, weights)
+        except ConfigError as exc:
+            raise ConfigError(f"{path}: {exc}") from exc
+        profiles[name] = JudgeProfile(name, rubric, relevance, model)
     return profiles
 
 
@@ -117,6 +131,8 @@ def select_profiles(
 ) -> list[JudgeProfile]:
     """The profiles named by ``--panel`` (custom ones shadow built-ins)."""
     available = {**BUILTIN, **(custom or {})}
+    for name in names:
+        check_name(name, NAME, "judge name", NAME_RULE)
     if not names:
         raise ConfigError("the panel needs at least one judge")
     if len(set(names)) != len(names):

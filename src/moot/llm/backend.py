@@ -9,6 +9,10 @@ A model spec is ``provider[:rest]``:
 
 Providers are imported lazily so that a missing optional dependency only matters
 when its provider is used, and then raises a ``ConfigError`` naming the install.
+
+Every provider is given the run's ``seed`` and ``timeout`` (seconds one request may
+take; ``None`` for the provider's default). A spec holding a control character or a
+line break is refused: it can only be a paste gone wrong.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Protocol, runtime_checkable
 
 from moot.errors import ConfigError
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
+from moot.safe_text import has_control
 
 DEFAULT_SPEC = "local"
 
@@ -43,33 +48,41 @@ class Backend(Protocol):
         ...
 
 
-def _make_local(rest: str, seed: int | None) -> Backend:
+def _make_local(rest: str, seed: int | None, timeout: float | None) -> Backend:
     from moot.llm.local import LocalBackend
 
-    return LocalBackend(model_path=rest or None, seed=seed)
+    return LocalBackend(model_path=rest or None, seed=seed, timeout=timeout)
 
 
-def _make_openai(rest: str, seed: int | None) -> Backend:
-    from moot.llm.openai import OpenAIBackend
+def _make_openai(rest: str, seed: int | None, timeout: float | None) -> Backend:
+    from moot.llm.openai import DEFAULT_TIMEOUT, OpenAIBackend
 
     if not rest:
         raise ConfigError("openai spec needs a model name: openai:MODEL or openai:MODEL@BASE_URL")
     model, at, base_url = rest.partition("@")
     if at:
         base_url, _, key_env = base_url.partition("#")
+        if not base_url:
+            raise ConfigError(f"no base URL after '@' in 'openai:{rest}'")
     else:
         model, _, key_env = model.partition("#")
-    return OpenAIBackend(model=model, base_url=base_url or None, key_env=key_env or None)
+    return OpenAIBackend(
+        model=model,
+        base_url=base_url or None,
+        key_env=key_env or None,
+        timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
+    )
 
 
-def _make_scripted(rest: str, seed: int | None) -> Backend:
+def _make_scripted(rest: str, seed: int | None, timeout: float | None) -> Backend:
     from moot.llm.scripted import DemoBackend
 
-    return DemoBackend.from_spec(rest, seed=seed)
+    return DemoBackend.from_spec(rest, seed=seed, timeout=timeout)
 
 
-ProviderFactory = Callable[[str, int | None], Backend]
-"""Builds a backend from the part of a spec after ``provider:`` and the run's seed."""
+ProviderFactory = Callable[[str, int | None, float | None], Backend]
+"""Builds a backend from the part of a spec after ``provider:``, the run's seed and
+the timeout of one request in seconds (``None``: the backend's default)."""
 
 _PROVIDERS: dict[str, ProviderFactory] = {
     "local": _make_local,
@@ -92,14 +105,16 @@ def providers() -> tuple[str, ...]:
     return tuple(sorted(_PROVIDERS))
 
 
-def resolve_backend(spec: str, *, seed: int | None = None) -> Backend:
+def resolve_backend(spec: str, *, seed: int | None = None, timeout: float | None = None) -> Backend:
     """Build the backend a model spec names. Raises ``ConfigError`` for a bad spec."""
     spec = spec.strip()
     if not spec:
         raise ConfigError("empty model spec")
+    if has_control(spec):
+        raise ConfigError(f"model spec {spec!r} holds a control character or a line break")
     provider, _, rest = spec.partition(":")
     factory = _PROVIDERS.get(provider)
     if factory is None:
         known = ", ".join(providers())
         raise ConfigError(f"unknown model provider {provider!r} in {spec!r}; known: {known}")
-    return factory(rest, seed)
+    return factory(rest, seed, timeout)

@@ -21,9 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from moot.errors import BudgetExceeded, ConfigError
+from moot.files import read_config_text
 from moot.llm.backend import Backend
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec, Usage
 from moot.llm.wrapper import Wrapper
+from moot.validation import check_number
 
 FREE_PROVIDERS = ("local", "scripted")
 
@@ -55,20 +57,34 @@ class PriceTable:
 
     @classmethod
     def load(cls, path: Path) -> PriceTable:
-        """Read ``[models."SPEC"]`` tables with ``input_per_mtok`` and ``output_per_mtok``."""
-        if not path.is_file():
+        """Read ``[models."SPEC"]`` tables with ``input_per_mtok`` and ``output_per_mtok``
+        (finite numbers, 0 or more). A missing file is an empty table."""
+        if not path.exists():
             return cls()
+        text = read_config_text(path, "the price table")
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-            models = data.get("models", {})
-            return cls(
-                {
-                    spec: Price(float(v["input_per_mtok"]), float(v["output_per_mtok"]))
-                    for spec, v in models.items()
-                }
-            )
-        except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"bad price table {path}: {exc}") from exc
+        models = data.get("models", {})
+        if not isinstance(models, dict):
+            raise ConfigError(f"bad price table {path}: models must be a table")
+        prices = {}
+        for spec, entry in models.items():
+            if not isinstance(entry, dict) or not {"input_per_mtok", "output_per_mtok"} <= set(
+                entry
+            ):
+                raise ConfigError(
+                    f'bad price table {path}: [models."{spec}"] needs input_per_mtok and'
+                    " output_per_mtok"
+                )
+            prices[spec] = Price(
+                *(
+                    check_number(entry[key], f'{path}: models."{spec}".{key}', minimum=0.0)
+                    for key in ("input_per_mtok", "output_per_mtok")
+                )
+            )
+        return cls(prices)
 
 
 def estimate_prompt_tokens(messages: Sequence[Message], schema: OutputSpec | None = None) -> int:
@@ -97,10 +113,10 @@ class Budget:
         used_tokens: int = 0,
         used_cost: float = 0.0,
     ) -> None:
-        if max_tokens is not None and max_tokens <= 0:
-            raise ConfigError("--max-tokens must be a positive number of tokens")
-        if max_cost is not None and max_cost <= 0:
-            raise ConfigError("--max-cost must be a positive amount of US dollars")
+        if max_tokens is not None:
+            check_number(max_tokens, "--max-tokens", minimum=1, integer=True)
+        if max_cost is not None:
+            check_number(max_cost, "--max-cost (US dollars)", above=0.0)
         self.max_tokens = max_tokens
         self.max_cost = max_cost
         self.prices = prices or PriceTable()

@@ -2,12 +2,15 @@
 
 By default only deterministic requests (temperature 0) are cached; ``policy="on"``
 caches every request and ``"off"`` none. Only complete replies are stored: errors,
-cut-off replies and refusals (any finish other than ``stop``) never are.
+cut-off replies and refusals (any finish other than ``stop``) never are, and a reply
+that fails validation is dropped again (:func:`drop_invalid`), so asking again (a
+re-ask after the model was fixed, a resume) reaches the model.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Literal
 
 from moot.llm.backend import Backend
@@ -60,6 +63,7 @@ class CachedBackend(Wrapper):
                 usage=Usage(int(hit["prompt_tokens"]), int(hit["completion_tokens"])),
                 model=str(hit["model"]),
                 source="cache",
+                cache_key=key,
             )
         completion = await self._inner.generate(
             messages, schema=schema, settings=settings, context=context
@@ -75,4 +79,16 @@ class CachedBackend(Wrapper):
                     "model": completion.model,
                 },
             )
+            return replace(completion, cache_key=key)
         return completion
+
+
+def drop_invalid(store: Store) -> Callable[[Completion, list[str]], None]:
+    """A validation hook (``Meter.on_validation``) that removes a reply from the cache
+    when it did not validate."""
+
+    def hook(completion: Completion, problems: list[str]) -> None:
+        if problems and completion.cache_key is not None:
+            store.cache_delete(completion.cache_key)
+
+    return hook

@@ -6,7 +6,9 @@ Replay is keyed by the request's identity (``moot.llm.requests.request_hash``): 
 resumed run rebuilds the same prompts from the same replayed replies, so each
 request finds its journaled reply; identical requests are matched in the order
 they were made. A call that was in flight when the process died has no reply in
-the journal and is sent again.
+the journal and is sent again, and so is every attempt of a call whose re-asks ran
+out without a valid reply (marked ``exhausted``): a run that failed on a bad reply
+asks the model again when it is resumed, instead of replaying the same failure.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections import defaultdict, deque
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from moot.errors import MootError
+from moot.errors import BudgetExceeded, MootError
 from moot.llm.backend import Backend
 from moot.llm.requests import messages_as_json, request_hash
 from moot.llm.types import (
@@ -61,6 +63,12 @@ class Journal:
         if queue:
             return queue.popleft()
         return None
+
+    def record_exhausted(self, completions: Sequence[Completion]) -> None:
+        """Meter hook: these attempts of one call never validated; never replay them."""
+        ids = [c.journal_id for c in completions if c.journal_id is not None]
+        if ids:
+            self.store.mark_exhausted(ids)
 
     def record_validation(self, completion: Completion, problems: list[str]) -> None:
         """Meter hook: store whether the reply validated (not for replayed rows)."""
@@ -129,6 +137,8 @@ class JournaledBackend(Wrapper):
             completion = await self._inner.generate(
                 messages, schema=schema, settings=settings, context=context
             )
+        except BudgetExceeded:
+            raise  # refused before it was sent: not a call, nothing to journal
         except MootError as exc:
             record(None, f"{type(exc).__name__}: {exc}")
             raise

@@ -1,13 +1,20 @@
-"""Counting and observing every model call: one wrapper around ``Backend.generate``."""
+"""Counting and observing every model call: one wrapper around ``Backend.generate``.
+
+A listener that fails (a display that cannot draw what a model wrote, say) is logged
+and dropped; it never stops the debate it observes.
+"""
 
 from __future__ import annotations
 
 import itertools
+import logging
 import time
 from collections.abc import Callable, Sequence
 
-from moot.events import CallFinished, CallStarted, Event, Listener, Reasked, Validated
+from moot.errors import BudgetExceeded
+from moot.events import CallFinished, CallStarted, Event, Listener, Reasked, Retrying, Validated
 from moot.llm.backend import Backend
+from moot.llm.retry import RetryEvent, retry_listener
 from moot.llm.types import (
     CallContext,
     Completion,
@@ -19,6 +26,9 @@ from moot.llm.types import (
 from moot.llm.wrapper import Wrapper
 
 ValidationHook = Callable[[Completion, list[str]], None]
+ExhaustedHook = Callable[[Sequence[Completion]], None]
+
+_log = logging.getLogger(__name__)
 
 
 class Meter:
@@ -31,10 +41,17 @@ class Meter:
         self.reasks = 0
         self.usage = Usage()
         self._validation_hooks: list[ValidationHook] = []
+        self._exhausted_hooks: list[ExhaustedHook] = []
 
     def emit(self, event: Event) -> None:
-        if self._listener is not None:
+        if self._listener is None:
+            return
+        try:
             self._listener(event)
+        except Exception as exc:
+            # %r: the message may quote model text; repr shows its control characters
+            _log.warning("the progress listener failed (%r); it gets no more events", exc)
+            self._listener = None
 
     def next_id(self) -> int:
         return next(self._ids)
@@ -56,6 +73,16 @@ class Meter:
             hook(completion, list(problems))
         if context is not None:
             self.emit(Validated(context, tuple(codes)))
+
+    def on_exhausted(self, hook: ExhaustedHook) -> None:
+        """Call ``hook(completions)`` with every attempt of a call whose re-asks ran out
+        without a valid reply (the journal then never replays them: a resume asks
+        again)."""
+        self._exhausted_hooks.append(hook)
+
+    def record_exhausted(self, completions: Sequence[Completion]) -> None:
+        for hook in self._exhausted_hooks:
+            hook(list(completions))
 
     def record_reask(
         self,
@@ -89,14 +116,28 @@ class MeteredBackend(Wrapper):
         meter.calls += 1
         meter.emit(CallStarted(call_id, ctx, self.spec))
         started = time.perf_counter()
+
+        def retrying(event: RetryEvent) -> None:
+            meter.emit(Retrying(call_id, ctx, event.attempt, event.reason, event.delay))
+
         try:
-            completion = await self._inner.generate(
-                messages, schema=schema, settings=settings, context=ctx
-            )
+            with retry_listener(retrying):
+                completion = await self._inner.generate(
+                    messages, schema=schema, settings=settings, context=ctx
+                )
         except Exception as exc:
+            refused = isinstance(exc, BudgetExceeded)
+            if refused:
+                meter.calls -= 1  # never sent: not a call
             meter.emit(
                 CallFinished(
-                    call_id, ctx, self.spec, Usage(), time.perf_counter() - started, error=str(exc)
+                    call_id,
+                    ctx,
+                    self.spec,
+                    Usage(),
+                    time.perf_counter() - started,
+                    error=str(exc) or type(exc).__name__,
+                    sent=not refused,
                 )
             )
             raise

@@ -130,6 +130,27 @@ def _origin(url: str) -> tuple[str, str, int | None]:
     return parts.scheme.lower(), (parts.hostname or "").lower(), parts.port or default
 
 
+def _check_base_url(url: str) -> None:
+    """A base URL must be ``http(s)://HOST[:PORT][/PATH]``: anything else is a
+    configuration error before any run is stored, not a failed request later."""
+    try:
+        parts = urlsplit(url)
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:
+        port_ok = False
+        parts = urlsplit("")
+    if (
+        parts.scheme.lower() not in ("http", "https")
+        or not parts.hostname
+        or not port_ok
+        or any(ch.isspace() or not ch.isprintable() for ch in url)
+    ):
+        raise ConfigError(
+            f"bad base URL {url!r}: use http(s)://HOST[:PORT]/PATH, e.g."
+            " openai:MODEL@http://127.0.0.1:8080/v1"
+        )
+
+
 def _refuse_credentials_in_url(url: str) -> None:
     parts = urlsplit(url)
     if parts.username or parts.password or "key" in parts.query.lower():
@@ -198,6 +219,7 @@ class OpenAIBackend:
         self._key_env = key_env or None
         effective_base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
         if effective_base_url is not None:
+            _check_base_url(effective_base_url)
             _refuse_credentials_in_url(effective_base_url)
         key = api_key or _choose_key(base_url, self._key_env)
         if key is None:
@@ -421,10 +443,25 @@ class OpenAIBackend:
             self._on_retry(event)
 
     def _completion(self, reply: ChatCompletion) -> Completion:
-        choices = getattr(reply, "choices", None)
-        if not choices:
+        try:
+            return self._read_completion(reply)
+        except (AttributeError, TypeError, ValueError, IndexError, KeyError) as exc:
+            # the SDK does not validate a reply's shape: a wrong one fails here
             raise BackendError(
-                f"{self.base_url} did not answer with a chat completion; is the base URL"
+                f"{self.base_url} did not answer with a chat completion ({exc}); is the base"
+                " URL the API root of an OpenAI-compatible server (usually ending in /v1)?",
+                spec=self.spec,
+            ) from None
+
+    def _read_completion(self, reply: ChatCompletion) -> Completion:
+        choices = getattr(reply, "choices", None)
+        if not choices or isinstance(choices, str | bytes | dict):
+            sent = ""
+            if isinstance(reply, str | bytes):
+                body = " ".join(str(reply)[:_MAX_DETAIL].split())
+                sent = f" (it sent {body!r})"
+            raise BackendError(
+                f"{self.base_url} did not answer with a chat completion{sent}; is the base URL"
                 " the API root of an OpenAI-compatible server (usually ending in /v1)?",
                 spec=self.spec,
             )
@@ -518,6 +555,13 @@ class OpenAIBackend:
             )
         if isinstance(exc, openai.APIStatusError):
             return f"{where} answered HTTP {exc.status_code}: {_detail(exc)}"
+        if isinstance(exc, json.JSONDecodeError):
+            body = " ".join(exc.doc.split())
+            shown = body if len(body) <= _MAX_DETAIL else body[:_MAX_DETAIL] + "..."
+            return (
+                f"{where} answered with a body that is not JSON, so not a chat completion"
+                f" (is the base URL the API root, usually ending in /v1?): {shown!r}"
+            )
         return f"the call to {where} failed: {exc}"
 
     def _scrub(self, message: str) -> str:

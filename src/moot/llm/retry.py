@@ -29,7 +29,10 @@ wants to wait that long can raise the cap. Both are :class:`~moot.errors.Backend
 subclasses and carry the failure that ended the attempts as ``__cause__``.
 
 Every retry is reported, before its sleep, as a :class:`RetryEvent` (attempt number,
-reason, delay) to the ``on_retry`` callback, so callers can count and log them.
+reason, delay) to the ``on_retry`` callback, so callers can count and log them, and
+to the listener of the task it happens in (:func:`retry_listener`): the layer that
+starts a call (the meter) learns of every retry and wait inside it, whichever
+backend retries, without the backend knowing who listens.
 Sleeping goes through :attr:`RetryPolicy.sleep` and randomness through
 :attr:`RetryPolicy.rand`, so tests neither wait nor depend on chance.
 """
@@ -37,11 +40,13 @@ Sleeping goes through :attr:`RetryPolicy.sleep` and randomness through
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import email.utils
 import math
 import random
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC
 from typing import TypeVar
@@ -127,6 +132,22 @@ class RetryEvent:
     delay: float
     status: int | None = None
     retry_after: float | None = None
+
+
+_LISTENER: ContextVar[Callable[[RetryEvent], None] | None] = ContextVar(
+    "moot_retry_listener", default=None
+)
+
+
+@contextlib.contextmanager
+def retry_listener(listener: Callable[[RetryEvent], None]) -> Iterator[None]:
+    """Report every retry made in this task (and the tasks it starts) to ``listener``
+    while the block runs."""
+    token = _LISTENER.set(listener)
+    try:
+        yield
+    finally:
+        _LISTENER.reset(token)
 
 
 class RetryError(BackendError):
@@ -291,5 +312,8 @@ async def call_with_retries(
             retries.append(event)
             if on_retry is not None:
                 on_retry(event)
+            listener = _LISTENER.get()
+            if listener is not None:
+                listener(event)
         await policy.sleep(event.delay)
     raise AssertionError("unreachable")  # pragma: no cover

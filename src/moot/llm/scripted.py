@@ -198,7 +198,6 @@ class ScriptedBackend:
         return completion
 
 
-
 # --------------------------------------------------------------------------------------
 # DemoBackend: deterministic demo replies written by the formats' demo writers
 # --------------------------------------------------------------------------------------
@@ -260,15 +259,21 @@ class DemoBackend:
     for benchmarks; :attr:`calls` records each call's start and end.
     """
 
-    def __init__(self, seed: int | None = None, *, latency_ms: float = 0.0) -> None:
+    def __init__(
+        self, seed: int | None = None, *, latency_ms: float = 0.0, timeout: float | None = None
+    ) -> None:
         if latency_ms < 0:
             raise ConfigError(f"latency_ms must not be negative (got {latency_ms})")
         self.seed = seed
         self.latency_ms = latency_ms
+        self.timeout = timeout
+        """Seconds a call may take: a ``latency_ms`` above it fails as a timeout."""
         self.calls: list[DemoCall] = []
 
     @classmethod
-    def from_spec(cls, rest: str, *, seed: int | None = None) -> DemoBackend:
+    def from_spec(
+        cls, rest: str, *, seed: int | None = None, timeout: float | None = None
+    ) -> DemoBackend:
         """Build from the part of a spec after ``scripted:``, e.g. ``demo?latency_ms=200``."""
         name, sep, query = rest.partition("?")
         if name != "demo":
@@ -299,7 +304,7 @@ class DemoBackend:
                     raise ConfigError(
                         f"latency_ms must be a non-negative number of milliseconds (got {value!r})"
                     )
-        return cls(seed, latency_ms=latency)
+        return cls(seed, latency_ms=latency, timeout=timeout)
 
     @property
     def spec(self) -> str:
@@ -326,7 +331,15 @@ class DemoBackend:
         reply = self.reply(context, messages, schema=schema, seed=seed)
         text = reply if isinstance(reply, str) else reply.model_dump_json()
         if self.latency_ms:
-            await asyncio.sleep(self.latency_ms / 1000)
+            delay = self.latency_ms / 1000
+            if self.timeout is not None and delay > self.timeout:
+                await asyncio.sleep(self.timeout)
+                raise BackendError(
+                    f"timed out: {self.spec} takes {delay:g} s per call, more than the"
+                    f" {self.timeout:g} s timeout",
+                    spec=self.spec,
+                )
+            await asyncio.sleep(delay)
         self.calls.append(DemoCall(context, started, time.perf_counter()))
         return Completion(
             text=text, finish_reason="stop", usage=_usage(messages, text), model=self.spec

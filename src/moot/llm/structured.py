@@ -4,6 +4,8 @@ The backend is asked for JSON matching the reply type's schema (backends constra
 decoding where they can). The reply is parsed and validated with pydantic, then by
 the caller's rule checks. A failure is sent back to the model with the exact errors
 for a bounded number of re-asks. A reply cut off at the token limit is a failure.
+When the re-asks run out, the meter is told (``record_exhausted``): a journaled run
+then never replays those attempts, so resuming it asks the model afresh.
 
 Problems come in two tiers. *Hard* problems (invalid JSON, schema violations, wrong
 or duplicate ids) can never be accepted: when the re-asks are spent a
@@ -30,7 +32,7 @@ from moot.llm.backend import Backend
 from moot.llm.bounds import max_reply_tokens, scale_lengths
 from moot.llm.meter import Meter
 from moot.llm.schemas import output_spec
-from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
+from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
 from moot.prompts import render
 
 T = TypeVar("T", bound=BaseModel)
@@ -116,6 +118,7 @@ async def generate_structured(
     rule_reasks_used = 0
     history = list(messages)
     raw_replies: list[str] = []
+    completions: list[Completion] = []
     for attempt in range(max_reasks + 1):
         completion = await backend.generate(
             history,
@@ -125,6 +128,7 @@ async def generate_structured(
         )
         text = completion.text
         raw_replies.append(text)
+        completions.append(completion)
         problems: list[Problem]
         value: T | None = None
         if completion.finish_reason == "refusal":
@@ -164,6 +168,8 @@ async def generate_structured(
                 last = True
             rule_reasks_used += 1
         if last:
+            # every attempt failed: none of them may be replayed by a resume
+            meter.record_exhausted(completions)
             raise ModelOutputError(
                 f"{context.role} reply for {context.round} did not validate after "
                 f"{attempt + 1} attempt(s) (model {backend.spec})",

@@ -85,3 +85,5 @@ class Completion:
     """Where the time went, when the backend can tell (the local model reports
     ``prompt_eval_ms``, ``prompt_eval_tokens``, ``generation_ms``, ``generated_tokens``
     and ``seconds``); for benchmarks, never stored."""
+    cache_key: str | None = None
+    """The response-cache entry holding this reply, when it came from or went into it."""

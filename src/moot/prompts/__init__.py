@@ -45,7 +45,7 @@ def _environment(package: str) -> jinja2.Environment:
     )
 
 
-def render(name: str, lang: str, *, package: str = "moot", **context: Any) -> str:
+def render(name: str, lang: str, /, *, package: str = "moot", **context: Any) -> str:
     """Render prompt template ``name`` of ``package`` in language ``lang``."""
     if lang not in LANGS:
         raise ConfigError(f"unsupported language {lang!r}; choose one of {', '.join(LANGS)}")

@@ -2,38 +2,43 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 
 import jinja2
 
 from moot import i18n
+from moot.report.escape import markdown_environment
 from moot.schema import DebateResult, QualityWarning
-
-
-def _cell(text: object) -> str:
-    """Make text safe inside a Markdown table cell."""
-    return " ".join(str(text).split()).replace("|", "\\|")
 
 
 @cache
 def _template() -> jinja2.Template:
-    env = jinja2.Environment(
-        loader=jinja2.PackageLoader("moot", "report/templates"),
-        # Markdown output, not HTML; table cells are escaped by the ``cell`` filter.
-        autoescape=False,  # noqa: S701
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    env.filters["cell"] = _cell
+    # every interpolated value is escaped: no text can restructure the briefing
+    env = markdown_environment(jinja2.PackageLoader("moot", "report/templates"))
     return env.get_template("briefing.md.j2")
 
 
+def role_names(result: DebateResult, labels: dict[str, str]) -> dict[str, str]:
+    """How the briefing names each role of ``result.models``: a position's name, the
+    judge, or a panel judge's profile."""
+    names = {p.key: p.name for p in result.positions}
+    return {
+        role: names.get(role)
+        or (labels.get("judge." + role[6:], role[6:]) if role.startswith("judge:") else None)
+        or labels["role.judge"]
+        for role in result.models
+    }
+
+
 def to_markdown(result: DebateResult) -> str:
-    """Render the briefing: totals and gap, trace table, fallacies, closings, key
-    insight, unresolved questions, recommendation, unmet rules and usage."""
+    """Render the briefing: totals and gap, the panel, the format's own sections (the
+    structured format's argument trace and closings, the free-form format's
+    speeches), fallacies, detector flags, key insight, unresolved questions,
+    recommendation, unmet rules and usage."""
+    from moot.formats import get_format
+
     labels = i18n.labels(result.lang)
-    scores = {s.argument_id: s for s in result.judgement.scores}
     usage = result.usage
     usage_line = labels["usage.line"].format(
         calls=usage.calls,
@@ -42,25 +47,33 @@ def to_markdown(result: DebateResult) -> str:
         completion=usage.completion_tokens,
         seconds=usage.wall_seconds,
     )
+    names = {p.key: p.name for p in result.positions}
     text = _template().render(
         r=result,
         L=labels,
-        scores=scores,
+        names=names,
+        role_names=role_names(result, labels),
+        sections=get_format(result.format).briefing(result, labels),
         usage_line=usage_line,
-        warning_groups=group_warnings(result.warnings, labels),
+        warning_groups=group_warnings(result.warnings, labels, names),
         lead_judge=lead_judge(result),
         divergence_reasons=[
             labels[f"divergence.{reason}"]
             for reason in (result.panel.divergence.reasons if result.panel else [])
         ],
+        notes=[],
     )
     return text.strip() + "\n"
 
 
 def group_warnings(
-    warnings: list[QualityWarning], labels: dict[str, str]
+    warnings: list[QualityWarning],
+    labels: dict[str, str],
+    names: Mapping[str, str] | None = None,
 ) -> list[tuple[str, str, list[str]]]:
-    """One line per (round, side, rule): the heading, the rule's words and the fields."""
+    """One line per (round, position, rule): the heading, the rule's words and the
+    fields. ``names`` names the positions (default: pro and con)."""
+    names = names or {"pro": labels["side.pro"], "con": labels["side.con"]}
     groups: dict[tuple[str, str | None, str], list[str]] = {}
     for w in warnings:
         groups.setdefault((w.round, w.side, w.code), []).append(w.where)
@@ -68,7 +81,7 @@ def group_warnings(
     for (round_name, side, code), places in groups.items():
         heading = labels.get(f"round.{round_name}", round_name)
         if side:
-            heading += ", " + labels[f"side.{side}"]
+            heading += ", " + names.get(side, side)
         lines.append((heading, labels.get(f"rule.{code}", code), [p for p in places if p]))
     return lines
 

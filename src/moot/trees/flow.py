@@ -27,8 +27,9 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from moot.schema import SIDES, Lang, Side, other_side
+from moot.schema import Lang
 from moot.trees.messages import STAGE_NAMES, message
+from moot.trees.sides import SIDES, Side, other_side
 from moot.trees.stages import Stage
 
 Action = Literal["propose", "attack", "rebut", "reinforce"]

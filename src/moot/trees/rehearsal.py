@@ -16,8 +16,9 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from moot.schema import Lang, Side, other_side
+from moot.schema import Lang
 from moot.trees.messages import message
+from moot.trees.sides import Side, other_side
 from moot.trees.strength import DEFAULT_GAMMA, minimax_strength
 
 RATING_MIN = 1.0

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from moot.detectors.lexical import char_ngrams
-from moot.schema import Side
 from moot.trees.rehearsal import Located, RehearsalNode, RehearsalTree
+from moot.trees.sides import Side
 from moot.trees.strength import DEFAULT_GAMMA
 
 DEFAULT_THRESHOLD = 0.8

@@ -18,7 +18,7 @@ from moot.report.html.common import VerdictView, item_scores, item_standings
 from moot.report.html.formats import view_of
 from moot.report.html.labels import label
 from moot.report.html.parts import Section, SideView, tone
-from moot.schema import SIDES, DebateResult
+from moot.schema import DebateResult
 from moot.store import STATUSES, CallRow, DebateRow
 from moot.view.security import RUN_ID
 
@@ -78,11 +78,12 @@ def _summary(result: DebateResult, labels: dict[str, str]) -> str:
     """A one-line verdict: each side's total, and who leads (if anyone)."""
     panel = result.panel
     totals = panel.totals if panel else result.judgement.totals
-    parts = [f"{labels['side.' + side]} {getattr(totals, side):.2f}" for side in SIDES]
+    names = {p.key: p.name for p in result.positions}
+    parts = [f"{p.name} {totals[p.key]:.2f}" for p in result.positions]
     leader = panel.winner if panel else result.judgement.gap.leader
     reading = (panel.gap if panel else result.judgement.gap).reading
     if leader and not (panel is None and reading == "evenly_matched"):
-        parts.append(f"{labels['side.' + leader]} {labels['html.leads']}")
+        parts.append(f"{names.get(leader, leader)} {labels['html.leads']}")
     return " · ".join(parts)
 
 

@@ -8,7 +8,7 @@ for once more, with the reason."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from moot.briefing import Bullets, Section, Table
 from moot.detectors.transcript import JudgeScore, Transcript, Turn
@@ -33,11 +33,13 @@ _STANCES = {
 
 class FreeformFormat(Format):
     name = "freeform"
-    summary = {
+    summary: ClassVar[dict[str, str]] = {
         "en": "N rounds (--rounds, default 3) where every position answers the last round;"
         " the judge scores every speech; 2-6 positions; N + 1 waves",
-        "zh": "N 轮（--rounds，默认 3）：每方回应上一轮发言；裁判为每次发言打分；2-6 方；N + 1 轮调用",
+        "zh": "N 轮（--rounds，默认 3）：每方回应上一轮发言；裁判为每次发言打分；"
+        "2-6 方；N + 1 轮调用",
     }
+    option_names = ("rounds",)
     rubric = GENERAL
     standings = STANDINGS
     payload_type = FreeformPayload

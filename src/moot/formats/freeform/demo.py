@@ -10,8 +10,8 @@ from typing import Final
 
 from moot.demo_text import Weaver
 from moot.errors import BackendError
-from moot.formats.freeform.rounds import SpeechCall
 from moot.formats.freeform.replies import SpeechReply
+from moot.formats.freeform.rounds import SpeechCall
 from moot.llm.scripted import DemoRequest, register_demo_writer
 
 
@@ -21,9 +21,9 @@ class _Phrases:
     generic_motion: str
     topic_max_chars: int
     claims: dict[str, tuple[str, ...]]  # "pro" | "con" | "named" -> one point per round
-    evidence: str  # {n} {p}
-    answer: str  # {ids}
-    close: str
+    evidence: tuple[str, ...]  # {n} {p}; one per round, in turn
+    answer: tuple[str, ...]  # {ids}
+    close: tuple[str, ...]
 
 
 PHRASES: Final[dict[str, _Phrases]] = {
@@ -41,24 +41,39 @@ PHRASES: Final[dict[str, _Phrases]] = {
             ),
             "con": (
                 "We oppose {m} because its transition costs arrive early and keep recurring.",
-                "On {m}, the pilot gains shrink once the self-selection of early adopters is counted.",
+                "On {m}, pilot gains shrink once early adopters' self-selection is counted.",
                 "Under {m}, the heaviest burden falls on those least able to carry it.",
                 "Reversing {m} becomes expensive once contracts and habits adjust to it.",
                 "Carrying out {m} needs administrative capacity most implementers lack.",
             ),
             "named": (
-                "{name} is the best answer to {m} because it costs less for what it delivers.",
-                "For {m}, the experience so far favours {name} over the alternatives.",
-                "{name} spreads its benefits more evenly than the other options on {m}.",
-                "The downside of {name} is the easiest to contain among the options on {m}.",
-                "{name} can rely on what already exists, which the other options on {m} cannot.",
+                "{name} is the best answer here because it costs less for what it delivers.",
+                "The experience of past visitors and planners favours {name} over the rest.",
+                "{name} spreads its benefits more evenly than any other option on the table.",
+                "The downside of {name} is the easiest to contain, should things go wrong.",
+                "{name} can rely on what already exists, which the alternatives cannot.",
             ),
         },
-        evidence="Illustrative figure (scripted demo, not real data): in a hypothetical sample"
-        " of {n} cases the main indicator moved {p}% in our favour.",
-        answer="In reply to {ids}: their figure is as illustrative as ours, so it cannot"
-        " settle the size of the effect.",
-        close="Real, dated data would decide this point, and we would accept it either way.",
+        evidence=(
+            "Illustrative figure (scripted demo, not real data): in a hypothetical sample"
+            " of {n} cases the main indicator moved {p}% in our favour.",
+            "A made-up survey of {n} households (demo data) puts satisfaction {p} points higher.",
+            "In an invented comparison of {n} projects, costs fell {p}% (synthetic demo figure).",
+            "Demo numbers only: {p} of every {n} pilot sites reported fewer complaints.",
+        ),
+        answer=(
+            "In reply to {ids}: their figure is as illustrative as ours, so it cannot"
+            " settle the size of the effect.",
+            "To {ids}: a single sample proves little, and theirs is no larger than ours.",
+            "Against {ids}, note that their case assumes costs stay flat, which nobody showed.",
+            "On {ids}: the benefit they describe is real but smaller than they claim.",
+        ),
+        close=(
+            "Real, dated data would decide this point, and we would accept it either way.",
+            "A short pilot would test this claim cheaply before anyone commits.",
+            "Until better numbers arrive, the burden of proof stays with the others.",
+            "We ask the judges to weigh the size of each effect, not only its direction.",
+        ),
     ),
     "zh": _Phrases(
         motion="“{topic}”这一动议",
@@ -80,16 +95,32 @@ PHRASES: Final[dict[str, _Phrases]] = {
                 "落实{m}需要大多数执行者并不具备的管理能力。",
             ),
             "named": (
-                "就{m}而言，{name}是最好的答案，因为它以更低的成本带来同样的效果。",
-                "关于{m}，迄今的经验更支持{name}而不是其他选项。",
-                "在{m}的各个选项中，{name}的收益分配最为均衡。",
-                "在{m}的各个选项中，{name}的风险最容易控制。",
-                "{name}可以依托现有条件，而{m}的其他选项做不到。",
+                "{name}是最好的答案，因为它以更低的成本带来同样的效果。",
+                "以往游客和规划者的经验更支持{name}而不是其他选项。",
+                "在所有选项中，{name}的收益分配最为均衡。",
+                "万一出了问题，{name}的风险最容易控制。",
+                "{name}可以依托现有条件，而其他选项做不到。",
             ),
         },
-        evidence="示例数据（脚本演示，并非真实数据）：在一个包含{n}个案例的假设样本中，主要指标向有利于我方的方向变化了{p}%。",
-        answer="回应{ids}：对方的数据和我方的一样只是示例，无法确定效果的大小。",
-        close="真实且注明日期的数据才能决定这一点，无论结果如何我方都会接受。",
+        evidence=(
+            "示例数据（脚本演示，并非真实数据）：在一个包含{n}个案例的假设样本中，"
+            "主要指标向有利于我方的方向变化了{p}%。",
+            "一项虚构的{n}户家庭调查（演示数据）显示满意度高出{p}个百分点。",
+            "在一组虚构的{n}个项目对比中，成本下降了{p}%（合成的演示数据）。",
+            "仅为演示数据：每{n}个试点中有{p}个报告投诉减少。",
+        ),
+        answer=(
+            "回应{ids}：对方的数据和我方的一样只是示例，无法确定效果的大小。",
+            "针对{ids}：单一样本说明不了什么，对方的样本并不比我方的大。",
+            "反驳{ids}：对方的论证假定成本不变，而这一点没有人证明过。",
+            "关于{ids}：对方所说的好处确实存在，但比他们声称的要小。",
+        ),
+        close=(
+            "真实且注明日期的数据才能决定这一点，无论结果如何我方都会接受。",
+            "一次短期试点就能以低成本检验这一论断。",
+            "在更好的数据出现之前，举证责任仍在对方。",
+            "我们请裁判衡量每种效果的大小，而不仅是方向。",
+        ),
     ),
 }
 
@@ -112,14 +143,19 @@ def speech(request: DemoRequest) -> SpeechReply:
     rng = request.rng()
     kind = data.position if data.position in ("pro", "con") else "named"
     bank = p.claims[kind]
-    # a different point each round, in an order fixed by the seed
-    order = sorted(range(len(bank)), key=lambda i: rng.random())
-    claim = w.say(bank[order[(data.round - 1) % len(bank)]], name=data.name, limit=220)
-    sentences = [claim, p.evidence.format(n=rng.randint(40, 400), p=rng.randint(3, 28))]
+    # a different point each round (and on a re-ask), and no two positions making the
+    # same point in one round
+    retries = sum(1 for m in request.messages if m.role == "assistant")
+    offset = "ABCDEF".find(data.position) + 1 if kind == "named" else 0
+    point = (offset + data.round - 1 + retries * data.rounds) % len(bank)
+    claim = w.say(bank[point], name=data.name, limit=220)
+    turn = offset + data.round - 1 + retries
+    evidence = p.evidence[turn % len(p.evidence)]
+    sentences = [claim, evidence.format(n=rng.randint(40, 400), p=rng.randint(3, 28))]
     answered = [s.id for s in data.previous]
     if answered:
-        sentences.append(p.answer.format(ids=", ".join(answered)))
-    sentences.append(p.close)
+        sentences.append(p.answer[turn % len(p.answer)].format(ids=", ".join(answered)))
+    sentences.append(p.close[turn % len(p.close)])
     return SpeechReply(responds_to=answered, speech=sentences[: data.max_sentences])
 
 

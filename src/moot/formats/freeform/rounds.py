@@ -69,9 +69,7 @@ class FreeformRounds:
             topic=self.debate.topic,
             lang=self.debate.lang,
             sides=stances(self.debate),
-            turns=[
-                Turn(side=s.side, text=s.text) for s in self.speeches if s.round < before_round
-            ],
+            turns=[Turn(side=s.side, text=s.text) for s in self.speeches if s.round < before_round],
         )
 
     async def _speak(self, position: str, round_number: int) -> Speech:

@@ -11,6 +11,7 @@ Four sequential waves of model calls.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import ClassVar
 
 from moot.briefing import Bullets, Section, Table
 from moot.detectors.false_consensus import Concession, check_concessions
@@ -38,7 +39,7 @@ _STANCES = {
 
 class StructuredFormat(Format):
     name = "structured"
-    summary = {
+    summary: ClassVar[dict[str, str]] = {
         "en": "opening -> cross-examination -> closing -> judge; 2-6 positions; 4 waves",
         "zh": "开场 -> 交叉质询 -> 总结 -> 裁判；2-6 方；4 轮调用",
     }
@@ -154,8 +155,10 @@ class StructuredFormat(Format):
         closings = Bullets(
             labels=[names.get(c.side, c.side) for c in body.closings],
             items=[
-                f"({labels['stance.changed'] if c.stance_change.changed else labels['stance.unchanged']})"
-                f" {c.final_stance}"
+                "({}) {}".format(
+                    labels["stance.changed" if c.stance_change.changed else "stance.unchanged"],
+                    c.final_stance,
+                )
                 for c in body.closings
             ],
         )

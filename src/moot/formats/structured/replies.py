@@ -16,9 +16,9 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from moot.formats.structured.payload import ResponseType
 from moot.llm.schemas import pin_items
 from moot.llm.types import OutputSpec
-from moot.formats.structured.payload import ResponseType
 
 MIN_ARGUMENTS = 3
 MAX_ARGUMENTS = 5

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from functools import cache
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 from moot import i18n
 from moot.formats.structured.replies import ClosingReply, CrossExamReply, OpeningReply

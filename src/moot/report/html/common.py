@@ -9,10 +9,9 @@ the format's view supplies (``moot.report.html.formats``).
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from moot import i18n
 from moot.report.html import charts
 from moot.report.html.labels import label
 from moot.report.html.parts import (
@@ -29,24 +28,25 @@ from moot.report.html.parts import (
     tone,
 )
 from moot.report.markdown import group_warnings, lead_judge
-from moot.schema import SIDES, AgreementStat, DebateResult, Fallacy, Panel
+from moot.schema import AgreementStat, DebateResult, Fallacy, Panel
 
-DIMENSIONS = ("logic", "evidence", "responsiveness", "honesty")
+
+def dimensions_of(result: DebateResult) -> tuple[str, ...]:
+    """The rubric dimensions the judge scored, in order."""
+    return tuple(result.judgement.weights)
 
 
 def sides_of(result: DebateResult, labels: dict[str, str]) -> tuple[SideView, ...]:
-    """The debate's sides in order, each with its label and colour."""
+    """The debate's positions in order, each with its name and colour."""
     return tuple(
-        SideView(key=key, label=label(labels, f"side.{key}", key), css=f"side-{i % SIDE_CLASSES}")
-        for i, key in enumerate(SIDES)
+        SideView(key=p.key, label=p.name, css=f"side-{i % SIDE_CLASSES}")
+        for i, p in enumerate(result.positions)
     )
 
 
-def side_total(totals: object, key: str) -> float:
-    """A side's total from a ``Totals`` (keyed by side)."""
-    value = getattr(totals, key)
-    assert isinstance(value, float | int)  # noqa: S101 (Totals fields are numbers)
-    return float(value)
+def side_total(totals: Mapping[str, float], key: str) -> float:
+    """A position's total (totals are keyed by position)."""
+    return float(totals[key])
 
 
 # ---- the numbers the report shows for each judged item --------------------------
@@ -195,7 +195,7 @@ def verdict_section(ctx: Context) -> Section:
         leader = panel.winner
     else:
         decided = gap.leader is not None and gap.reading != "evenly_matched"
-        sentence = i18n.gap_text(result.lang, gap.reading, gap.value, gap.leader)
+        sentence = gap.text
         basis = f"{labels['html.one_judge']}: {result.judgement.judge_model}"
         leader = gap.leader if decided else None
     side_totals = tuple(
@@ -215,7 +215,7 @@ def verdict_section(ctx: Context) -> Section:
     judge = lead_judge(result)
     data = VerdictView(
         sentence=sentence,
-        gap_text=i18n.gap_text(result.lang, gap.reading, gap.value, gap.leader),
+        gap_text=gap.text,
         reading=tone({"clear_difference": "good", "moderate_difference": "mixed"}, gap.reading),
         decided=decided,
         basis=basis,
@@ -377,8 +377,9 @@ def _dimension_means(ctx: Context) -> dict[str, dict[str, float]]:
     the judges' run-averaged dimension scores)."""
     result = ctx.result
     side_of = {item.id: item.side.key for item in ctx.items}
+    dimensions = dimensions_of(result)
     values: dict[str, dict[str, list[float]]] = {
-        s.key: {d: [] for d in DIMENSIONS} for s in ctx.sides
+        s.key: {d: [] for d in dimensions} for s in ctx.sides
     }
     rows: list[object] = (
         [s for j in result.panel.judges for s in j.scores]
@@ -389,8 +390,10 @@ def _dimension_means(ctx: Context) -> dict[str, dict[str, float]]:
         side = side_of.get(str(getattr(row, "argument_id", "")))
         if side not in values:
             continue
-        for d in DIMENSIONS:
-            values[side][d].append(float(getattr(row, d)))
+        scored = getattr(row, "scores", {})
+        for d in dimensions:
+            if d in scored:
+                values[side][d].append(float(scored[d]))
     return {
         side: {d: statistics.fmean(v) if v else 0.0 for d, v in dims.items()}
         for side, dims in values.items()
@@ -436,7 +439,7 @@ def scores_section(ctx: Context) -> Section:
                 for s in ctx.sides
             ),
         )
-        for d in DIMENSIONS
+        for d in dimensions_of(result)
     ]
     judge_names = [label(labels, f"judge.{j.name}", j.name) for j in panel.judges] if panel else []
     disputed = {c.argument_id for c in panel.consensus if c.disputed} if panel else set()

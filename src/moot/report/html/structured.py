@@ -8,8 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from moot.detectors import check_concessions, run_detectors
-from moot.detectors.adapter import concessions_from_result, transcript_from_result
+from moot.formats.structured.payload import StructuredPayload
 from moot.report.html.common import StandingView, item_ref, item_scores, item_standings
 from moot.report.html.labels import label
 from moot.report.html.parts import (
@@ -27,6 +26,13 @@ from moot.report.html.parts import (
 from moot.schema import DebateResult
 
 NAME = "structured"
+
+
+def _body(result: DebateResult) -> StructuredPayload:
+    """The structured format's part of a result."""
+    return StructuredPayload.model_validate(result.body)
+
+
 ROUNDS = ("classification", "opening", "cross_examination", "closing", "judgement")
 """The rounds of the journal in the order a structured run reaches them
 (``classification`` only with a panel whose topic type is not given)."""
@@ -37,7 +43,7 @@ def items(result: DebateResult, sides: tuple[SideView, ...]) -> list[ItemRef]:
     by_key = {s.key: s for s in sides}
     return [
         item_ref(a.id, by_key.get(a.side, SideView(a.side, a.side, "side-x")), i, a.claim)
-        for i, a in enumerate(result.arguments)
+        for i, a in enumerate(_body(result).arguments)
     ]
 
 
@@ -63,7 +69,7 @@ def transcript(ctx: Context) -> list[TurnView]:
             )
         )
 
-    for a in result.arguments:
+    for a in _body(result).arguments:
         add(
             "opening",
             a.side,
@@ -74,7 +80,7 @@ def transcript(ctx: Context) -> list[TurnView]:
                 FieldView(labels["html.evidence"], a.evidence),
             ),
         )
-    for c in result.cross_examinations:
+    for c in _body(result).cross_examinations:
         response = label(labels, f"response.{c.response}", c.response)
         add(
             "cross_examination",
@@ -85,7 +91,7 @@ def transcript(ctx: Context) -> list[TurnView]:
                 FieldView(labels["html.follow_up"], c.follow_up),
             ),
         )
-    for closing in result.closings:
+    for closing in _body(result).closings:
         side = ctx.side(closing.side)
         change = labels["stance.changed" if closing.stance_change.changed else "stance.unchanged"]
         add(
@@ -105,20 +111,9 @@ def transcript(ctx: Context) -> list[TurnView]:
 
 
 def detector_flags(ctx: Context, turns: list[TurnView]) -> list[FlagView]:
-    """The detectors' flags on this debate, each placed on its statement.
-
-    Computed here from the result (lexical rules, no model); a result that carries
-    its own ``detectors`` should be shown as recorded instead."""
+    """The detectors' flags recorded with the debate, each placed on its statement."""
     result, labels = ctx.result, ctx.labels
-    found = run_detectors(transcript_from_result(result))
-    recorded = concessions_from_result(result)
-    found += check_concessions(
-        recorded.concessions,
-        closing_concessions=recorded.closing_concessions,
-        standings=recorded.standings,
-        target_texts=recorded.target_texts,
-        lang=result.lang,
-    )
+    found = result.detectors
     views = []
     for flag in found:
         turn = turns[flag.turn] if flag.turn is not None and flag.turn < len(turns) else None
@@ -182,7 +177,7 @@ class TraceView:
 
 def _closing_step(ctx: Context, item: ItemRef) -> Step:
     labels = ctx.labels
-    closing = next((c for c in ctx.result.closings if c.side == item.side.key), None)
+    closing = next((c for c in _body(ctx.result).closings if c.side == item.side.key), None)
     if closing is None:
         return Step(labels["html.path.no_closing"], "neutral")
     if item.id in closing.unrefuted:
@@ -199,12 +194,12 @@ def trace_section(ctx: Context, turns: list[TurnView]) -> Section:
     reasons = {row.argument_id: row.reason for row in result.judgement.trace}
     consensus = {c.argument_id: c for c in result.panel.consensus} if result.panel else {}
     cross_turn = {
-        (c.by, c.target_id): turns[len(result.arguments) + i].anchor
-        for i, c in enumerate(result.cross_examinations)
+        (c.by, c.target_id): turns[len(_body(result).arguments) + i].anchor
+        for i, c in enumerate(_body(result).cross_examinations)
     }
     lines = []
     for index, item in enumerate(ctx.items):
-        argument = result.arguments[index]
+        argument = _body(result).arguments[index]
         answers = tuple(
             Answer(
                 by=ctx.side(c.by) or item.side,
@@ -215,7 +210,7 @@ def trace_section(ctx: Context, turns: list[TurnView]) -> Section:
                 follow_up=c.follow_up,
                 anchor=cross_turn[(c.by, c.target_id)],
             )
-            for c in result.cross_examinations
+            for c in _body(result).cross_examinations
             if c.target_id == item.id
         )
         standing = standings.get(item.id, StandingView("-", "neutral", ""))
@@ -268,9 +263,9 @@ def closings_section(ctx: Context, turns: list[TurnView]) -> Section:
     """Each side's closing: its final stance, concessions, the arguments it claims stood
     unrefuted, and whether its stance changed."""
     result, labels = ctx.result, ctx.labels
-    first = len(result.arguments) + len(result.cross_examinations)
+    first = len(_body(result).arguments) + len(_body(result).cross_examinations)
     views = []
-    for i, closing in enumerate(result.closings):
+    for i, closing in enumerate(_body(result).closings):
         side = ctx.side(closing.side)
         assert side is not None  # noqa: S101 (a closing always has a side)
         changed = closing.stance_change.changed
@@ -301,9 +296,14 @@ def sections(ctx: Context, turns: list[TurnView]) -> list[Section]:
 
 def expected_calls(config: Mapping[str, Any]) -> int | None:
     """How many validated model calls a structured run of this stored configuration
-    makes: two openings, two cross-examinations, two closings and one judgement per
+    makes: an opening, a cross-examination and a closing per position, one judgement per
     judge and run (plus the topic classification of a panel whose type is not set),
     all twice with ``swap_sides``. ``None`` when the configuration does not say."""
+    config = config.get("options", config)
+    sides = config.get("sides") or []
+    if not isinstance(sides, list):
+        return None
+    positions = len(sides) or 2
     panel = config.get("panel") or []
     if not isinstance(panel, list):
         return None
@@ -312,5 +312,5 @@ def expected_calls(config: Mapping[str, Any]) -> int | None:
         return None
     judges = len(panel) * runs if panel else 1
     classify = 1 if panel and config.get("topic_type") is None else 0
-    debate = 6 + judges
+    debate = 3 * positions + judges
     return classify + debate * (2 if config.get("swap_sides") else 1)

@@ -1,0 +1,61 @@
+"""Files a user names: configuration read in, results written out.
+
+Every failure is a moot error that names the path: a configuration file that is
+missing, unreadable or not UTF-8 is a ``ConfigError`` (exit 2); an output path is
+checked *before* a run starts (:func:`check_output_path`), so a typo costs nothing,
+and a write that still fails (a full disk, ``/dev/full``) is an ``OutputError``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from moot.errors import ConfigError, OutputError
+
+
+def read_config_text(path: Path, what: str) -> str:
+    """The UTF-8 text of the configuration file ``path`` (``what`` names it in errors)."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError as exc:
+        raise ConfigError(f"{what} {path} does not exist") from exc
+    except IsADirectoryError as exc:
+        raise ConfigError(f"{what} {path} is a directory, not a file") from exc
+    except OSError as exc:
+        raise ConfigError(f"cannot read {what} {path}: {exc.strerror or exc}") from exc
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{what} {path} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset"
+            f" {exc.start}); save it as UTF-8"
+        ) from exc
+
+
+def check_output_path(path: Path, what: str = "--json") -> None:
+    """Refuse, before any work, an output path that cannot be written: a directory,
+    a path under a regular file, or a place this user may not write."""
+    if path.is_dir():
+        raise ConfigError(f"{what} {path} is a directory; give a file path")
+    if path.exists():
+        if not os.access(path, os.W_OK):
+            raise ConfigError(f"{what} {path} is not writable")
+        return
+    ancestor = path.parent
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise ConfigError(f"{what} {path} cannot be created: {ancestor} is not a directory")
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        raise ConfigError(f"{what} {path} cannot be created: {ancestor} is not writable")
+
+
+def write_output(path: Path, data: str, what: str = "the result") -> None:
+    """Write ``data`` to ``path`` (creating its directories); ``OutputError`` on failure."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("w", encoding="utf-8") as handle:
+            handle.write(data)
+    except OSError as exc:
+        raise OutputError(f"cannot write {what} to {path}: {exc.strerror or exc}") from exc
