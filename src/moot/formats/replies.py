@@ -10,11 +10,13 @@ string (see ``moot.llm.local.MAX_GRAMMAR_STRING``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from moot.llm.schemas import enum_items, pin_items
+from moot.judging.replies import judge_spec
+from moot.llm.schemas import enum_items, output_spec, pin_items, register_schemas
 from moot.llm.types import OutputSpec
 from moot.schema import ResponseType
 
@@ -71,3 +73,25 @@ def cross_exam_spec(base: OutputSpec, target_ids: list[str]) -> OutputSpec:
 def closing_spec(base: OutputSpec, own_ids: list[str]) -> OutputSpec:
     """The closing schema with ``unrefuted`` limited to the side's own argument ids."""
     return enum_items(base, "unrefuted", own_ids)
+
+
+def example_ids(side: str, count: int) -> list[str]:
+    """Argument ids as code numbers them: ``PRO-1`` ... for ``count`` arguments."""
+    return [f"{side.upper()}-{n}" for n in range(1, count + 1)]
+
+
+@register_schemas("structured format")
+def structured_schemas() -> Iterator[OutputSpec]:
+    """Every schema a structured debate can send its debaters and judges: for each
+    side, each number of arguments a side can have and each reading order."""
+    counts = range(MIN_ARGUMENTS, MAX_ARGUMENTS + 1)
+    yield output_spec(OpeningReply)
+    for side, other in (("pro", "con"), ("con", "pro")):
+        for count in counts:
+            yield cross_exam_spec(output_spec(CrossExamReply), example_ids(other, count))
+            yield closing_spec(output_spec(ClosingReply), example_ids(side, count))
+    for pro in counts:
+        for con in counts:
+            yield judge_spec(example_ids("pro", pro) + example_ids("con", con))
+            # the swap-sides rerun has the judges read the con side first
+            yield judge_spec(example_ids("con", con) + example_ids("pro", pro))

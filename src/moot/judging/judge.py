@@ -11,11 +11,10 @@ from collections import Counter
 from collections.abc import Sequence
 
 from moot import i18n
-from moot.judging.replies import JudgeReply
+from moot.judging.replies import JudgeReply, judge_spec
 from moot.judging.rubric import DIMENSIONS, GENERAL, Rubric, mean
 from moot.llm.backend import Backend
 from moot.llm.meter import Meter
-from moot.llm.schemas import enum_item_field, output_spec, pin_items
 from moot.llm.structured import Outcome, Problem, generate_structured
 from moot.llm.types import CallContext, GenerationSettings, Message
 from moot.prompts import render
@@ -242,12 +241,7 @@ async def judge_debate(
             extra={"argument_ids": ids, "arguments": list(arguments), "cross": list(cross)},
         ),
         meter=meter,
-        spec=enum_item_field(
-            pin_items(output_spec(JudgeReply), "assessments", "argument_id", ids),
-            "fallacies",
-            "argument_id",
-            ids,
-        ),
+        spec=judge_spec(ids),
         check=lambda reply: check_judge_reply(reply, ids, debate_text, lang),
         max_reasks=max_reasks,
         strict_rules=strict_rules,

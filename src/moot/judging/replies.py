@@ -7,6 +7,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from moot.llm.schemas import enum_item_field, output_spec, pin_items
+from moot.llm.types import OutputSpec
 from moot.schema import FallacyType, Standing
 
 
@@ -38,3 +40,11 @@ class JudgeReply(_Reply):
         Field(min_length=1, max_length=5)
     )
     recommendation: str = Field(min_length=10, max_length=600)
+
+
+def judge_spec(ids: list[str]) -> OutputSpec:
+    """The judge's schema: one assessment per argument id, in order; fallacies may
+    name only those ids. Formats register it for the ids they produce."""
+    pinned = pin_items(output_spec(JudgeReply), "assessments", "argument_id", ids)
+    return enum_item_field(pinned, "fallacies", "argument_id", ids)
+
