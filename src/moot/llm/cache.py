@@ -17,6 +17,7 @@ from moot.llm.types import (
     Completion,
     GenerationSettings,
     Message,
+    ModeFallback,
     OutputSpec,
     Usage,
 )
@@ -60,6 +61,8 @@ class CachedBackend(Wrapper):
                 usage=Usage(int(hit["prompt_tokens"]), int(hit["completion_tokens"])),
                 model=str(hit["model"]),
                 source="cache",
+                structured_mode=hit.get("structured_mode"),
+                fallback=ModeFallback.from_json(hit.get("structured_mode"), hit.get("fallback")),
             )
         completion = await self._inner.generate(
             messages, schema=schema, settings=settings, context=context
@@ -73,6 +76,8 @@ class CachedBackend(Wrapper):
                     "prompt_tokens": completion.usage.prompt_tokens,
                     "completion_tokens": completion.usage.completion_tokens,
                     "model": completion.model,
+                    "structured_mode": completion.structured_mode,
+                    "fallback": completion.fallback.as_json() if completion.fallback else None,
                 },
             )
         return completion
