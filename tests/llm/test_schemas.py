@@ -6,34 +6,22 @@ server is checked in tests/test_llama_server.py."""
 from __future__ import annotations
 
 import copy
-import functools
 import importlib
 import json
-import pkgutil
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
-import moot
 from moot import run_debate
 from moot.llm.backend import Backend
-from moot.llm.schemas import pin_items, portability_problems, registered_schemas
+from moot.llm.schemas import pin_items, portability_problems
 from moot.llm.scripted import DemoBackend
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
 from moot.llm.wrapper import Wrapper
+from schema_registry import all_registered
 
 TOPIC = "Should a 10-person startup adopt microservices from day one?"
-
-
-@functools.cache
-def all_registered() -> dict[str, list[OutputSpec]]:
-    """The registry once every moot module has been imported, so a format that
-    registers its schemas anywhere in the package is included."""
-    for module in pkgutil.walk_packages(moot.__path__, "moot."):
-        if module.name != "moot.__main__":
-            importlib.import_module(module.name)
-    return registered_schemas()
 
 
 def registered_ids() -> list[str]:
@@ -67,12 +55,12 @@ def test_registered_schema_is_portable(key: str) -> None:
 
 def python_port_grammar(schema: dict[str, Any]) -> str:
     """llama-cpp-python's grammar for ``schema`` (its copy of llama.cpp's Python port)."""
-    from llama_cpp.llama_grammar import SchemaConverter
-
-    converter = SchemaConverter(prop_order={}, allow_fetch=False, dotall=False, raw_pattern=False)
+    port: Any = importlib.import_module("llama_cpp.llama_grammar")
+    converter = port.SchemaConverter(
+        prop_order={}, allow_fetch=False, dotall=False, raw_pattern=False
+    )
     converter.visit(converter.resolve_refs(copy.deepcopy(schema), ""), "")
-    grammar: str = converter.format_grammar()
-    return grammar
+    return str(converter.format_grammar())
 
 
 def pinned_values(schema: Any) -> list[str]:

@@ -47,4 +47,3 @@ def judge_spec(ids: list[str]) -> OutputSpec:
     name only those ids. Formats register it for the ids they produce."""
     pinned = pin_items(output_spec(JudgeReply), "assessments", "argument_id", ids)
     return enum_item_field(pinned, "fallacies", "argument_id", ids)
-

@@ -52,12 +52,12 @@ closing, and works from any event loop (``run_debate`` runs a new loop each time
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import math
 import os
 import re
-import hashlib
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -408,10 +408,13 @@ class OpenAIBackend:
         if self._mode is None or MODES.index(mode) < MODES.index(self._mode):
             self._mode = mode
             _log.debug("%s: structured output mode %s", self.spec, mode)
-        # Refusals of modes the server supports are this schema's: a fallback. Refusals
-        # of modes it never accepted only found the server's mode.
-        refused_here = tuple(m for m in rejected if m in self._accepted)
-        fallback = ModeFallback(mode, refused_here, reason) if refused_here else None
+        # A refusal in a mode the server answers for other schemas is this schema's:
+        # a fallback. Refusals only of modes it never answered found the server's mode.
+        fallback = (
+            ModeFallback(mode, tuple(rejected), reason)
+            if any(m in self._accepted for m in rejected)
+            else None
+        )
         self._schema_modes[key] = _Learned(mode, fallback)
         return replace(completion, structured_mode=mode, fallback=fallback)
 

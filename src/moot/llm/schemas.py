@@ -7,9 +7,9 @@ honours every keyword.
 
 Every schema moot sends stays inside one **portable subset** of JSON Schema: the
 constructs that the constrained decoders of the servers people run accept *and*
-enforce: llama.cpp's converter (``llama-server``, llama-cpp-python, Ollama and
-LM Studio build on it), vLLM's (xgrammar, outlines) and OpenAI's structured
-outputs. :func:`portability_problems` checks a schema against it:
+enforce, llama.cpp's converter (``llama-server``, llama-cpp-python, Ollama and
+LM Studio build on it) and vLLM's (xgrammar, outlines), and that OpenAI's
+structured outputs accept. :func:`portability_problems` checks a schema against it:
 
 - ``type`` is one string: ``object``, ``array``, ``string``, ``integer`` or
   ``boolean``; no ``null``, no list of types.
@@ -33,8 +33,9 @@ outputs. :func:`portability_problems` checks a schema against it:
 
 OpenAI enforces a schema only in its strict mode, which also refuses the length
 keywords (``minLength``/``maxLength``) that keep small local models from writing
-until the token limit. moot therefore sends ``strict: false``: OpenAI accepts the
-schema and follows it, and validation decides.
+until the token limit (and does not list ``prefixItems``). moot therefore sends
+``strict: false``: OpenAI accepts the schema and follows it without a guarantee,
+and validation decides.
 
 Every schema a module sends is registered with :func:`register_schemas`, so the
 test suite can run all of them through the real converters (llama.cpp's C++
