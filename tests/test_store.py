@@ -485,7 +485,7 @@ def test_a_database_from_an_older_version_gets_only_the_new_migrations(
     with open_store(tmp_path) as store:
         after = store.migrations()
         assert after[:2] == before
-        assert [name for name, _ in after][2:] == ["0003_run_owner"]
+        assert [name for name, _ in after][2:] == ["0003_run_owner", "0004_call_structured_mode"]
         row = store.get_debate("old")
         assert row is not None
         assert row.owner is None  # the new column exists; old rows have no owner
