@@ -34,6 +34,26 @@ briefing show it. A mode refused for two different schemas and never accepted is
 taken as unsupported by the server and no longer tried. A schema that has been
 answered in a mode is past negotiation: from then on its errors are ordinary errors.
 
+Retries (:mod:`moot.llm.retry`) are the backend's only layer: the SDK's own are off
+(``max_retries=0``) for every request. Connection errors, timeouts, HTTP 408, 409,
+429 and 5xx are retried with exponential backoff and jitter, honouring
+``Retry-After`` up to the policy's cap (``retry=`` on the constructor); anything else
+fails at once with a message that says what to fix. Each attempt is bounded by
+``timeout`` seconds (default 120), connecting and reading included; a server that
+hangs longer counts as a retryable timeout. Retries are logged, counted
+(:attr:`OpenAIBackend.retry_count`) and reported to ``on_retry``.
+
+Probing and retrying share that one layer, with one difference: while discovering
+the server's mode, the statuses that reject a mode (including 500 and 501, which are
+otherwise retried) are not retryable, so a rejected mode costs exactly one request
+and the next mode is tried. A probe that fails for a transient reason (connection,
+timeout, 408, 409, 429, 502-504) is retried in the same mode under the same policy,
+since the failure says nothing about the mode; if the retries run out, the call fails
+and nothing is learned (the next call probes again). The price: a genuinely
+transient 500 during discovery makes the backend skip that mode, one step down the
+list; during a new schema's first call in a mode the server answers, only a 500 that
+outlasts the retries does, and only for that schema.
+
 The ``schema_instruction`` prompt (the schema as text) is added to the last user
 message in modes 2 and 3, not in mode 1. In mode 1 the server enforces a standard
 field, so repeating the schema would only cost context. In mode 2 ``schema`` is an
