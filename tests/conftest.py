@@ -155,7 +155,8 @@ def cpp_llama_server(
     llama_server_binary: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[CppServer]:
     """``llama-server`` on loopback serving the embedded SmolLM2 GGUF, with the
-    server's defaults otherwise (4 slots sharing one KV cache, Jinja chat template)."""
+    server's defaults otherwise (4 slots sharing one KV cache, Jinja chat template).
+    Its log is the server's own output, for the tests to search."""
     from moot.llm.local import embedded_model_path
 
     port = free_port()
@@ -172,8 +173,11 @@ def cpp_llama_server(
                 str(port),
                 "--ctx-size",
                 "16384",
+                # one thread: on a CPU shared with other work, llama.cpp's threads
+                # wait on each other at every step (measured: 2 threads 6-10x slower
+                # than 1 on 2 busy cores)
                 "--threads",
-                "2",
+                "1",
             ],
             stdout=log,
             stderr=subprocess.STDOUT,
