@@ -117,3 +117,92 @@ def llama_server_factory(
 def llama_server(llama_server_factory: Callable[..., str]) -> str:
     """Base URL (``http://127.0.0.1:PORT/v1``) of a llama.cpp server on the embedded model."""
     return llama_server_factory()
+
+
+# --- llama.cpp's C++ server ----------------------------------------------------------
+
+TOOLS = Path(__file__).resolve().parent.parent / "tools"
+if str(TOOLS) not in sys.path:
+    sys.path.insert(0, str(TOOLS))
+
+import llama_server as llama_server_build  # noqa: E402 (tools/ is not a package)
+
+
+class CppServer:
+    """A running ``llama-server`` (llama.cpp's C++ server) and its log."""
+
+    def __init__(self, base_url: str, log_path: Path) -> None:
+        self.base_url = base_url
+        self.log_path = log_path
+
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+
+@pytest.fixture(scope="session")
+def llama_server_binary() -> Path:
+    """llama.cpp's ``llama-server``, built from the PyPI sdist on first use (minutes)
+    and cached per machine (tools/llama_server.py). A machine without cmake or a
+    compiler fails here with what to install."""
+    try:
+        return llama_server_build.build()
+    except llama_server_build.BuildError as exc:
+        pytest.fail(str(exc), pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def cpp_llama_server(
+    llama_server_binary: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[CppServer]:
+    """``llama-server`` on loopback serving the embedded SmolLM2 GGUF, with the
+    server's defaults otherwise (4 slots sharing one KV cache, Jinja chat template).
+    Its log is the server's own output, for the tests to search."""
+    from moot.llm.local import embedded_model_path
+
+    port = free_port()
+    log_path = tmp_path_factory.mktemp("cpp_llama_server") / "server.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [
+                str(llama_server_binary),
+                "--model",
+                str(embedded_model_path()),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--ctx-size",
+                "16384",
+                # one thread: on a CPU shared with other work, llama.cpp's threads
+                # wait on each other at every step (measured: 2 threads 6-10x slower
+                # than 1 on 2 busy cores)
+                "--threads",
+                "1",
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    server = CppServer(f"http://127.0.0.1:{port}/v1", log_path)
+    deadline = time.monotonic() + SERVER_START_TIMEOUT
+    while not _healthy(f"http://127.0.0.1:{port}/health"):
+        if process.poll() is not None or time.monotonic() > deadline:
+            state = "exited" if process.poll() is not None else "did not answer in time"
+            process.kill()
+            pytest.fail(f"llama-server {state}; log tail:\n{server.log()[-3000:]}")
+        time.sleep(0.2)
+    yield server
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def _healthy(url: str) -> bool:
+    """``/health`` answers 200 once the model is loaded (503 while loading)."""
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:  # noqa: S310 (loopback)
+            return bool(response.status == 200)
+    except (urllib.error.URLError, OSError):
+        return False

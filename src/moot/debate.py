@@ -329,6 +329,7 @@ class _Run:
             prompt_tokens=meter.usage.prompt_tokens,
             completion_tokens=meter.usage.completion_tokens,
             wall_seconds=round(time.perf_counter() - started, 3),
+            structured_fallbacks=meter.structured_fallbacks(),
         )
 
     def _save_failure(

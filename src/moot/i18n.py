@@ -72,6 +72,13 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "usage": "Usage",
         "usage.line": "{calls} model calls ({reasks} re-asks), {prompt} prompt + {completion}"
         " completion tokens, {seconds:.1f} s",
+        "note.fallback": "The server behind {model} refused the {schema} schema in {rejected}"
+        " ({reason}); its {calls} call(s) used {mode} instead, and every reply was validated"
+        " as usual.",
+        "note.sep": " and ",
+        "mode.json_schema": "native structured output (json_schema)",
+        "mode.json_object": "JSON mode with the schema in the prompt (json_object)",
+        "mode.prompt": "a schema in the prompt only",
         "gap.evenly_matched": "Evenly matched: the top totals differ by {value:.2f} points"
         " (under 1).",
         "gap.moderate_difference": "Moderate difference: {leader} leads {runner_up} by {value:.2f}"
@@ -254,6 +261,12 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "usage": "用量",
         "usage.line": "模型调用 {calls} 次（重问 {reasks} 次），提示 {prompt} + 生成 {completion}"
         " 个 token，耗时 {seconds:.1f} 秒",
+        "note.fallback": "{model} 的服务器拒绝以{rejected}接收 {schema} 模式（{reason}）；"
+        "相关的 {calls} 次调用改为以{mode}发送，每个回复照常校验。",
+        "mode.json_schema": "原生结构化输出（json_schema）",
+        "mode.json_object": "JSON 模式并在提示中附上模式（json_object）",
+        "mode.prompt": "仅在提示中给出模式",
+        "note.sep": "和",
         "gap.evenly_matched": "势均力敌：最高的两个总分相差 {value:.2f} 分（小于 1 分）。",
         "gap.moderate_difference": "有一定差距：{leader}领先{runner_up} {value:.2f} 分。",
         "gap.clear_difference": "差距明显：{leader}领先{runner_up} {value:.2f} 分（超过 3 分）。",

@@ -143,14 +143,35 @@ class DetectorFlag(_Frozen):
     evidence: str
 
 
+StructuredMode = Literal["json_schema", "json_object", "prompt"]
+
+
+class StructuredFallback(_Frozen):
+    """A schema a server refused in its usual structured-output mode, and how the calls
+    that needed it were sent instead (their replies were validated as every reply is)."""
+
+    model: str
+    schema_name: str
+    mode: StructuredMode
+    """The mode used instead: ``json_object`` (schema also in the prompt) or ``prompt``."""
+    rejected: list[StructuredMode]
+    """The modes the server refused this schema in."""
+    reason: str
+    """The server's own words for the refusal."""
+    calls: int
+    """How many calls were sent this way."""
+
+
 class UsageReport(_Frozen):
-    """What the debate cost: calls made, re-asks among them, tokens, wall time."""
+    """What the debate cost: calls made, re-asks among them, tokens, wall time; and
+    the schemas a server refused in its usual structured-output mode."""
 
     calls: int
     reasks: int
     prompt_tokens: int
     completion_tokens: int
     wall_seconds: float
+    structured_fallbacks: list[StructuredFallback] = Field(default_factory=list)
 
 
 class ProfileReport(_Frozen):

@@ -148,6 +148,14 @@ MIGRATIONS: tuple[tuple[str, MigrationStep], ...] = (
         "0003_run_owner",
         ("ALTER TABLE debates ADD COLUMN owner TEXT",),
     ),
+    (
+        # how the server was asked for the schema, and the modes it refused it in
+        "0004_call_structured_mode",
+        (
+            "ALTER TABLE calls ADD COLUMN structured_mode TEXT",
+            "ALTER TABLE calls ADD COLUMN structured_fallback TEXT",
+        ),
+    ),
 )
 
 
@@ -248,6 +256,12 @@ class CallRow:
     error: str | None
     source: str
     created_at: str
+    structured_mode: str | None = None
+    """How the server was asked for the schema (``json_schema``, ``json_object``,
+    ``prompt``); ``None`` for backends without modes and for plain calls."""
+    structured_fallback: dict[str, Any] | None = None
+    """``{"rejected": [modes], "reason": text}`` when the server refused this schema in
+    its usual mode and the call fell back to ``structured_mode``."""
 
 
 _DEBATE_COLUMNS = (
@@ -261,7 +275,8 @@ _DEBATE_COLUMNS = (
 _CALL_COLUMNS = (
     "id, debate_id, seq, role, round, side, attempt, model, request_hash, messages, "
     "schema_name, reply, finish_reason, validation, problems, prompt_tokens, "
-    "completion_tokens, latency_ms, error, source, created_at"
+    "completion_tokens, latency_ms, error, source, created_at, structured_mode, "
+    "structured_fallback"
 )
 
 
@@ -308,6 +323,8 @@ def _call_row(row: Sequence[Any]) -> CallRow:
         error=row[18],
         source=row[19],
         created_at=row[20],
+        structured_mode=row[21],
+        structured_fallback=json.loads(row[22]) if row[22] is not None else None,
     )
 
 
@@ -657,6 +674,8 @@ class Store:
         error: str | None,
         source: str = "live",
         cost_usd: float | None = None,
+        structured_mode: str | None = None,
+        structured_fallback: Mapping[str, Any] | None = None,
     ) -> int:
         """Journal one model call, committed before returning; returns its id.
 
@@ -667,15 +686,21 @@ class Store:
         if source not in CALL_SOURCES:
             raise ConfigError(f"unknown call source {source!r}; expected one of {CALL_SOURCES}")
         messages_json = _dumps([dict(message) for message in messages], "the call messages")
+        fallback_json = (
+            _dumps(dict(structured_fallback), "the structured-mode fallback")
+            if structured_fallback is not None
+            else None
+        )
 
         def insert(conn: sqlite3.Connection) -> int:
             self._require_debate(conn, debate_id)
             cursor = conn.execute(
                 "INSERT INTO calls (debate_id, seq, role, round, side, attempt, model, "
                 "request_hash, messages, schema_name, reply, finish_reason, prompt_tokens, "
-                "completion_tokens, latency_ms, error, source, created_at) VALUES "
+                "completion_tokens, latency_ms, error, source, created_at, structured_mode, "
+                "structured_fallback) VALUES "
                 "(?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE debate_id = ?), "
-                "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     debate_id,
                     debate_id,
@@ -695,6 +720,8 @@ class Store:
                     error,
                     source,
                     _now(),
+                    structured_mode,
+                    fallback_json,
                 ),
             )
             call_id = cursor.lastrowid

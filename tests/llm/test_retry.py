@@ -33,7 +33,7 @@ from moot.llm.retry import (
     parse_retry_after,
     retryable_status,
 )
-from moot.llm.types import GenerationSettings, Message, OutputSpec
+from moot.llm.types import Completion, GenerationSettings, Message, ModeFallback, OutputSpec
 
 SECRET = "sk-retry-canary-do-not-leak-9876543210"  # noqa: S105 (a fake key, checked for leaks)
 SETTINGS = GenerationSettings(temperature=0.0, max_tokens=16, seed=3)
@@ -704,3 +704,128 @@ def test_cancellation_is_never_retried() -> None:
 
     asyncio.run(scenario())
     assert attempt.calls == 1
+
+
+# --- a refused schema falls back, for that schema only -------------------------------
+
+PINNED = OutputSpec(
+    name="pinned",
+    json_schema={
+        "type": "object",
+        "properties": {"ok": {"type": "array", "prefixItems": [{"type": "boolean"}]}},
+        "required": ["ok"],
+    },
+)
+REFUSAL = "JSON schema error at #/properties/ok/items: schema must be an object"
+
+
+def generate_all(backend: OpenAIBackend, *schemas: OutputSpec) -> list[Completion]:
+    async def scenario() -> list[Completion]:
+        return [await backend.generate(ASK, schema=s, settings=SETTINGS) for s in schemas]
+
+    return asyncio.run(scenario())
+
+
+def test_a_refused_schema_falls_back_for_that_schema_only(
+    fault_server: Callable[..., FaultServer],
+) -> None:
+    server = fault_server(OK, error_reply(400, REFUSAL))
+    backend = backend_for(server, Sleeper())
+    shape, pinned, pinned_again, shape_again = generate_all(backend, SHAPE, PINNED, PINNED, SHAPE)
+    assert [r.mode for r in server.chat_requests] == [
+        "json_schema",  # SHAPE: the server's mode
+        "json_schema",  # PINNED: refused with 400 ...
+        "json_object",  # ... and sent as json_object instead
+        "json_object",  # PINNED again: straight to its own mode
+        "json_schema",  # SHAPE is not affected
+    ]
+    assert backend.structured_mode == "json_schema"
+    assert backend.mode_for(PINNED) == "json_object"
+    assert backend.retry_count == 0
+    assert (shape.structured_mode, shape.fallback) == ("json_schema", None)
+    assert shape_again.fallback is None
+    fallback = ModeFallback("json_object", ("json_schema",), f"HTTP 400: {REFUSAL}")
+    assert (pinned.structured_mode, pinned.fallback) == ("json_object", fallback)
+    assert pinned_again.fallback == fallback
+    # json_object carries the schema in the prompt as well
+    assert "pinned" not in json.dumps(server.chat_requests[0].body["messages"])
+    assert '"prefixItems"' in server.chat_requests[2].body["messages"][-1]["content"]
+
+
+def test_a_schema_refused_in_every_mode_is_described_in_the_prompt(
+    fault_server: Callable[..., FaultServer],
+) -> None:
+    server = fault_server(OK, error_reply(400, REFUSAL), error_reply(422, "bad schema"))
+    backend = backend_for(server, Sleeper())
+    _, pinned = generate_all(backend, SHAPE, PINNED)
+    assert [r.mode for r in server.chat_requests] == [
+        "json_schema",
+        "json_schema",
+        "json_object",
+        None,
+    ]
+    assert pinned.structured_mode == "prompt"
+    assert pinned.fallback == ModeFallback(
+        "prompt", ("json_schema", "json_object"), "HTTP 422: bad schema"
+    )
+    assert '"prefixItems"' in server.chat_requests[3].body["messages"][-1]["content"]
+
+
+def test_a_500_for_a_new_schema_is_retried_before_it_counts_as_a_refusal(
+    fault_server: Callable[..., FaultServer],
+) -> None:
+    server = fault_server(OK, *[error_reply(500, "grammar failed")] * 3)
+    backend = backend_for(server, Sleeper(), max_attempts=3)
+    _, pinned = generate_all(backend, SHAPE, PINNED)
+    assert [r.mode for r in server.chat_requests] == ["json_schema"] * 4 + ["json_object"]
+    assert backend.retry_count == 2
+    assert pinned.fallback == ModeFallback(
+        "json_object", ("json_schema",), "HTTP 500: grammar failed"
+    )
+
+
+@pytest.mark.parametrize(
+    "transient", [error_reply(500), error_reply(503), error_reply(429, retry_after="1")]
+)
+def test_a_transient_error_for_a_new_schema_is_only_retried(
+    fault_server: Callable[..., FaultServer], transient: Reply
+) -> None:
+    server = fault_server(OK, transient)
+    backend = backend_for(server, Sleeper())
+    _, pinned = generate_all(backend, SHAPE, PINNED)
+    assert [r.mode for r in server.chat_requests] == ["json_schema"] * 3
+    assert (pinned.structured_mode, pinned.fallback) == ("json_schema", None)
+    assert backend.retry_count == 1
+
+
+def test_a_mode_refused_for_two_schemas_and_never_accepted_is_dropped(
+    fault_server: Callable[..., FaultServer],
+) -> None:
+    # llama-cpp-python's server: json_schema is answered with 500 whatever the schema
+    unsupported = error_reply(500, "unsupported response_format")
+    server = fault_server(unsupported, OK, unsupported, OK)
+    backend = backend_for(server, Sleeper())
+    third = OutputSpec("third", {**SHAPE.json_schema, "title": "third"})
+    replies = generate_all(backend, SHAPE, PINNED, third)
+    assert [r.mode for r in server.chat_requests] == [
+        "json_schema",
+        "json_object",
+        "json_schema",
+        "json_object",
+        "json_object",  # json_schema is not tried a third time
+    ]
+    # the server's mode was found, nothing fell back: no fallback is reported
+    assert backend.structured_mode == "json_object"
+    assert [(c.structured_mode, c.fallback) for c in replies] == [("json_object", None)] * 3
+    assert backend.retry_count == 0
+
+
+def test_a_schema_answered_once_is_past_negotiation(
+    fault_server: Callable[..., FaultServer],
+) -> None:
+    server = fault_server(OK, error_reply(400, "max_tokens is too large"))
+    backend = backend_for(server, Sleeper())
+    generate_all(backend, SHAPE)
+    with pytest.raises(BackendError, match="HTTP 400: max_tokens is too large"):
+        generate_all(backend, SHAPE)
+    assert [r.mode for r in server.chat_requests] == ["json_schema", "json_schema"]

@@ -15,13 +15,16 @@ from moot.formats.freeform import demo as freeform_demo
 from moot.formats.structured import StructuredFormat
 from moot.formats.structured import demo as structured_demo
 from moot.judging import demo as judge_demo
+from moot.llm.schemas import register_schemas
 
 _FORMATS: dict[str, Format] = {}
 
 
 def register_format(fmt: Format) -> None:
-    """Make a format available by its name (``--format NAME``)."""
+    """Make a format available by its name (``--format NAME``); its reply schemas join
+    the registry the portability checks read (``moot.llm.schemas``)."""
     _FORMATS[fmt.name] = fmt
+    register_schemas(f"{fmt.name} format")(fmt.schemas)
 
 
 def get_format(name: str) -> Format:

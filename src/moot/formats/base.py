@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import Awaitable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
@@ -41,7 +41,7 @@ from moot.llm.meter import Meter
 from moot.llm.structured import Checker, Problem, generate_structured
 from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
 from moot.llm.waves import gather_wave
-from moot.profiles import STANDARD, ModelProfile
+from moot.profiles import PROFILES, STANDARD, ModelProfile
 from moot.prompts import render
 from moot.schema import DebateResult, Judgement, Lang, Panel, Position, QualityWarning
 
@@ -300,6 +300,22 @@ class Debate:
             settings=self.settings.for_call("classification", "classifier"),
             max_reasks=self.settings.max_reasks,
         )
+
+
+def as_sent(specs: Iterable[OutputSpec]) -> list[OutputSpec]:
+    """Each schema as every model profile asks for it in every language (the shapes
+    are the same; the bounds differ), for the portability checks."""
+    return [
+        profile.spec(spec, lang)
+        for spec in specs
+        for profile in PROFILES.values()
+        for lang in ("en", "zh")
+    ]
+
+
+def example_ids(prefix: str, count: int) -> list[str]:
+    """Ids as code numbers them: ``PRO-1`` ... ``PRO-count``."""
+    return [f"{prefix}-{n}" for n in range(1, count + 1)]
 
 
 def as_warning(problem: Problem, round_name: str, side: str | None) -> QualityWarning:

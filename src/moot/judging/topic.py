@@ -5,6 +5,7 @@ rule decides, and the result says which. The user can override both."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -12,8 +13,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from moot.errors import BackendError, ModelOutputError
 from moot.llm.backend import Backend
 from moot.llm.meter import Meter
+from moot.llm.schemas import output_spec, register_schemas
 from moot.llm.structured import generate_structured
-from moot.llm.types import CallContext, GenerationSettings, Message
+from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
 from moot.prompts import render
 from moot.schema import TopicType
 
@@ -102,6 +104,12 @@ class TopicTypeReply(BaseModel):
 
     topic_type: TopicType
     reason: str = Field(min_length=3, max_length=300)
+
+
+@register_schemas("topic classification")
+def topic_schemas() -> Iterator[OutputSpec]:
+    """The one schema the topic classification sends."""
+    yield output_spec(TopicTypeReply)
 
 
 def classify_by_keywords(topic: str) -> TopicType:

@@ -20,6 +20,7 @@ from moot.llm.types import (
     Completion,
     GenerationSettings,
     Message,
+    ModeFallback,
     OutputSpec,
     Usage,
 )
@@ -64,6 +65,8 @@ class CachedBackend(Wrapper):
                 model=str(hit["model"]),
                 source="cache",
                 cache_key=key,
+                structured_mode=hit.get("structured_mode"),
+                fallback=ModeFallback.from_json(hit.get("structured_mode"), hit.get("fallback")),
             )
         completion = await self._inner.generate(
             messages, schema=schema, settings=settings, context=context
@@ -77,6 +80,8 @@ class CachedBackend(Wrapper):
                     "prompt_tokens": completion.usage.prompt_tokens,
                     "completion_tokens": completion.usage.completion_tokens,
                     "model": completion.model,
+                    "structured_mode": completion.structured_mode,
+                    "fallback": completion.fallback.as_json() if completion.fallback else None,
                 },
             )
             return replace(completion, cache_key=key)

@@ -27,6 +27,7 @@ from moot.llm.types import (
     FinishReason,
     GenerationSettings,
     Message,
+    ModeFallback,
     OutputSpec,
     Usage,
 )
@@ -104,6 +105,8 @@ class JournaledBackend(Wrapper):
                 model=row.model,
                 source="journal",
                 journal_id=row.id,
+                structured_mode=row.structured_mode,
+                fallback=ModeFallback.from_json(row.structured_mode, row.structured_fallback),
             )
         started = time.perf_counter()
 
@@ -131,6 +134,10 @@ class JournaledBackend(Wrapper):
                 error=error,
                 source=completion.source if completion else "live",
                 cost_usd=cost,  # live calls: usage added in the same transaction
+                structured_mode=completion.structured_mode if completion else None,
+                structured_fallback=(
+                    completion.fallback.as_json() if completion and completion.fallback else None
+                ),
             )
 
         try:

@@ -20,10 +20,12 @@ from moot.llm.types import (
     Completion,
     GenerationSettings,
     Message,
+    ModeFallback,
     OutputSpec,
     Usage,
 )
 from moot.llm.wrapper import Wrapper
+from moot.schema import StructuredFallback
 
 ValidationHook = Callable[[Completion, list[str]], None]
 ExhaustedHook = Callable[[Sequence[Completion]], None]
@@ -42,6 +44,8 @@ class Meter:
         self.usage = Usage()
         self._validation_hooks: list[ValidationHook] = []
         self._exhausted_hooks: list[ExhaustedHook] = []
+        # (model, schema name, fallback) -> calls, in the order first seen
+        self._fallbacks: dict[tuple[str, str, ModeFallback], int] = {}
 
     def emit(self, event: Event) -> None:
         if self._listener is None:
@@ -94,6 +98,27 @@ class Meter:
         self.reasks += 1
         self.emit(Reasked(context, attempt, tuple(problems), tuple(codes)))
 
+    def record_fallback(self, model: str, schema_name: str, fallback: ModeFallback) -> None:
+        """Count a call sent in a weaker structured-output mode than its server's usual."""
+        key = (model, schema_name, fallback)
+        self._fallbacks[key] = self._fallbacks.get(key, 0) + 1
+
+    def structured_fallbacks(self) -> list[StructuredFallback]:
+        """The fallbacks counted so far, one entry per model, schema and fallback."""
+        return [
+            StructuredFallback.model_validate(
+                {
+                    "model": model,
+                    "schema_name": schema_name,
+                    "mode": fallback.mode,
+                    "rejected": list(fallback.rejected),
+                    "reason": fallback.reason,
+                    "calls": calls,
+                }
+            )
+            for (model, schema_name, fallback), calls in self._fallbacks.items()
+        ]
+
 
 class MeteredBackend(Wrapper):
     """A backend that reports every call to a ``Meter``; behaviour is otherwise unchanged."""
@@ -142,6 +167,8 @@ class MeteredBackend(Wrapper):
             )
             raise
         meter.usage = meter.usage + completion.usage
+        if completion.fallback is not None and schema is not None:
+            meter.record_fallback(self.spec, schema.name, completion.fallback)
         meter.emit(
             CallFinished(
                 call_id,

@@ -7,7 +7,8 @@ none is set but a base URL is (argument or environment), the placeholder key
 ``"not-needed"`` is sent; with neither a key nor a base URL a ``ConfigError`` asks for
 ``OPENAI_API_KEY``. The key is never part of the spec or of any error message.
 
-Structured output adapts to the server. The first structured call probes, in order:
+Structured output adapts to the server, schema by schema. There are three modes,
+best first:
 
 1. ``response_format={"type": "json_schema", ...}`` - the standard form (OpenAI,
    vLLM, llama.cpp's C++ ``llama-server``, LM Studio, recent Ollama);
@@ -16,10 +17,22 @@ Structured output adapts to the server. The first structured call probes, in ord
    with HTTP 500);
 3. no ``response_format``: the schema is only described in the prompt.
 
-A mode is given up on when the server answers HTTP 400, 404, 422, 500 or 501 to it
-(a 404 whose error code is ``model_not_found`` is an unknown model, not a rejection).
-The first mode that answers is kept for the life of the backend and never re-probed
-(:attr:`OpenAIBackend.structured_mode`); pass ``structured_mode=`` to skip probing.
+The first structured call discovers the server's mode (:attr:`OpenAIBackend.structured_mode`):
+it tries the modes in order, and one the server answers with HTTP 400, 404, 422, 500
+or 501 is given up (a 404 whose error code is ``model_not_found`` is an unknown
+model, not a rejection); concurrent first calls wait for it. ``structured_mode=``
+skips discovery and makes that mode the best one tried.
+
+Each new schema is then tried from the best mode still in play, and a server that
+refuses that schema in a mode it otherwise answers (HTTP 400 or 422 at once, 500
+once the retries for it are spent: a converter that cannot handle a construct) does
+not end the debate: for this backend's lifetime the schema falls back to the next
+mode, ``json_object`` with the schema in the prompt, then the prompt alone. The
+:class:`~moot.llm.types.Completion` reports the mode used (``structured_mode``) and
+any such fallback (``fallback``), so the journal, the result's usage and the
+briefing show it. A mode refused for two different schemas and never accepted is
+taken as unsupported by the server and no longer tried. A schema that has been
+answered in a mode is past negotiation: from then on its errors are ordinary errors.
 
 Retries (:mod:`moot.llm.retry`) are the backend's only layer: the SDK's own are off
 (``max_retries=0``) for every request. Connection errors, timeouts, HTTP 408, 409,
@@ -30,14 +43,16 @@ fails at once with a message that says what to fix. Each attempt is bounded by
 hangs longer counts as a retryable timeout. Retries are logged, counted
 (:attr:`OpenAIBackend.retry_count`) and reported to ``on_retry``.
 
-Probing and retrying share that one layer, with one difference: while probing, the
-statuses that reject a mode (including 500 and 501, which are otherwise retried) are
-not retryable, so a rejected mode costs exactly one request and the next mode is
-tried. A probe that fails for a transient reason (connection, timeout, 408, 409, 429,
-502-504) is retried in the same mode under the same policy, since the failure says
-nothing about the mode; if the retries run out, the call fails and nothing is
-learned (the next call probes again). The price: a genuinely transient 500 during a
-probe makes the backend skip that mode for its lifetime, one step down the list.
+Probing and retrying share that one layer, with one difference: while discovering
+the server's mode, the statuses that reject a mode (including 500 and 501, which are
+otherwise retried) are not retryable, so a rejected mode costs exactly one request
+and the next mode is tried. A probe that fails for a transient reason (connection,
+timeout, 408, 409, 429, 502-504) is retried in the same mode under the same policy,
+since the failure says nothing about the mode; if the retries run out, the call fails
+and nothing is learned (the next call probes again). The price: a genuinely
+transient 500 during discovery makes the backend skip that mode, one step down the
+list; during a new schema's first call in a mode the server answers, only a 500 that
+outlasts the retries does, and only for that schema.
 
 The ``schema_instruction`` prompt (the schema as text) is added to the last user
 message in modes 2 and 3, not in mode 1. In mode 1 the server enforces a standard
@@ -57,6 +72,7 @@ closing, and works from any event loop (``run_debate`` runs a new loop each time
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import math
@@ -64,6 +80,7 @@ import os
 import re
 from collections import deque
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
@@ -94,6 +111,7 @@ from moot.llm.types import (
     FinishReason,
     GenerationSettings,
     Message,
+    ModeFallback,
     OutputSpec,
     Usage,
 )
@@ -115,12 +133,36 @@ DEFAULT_TIMEOUT = 120.0
 # A server that does not support a response_format answers one of these.
 _REJECTED_STATUSES = frozenset({400, 404, 422, 500, 501})
 
+# A server that supports the mode but refuses one schema answers one of these (a 500
+# only counts once its retries are spent: it may be transient).
+_SCHEMA_REJECTED_STATUSES = frozenset({400, 422, 500})
+
+# A mode refused for this many different schemas, and never accepted, is not tried
+# for new schemas any more: the server does not support it.
+_REFUSALS_TO_GIVE_UP = 2
+
 # How many recent retries OpenAIBackend.retries keeps.
 _RETRY_HISTORY = 256
 
 _MAX_DETAIL = 500
 
 _log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class _Learned:
+    """The mode a schema is sent in, and why it is not the server's usual one."""
+
+    mode: StructuredMode
+    fallback: ModeFallback | None
+
+
+class _Refused(Exception):
+    """A mode was refused for a schema: try the next one."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(f"HTTP {status}: {detail}")
+        self.status = status
 
 
 def _origin(url: str) -> tuple[str, str, int | None]:
@@ -251,6 +293,13 @@ class OpenAIBackend:
             timeout=self._timeout,
         )
         self._mode: StructuredMode | None = structured_mode
+        # The best mode ever tried: the one given, else the first.
+        self._first_mode = MODES.index(structured_mode) if structured_mode else 0
+        # Modes the server has answered (for any schema), schemas each mode refused,
+        # and what was learned per schema (keyed by the schema's content).
+        self._accepted: set[StructuredMode] = {structured_mode} if structured_mode else set()
+        self._refused: dict[StructuredMode, set[str]] = {mode: set() for mode in MODES}
+        self._schema_modes: dict[str, _Learned] = {}
         self._probe_lock: asyncio.Lock | None = None
         self._probe_lock_loop: asyncio.AbstractEventLoop | None = None
 
@@ -283,8 +332,15 @@ class OpenAIBackend:
 
     @property
     def structured_mode(self) -> StructuredMode | None:
-        """The structured-output mode in use; ``None`` until a structured call found it."""
+        """The server's structured-output mode (the best one it accepted); ``None``
+        until a structured call found it. A schema the server refused in it is sent
+        in a weaker mode (:meth:`mode_for`)."""
         return self._mode
+
+    def mode_for(self, schema: OutputSpec) -> StructuredMode | None:
+        """The mode this schema is sent in; ``None`` while it has not been sent."""
+        learned = self._schema_modes.get(_schema_key(schema))
+        return learned.mode if learned is not None else None
 
     @property
     def retry_policy(self) -> RetryPolicy:
@@ -316,12 +372,17 @@ class OpenAIBackend:
         lang = context.lang if context is not None else "en"
         if schema is None:
             return await self._call(messages, None, None, settings, lang)
-        if self._mode is None:
+        key = _schema_key(schema)
+        if key not in self._schema_modes and self._mode is None:
             # Only the first structured calls wait here; after that the lock is skipped.
             async with self._lock():
-                if self._mode is None:
-                    return await self._discover(messages, schema, settings, lang)
-        return await self._call(messages, schema, self._mode, settings, lang)
+                if key not in self._schema_modes:
+                    return await self._negotiate(key, messages, schema, settings, lang)
+        learned = self._schema_modes.get(key)
+        if learned is None:
+            return await self._negotiate(key, messages, schema, settings, lang)
+        completion = await self._call(messages, schema, learned.mode, settings, lang)
+        return replace(completion, structured_mode=learned.mode, fallback=learned.fallback)
 
     def _lock(self) -> asyncio.Lock:
         # An asyncio.Lock belongs to the loop it first waited on: keep one per loop.
@@ -331,38 +392,105 @@ class OpenAIBackend:
             self._probe_lock_loop = loop
         return self._probe_lock
 
-    async def _discover(
+    def _candidate_modes(self) -> list[StructuredMode]:
+        """The modes a new schema may be sent in, best first: from the given mode (if
+        any) down, skipping modes the server has refused for several schemas and
+        never accepted."""
+        return [
+            mode
+            for mode in MODES[self._first_mode :]
+            if mode == MODES[-1]
+            or mode in self._accepted
+            or len(self._refused[mode]) < _REFUSALS_TO_GIVE_UP
+        ]
+
+    async def _negotiate(
         self,
+        key: str,
         messages: Sequence[Message],
         schema: OutputSpec,
         settings: GenerationSettings,
         lang: str,
     ) -> Completion:
-        for mode in MODES:
+        """A schema's first call: try the modes best first until one answers."""
+        rejected: list[StructuredMode] = []
+        reason = ""
+        for mode in self._candidate_modes():
             if mode == MODES[-1]:
                 # Nothing left to fall back to: an ordinary call.
                 completion = await self._call(messages, schema, mode, settings, lang)
             else:
                 try:
-                    reply = await self._send(messages, schema, mode, settings, lang, probing=True)
-                except openai.APIStatusError as exc:
-                    if not _rejects_mode(exc):
-                        raise self._error(exc) from None
-                    _log.debug(
-                        "%s: %s rejected response_format %s (HTTP %d); trying the next mode",
+                    completion = await self._probe(messages, schema, mode, settings, lang)
+                except _Refused as refusal:
+                    _log.info(
+                        "%s: %s refused the %s schema in mode %s (%s); trying the next mode",
                         self.spec,
                         self.base_url,
+                        schema.name,
                         mode,
-                        exc.status_code,
+                        refusal,
                     )
+                    self._refused[mode].add(key)
+                    rejected.append(mode)
+                    reason = str(refusal)
                     continue
-                except Exception as exc:
-                    raise self._error(exc) from None
-                completion = self._completion(reply)
+            return self._learn(key, mode, rejected, reason, completion)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _learn(
+        self,
+        key: str,
+        mode: StructuredMode,
+        rejected: list[StructuredMode],
+        reason: str,
+        completion: Completion,
+    ) -> Completion:
+        self._accepted.add(mode)
+        if self._mode is None or MODES.index(mode) < MODES.index(self._mode):
             self._mode = mode
             _log.debug("%s: structured output mode %s", self.spec, mode)
-            return completion
-        raise AssertionError("unreachable")  # pragma: no cover
+        # A refusal in a mode the server answers for other schemas is this schema's:
+        # a fallback. Refusals only of modes it never answered found the server's mode.
+        fallback = (
+            ModeFallback(mode, tuple(rejected), reason)
+            if any(m in self._accepted for m in rejected)
+            else None
+        )
+        self._schema_modes[key] = _Learned(mode, fallback)
+        return replace(completion, structured_mode=mode, fallback=fallback)
+
+    async def _probe(
+        self,
+        messages: Sequence[Message],
+        schema: OutputSpec,
+        mode: StructuredMode,
+        settings: GenerationSettings,
+        lang: str,
+    ) -> Completion:
+        """One schema's request in one mode; ``_Refused`` when the server refuses it
+        there. In a mode the server has not accepted yet a refusal costs one request;
+        in one it has, a 500 is first retried like any server error."""
+        known = mode in self._accepted
+        try:
+            reply = await self._send(messages, schema, mode, settings, lang, probing=not known)
+        except openai.APIStatusError as exc:
+            statuses = _SCHEMA_REJECTED_STATUSES - {500} if known else _REJECTED_STATUSES
+            if exc.status_code in statuses and _rejects_mode(exc):
+                raise _Refused(exc.status_code, _detail(exc)) from None
+            raise self._error(exc) from None
+        except RetryError as exc:
+            cause = exc.__cause__
+            if (
+                known
+                and isinstance(cause, openai.APIStatusError)
+                and cause.status_code in _SCHEMA_REJECTED_STATUSES
+            ):
+                raise _Refused(cause.status_code, _detail(cause)) from None
+            raise self._error(exc) from None
+        except Exception as exc:
+            raise self._error(exc) from None
+        return self._completion(reply)
 
     async def _call(
         self,
@@ -590,6 +718,12 @@ def _detail(exc: openai.APIStatusError) -> str:
         text = body["detail"]
     text = " ".join(text.split())
     return text if len(text) <= _MAX_DETAIL else text[:_MAX_DETAIL] + "..."
+
+
+def _schema_key(schema: OutputSpec) -> str:
+    """A schema's identity: its name and content (ids pinned into it included)."""
+    text = json.dumps([schema.name, schema.json_schema], sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _schema_name(name: str) -> str:

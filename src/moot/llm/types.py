@@ -70,6 +70,30 @@ class Usage:
 
 
 @dataclass(frozen=True)
+class ModeFallback:
+    """The server refused a call's schema in its better structured-output modes.
+
+    ``rejected`` lists the refused modes in the order they were tried, ``mode`` is the
+    one that produced the reply, ``reason`` the server's own words for the last
+    refusal (shortened)."""
+
+    mode: str
+    rejected: tuple[str, ...]
+    reason: str
+
+    def as_json(self) -> dict[str, Any]:
+        """What the journal and the cache store (the mode is stored beside it)."""
+        return {"rejected": list(self.rejected), "reason": self.reason}
+
+    @classmethod
+    def from_json(cls, mode: str | None, value: Any) -> ModeFallback | None:
+        """The fallback stored by :meth:`as_json` for a reply in ``mode``, if any."""
+        if mode is None or not isinstance(value, dict) or not value.get("rejected"):
+            return None
+        return cls(mode, tuple(str(m) for m in value["rejected"]), str(value.get("reason", "")))
+
+
+@dataclass(frozen=True)
 class Completion:
     """A backend's raw reply to one request."""
 
@@ -87,3 +111,9 @@ class Completion:
     and ``seconds``); for benchmarks, never stored."""
     cache_key: str | None = None
     """The response-cache entry holding this reply, when it came from or went into it."""
+    structured_mode: str | None = None
+    """How the server was asked for the schema (``json_schema``, ``json_object``,
+    ``prompt``), for backends that choose; ``None`` for the others."""
+    fallback: ModeFallback | None = None
+    """Set when this schema was sent in a weaker mode than the server's usual one
+    because the server refused it there."""

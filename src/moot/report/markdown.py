@@ -61,9 +61,26 @@ def to_markdown(result: DebateResult) -> str:
             labels[f"divergence.{reason}"]
             for reason in (result.panel.divergence.reasons if result.panel else [])
         ],
-        notes=[],
+        notes=fallback_notes(result, labels),
     )
     return text.strip() + "\n"
+
+
+def fallback_notes(result: DebateResult, labels: Mapping[str, str]) -> list[str]:
+    """One sentence per schema a server refused in its usual structured-output mode."""
+    notes = []
+    for f in result.usage.structured_fallbacks:
+        notes.append(
+            labels["note.fallback"].format(
+                model=f.model,
+                schema=f.schema_name,
+                rejected=labels["note.sep"].join(labels["mode." + m] for m in f.rejected),
+                reason=f.reason,
+                calls=f.calls,
+                mode=labels["mode." + f.mode],
+            )
+        )
+    return notes
 
 
 def group_warnings(

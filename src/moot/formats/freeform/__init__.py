@@ -13,10 +13,11 @@ from typing import Any, ClassVar
 from moot.briefing import Bullets, Section, Table
 from moot.detectors.transcript import JudgeScore, Transcript, Turn
 from moot.errors import ConfigError
-from moot.formats.base import Debate, Format, Record
+from moot.formats.base import Debate, Format, Record, as_sent
 from moot.formats.freeform.payload import STANDINGS, FreeformPayload
 from moot.formats.freeform.replies import SpeechReply, speech_spec
 from moot.formats.freeform.rounds import FreeformRounds
+from moot.judging.judge import judge_spec
 from moot.judging.rubric import GENERAL
 from moot.llm.schemas import output_spec
 from moot.llm.types import OutputSpec
@@ -68,8 +69,15 @@ class FreeformFormat(Format):
         return await FreeformRounds(debate, self.rounds(debate.options)).run()
 
     def schemas(self) -> list[OutputSpec]:
+        """Every schema a free-form debate can send: a first-round speech, a later one
+        answering one to five speeches, and the judge's for two to six positions."""
         base = output_spec(SpeechReply)
-        return [speech_spec(base, []), speech_spec(base, ["CON-R1", "B-R1"])]
+        specs = [speech_spec(base, [])]
+        specs += [speech_spec(base, [f"{p}-R1" for p in "BCDEF"[:n]]) for n in range(1, 6)]
+        for positions in range(2, 7):
+            ids = [f"{p}-R{r}" for r in range(1, 4) for p in "ABCDEF"[:positions]]
+            specs.append(judge_spec(self.rubric, self.standings, ids))
+        return as_sent(specs)
 
     def transcript(self, result: DebateResult) -> tuple[Transcript, list[str | None]]:
         body = FreeformPayload.model_validate(result.body)

@@ -16,9 +16,11 @@ from typing import ClassVar
 from moot.briefing import Bullets, Section, Table
 from moot.detectors.false_consensus import Concession, check_concessions
 from moot.detectors.transcript import Flag, JudgeScore, Transcript, Turn
-from moot.formats.base import Debate, Format, Record
+from moot.formats.base import Debate, Format, Record, as_sent, example_ids
 from moot.formats.structured.payload import STANDINGS, StructuredPayload
 from moot.formats.structured.replies import (
+    MAX_ARGUMENTS,
+    MIN_ARGUMENTS,
     ClosingReply,
     CrossExamReply,
     OpeningReply,
@@ -26,6 +28,7 @@ from moot.formats.structured.replies import (
     cross_exam_spec,
 )
 from moot.formats.structured.rounds import StructuredRounds
+from moot.judging.judge import judge_spec
 from moot.judging.rubric import GENERAL
 from moot.llm.schemas import output_spec
 from moot.llm.types import OutputSpec
@@ -52,12 +55,24 @@ class StructuredFormat(Format):
         return await StructuredRounds(debate).run()
 
     def schemas(self) -> list[OutputSpec]:
-        ids = ["PRO-1", "PRO-2", "PRO-3", "PRO-4", "PRO-5"]
-        return [
-            output_spec(OpeningReply),
-            cross_exam_spec(output_spec(CrossExamReply), ids),
-            closing_spec(output_spec(ClosingReply), ids),
-        ]
+        """Every schema a structured debate can send: for each number of arguments a
+        position can have, two or three positions, each reading order of the judge."""
+        counts = range(MIN_ARGUMENTS, MAX_ARGUMENTS + 1)
+        specs = [output_spec(OpeningReply)]
+        for count in counts:
+            specs.append(cross_exam_spec(output_spec(CrossExamReply), example_ids("CON", count)))
+            specs.append(
+                cross_exam_spec(
+                    output_spec(CrossExamReply), example_ids("B", count) + example_ids("C", count)
+                )
+            )
+            specs.append(closing_spec(output_spec(ClosingReply), example_ids("PRO", count)))
+        for pro in counts:
+            for con in counts:
+                ids = example_ids("PRO", pro) + example_ids("CON", con)
+                specs.append(judge_spec(self.rubric, self.standings, ids))
+                specs.append(judge_spec(self.rubric, self.standings, ids[pro:] + ids[:pro]))
+        return as_sent(specs)
 
     def transcript(self, result: DebateResult) -> tuple[Transcript, list[str | None]]:
         """Arguments, cross-examination answers and closing stances in speaking order;

@@ -1,0 +1,186 @@
+"""moot against llama.cpp's own C++ server, ``llama-server``, the one Ollama, LM Studio
+and many self-hosters build on (built from the PyPI sdist by tools/llama_server.py):
+every schema moot sends is accepted and enforced by its converter, a schema it
+refuses falls back instead of ending the run, and a whole seeded debate runs."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import CppServer
+from invariants import check_result_json
+from moot.llm.openai import OpenAIBackend
+from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
+from schema_registry import every_registered_schema
+
+pytestmark = pytest.mark.slow
+
+TOPIC = "Should a 10-person startup adopt microservices from day one?"
+ONE_TOKEN = GenerationSettings(temperature=0.0, max_tokens=1, seed=1)
+GREEDY = GenerationSettings(temperature=0.0, max_tokens=120, seed=7)
+ASK = [Message("user", "Answer in JSON.")]
+
+#: What llama-server logs or answers when its converter fails on a schema.
+SCHEMA_ERRORS = re.compile(
+    r"JSON schema error|Unable to generate parser|failed to parse grammar|"
+    r"json_schema_to_grammar|Unrecognized schema",
+    re.IGNORECASE,
+)
+
+
+def generate(
+    backend: OpenAIBackend, schema: OutputSpec, settings: GenerationSettings = ONE_TOKEN
+) -> Completion:
+    context = CallContext(role="pro", round="opening")
+    return asyncio.run(backend.generate(ASK, schema=schema, settings=settings, context=context))
+
+
+def test_the_cpp_converter_accepts_every_schema_moot_sends(
+    cpp_llama_server: CppServer,
+) -> None:
+    schemas = every_registered_schema()
+    assert len(schemas) >= 5
+    backend = OpenAIBackend("smollm", base_url=cpp_llama_server.base_url)
+    for schema in schemas:
+        completion = generate(backend, schema)
+        # accepted in the standard mode: no fallback to a weaker one
+        assert (completion.structured_mode, completion.fallback) == ("json_schema", None), (
+            schema.name
+        )
+    assert not SCHEMA_ERRORS.search(cpp_llama_server.log())
+
+
+def test_the_cpp_converter_accepts_every_schema_as_json_object(
+    cpp_llama_server: CppServer,
+) -> None:
+    # the fallback mode goes through the same converter; asked directly, with a short
+    # prompt (moot would add the schema to it: minutes of prompt on a loaded CPU)
+    for schema in every_registered_schema():
+        body = {
+            "model": "smollm",
+            "messages": [{"role": "user", "content": "Answer in JSON."}],
+            "max_tokens": 1,
+            "response_format": {"type": "json_object", "schema": schema.json_schema},
+        }
+        request = urllib.request.Request(  # noqa: S310 (loopback http)
+            f"{cpp_llama_server.base_url}/chat/completions",
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=600) as response:  # noqa: S310
+            assert response.status == 200, schema.name
+    assert not SCHEMA_ERRORS.search(cpp_llama_server.log())
+
+
+PINNED_IDS = ["ZQ-7", "ZQ-9"]
+
+
+def tuple_schema(**extra: Any) -> OutputSpec:
+    """Two slots whose ids a 135M model would never write unprompted."""
+    slot: dict[str, Any] = {
+        "type": "object",
+        "properties": {"id": {"type": "string", "enum": ["?"]}, "ok": {"type": "boolean"}},
+        "required": ["id", "ok"],
+        "additionalProperties": False,
+    }
+    prefix = [
+        {**slot, "properties": {**slot["properties"], "id": {"type": "string", "enum": [i]}}}
+        for i in PINNED_IDS
+    ]
+    array = {"type": "array", "prefixItems": prefix, "minItems": 2, "maxItems": 2, **extra}
+    return OutputSpec(
+        "pinned",
+        {
+            "type": "object",
+            "properties": {"responses": array},
+            "required": ["responses"],
+            "additionalProperties": False,
+        },
+    )
+
+
+def reply_ids(completion: Completion) -> list[str] | None:
+    try:
+        return [r["id"] for r in json.loads(completion.text)["responses"]]
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def test_pinned_ids_are_enforced_without_items(cpp_llama_server: CppServer) -> None:
+    backend = OpenAIBackend("smollm", base_url=cpp_llama_server.base_url)
+    completion = generate(backend, tuple_schema(), GREEDY)
+    assert completion.structured_mode == "json_schema"
+    assert reply_ids(completion) == PINNED_IDS
+
+
+def test_items_beside_prefix_items_silently_drops_the_pinning(
+    cpp_llama_server: CppServer,
+) -> None:
+    # Why the portable subset forbids it: accepted, but the tuple is not enforced.
+    backend = OpenAIBackend("smollm", base_url=cpp_llama_server.base_url)
+    completion = generate(backend, tuple_schema(items={"type": "object"}), GREEDY)
+    assert completion.structured_mode == "json_schema"
+    assert reply_ids(completion) != PINNED_IDS
+
+
+def test_a_refused_schema_falls_back_instead_of_failing(cpp_llama_server: CppServer) -> None:
+    # items: false is valid JSON Schema that llama.cpp's converter refuses (HTTP 400)
+    backend = OpenAIBackend("smollm", base_url=cpp_llama_server.base_url)
+    accepted = generate(backend, tuple_schema())
+    refused = generate(backend, tuple_schema(items=False))
+    assert (accepted.structured_mode, accepted.fallback) == ("json_schema", None)
+    assert refused.structured_mode == "prompt"
+    assert refused.fallback is not None
+    assert refused.fallback.rejected == ("json_schema", "json_object")
+    assert "HTTP 400" in refused.fallback.reason
+    assert "schema must be an object" in refused.fallback.reason
+    assert backend.structured_mode == "json_schema"  # the other schemas keep it
+
+
+def test_seeded_structured_debate_runs_against_llama_server(
+    cpp_llama_server: CppServer, tmp_path: Path
+) -> None:
+    out = tmp_path / "result.json"
+    log_before = len(cpp_llama_server.log())
+    started = time.monotonic()
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "moot",
+            "run",
+            TOPIC,
+            "--model",
+            f"openai:smollm@{cpp_llama_server.base_url}",
+            "--seed",
+            "7",
+            "--json",
+            str(out),
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=os.environ.copy(),
+        timeout=3600,
+    )
+    seconds = time.monotonic() - started
+    server_log = cpp_llama_server.log()[log_before:]
+    print(f"debate against llama-server: exit {result.returncode} in {seconds:.0f} s")
+    assert result.returncode == 0, result.stderr[-4000:]
+    assert not SCHEMA_ERRORS.search(server_log), SCHEMA_ERRORS.findall(server_log)
+    doc = check_result_json(out.read_text(encoding="utf-8"))
+    assert doc["models"]["pro"] == f"openai:smollm@{cpp_llama_server.base_url}"
+    # every schema was accepted in the server's own mode
+    assert doc["usage"]["structured_fallbacks"] == []
