@@ -107,6 +107,9 @@ def _plant(value: Any) -> Any:
                 planted[key] = [str(x) + PAYLOAD for x in item]
             elif key == "models" and isinstance(item, dict):
                 planted[key] = {role: str(spec) + PAYLOAD for role, spec in item.items()}
+            elif key == "positions" and isinstance(item, list):
+                # a position's name is what the user typed (``--sides``)
+                planted[key] = [{**p, "name": p["name"] + PAYLOAD} for p in item]
             else:
                 planted[key] = _plant(item)
         return planted
@@ -117,21 +120,33 @@ def _plant(value: Any) -> Any:
 
 def hostile(result: DebateResult) -> DebateResult:
     """``result`` with the payload in every free text a model or a user wrote (and in
-    model specs), an id payload on every argument id, and a planted fallacy and
-    protocol warning carrying the payload too."""
+    model specs and position names), an id payload on every judged item's id (an
+    argument, a speech), and a planted fallacy and protocol warning carrying the
+    payload too."""
     data = _plant(json.loads(result.model_dump_json()))
-    first = result.arguments[0].id
+    ids = item_ids(result)
     data["judgement"]["fallacies"].append(
-        {"argument_id": first, "type": "straw_man", "quote": PAYLOAD, "verified": False}
+        {"argument_id": ids[0], "type": "straw_man", "quote": PAYLOAD, "verified": False}
     )
     data["warnings"].append(
-        {"round": "opening", "side": "pro", "code": "evidence_vague", "where": PAYLOAD,
-         "message": PAYLOAD}
+        {"round": "opening", "side": result.positions[0].key, "code": "evidence_vague",
+         "where": PAYLOAD, "message": PAYLOAD}
     )  # fmt: skip
     text = json.dumps(data)
-    for argument in result.arguments:
-        text = text.replace(json.dumps(argument.id), json.dumps(argument.id + ID_PAYLOAD))
+    for ident in ids:
+        text = text.replace(json.dumps(ident), json.dumps(ident + ID_PAYLOAD))
     return DebateResult.model_validate_json(text)
+
+
+def item_ids(result: DebateResult) -> list[str]:
+    """The judged items' ids (arguments, speeches) in the order they were made."""
+    return [s.argument_id for s in result.judgement.scores]
+
+
+def item_texts(result: DebateResult) -> dict[str, str]:
+    """Each judged item's text as its trace row shows it (an argument's claim, a
+    speech's first sentence)."""
+    return {row.argument_id: row.claim for row in result.judgement.trace}
 
 
 class Elements(HTMLParser):

@@ -48,8 +48,10 @@ def test_report_writes_a_stored_run(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     page = Elements(out.read_text(encoding="utf-8"))
     stored = _stored("r2")
-    for argument in stored.arguments:
-        assert argument.id in page.all_text
+    ids = [s.argument_id for s in stored.judgement.scores]
+    assert ids == [a["id"] for a in stored.body["arguments"]]
+    for ident in ids:
+        assert ident in page.all_text
     assert out.read_text(encoding="utf-8") == to_html(stored)
 
 

@@ -19,13 +19,13 @@ from html_support import (
     Elements,
     debate,
     hostile,
+    item_ids,
+    item_texts,
     live_markup,
 )
-from moot.detectors import check_concessions, run_detectors
-from moot.detectors.adapter import concessions_from_result, transcript_from_result
 from moot.errors import ConfigError
 from moot.report.html import build_report, to_html
-from moot.report.html.common import DIMENSIONS, ScoresView, item_scores
+from moot.report.html.common import ScoresView, dimensions_of, item_scores
 from moot.report.html.labels import CATALOG
 from moot.report.html.structured import expected_calls
 from moot.schema import DebateResult
@@ -57,10 +57,10 @@ def test_every_argument_has_one_trace_row(name: str, request: pytest.FixtureRequ
     result: DebateResult = request.getfixturevalue(name)
     html = to_html(result)
     page = Elements(html)
-    assert len(_trace_rows(page)) == len(result.arguments)
-    for argument in result.arguments:
-        assert argument.id in page.all_text
-        assert argument.claim in page.all_text
+    assert len(_trace_rows(page)) == len(item_ids(result))
+    for ident, claim in item_texts(result).items():
+        assert ident in page.all_text
+        assert claim in page.all_text
 
 
 def test_the_page_loads_nothing_and_runs_nothing(panel: DebateResult) -> None:
@@ -96,12 +96,15 @@ def test_hostile_text_is_only_ever_text(panel: DebateResult) -> None:
     assert live_markup(page) == []
     assert [a["href"] for a in page.tags("a") if not a["href"].startswith("#")] == []
     # structure intact: the planted closing tags closed nothing
-    assert len(_trace_rows(page)) == len(evil.arguments)
+    assert len(_trace_rows(page)) == len(item_ids(evil))
     assert len(page.tags("section")) == len(build_report(evil).sections)
     assert page.all_text.count(PAYLOAD) >= 20
-    for argument in evil.arguments:
-        assert argument.id.endswith(ID_PAYLOAD)
-        assert argument.id in page.all_text
+    for ident in item_ids(evil):
+        assert ident.endswith(ID_PAYLOAD)
+        assert ident in page.all_text
+    for position in evil.positions:
+        assert position.name.endswith(PAYLOAD)
+        assert position.name in page.all_text
     # anchors and classes come from code, never from an id
     assert all(ID_PAYLOAD not in value for _, a in page.elements for value in a.values())
 
@@ -143,8 +146,8 @@ def test_panel_item_scores_average_to_the_panel_totals(panel: DebateResult) -> N
     assert panel.panel is not None
     scores = item_scores(panel)
     for side in ("pro", "con"):
-        mine = [scores[a.id] for a in panel.arguments if a.side == side]
-        assert statistics.fmean(mine) == pytest.approx(getattr(panel.panel.totals, side), abs=1e-3)
+        mine = [scores[s.argument_id] for s in panel.judgement.scores if s.side == side]
+        assert statistics.fmean(mine) == pytest.approx(panel.panel.totals[side], abs=1e-3)
 
 
 def test_dimension_chart_shows_each_sides_means(single: DebateResult) -> None:
@@ -152,27 +155,24 @@ def test_dimension_chart_shows_each_sides_means(single: DebateResult) -> None:
     view = sections["scores"].data
     assert isinstance(view, ScoresView)
     shown = [t.text for t in view.dimensions.texts if re.fullmatch(r"\d+\.\d\d", t.text)]
-    side_of = {a.id: a.side for a in single.arguments}
     raw = single.judgement.scores
+    assert dimensions_of(single) == ("logic", "evidence", "responsiveness", "honesty")
     expected = [
-        f"{statistics.fmean(getattr(s, d) for s in raw if side_of[s.argument_id] == side):.2f}"
-        for d in DIMENSIONS
+        f"{statistics.fmean(s.scores[d] for s in raw if s.side == side):.2f}"
+        for d in dimensions_of(single)
         for side in ("pro", "con")
     ]
     assert shown == expected
 
 
 def test_every_detector_flag_is_shown(panel: DebateResult) -> None:
-    flags = run_detectors(transcript_from_result(panel))
-    recorded = concessions_from_result(panel)
-    flags += check_concessions(
-        recorded.concessions,
-        closing_concessions=recorded.closing_concessions,
-        standings=recorded.standings,
-        target_texts=recorded.target_texts,
-        lang=panel.lang,
-    )
+    from moot.debate import detect
+    from moot.formats import get_format
+
+    flags = panel.detectors
     assert flags, "the demo debate is expected to trip at least one detector"
+    # the recorded flags are the detectors' on this debate
+    assert flags == detect(get_format(panel.format), panel)
     text = Elements(to_html(panel)).all_text
     for flag in flags:
         assert flag.evidence in text

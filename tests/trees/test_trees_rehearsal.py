@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import pytest
 from pydantic import ValidationError
 
-from moot.schema import Side
+from moot.trees.sides import Side
 from moot.trees import (
     Located,
     RehearsalClaim,
