@@ -242,6 +242,21 @@ def test_an_unknown_format_is_refused(results: dict[str, DebateResult]) -> None:
         to_html(other)
 
 
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        ({"freeform": {"rounds": 3}}, "the freeform payload of this result cannot be read"),
+        ({"structured": {}}, "the stored result is missing 'freeform'"),
+    ],
+)
+def test_a_damaged_payload_is_a_clear_error(
+    payload: dict[str, object], message: str, results: dict[str, DebateResult]
+) -> None:
+    damaged = results["freeform"].model_copy(update={"payload": payload})
+    with pytest.raises(ConfigError, match=message):
+        to_html(damaged)
+
+
 @pytest.mark.parametrize("name", ["structured-3", "freeform-3-panel"])
 def test_a_format_without_a_view_renders_its_briefing(
     name: str, results: dict[str, DebateResult], monkeypatch: pytest.MonkeyPatch

@@ -19,7 +19,7 @@ from moot.view import Served, serve_in_thread
 
 pytestmark = pytest.mark.server
 
-RUNS = ("panel-run", "zh-run", "plain-run", "ff-run")
+RUNS = ("panel-run", "zh-run", "plain-run", "ff-run", "damaged-run")
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +31,12 @@ def store_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
         debate("Rewrite billing in Rust?", store=store, debate_id="plain-run", seed=1)
         debate("Where to spend the winter?", store=store, debate_id="ff-run", format="freeform",
                sides=PLACES, panel=["technical", "risk"])  # fmt: skip
+        damaged = debate(store=store, debate_id="damaged-run", format="freeform", seed=2)
+        store.set_status(
+            "damaged-run",
+            "done",
+            result_json=damaged.model_copy(update={"payload": {"freeform": {}}}).model_dump_json(),
+        )
     return path
 
 
@@ -189,9 +195,9 @@ def test_search_and_filters_narrow_the_list(viewer: Served) -> None:
     assert _listed(_get(viewer, "/?q=%E6%B5%B7%E5%8D%97", host)[2]) == {"zh-run"}  # 海南
     assert _listed(_get(viewer, "/?q=scripted%3Ademo", host)[2]) == set(RUNS)  # a model
     assert _listed(_get(viewer, "/?status=failed", host)[2]) == set()
-    structured = set(RUNS) - {"ff-run"}
+    structured = set(RUNS) - {"ff-run", "damaged-run"}
     assert _listed(_get(viewer, "/?status=done&format=structured", host)[2]) == structured
-    assert _listed(_get(viewer, "/?format=freeform", host)[2]) == {"ff-run"}
+    assert _listed(_get(viewer, "/?format=freeform", host)[2]) == {"ff-run", "damaged-run"}
     assert _listed(_get(viewer, "/?q=winter", host)[2]) == {"ff-run"}
     ignored = _get(viewer, "/?status=%3Cb%3E&format=nonesuch", host)[2]
     assert _listed(ignored) == set(RUNS)
@@ -247,3 +253,11 @@ def test_the_live_page_counts_the_calls_of_each_format(viewer: Served, store_pat
     text = Elements(body).all_text
     for step in ("Round 1", "Round 2", "Round 3", "Judgement", "Topic classification"):
         assert step in text
+
+
+def test_a_damaged_stored_result_is_shown_as_unreadable(viewer: Served) -> None:
+    status, _, body = _get(viewer, "/runs/damaged-run", f"127.0.0.1:{_port(viewer)}")
+    assert status == 200
+    text = " ".join(Elements(body).all_text.split())
+    assert "cannot be read by this version of moot" in text
+    assert "the freeform payload of this result cannot be read" in text

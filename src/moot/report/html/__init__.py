@@ -13,6 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pydantic import ValidationError
+
+from moot.errors import ConfigError
 from moot.report.html import common, formats, freeform, generic, structured
 from moot.report.html.formats import FormatView, register, view_of
 from moot.report.html.labels import label, labels
@@ -56,8 +59,24 @@ class ReportPage:
 
 def build_report(result: DebateResult) -> ReportPage:
     """The report's sections for a result: verdict, panel, the format's own sections,
-    scores, flags, unresolved questions, transcript, models and usage."""
+    scores, flags, unresolved questions, transcript, models and usage. ``ConfigError``
+    when the result's format is unknown or its payload cannot be read (a damaged or
+    hand-edited stored result)."""
     view: FormatView = view_of(result.format)
+    try:
+        return _build(result, view)
+    except ValidationError as exc:
+        raise ConfigError(
+            f"the {result.format} payload of this result cannot be read"
+            f" ({exc.error_count()} validation errors)"
+        ) from exc
+    except KeyError as exc:
+        raise ConfigError(
+            f"the stored result is missing {exc}, which its {result.format} view reads"
+        ) from exc
+
+
+def _build(result: DebateResult, view: FormatView) -> ReportPage:
     text = labels(result.lang)
     sides = common.sides_of(result)
     ctx = Context(
