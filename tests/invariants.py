@@ -86,7 +86,8 @@ def first_attempt_calls(doc: dict[str, Any]) -> int:
     n = len(doc["positions"])
     if doc["format"] == "structured":
         return 3 * n + 1
-    return body(doc)["rounds"] * n + 1
+    rounds: int = body(doc)["rounds"]
+    return rounds * n + 1
 
 
 def check_positions(doc: dict[str, Any]) -> list[str]:

@@ -149,9 +149,7 @@ def check_panel(doc: dict[str, Any]) -> None:
         if len({standing[n][i] for n in names for i in ids}) > 1:
             alpha_n = krippendorff.alpha(reliability_data=nominal, level_of_measurement="nominal")
             assert close(agreement["alpha_nominal"]["value"], float(alpha_n))
-            table = [
-                [sum(standing[n][i] == s for n in names) for s in standings_enum] for i in ids
-            ]
+            table = [[sum(standing[n][i] == s for n in names) for s in standings_enum] for i in ids]
             kappa = fleiss(table)
             if not math.isnan(kappa):
                 assert close(agreement["kappa"]["value"], kappa)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import moot
+from moot.debate import detect
 from moot.detectors import (
     DETECTOR_NAMES,
     Concession,
@@ -25,7 +26,6 @@ from moot.detectors import (
     parse_transcript,
     run_detectors,
 )
-from moot.debate import detect
 from moot.detectors.evaluation import load_cases
 from moot.formats import get_format
 from moot.formats.freeform.payload import FreeformPayload
@@ -468,9 +468,7 @@ def test_a_concession_the_closing_drops_is_false_consensus() -> None:
     disowned = result.model_copy(update={"payload": {"structured": changed.model_dump()}})
     flags = [f for f in detect(fmt, disowned) if f.detector == "false_consensus"]
     assert flags
-    cross_turns = {
-        len(body.arguments) + n: c for n, c in enumerate(body.cross_examinations)
-    }
+    cross_turns = {len(body.arguments) + n: c for n, c in enumerate(body.cross_examinations)}
     for flag in flags:
         assert flag.side == by
         assert flag.unit is None

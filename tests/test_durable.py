@@ -126,8 +126,9 @@ def test_budget_stop_saves_the_partial_result_and_resumes_with_more(
     # the rounds completed before the stop, as the finished run has them
     finished = uninterrupted["payload"]["structured"]
     assert partial["arguments"] == finished["arguments"]
-    assert partial.get("cross_examinations", finished["cross_examinations"]) == (
-        finished["cross_examinations"]
+    assert (
+        partial.get("cross_examinations", finished["cross_examinations"])
+        == (finished["cross_examinations"])
     )
     # the refused call was never sent: every journaled call before it has a reply
     refused = [c for c in store.calls("b") if c.error]

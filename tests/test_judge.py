@@ -168,9 +168,7 @@ def _reply(
 ) -> Any:
     return reply_type.model_validate(
         {
-            "assessments": list(
-                assessments if assessments is not None else map(_assessment, IDS)
-            ),
+            "assessments": list(assessments if assessments is not None else map(_assessment, IDS)),
             "fallacies": list(fallacies),
             "key_insight": key_insight,
             "unresolved_questions": ["Does the effect hold in smaller cities?"],
@@ -266,9 +264,7 @@ def test_a_rubric_of_other_dimensions_is_scored_on_them() -> None:
         assessments.append(row)
     judgement = _judge(_reply(assessments, reply_type=reply_type), rubric=rubric)
     assert judgement.weights == {"clarity": 0.25, "logic": 0.75}
-    expected = {
-        ident: 0.25 * n + 0.75 * SCORES[ident][0] for n, ident in enumerate(IDS, start=1)
-    }
+    expected = {ident: 0.25 * n + 0.75 * SCORES[ident][0] for n, ident in enumerate(IDS, start=1)}
     assert {s.argument_id: s.weighted for s in judgement.scores} == pytest.approx(expected)
     assert all(set(s.scores) == {"clarity", "logic"} for s in judgement.scores)
     assert judgement.totals["pro"] == pytest.approx((expected["PRO-1"] + expected["PRO-2"]) / 2)

@@ -13,13 +13,13 @@ from typer.testing import CliRunner
 import moot
 from moot.cli import app
 from moot.errors import ConfigError
+from moot.formats.structured.payload import StructuredPayload
 from moot.judging.calibration import calibrate
 from moot.judging.panel import decide_divergence, judge_weight
 from moot.judging.profiles import BUILTIN, assign_models, load_profiles, select_profiles
 from moot.judging.topic import classify_by_keywords
 from moot.llm.scripted import DemoBackend, ScriptedBackend
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
-from moot.formats.structured.payload import StructuredPayload
 from moot.schema import Agreement, AgreementStat, ArgumentConsensus
 from moot.store import Store
 from panel_checks import check_panel

@@ -5,6 +5,7 @@ the briefing; and the positions refused before anything runs."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -70,7 +71,7 @@ def test_a_six_sided_debate_is_four_waves() -> None:
         assert len(calls) == 6
         assert max(start for start, _ in calls) < min(end for _, end in calls), name
     rounds = list(by_round.values())
-    for before, after in zip(rounds, rounds[1:], strict=False):
+    for before, after in itertools.pairwise(rounds):
         assert max(end for _, end in before) <= min(start for start, _ in after)
 
 
@@ -117,7 +118,9 @@ def test_the_briefing_names_every_position() -> None:
 
 def test_chinese_positions_keep_their_names() -> None:
     sides = ("海南", "东北", "云南")
-    result = moot.run_debate("冬天去哪里过冬？", model="scripted:demo", seed=1, lang="zh", sides=sides)
+    result = moot.run_debate(
+        "冬天去哪里过冬？", model="scripted:demo", seed=1, lang="zh", sides=sides
+    )
     check_result_json(moot.to_json(result))
     assert [p.name for p in result.positions] == list(sides)
     briefing = moot.to_markdown(result)

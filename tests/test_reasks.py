@@ -37,8 +37,9 @@ def faulty(faults: Mapping[tuple[str, str, int], Fault]) -> ScriptedBackend:
         assert context is not None
         key = (context.role, context.round)
         attempts[key] = attempts.get(key, 0) + 1
+        reply = demo.reply(context, messages, seed=3)
         good: dict[str, object] = json.loads(
-            demo.reply(context, messages, seed=3).model_dump_json()
+            reply if isinstance(reply, str) else reply.model_dump_json()
         )
         fault = faults.get((*key, attempts[key]))
         return fault(good) if fault else json.dumps(good)

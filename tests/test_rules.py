@@ -590,7 +590,12 @@ def test_three_positions_ids_of_every_position_are_recognised() -> None:
     assert problem.hard
     assert problem.message.startswith("responses[1]: refers to C-9")
     existing = _item("A-1", reasoning="This does not answer C-2, because buses still run late.")
-    assert check_cross_exam(_cross(existing, *(_item(t) for t in targets[1:])), targets, ABC_IDS, "en", ABC) == []
+    assert (
+        check_cross_exam(
+            _cross(existing, *(_item(t) for t in targets[1:])), targets, ABC_IDS, "en", ABC
+        )
+        == []
+    )
 
 
 def test_three_positions_cross_reference_in_an_opening_is_soft() -> None:

@@ -106,7 +106,7 @@ def test_fallbacks_reach_the_journal_the_usage_and_the_briefing(tmp_path: Path) 
     assert "CrossExamReply" in notes
     assert "schema must be an object" in notes
     assert "2 call(s)" in notes
-    assert "`scripted:demo`" in notes
+    assert "The server behind scripted:demo refused" in notes
     chinese = to_markdown(result.model_copy(update={"lang": "zh"}))
     assert "## 说明" in chinese
     assert "2 次调用" in chinese

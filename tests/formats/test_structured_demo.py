@@ -72,7 +72,9 @@ def _context(
 
 
 def _opening(side: str, name: str, lang: str = "en", topic: str | None = None) -> CallContext:
-    return _context(side, "opening", OpeningCall(side, name, MIN_ARGUMENTS, MAX_ARGUMENTS), lang, topic)
+    return _context(
+        side, "opening", OpeningCall(side, name, MIN_ARGUMENTS, MAX_ARGUMENTS), lang, topic
+    )
 
 
 def _language_ok(text: str, lang: str) -> bool:
@@ -90,7 +92,9 @@ def _debate_by_hand(
     prefixes = tuple(prefix for _, prefix in positions.values())
     arguments: list[Argument] = []
     for side, (name, prefix) in positions.items():
-        reply = OpeningReply.model_validate_json(_run(backend, _opening(side, name, lang, topic)).text)
+        reply = OpeningReply.model_validate_json(
+            _run(backend, _opening(side, name, lang, topic)).text
+        )
         assert rules.check_opening(reply, lang, prefixes) == []
         assert all(len(sentences(a.claim)) == 1 for a in reply.arguments)
         if side not in ("pro", "con"):
@@ -233,7 +237,9 @@ def test_demo_every_round_passes_every_rule(lang: str, seed: int) -> None:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("seed", [0, 5])
 def test_demo_named_positions_pass_every_rule(lang: str, seed: int) -> None:
-    positions = NAMED if lang == "en" else {"A": ("海南", "A"), "B": ("东北", "B"), "C": ("云南", "C")}
+    positions = (
+        NAMED if lang == "en" else {"A": ("海南", "A"), "B": ("东北", "B"), "C": ("云南", "C")}
+    )
     _debate_by_hand(DemoBackend(seed), lang, TOPICS[lang], positions)
 
 
@@ -297,7 +303,9 @@ def test_demo_needs_the_call_data_of_its_round() -> None:
 def test_demo_judge_of_units_nobody_answered_is_uncertain() -> None:
     units = (JudgedUnit("PRO-1", "pro", "A claim"), JudgedUnit("CON-1", "con", "Another"))
     call = JudgeCall(units, STANDINGS, GENERAL.dimensions, "")
-    context = CallContext(role="judge", round="judgement", topic="t", format="structured", data=call)
+    context = CallContext(
+        role="judge", round="judgement", topic="t", format="structured", data=call
+    )
     verdict = judge_reply_type(GENERAL.dimensions, STANDINGS).model_validate_json(
         _run(DemoBackend(3), context).text
     )
