@@ -174,6 +174,10 @@ def test_seeded_debate_of_each_format_runs_against_llama_server(
             "--seed",
             "7",
             *FORMAT_ARGS[fmt],
+            # a one-thread server on a busy shared CPU can take minutes for one reply:
+            # this test is about schemas and a finished run, not speed
+            "--timeout",
+            "900",
             "--json",
             str(out),
             "--quiet",
