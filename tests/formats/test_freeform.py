@@ -183,7 +183,7 @@ def test_a_round_is_one_wave_and_the_rounds_follow_each_other(rounds: int) -> No
     """Within a round every position's speech is in flight at once (every call's
     start precedes every call's end); a round starts only when the one before has
     ended; the judge is one more wave: as many waves as the format states."""
-    backend = DemoBackend(seed=4, latency_ms=40)
+    backend = DemoBackend(seed=4, latency_ms=100)
     result = moot.run_debate(
         TOPIC, model=backend, sides=THREE, format="freeform", format_options={"rounds": rounds}
     )
