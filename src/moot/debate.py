@@ -36,7 +36,7 @@ from moot.detectors.core import run_detectors
 from moot.errors import BudgetExceeded, ConfigError
 from moot.events import Listener, RunStored
 from moot.formats import get_format
-from moot.formats.base import Debate, DebateSettings, Format, Record, make_positions
+from moot.formats.base import Debate, DebateSettings, Format, Record
 from moot.judging.panel import PanelPlan, Seat, judge_identity
 from moot.judging.profiles import JudgeProfile, assign_models, select_profiles
 from moot.llm.backend import DEFAULT_SPEC, Backend, resolve_backend
@@ -111,12 +111,22 @@ def _resolve_roles(
     return resolved
 
 
-def _role_refs(options: RunOptions, positions: list[Position]) -> dict[str, ModelRef]:
-    """Each debater role's model (a position's key) and the judge's."""
+def _role_refs(
+    options: RunOptions, positions: list[Position], extra: Mapping[str, str]
+) -> dict[str, ModelRef]:
+    """Each debater role's model (a position's key), the judge's, and the model of each
+    further role of the format (``extra``: role -> the role whose model it takes).
+    ``pro_model`` and ``con_model`` are the first and second position's models (pro
+    and con; for a format with two positions of its own, e.g. the market format's
+    bull and bear, those)."""
     default: ModelRef = options.model if options.model is not None else DEFAULT_SPEC
-    named = {"pro": options.pro_model, "con": options.con_model}
+    named = dict(
+        zip([p.key for p in positions[:2]], (options.pro_model, options.con_model), strict=False)
+    )
     refs: dict[str, ModelRef] = {p.key: named.get(p.key) or default for p in positions}
     refs["judge"] = options.judge_model or default
+    for role, source in extra.items():
+        refs[role] = refs[source]
     return refs
 
 
@@ -128,14 +138,14 @@ def plan_run(topic: str, options: RunOptions, models: Mapping[str, str] | None =
         raise ConfigError("the topic is empty")
     options.validate()
     fmt = get_format(options.format)
-    positions = make_positions(options.sides, options.lang)
+    positions = fmt.positions(options.sides, options.lang)
     notes = fmt.check_options(dict(options.format_options), len(positions))
     judges = select_profiles(list(options.panel), options.panel_profiles) if options.panel else []
     refs: dict[str, ModelRef]
     if models is not None:
         refs = dict(models)
     else:
-        refs = _role_refs(options, positions)
+        refs = _role_refs(options, positions, fmt.roles(positions, options.format_options))
         for name, spec in assign_models(judges, list(options.judge_models), None).items():
             # a judge nobody named gets the judge model (a spec or a Backend)
             refs[f"judge:{name}"] = spec if spec is not None else refs["judge"]
@@ -292,6 +302,13 @@ class _Run:
                 topic_type_source=record.panel.topic_type_source,
             )
         settings = first.settings
+        opposite = {a: b, b: a}
+        # the format's further roles argue with their position's model: they swap too
+        roles = {
+            role: opposite[key]
+            for role, key in first.format.roles(first.positions, first.options).items()
+            if key in opposite
+        }
         swapped = Debate(
             format=first.format,
             topic=first.topic,
@@ -299,9 +316,19 @@ class _Run:
             settings=dataclasses.replace(
                 settings,
                 swap_seeds=True,
-                profiles={**settings.profiles, a: settings.profile(b), b: settings.profile(a)},
+                profiles={
+                    **settings.profiles,
+                    a: settings.profile(b),
+                    b: settings.profile(a),
+                    **{role: settings.profile(key) for role, key in roles.items()},
+                },
             ),
-            backends={**first.backends, a: first.backends[b], b: first.backends[a]},
+            backends={
+                **first.backends,
+                a: first.backends[b],
+                b: first.backends[a],
+                **{role: first.backends[key] for role, key in roles.items()},
+            },
             meter=first.meter,
             options=first.options,
             panel=panel,

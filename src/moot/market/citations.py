@@ -146,7 +146,8 @@ LABELS: Final[tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...]] = (
      ("atr_14", "atr_14_pct")),
     ("moving average", re.compile(
         r"(?:\b(?:S?MA|EMA)\s*(?:\(\s*\d+\s*\)|-?\s*\d+)?|moving average|均线|移动平均线?)$", re.I),
-     ("sma_20", "sma_50", "sma_200")),
+     ("sma_20", "sma_50", "sma_200", "close_vs_sma_20_pct", "close_vs_sma_50_pct",
+      "close_vs_sma_200_pct")),
     ("VIX", re.compile(r"(?:\bVIX|volatility index|波动率指数|恐慌指数)$", re.I),
      ("volatility_index",)),
     ("volume ratio", re.compile(r"(?:volume ratio|量比|成交量比率?)$", re.I), ("volume_ratio",)),
