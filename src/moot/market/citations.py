@@ -274,13 +274,28 @@ def cn_number(text: str) -> tuple[float, float]:
     return value, 1.0
 
 
-def _label(before: str) -> tuple[str | None, tuple[str, ...]]:
-    """The metric named just before a number, after connectors are stripped."""
-    context = before[-40:]
+def _names_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
+    """The KB's names and tickers at the end of a text ("P/E of ExampleIndex is 15")."""
+    # a name with its parenthetical dropped too: "ExampleIndex" for "ExampleIndex (synthetic)"
+    variants = {v.strip() for n in names for v in (n, re.sub(r"\s*\([^)]*\)\s*$", "", n))}
+    usable = sorted({v for v in variants if v}, key=len, reverse=True)
+    if not usable:
+        return None
+    return re.compile(
+        "(?:" + "|".join(re.escape(n) for n in usable) + r")(?:['’]s)?\s*$", re.IGNORECASE
+    )
+
+
+def _label(before: str, names: re.Pattern[str] | None = None) -> tuple[str | None, tuple[str, ...]]:
+    """The metric named just before a number, after connectors (and the names of the
+    KB's entries, "the P/E of ExampleIndex is 15") are stripped."""
+    context = before[-80:]
     for _ in range(12):
         match = _CONNECTOR.search(context)
         if not match or match.end() != len(context) or match.start() == match.end():
-            break
+            match = names.search(context) if names is not None else None
+            if not match or match.start() == match.end():
+                break
         context = context[: match.start()]
     context = context[-25:]
     for name, pattern, fields in LABELS:
@@ -336,6 +351,8 @@ def extract_citations(text: str, names: Iterable[str] = ()) -> list[Citation]:
     """Every number and date cited in ``text``, in order of appearance. ``names`` are
     names that may contain digits and are not data (the KB's tickers and names)."""
     original = normalise(text)
+    names = tuple(names)
+    named = _names_pattern(names)
     work = _mask_names(original, names)
     found, work = _dates(work)
     for pattern in _MASKS:
@@ -378,7 +395,7 @@ def extract_citations(text: str, names: Iterable[str] = ()) -> list[Citation]:
         )
         value = round(float(digits) * factor * unit_factor, 10)
         ulp = round(_ulp(digits) * factor * unit_factor, 10)
-        label, fields = _label(original[:start])
+        label, fields = _label(original[:start], named)
         if (
             kind == "number"
             and not label

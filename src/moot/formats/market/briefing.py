@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from moot.briefing import Bullets, Paragraph, Section, Table
-from moot.formats.market.payload import EvidenceCheck, MarketPayload, NumberRecord
+from moot.formats.market.payload import MarketEvidenceCheck, MarketNumberRecord, MarketPayload
 from moot.formats.market.rounds import checks_of
 from moot.schema import DebateResult
 
@@ -106,7 +106,7 @@ def _trace_section(result: DebateResult, body: MarketPayload, L: Mapping[str, st
     return Section(L["arguments"], [table])
 
 
-def _flag_row(where: str, n: NumberRecord, L: Mapping[str, str]) -> list[str]:
+def _flag_row(where: str, n: MarketNumberRecord, L: Mapping[str, str]) -> list[str]:
     note = n.note
     if n.elsewhere:
         note = f"{note}; {L['market.elsewhere'].format(field=n.elsewhere)}"
@@ -114,7 +114,7 @@ def _flag_row(where: str, n: NumberRecord, L: Mapping[str, str]) -> list[str]:
 
 
 def _evidence_section(body: MarketPayload, L: Mapping[str, str]) -> Section:
-    checks: list[tuple[str, EvidenceCheck]] = checks_of(body)
+    checks: list[tuple[str, MarketEvidenceCheck]] = checks_of(body)
     counts = {"matched": 0, "derived": 0, "quoted": 0, "unsupported": 0}
     for _, check in checks:
         for n in check.numbers:

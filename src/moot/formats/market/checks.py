@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from moot.formats.market.payload import CheckStatus, EvidenceCheck, NumberRecord
+from moot.formats.market.payload import CheckStatus, MarketEvidenceCheck, MarketNumberRecord
 from moot.market.evidence import EvidenceReport, NumberCheck, verify_numbers
 from moot.market.kb import KnowledgeBase
 
@@ -25,7 +25,7 @@ class Checked:
     """A reply's check: the record the payload keeps, and the report of the numbers
     that are the speaker's own (what the unsupported-number rule reads)."""
 
-    record: EvidenceCheck
+    record: MarketEvidenceCheck
     report: EvidenceReport
 
 
@@ -68,7 +68,7 @@ def check_fields(
     if answers and report.unsupported:
         for answered in answers:
             quoted.update(_key(c) for c in verify_numbers(answered, kb_slice).checks)
-    records: list[NumberRecord] = []
+    records: list[MarketNumberRecord] = []
     own: list[NumberCheck] = []
     for check in report.checks:
         where = next(name for start, name in reversed(starts) if start <= check.start)
@@ -78,7 +78,7 @@ def check_fields(
         else:
             own.append(check)
         records.append(
-            NumberRecord(
+            MarketNumberRecord(
                 where=where,
                 text=check.text,
                 kind=check.kind,
@@ -94,12 +94,12 @@ def check_fields(
         )
     unsupported = sum(r.status == "unsupported" for r in records)
     return Checked(
-        EvidenceCheck(checked=len(records), unsupported=unsupported, numbers=records),
+        MarketEvidenceCheck(checked=len(records), unsupported=unsupported, numbers=records),
         EvidenceReport(tuple(own)),
     )
 
 
-def unsupported_texts(checked: EvidenceCheck, where: str | None = None) -> list[str]:
+def unsupported_texts(checked: MarketEvidenceCheck, where: str | None = None) -> list[str]:
     """The cited texts flagged unsupported (in field ``where`` only, if given)."""
     return [
         n.text

@@ -26,7 +26,7 @@ from pydantic import BaseModel
 
 from moot.demo_text import shorten
 from moot.errors import BackendError
-from moot.formats.market.payload import ATTACKS, CHALLENGE_TYPES, Argument, ChallengeType
+from moot.formats.market.payload import ATTACKS, CHALLENGE_TYPES, ChallengeType, MarketArgument
 from moot.formats.market.replies import (
     ArgumentDraft,
     BaselineReply,
@@ -727,7 +727,7 @@ def synthesis(request: DemoRequest) -> SynthesisReply:
     )
 
 
-def _best(own: list[Argument], call: SynthesisCall) -> Argument | None:
+def _best(own: list[MarketArgument], call: SynthesisCall) -> MarketArgument | None:
     """The argument least attacked in cross-examination (the first of equals)."""
     if not own:
         return None

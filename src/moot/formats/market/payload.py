@@ -28,7 +28,7 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
 
-class NumberRecord(_Frozen):
+class MarketNumberRecord(_Frozen):
     """One number or date a text cites, as the code checked it (``moot.market.evidence``).
 
     ``status``: ``matched`` (a field of the data holds it, within rounding),
@@ -50,15 +50,15 @@ class NumberRecord(_Frozen):
     elsewhere: str | None = None
 
 
-class EvidenceCheck(_Frozen):
+class MarketEvidenceCheck(_Frozen):
     """Every number one text cites, checked; ``unsupported`` counts those flagged."""
 
     checked: int
     unsupported: int
-    numbers: list[NumberRecord]
+    numbers: list[MarketNumberRecord]
 
 
-class KBInfo(_Frozen):
+class MarketKBInfo(_Frozen):
     """The knowledge base the debate argued from (its ``meta`` and modules)."""
 
     as_of: str
@@ -68,7 +68,7 @@ class KBInfo(_Frozen):
     modules: list[str]
 
 
-class Analyst(_Frozen):
+class MarketAnalyst(_Frozen):
     """One analyst: its lens and stance, the position it argues for, the role its
     calls run as (``bull:tech_bull``), its slice of the data and its horizon."""
 
@@ -82,7 +82,7 @@ class Analyst(_Frozen):
     opponents: list[str]
 
 
-class Argument(_Frozen):
+class MarketArgument(_Frozen):
     """An opening argument. ``id`` is ``AGENT-n`` (``TECH_BULL-2``), assigned by code;
     ``confidence`` is the analyst's own, 0-1."""
 
@@ -94,10 +94,10 @@ class Argument(_Frozen):
     evidence: str
     confidence: float
     counterpoints: list[str]
-    check: EvidenceCheck
+    check: MarketEvidenceCheck
 
 
-class Challenge(_Frozen):
+class MarketChallenge(_Frozen):
     """One analyst's answer to one argument of its cross-examination opponent."""
 
     by: str
@@ -107,10 +107,10 @@ class Challenge(_Frozen):
     challenge_type: ChallengeType
     reasoning: str
     new_evidence: str
-    check: EvidenceCheck
+    check: MarketEvidenceCheck
 
 
-class Closing(_Frozen):
+class MarketClosing(_Frozen):
     """An analyst's closing statement."""
 
     agent: str
@@ -119,10 +119,10 @@ class Closing(_Frozen):
     concessions: list[str]
     final_stance: str
     conviction_change: Conviction
-    check: EvidenceCheck
+    check: MarketEvidenceCheck
 
 
-class EvidenceScore(_Frozen):
+class MarketEvidenceScore(_Frozen):
     """One judge run's evidence score of one argument: its own (``raw``) and after the
     unsupported-number rule (``penalised``, the score every figure uses)."""
 
@@ -133,7 +133,7 @@ class EvidenceScore(_Frozen):
     unsupported: int
 
 
-class EvidenceRule(_Frozen):
+class MarketEvidenceRule(_Frozen):
     """The unsupported-number rule applied (``moot.market.evidence.penalised_evidence``):
     each unsupported number takes ``per_unsupported`` points off the evidence score,
     an argument whose every number is unsupported scores at most
@@ -144,47 +144,47 @@ class EvidenceRule(_Frozen):
     floor: float
 
 
-class Synthesis(_Frozen):
+class MarketSynthesis(_Frozen):
     """The judge's market synthesis (key insight and unresolved questions are the
     judgement's own); ``check`` verifies its numbers against the whole knowledge base."""
 
     bull_case: str
     bear_case: str
     judge_note: str
-    check: EvidenceCheck
+    check: MarketEvidenceCheck
 
 
-class Baseline(_Frozen):
+class MarketBaseline(_Frozen):
     """A single agent's call on the same data (the whole knowledge base, one call):
     the direction and its probability of up, 0-1."""
 
     direction: Direction
     probability_up: float
     reasoning: str
-    check: EvidenceCheck
+    check: MarketEvidenceCheck
 
 
 class MarketPayload(_Frozen):
     """``payload["market"]`` of a result."""
 
-    kb: KBInfo
-    analysts: list[Analyst]
-    arguments: list[Argument]
-    challenges: list[Challenge]
-    closings: list[Closing]
-    evidence_rule: EvidenceRule
-    evidence_scores: list[EvidenceScore]
-    synthesis: Synthesis
-    baseline: Baseline | None = None
+    kb: MarketKBInfo
+    analysts: list[MarketAnalyst]
+    arguments: list[MarketArgument]
+    challenges: list[MarketChallenge]
+    closings: list[MarketClosing]
+    evidence_rule: MarketEvidenceRule
+    evidence_scores: list[MarketEvidenceScore]
+    synthesis: MarketSynthesis
+    baseline: MarketBaseline | None = None
 
-    def argument(self, argument_id: str) -> Argument:
+    def argument(self, argument_id: str) -> MarketArgument:
         """The opening argument with this id (``KeyError`` if there is none)."""
         for arg in self.arguments:
             if arg.id == argument_id:
                 return arg
         raise KeyError(argument_id)
 
-    def analyst(self, agent_id: str) -> Analyst:
+    def analyst(self, agent_id: str) -> MarketAnalyst:
         """The analyst with this id (``KeyError`` if there is none)."""
         for analyst in self.analysts:
             if analyst.id == agent_id:

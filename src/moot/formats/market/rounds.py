@@ -29,17 +29,17 @@ from moot.formats.market.checks import Checked, check_fields, unsupported_texts
 from moot.formats.market.inputs import MarketInputs, argument_id, role_of
 from moot.formats.market.payload import (
     STANDINGS,
-    Analyst,
-    Argument,
-    Baseline,
-    Challenge,
-    Closing,
-    EvidenceCheck,
-    EvidenceRule,
-    EvidenceScore,
-    KBInfo,
+    MarketAnalyst,
+    MarketArgument,
+    MarketBaseline,
+    MarketChallenge,
+    MarketClosing,
+    MarketEvidenceCheck,
+    MarketEvidenceRule,
+    MarketEvidenceScore,
+    MarketKBInfo,
     MarketPayload,
-    Synthesis,
+    MarketSynthesis,
 )
 from moot.formats.market.replies import (
     MAX_ARGUMENTS,
@@ -81,7 +81,7 @@ from moot.text import join_sentences
 MARKET = Rubric(
     "market", {"logic": 0.30, "evidence": 0.30, "clarity": 0.20, "persuasiveness": 0.20}
 )
-RULE = EvidenceRule(
+RULE = MarketEvidenceRule(
     per_unsupported=UNSUPPORTED_PENALTY,
     cap_when_all_unsupported=ALL_UNSUPPORTED_CAP,
     floor=SCORE_FLOOR,
@@ -104,7 +104,7 @@ class CrossExamCall:
 
     agent: Agent
     kb_slice: KnowledgeBase
-    opposing: tuple[Argument, ...]
+    opposing: tuple[MarketArgument, ...]
     target_ids: tuple[str, ...]
     min_attacks: int
 
@@ -115,9 +115,9 @@ class ClosingCall:
 
     agent: Agent
     kb_slice: KnowledgeBase
-    own: tuple[Argument, ...]
-    received: tuple[Challenge, ...]
-    given: tuple[Challenge, ...]
+    own: tuple[MarketArgument, ...]
+    received: tuple[MarketChallenge, ...]
+    given: tuple[MarketChallenge, ...]
     stance_words: tuple[int, int]
 
 
@@ -126,9 +126,9 @@ class SynthesisCall:
     """The ``data`` of the judge's synthesis call."""
 
     kb: KnowledgeBase
-    arguments: tuple[Argument, ...]
-    challenges: tuple[Challenge, ...]
-    closings: tuple[Closing, ...]
+    arguments: tuple[MarketArgument, ...]
+    challenges: tuple[MarketChallenge, ...]
+    closings: tuple[MarketClosing, ...]
 
 
 @dataclass(frozen=True)
@@ -138,9 +138,9 @@ class BaselineCall:
     kb: KnowledgeBase
 
 
-def kb_info(kb: KnowledgeBase) -> KBInfo:
+def kb_info(kb: KnowledgeBase) -> MarketKBInfo:
     meta = kb.meta
-    return KBInfo(
+    return MarketKBInfo(
         as_of=meta.as_of.isoformat(),
         source=meta.source,
         synthetic=meta.synthetic,
@@ -159,7 +159,7 @@ class MarketRounds:
         self.slices = {a.id: agent_slice(inputs.kb, a) for a in self.agents}
         self.data = {a.id: render_slice(self.slices[a.id]) for a in self.agents}
         self.reports: dict[str, EvidenceReport] = {}
-        self.evidence_scores: list[EvidenceScore] = []
+        self.evidence_scores: list[MarketEvidenceScore] = []
         self.names = {p.key: p.name for p in debate.positions}
 
     # ---- prompts --------------------------------------------------------------------
@@ -188,7 +188,7 @@ class MarketRounds:
 
     # ---- round 1: openings ----------------------------------------------------------
 
-    async def _opening(self, index: int, agent: Agent) -> list[Argument]:
+    async def _opening(self, index: int, agent: Agent) -> list[MarketArgument]:
         debate = self.debate
         role = role_of(agent)
         spec = debate.spec_for(role, output_spec(OpeningReply))
@@ -232,7 +232,7 @@ class MarketRounds:
             ident = argument_id(agent, index, n)
             self.reports[ident] = check.report
             arguments.append(
-                Argument(
+                MarketArgument(
                     id=ident,
                     agent=agent.id,
                     side=agent.stance,
@@ -248,7 +248,9 @@ class MarketRounds:
 
     # ---- round 2: cross-examinations ------------------------------------------------
 
-    async def _cross_examine(self, agent: Agent, arguments: list[Argument]) -> list[Challenge]:
+    async def _cross_examine(
+        self, agent: Agent, arguments: list[MarketArgument]
+    ) -> list[MarketChallenge]:
         debate = self.debate
         role = role_of(agent)
         opponents = self.inputs.panel.opponents(agent.id)
@@ -307,7 +309,7 @@ class MarketRounds:
         for target in target_ids:
             item, record = results[target]
             challenges.append(
-                Challenge(
+                MarketChallenge(
                     by=agent.id,
                     side=agent.stance,
                     target_id=target,
@@ -323,8 +325,8 @@ class MarketRounds:
     # ---- round 3: closings ----------------------------------------------------------
 
     async def _closing(
-        self, agent: Agent, arguments: list[Argument], challenges: list[Challenge]
-    ) -> Closing:
+        self, agent: Agent, arguments: list[MarketArgument], challenges: list[MarketChallenge]
+    ) -> MarketClosing:
         debate = self.debate
         role = role_of(agent)
         own = tuple(a for a in arguments if a.agent == agent.id)
@@ -363,7 +365,7 @@ class MarketRounds:
             self.inputs.kb,
             answers=answered,
         )
-        return Closing(
+        return MarketClosing(
             agent=agent.id,
             side=agent.stance,
             refined_claims=list(reply.refined_claims),
@@ -375,7 +377,7 @@ class MarketRounds:
 
     # ---- the baseline and the judge -------------------------------------------------
 
-    async def _baseline(self) -> Baseline:
+    async def _baseline(self) -> MarketBaseline:
         debate = self.debate
         kb = self.inputs.kb
         values = {
@@ -396,7 +398,7 @@ class MarketRounds:
             data=BaselineCall(kb),
         )
         check = check_fields([("reasoning", reply.reasoning)], kb)
-        return Baseline(
+        return MarketBaseline(
             direction=reply.direction,
             probability_up=reply.probability_up / 100,
             reasoning=reply.reasoning,
@@ -405,9 +407,9 @@ class MarketRounds:
 
     def judge_transcript(
         self,
-        arguments: list[Argument],
-        challenges: list[Challenge],
-        closings: list[Closing],
+        arguments: list[MarketArgument],
+        challenges: list[MarketChallenge],
+        closings: list[MarketClosing],
         order: list[str],
     ) -> str:
         """The debate as the judge reads it: the whole KB, then every round, the
@@ -423,7 +425,7 @@ class MarketRounds:
             closings=sorted(closings, key=lambda c: rank[c.side]),
         )
 
-    async def _synthesis(self, transcript: str, call: SynthesisCall) -> Synthesis:
+    async def _synthesis(self, transcript: str, call: SynthesisCall) -> MarketSynthesis:
         debate = self.debate
         values = {"topic": debate.topic, "transcript": transcript}
         reply, _ = await debate.ask(
@@ -445,7 +447,7 @@ class MarketRounds:
             ],
             self.inputs.kb,
         )
-        return Synthesis(
+        return MarketSynthesis(
             bull_case=reply.bull_case,
             bear_case=reply.bear_case,
             judge_note=reply.judge_note,
@@ -460,7 +462,7 @@ class MarketRounds:
         raw = scores["evidence"]
         penalised = int(penalised_evidence(raw, report))
         self.evidence_scores.append(
-            EvidenceScore(
+            MarketEvidenceScore(
                 judge=judge,
                 argument_id=unit,
                 raw=raw,
@@ -470,10 +472,10 @@ class MarketRounds:
         )
         return {**scores, "evidence": penalised}
 
-    def _analysts(self) -> list[Analyst]:
+    def _analysts(self) -> list[MarketAnalyst]:
         lang = self.debate.lang
         return [
-            Analyst(
+            MarketAnalyst(
                 id=a.id,
                 role=role_of(a),
                 side=a.stance,
@@ -497,8 +499,8 @@ class MarketRounds:
         if self.inputs.baseline:
             first.append(debate.wave("baseline", [self._baseline()]))
         done = await gather_wave(first)
-        arguments = [a for own in cast(list[list[Argument]], done[0]) for a in own]
-        baseline = cast(list[Baseline], done[1])[0] if self.inputs.baseline else None
+        arguments = [a for own in cast(list[list[MarketArgument]], done[0]) for a in own]
+        baseline = cast(list[MarketBaseline], done[1])[0] if self.inputs.baseline else None
         debate.progress["arguments"] = [a.model_dump(mode="json") for a in arguments]
         if baseline is not None:
             debate.progress["baseline"] = baseline.model_dump(mode="json")
@@ -553,16 +555,16 @@ class MarketRounds:
             closings=closings,
             evidence_rule=RULE,
             evidence_scores=scores,
-            synthesis=cast(list[Synthesis], synthesis)[0],
+            synthesis=cast(list[MarketSynthesis], synthesis)[0],
             baseline=baseline,
         )
         return Record(payload, judgement, panel, list(debate.warnings))
 
 
-def checks_of(payload: MarketPayload) -> list[tuple[str, EvidenceCheck]]:
+def checks_of(payload: MarketPayload) -> list[tuple[str, MarketEvidenceCheck]]:
     """Every checked text of a debate, labelled: arguments, challenges, closings, the
     synthesis and the baseline."""
-    found: list[tuple[str, EvidenceCheck]] = [(a.id, a.check) for a in payload.arguments]
+    found: list[tuple[str, MarketEvidenceCheck]] = [(a.id, a.check) for a in payload.arguments]
     found += [(f"{c.by} -> {c.target_id}", c.check) for c in payload.challenges]
     found += [(f"{c.agent} (closing)", c.check) for c in payload.closings]
     found.append(("synthesis", payload.synthesis.check))

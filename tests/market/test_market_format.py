@@ -1,0 +1,598 @@
+"""The market format end to end on scripted backends: its rounds and waves, its
+invariants recomputed from the result's JSON, slices respected in every prompt, the
+evidence check and its penalty, the anti-handshake and new-evidence re-asks, the
+panel, the swap and the options it refuses."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+from test_market_analysts import canary_kb
+
+from moot import run_debate
+from moot.errors import ConfigError, DataError
+from moot.formats import get_format
+from moot.formats.market import demo
+from moot.formats.market.inputs import kb_option
+from moot.formats.market.payload import ATTACKS, STANDINGS
+from moot.formats.market.replies import (
+    ArgumentDraft,
+    ChallengeItem,
+    CrossExamReply,
+    OpeningReply,
+)
+from moot.i18n import labels
+from moot.llm.schemas import portability_problems
+from moot.llm.scripted import DemoBackend, DemoRequest, ScriptedBackend
+from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
+from moot.market import MODULES, demo_kb, load_panel, render_slice
+from moot.market.evidence import penalised_evidence
+from moot.market.slices import agent_slice
+from moot.report import to_markdown
+from moot.schema import DebateResult
+
+TOPIC = "Will ExampleIndex close higher a month from now?"
+WEIGHTS = {"logic": 0.30, "evidence": 0.30, "clarity": 0.20, "persuasiveness": 0.20}
+Reply = BaseModel | str
+
+
+def demo_reply(
+    messages: Sequence[Message],
+    schema: OutputSpec | None,
+    settings: GenerationSettings,
+    context: CallContext | None,
+) -> Reply:
+    """What ``scripted:demo`` answers (the seed the call's settings carry)."""
+    assert context is not None
+    return DemoBackend().reply(context, messages, schema=schema, seed=settings.seed or 0)
+
+
+def backend(
+    override: Callable[[CallContext, DemoRequest], Reply | None] | None = None,
+    *,
+    latency_ms: float = 0.0,
+) -> ScriptedBackend:
+    """A scripted backend that plays the demo, except where ``override`` answers."""
+
+    def reply(
+        messages: Sequence[Message],
+        schema: OutputSpec | None,
+        settings: GenerationSettings,
+        context: CallContext | None,
+    ) -> Reply:
+        assert context is not None
+        if override is not None:
+            request = DemoRequest(context, messages, schema, settings.seed or 0)
+            answer = override(context, request)
+            if answer is not None:
+                return answer
+        return demo_reply(messages, schema, settings, context)
+
+    return ScriptedBackend(reply, name="scripted:market-test", latency_ms=latency_ms)
+
+
+def run_market(model: Any = "scripted:demo", **changes: Any) -> DebateResult:
+    options: dict[str, Any] = {"format": "market", "format_options": {"kb": "demo"}, "seed": 7}
+    options.update(changes)
+    return run_debate(TOPIC, model=model, **options)
+
+
+def check_market_invariants(result: DebateResult) -> dict[str, Any]:
+    """Recompute from the result's JSON what the format promises."""
+    doc: dict[str, Any] = json.loads(result.model_dump_json())
+    body = doc["payload"]["market"]
+    analysts = {a["id"]: a for a in body["analysts"]}
+    assert len(analysts) == 8
+    assert Counter(a["side"] for a in analysts.values()) == {"bull": 4, "bear": 4}
+    assert {p["key"] for p in doc["positions"]} == {"bull", "bear"}
+    for agent in analysts:
+        assert f"{analysts[agent]['side']}:{agent}" in doc["models"]
+    args = body["arguments"]
+    by_agent: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for a in args:
+        by_agent[a["agent"]].append(a)
+        assert len(a["claim"]) <= 50
+        assert 0 <= a["confidence"] <= 1
+        assert a["counterpoints"]
+    for agent, own in by_agent.items():
+        assert 2 <= len(own) <= 4
+        assert [a["id"] for a in own] == [f"{agent.upper()}-{n}" for n in range(1, len(own) + 1)]
+    # every opponent's argument answered exactly once, in both directions of each pair
+    for agent, info in analysts.items():
+        answered = Counter(c["target_id"] for c in body["challenges"] if c["by"] == agent)
+        targets = Counter(a["id"] for o in info["opponents"] for a in by_agent[o])
+        assert answered == targets
+        attacks = sum(
+            c["challenge_type"] in ATTACKS for c in body["challenges"] if c["by"] == agent
+        )
+        assert attacks >= math.ceil(sum(targets.values()) / 2)
+    assert sorted(c["agent"] for c in body["closings"]) == sorted(analysts)
+    judgement = doc["judgement"]
+    assert judgement["weights"] == WEIGHTS
+    scores = {s["argument_id"]: s for s in judgement["scores"]}
+    assert sorted(scores) == sorted(a["id"] for a in args)
+    for s in scores.values():
+        assert set(s["scores"]) == set(WEIGHTS)
+        expected_weighted = sum(WEIGHTS[d] * s["scores"][d] for d in WEIGHTS)
+        assert abs(s["weighted"] - expected_weighted) < 1e-3
+    for side in ("bull", "bear"):
+        weighted = [scores[a["id"]]["weighted"] for a in args if a["side"] == side]
+        assert abs(judgement["totals"][side] - sum(weighted) / len(weighted)) < 1e-3
+    assert {t["standing"] for t in judgement["trace"]} <= set(STANDINGS)
+    # the evidence score every figure uses is the rule applied to the judge's own
+    for e in body["evidence_scores"]:
+        if e["judge"] == "judge":
+            assert scores[e["argument_id"]]["scores"]["evidence"] == e["penalised"]
+    checks = {a["id"]: a["check"] for a in args}
+    for e in body["evidence_scores"]:
+        unsupported = checks[e["argument_id"]]["unsupported"]
+        cited = checks[e["argument_id"]]["checked"]
+        expected = e["raw"]
+        if unsupported:
+            expected = max(1, min(e["raw"], e["raw"] - 2 * unsupported))
+            if unsupported == cited:
+                expected = min(expected, 3)
+        assert e["penalised"] == expected, e
+    market: dict[str, Any] = body
+    return market
+
+
+# ---- rounds, waves, invariants --------------------------------------------------------
+
+
+def test_demo_debate_keeps_every_invariant_and_cites_only_real_numbers() -> None:
+    result = run_market()
+    body = check_market_invariants(result)
+    numbers = [
+        n
+        for key in ("arguments", "challenges", "closings")
+        for item in body[key]
+        for n in item["check"]["numbers"]
+    ]
+    assert len(numbers) > 40
+    assert {n["status"] for n in numbers} == {"matched"}
+    assert result.usage.reasks == 0
+    assert result.warnings == []
+    assert body["synthesis"]["bull_case"]
+    assert body["synthesis"]["judge_note"]
+    assert body["baseline"] is None
+    assert result.usage.calls == 8 * 3 + 2  # three rounds of eight, the judge, the synthesis
+
+
+def test_chinese_demo_debate_speaks_chinese_and_cites_real_numbers() -> None:
+    result = run_market(lang="zh")
+    body = check_market_invariants(result)
+    assert result.positions[0].name == "多头"
+    assert all(any("\u4e00" <= ch <= "\u9fff" for ch in a["claim"]) for a in body["arguments"])
+    statuses = {n["status"] for a in body["arguments"] for n in a["check"]["numbers"]}
+    assert statuses == {"matched"}
+    assert "市场综合" in to_markdown(result)
+
+
+def test_same_seed_same_debate() -> None:
+    one, two = run_market(seed=11), run_market(seed=11)
+    assert one.payload == two.payload
+    assert one.judgement == two.judgement
+    assert run_market(seed=12).payload != one.payload
+
+
+def test_every_round_is_one_wave_of_concurrent_calls() -> None:
+    """Openings, cross-examinations and closings each run all eight at once; the judge
+    and its synthesis run together: four sequential waves (counted, not timed)."""
+    in_flight: dict[str, int] = defaultdict(int)
+    peak: dict[str, int] = defaultdict(int)
+    order: list[str] = []
+
+    class Recording(ScriptedBackend):
+        async def generate(self, messages: Any, **kwargs: Any) -> Any:
+            context = kwargs["context"]
+            wave = "judge" if context.round in ("judgement", "synthesis") else context.round
+            if not order or order[-1] != wave:
+                order.append(wave)
+            in_flight[wave] += 1
+            peak[wave] = max(peak[wave], in_flight[wave])
+            try:
+                await asyncio.sleep(0.02)
+                return await super().generate(messages, **kwargs)
+            finally:
+                in_flight[wave] -= 1
+
+    result = run_market(model=Recording(demo_reply), concurrency=16)
+    assert order == ["opening", "cross_examination", "closing", "judge"]
+    assert dict(peak) == {"opening": 8, "cross_examination": 8, "closing": 8, "judge": 2}
+    assert result.usage.calls == 26
+
+
+def test_baseline_joins_the_first_wave() -> None:
+    result = run_market(format_options={"kb": "demo", "baseline": True})
+    body = check_market_invariants(result)
+    baseline = body["baseline"]
+    assert baseline["direction"] in ("up", "down")
+    assert (baseline["probability_up"] > 0.5) == (baseline["direction"] == "up")
+    assert "baseline" in result.models
+    assert result.usage.calls == 27
+
+
+# ---- slices ---------------------------------------------------------------------------
+
+
+def test_no_prompt_of_an_analyst_holds_data_outside_its_slice() -> None:
+    """A KB whose every value is unique to its module: each analyst's every prompt
+    holds its own modules' values and none of the others', and its slice once."""
+    kb, tokens = canary_kb()
+    seen = backend()
+    result = run_market(model=seen, format_options={"kb": kb_option(kb)})
+    panel = load_panel()
+    prompts: dict[str, list[str]] = defaultdict(list)
+    for call in seen.calls:
+        assert call.context is not None
+        prompts[call.context.role].append("\n".join(m.content for m in call.messages))
+    for agent in panel.agents.values():
+        role = f"{agent.stance}:{agent.id}"
+        texts = prompts[role]
+        assert len(texts) == 3  # opening, cross-examination, closing
+        own = render_slice(agent_slice(kb, agent))
+        for text in texts:
+            assert text.count(own) == 1
+            for module in MODULES:
+                if module in agent.modules:
+                    continue
+                leaked = [t for t in tokens[module] if t in text]
+                assert not leaked, f"{role} sees {leaked} of {module}"
+    assert result.body["kb"]["source"] == "canary"
+
+
+def test_judge_reads_the_whole_knowledge_base() -> None:
+    seen = backend()
+    run_market(model=seen)
+    judge = [c for c in seen.calls if c.context and c.context.round == "judgement"]
+    assert len(judge) == 1
+    assert render_slice(demo_kb()) in "\n".join(m.content for m in judge[0].messages)
+
+
+# ---- the evidence check ---------------------------------------------------------------
+
+
+def test_planted_wrong_numbers_are_all_flagged_and_correct_ones_never() -> None:
+    planted: dict[str, list[str]] = {}
+
+    def plant(context: CallContext, request: DemoRequest) -> Reply | None:
+        if context.round != "opening" or context.attempt != 1:
+            return None
+        reply, texts = demo.planted_opening(request)
+        planted[context.role.partition(":")[2]] = texts
+        return reply
+
+    for lang in ("en", "zh"):
+        planted.clear()
+        result = run_market(model=backend(plant), lang=lang)
+        body = check_market_invariants(result)
+        assert len(planted) == 8
+        for a in body["arguments"]:
+            flagged = [n["text"] for n in a["check"]["numbers"] if n["status"] == "unsupported"]
+            assert len(flagged) == 1, (a["id"], a["check"])
+            assert a["check"]["numbers"]
+        flagged_by_agent: dict[str, list[str]] = defaultdict(list)
+        for a in body["arguments"]:
+            flagged_by_agent[a["agent"]] += [
+                n["text"] for n in a["check"]["numbers"] if n["status"] == "unsupported"
+            ]
+        assert dict(flagged_by_agent) == planted
+        penalised = [e for e in body["evidence_scores"] if e["raw"] > 1]
+        assert penalised
+        assert all(e["penalised"] < e["raw"] for e in penalised)
+        briefing = to_markdown(result)
+        assert labels(lang)["market.evidence"] in briefing
+        for texts in planted.values():
+            for text in texts:
+                assert text in briefing
+
+
+def _fund_bull_opening(lang: str) -> OpeningReply:
+    """A P/E of 15 when the data says 35.03, a wrong earnings yield and a wrong date,
+    beside correct and rounded citations."""
+    if lang == "en":
+        texts = [
+            (
+                "Valuation looks cheap at this level",
+                "The trailing P/E of ExampleIndex is 15, against a long-run average of 18.5;"
+                " earnings per share grew 4.58% year on year.",
+            ),
+            (
+                "Earnings yield beats the bond yield",
+                "The earnings yield is 5.2% while the dividend yield is about 1.5%, as of"
+                " 2025-10-01; ExampleIndex closed at 6,876.17.",
+            ),
+        ]
+    else:
+        texts = [
+            (
+                "估值处于便宜的水平",
+                "ExampleIndex 的市盈率为15倍，长期平均市盈率为18.5倍；每股收益同比增长4.58%。",
+            ),
+            (
+                "盈利收益率高于债券收益率",
+                "盈利收益率为5.2%，股息率约为1.5%；ExampleIndex 收于6,876.17。",
+            ),
+        ]
+    return OpeningReply(
+        arguments=[
+            ArgumentDraft(claim=claim, evidence=evidence, confidence=70, counterpoints=["demo"])
+            for claim, evidence in texts
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    ("lang", "wrong"),
+    [("en", {"15", "5.2%", "2025-10-01"}), ("zh", {"15倍", "5.2%"})],
+)
+def test_a_pe_of_15_when_the_data_says_35_is_flagged(lang: str, wrong: set[str]) -> None:
+    def answer(context: CallContext, request: DemoRequest) -> Reply | None:
+        if context.round == "opening" and context.role == "bull:fund_bull":
+            return _fund_bull_opening(lang)
+        return None
+
+    result = run_market(model=backend(answer), lang=lang)
+    body = check_market_invariants(result)
+    own = [a for a in body["arguments"] if a["agent"] == "fund_bull"]
+    numbers = [n for a in own for n in a["check"]["numbers"]]
+    flagged = {n["text"] for n in numbers if n["status"] == "unsupported"}
+    assert flagged == wrong
+    matched = {n["text"] for n in numbers if n["status"] == "matched"}
+    assert {"18.5", "4.58%", "6,876.17"} <= {m.removesuffix("倍") for m in matched}
+    pe = next(n for n in own[0]["check"]["numbers"] if n["text"].startswith("15"))
+    assert pe["field"] == "fundamentals.EXI.pe_trailing"
+    assert pe["kb_value"] == "35.03"
+    raw = {e["argument_id"]: e for e in body["evidence_scores"]}
+    first = raw[own[0]["id"]]
+    assert first["penalised"] == penalised_evidence_int(first["raw"], 1, 3)
+
+
+def penalised_evidence_int(raw: int, unsupported: int, cited: int) -> int:
+    """The documented rule, written out again."""
+    if unsupported == 0:
+        return raw
+    score = max(1, raw - 2 * unsupported)
+    if unsupported == cited:
+        score = min(score, 3)
+    return min(raw, score)
+
+
+def test_penalty_rule_matches_the_library_function() -> None:
+    from moot.market.evidence import EvidenceReport, NumberCheck
+
+    def report(unsupported: int, matched: int) -> EvidenceReport:
+        checks = [
+            NumberCheck("1", 0, 1, "number", 1.0, "unsupported", None, None)
+            for _ in range(unsupported)
+        ] + [NumberCheck("2", 0, 1, "number", 2.0, "matched", "x", 2.0) for _ in range(matched)]
+        return EvidenceReport(tuple(checks))
+
+    for raw in range(1, 11):
+        for unsupported in range(4):
+            for matched in range(3):
+                expected = penalised_evidence_int(raw, unsupported, unsupported + matched)
+                got = penalised_evidence(raw, report(unsupported, matched))
+                assert got == expected
+
+
+# ---- cross-examination rules ------------------------------------------------------------
+
+
+def test_handshake_and_invented_new_evidence_are_asked_again() -> None:
+    """tech_bull first concedes everything, then cites a number outside its slice: both
+    are sent back with the reason; the third reply is the demo's."""
+
+    def answer(context: CallContext, request: DemoRequest) -> Reply | None:
+        if context.round != "cross_examination" or context.role != "bull:tech_bull":
+            return None
+        good = demo.cross_examination(request)
+        if context.attempt == 1:
+            items = [c.model_copy(update={"challenge_type": "concede"}) for c in good.challenges]
+            return CrossExamReply(challenges=items)
+        if context.attempt == 2:
+            items = [
+                c.model_copy(update={"new_evidence": "The VIX stands at 41.17."})
+                if c.challenge_type in ATTACKS
+                else c
+                for c in good.challenges
+            ]
+            return CrossExamReply(challenges=items)
+        return good
+
+    seen = backend(answer)
+    result = run_market(model=seen)
+    check_market_invariants(result)
+    assert result.usage.reasks == 2
+    calls = [c for c in seen.calls if c.context and c.context.role == "bull:tech_bull"]
+    cross = [c for c in calls if c.context and c.context.round == "cross_examination"]
+    assert len(cross) == 3
+    second = cross[1].messages[-1].content
+    assert "challenge or refute at least 2" in second
+    third = cross[2].messages[-1].content
+    assert "41.17" in third
+    assert "not in your data" in third
+    assert result.warnings == []
+
+
+def test_a_handshake_that_persists_is_kept_as_a_warning() -> None:
+    def answer(context: CallContext, request: DemoRequest) -> Reply | None:
+        if context.round == "cross_examination" and context.role == "bear:macro_bear":
+            good = demo.cross_examination(request)
+            return CrossExamReply(
+                challenges=[
+                    c.model_copy(update={"challenge_type": "concede", "new_evidence": ""})
+                    for c in good.challenges
+                ]
+            )
+        return None
+
+    result = run_market(model=backend(answer))
+    codes = {(w.code, w.side) for w in result.warnings}
+    assert ("handshake", "bear:macro_bear") in codes
+    assert labels("en")["rule.handshake"] in to_markdown(result)
+    with pytest.raises(Exception, match="did not validate"):
+        run_market(model=backend(answer), strict_rules=True)
+
+
+def test_a_challenge_of_an_unknown_argument_is_refused() -> None:
+    def answer(context: CallContext, request: DemoRequest) -> Reply | None:
+        if context.round == "cross_examination" and context.role == "bull:tech_bull":
+            good = demo.cross_examination(request)
+            if context.attempt == 1:
+                wrong = [c.model_copy(update={"target_id": "FUND_BEAR-1"}) for c in good.challenges]
+                return CrossExamReply(challenges=wrong)
+            return good
+        return None
+
+    result = run_market(model=backend(answer))
+    check_market_invariants(result)
+    assert result.usage.reasks == 1
+
+
+def test_a_quoted_opponent_number_is_not_flagged() -> None:
+    """A challenge may repeat the wrong number it disputes."""
+
+    def answer(context: CallContext, request: DemoRequest) -> Reply | None:
+        if context.round == "opening" and context.role == "bull:fund_bull":
+            return _fund_bull_opening("en")
+        if context.round == "cross_examination" and context.role == "bear:fund_bear":
+            good = demo.cross_examination(request)
+            first = good.challenges[0]
+            items = [
+                ChallengeItem(
+                    target_id=first.target_id,
+                    challenge_type="refute",
+                    reasoning="They say the P/E is 15, but the data says 35.03.",
+                    new_evidence="The trailing P/E of ExampleIndex is 35.03.",
+                ),
+                *good.challenges[1:],
+            ]
+            return CrossExamReply(challenges=items)
+        return None
+
+    result = run_market(model=backend(answer))
+    body = result.body
+    challenge = next(
+        c for c in body["challenges"] if c["by"] == "fund_bear" and c["target_id"] == "FUND_BULL-1"
+    )
+    statuses = {n["text"]: n["status"] for n in challenge["check"]["numbers"]}
+    assert statuses == {"15": "quoted", "35.03": "matched"}
+    assert challenge["check"]["unsupported"] == 0
+
+
+# ---- judging ----------------------------------------------------------------------------
+
+
+def test_panel_judges_weigh_the_market_dimensions() -> None:
+    result = run_market(panel=["technical", "business", "risk", "general"])
+    assert result.panel is not None
+    for judge in result.panel.judges:
+        assert judge.weights == WEIGHTS
+    body = check_market_invariants(result)
+    judges = {e["judge"] for e in body["evidence_scores"]}
+    assert judges == {f"judge:{name}#1" for name in ("technical", "business", "risk", "general")}
+    assert labels("en")["market.panel_weights"] in to_markdown(result)
+
+
+def test_swap_sides_moves_every_analyst_to_the_other_model() -> None:
+    bull, bear = backend(), backend()
+    result = run_market(
+        pro_model=bull, con_model=bear, judge_model="scripted:demo", swap_sides=True
+    )
+    assert result.swap is not None
+    bull_roles = {c.context.role for c in bull.calls if c.context}
+    bear_roles = {c.context.role for c in bear.calls if c.context}
+    analysts = {f"{a.stance}:{a.id}" for a in load_panel().agents.values()}
+    # the first run: each side's analysts on its model; the swapped run: the other way
+    assert bull_roles == bear_roles == analysts
+    first_bull = [c.context.role for c in bull.calls[:8] if c.context]
+    assert all(role.startswith("bull:") for role in first_bull)
+
+
+def test_format_is_listed_and_its_schemas_are_portable() -> None:
+    fmt = get_format("market")
+    assert "--kb" in fmt.summary["en"]
+    for spec in fmt.schemas():
+        assert portability_problems(spec.json_schema) == [], spec.name
+
+
+# ---- options ----------------------------------------------------------------------------
+
+
+def test_options_are_checked_before_anything_runs(tmp_path: Any) -> None:
+    with pytest.raises(ConfigError, match="needs a knowledge base"):
+        run_debate(TOPIC, format="market", model="scripted:demo")
+    with pytest.raises(ConfigError, match="bull and bear"):
+        run_market(sides=["A", "B"])
+    with pytest.raises(DataError, match=r"missing\.json"):
+        run_market(format_options={"kb": str(tmp_path / "missing.json")})
+    with pytest.raises(ConfigError, match="baseline option"):
+        run_market(format_options={"kb": "demo", "baseline": "yes"})
+    with pytest.raises(ConfigError, match="no option rounds"):
+        run_market(format_options={"kb": "demo", "rounds": 2})
+    data = kb_option(demo_kb())
+    data.pop("fundamentals")
+    data.pop("sectors")
+    notes = get_format("market").check_options({"kb": data}, 2)
+    assert any("fund_bull" in n and "fundamentals" in n for n in notes)
+    for module in ("macro", "global_markets", "indices"):
+        data.pop(module, None)
+    with pytest.raises(ConfigError, match="macro_bull"):
+        get_format("market").check_options({"kb": data}, 2)
+
+
+def test_a_user_panel_of_analysts_runs_with_its_own_roles(tmp_path: Any) -> None:
+    path = tmp_path / "analysts.toml"
+    path.write_text(
+        """
+[lenses.rates]
+modules = ["macro"]
+horizon = ["1m", "1y"]
+label = { en = "rates", zh = "利率" }
+
+[agents.rates_up]
+lens = "rates"
+stance = "bull"
+focus = { en = "Find signs of rate cuts.", zh = "寻找降息的迹象。" }
+
+[agents.rates_down]
+lens = "rates"
+stance = "bear"
+focus = { en = "Find signs of rate hikes.", zh = "寻找加息的迹象。" }
+""",
+        encoding="utf-8",
+    )
+    result = run_market(format_options={"kb": "demo", "analysts": str(path)})
+    body = result.body
+    assert {a["id"] for a in body["analysts"]} == {"rates_up", "rates_down"}
+    assert {"bull:rates_up", "bear:rates_down"} <= set(result.models)
+    assert all(a["lens"] == "rates" for a in body["arguments"])
+    assert {n["field"].split(".")[0] for a in body["arguments"] for n in a["check"]["numbers"]} <= {
+        "macro",
+        "meta",
+    }
+
+
+def test_a_label_reaches_over_an_entry_name_and_ma_distances_are_percentages() -> None:
+    from moot.market import verify_numbers
+
+    kb = demo_kb()
+    checks = verify_numbers("The trailing P/E of ExampleIndex is 15.", kb).checks
+    assert [(c.text, c.status, c.field) for c in checks] == [
+        ("15", "unsupported", "fundamentals.EXI.pe_trailing")
+    ]
+    for text in (
+        "ExampleIndex trades above its 200-day moving average by 15.23%",
+        "ExampleIndex 相对200日均线15.23%",
+    ):
+        (check,) = verify_numbers(text, kb).checks
+        assert (check.status, check.field) == ("matched", "technicals.EXI.close_vs_sma_200_pct")
