@@ -27,6 +27,7 @@ import datetime as dt
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Final, Literal
 
 CitationKind = Literal["percent", "ratio", "number", "money", "fraction", "date"]
@@ -274,7 +275,8 @@ def cn_number(text: str) -> tuple[float, float]:
     return value, 1.0
 
 
-def _names_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
+@lru_cache(maxsize=64)
+def _names_pattern(names: tuple[str, ...]) -> re.Pattern[str] | None:
     """The KB's names and tickers at the end of a text ("P/E of ExampleIndex is 15")."""
     # a name with its parenthetical dropped too: "ExampleIndex" for "ExampleIndex (synthetic)"
     variants = {v.strip() for n in names for v in (n, re.sub(r"\s*\([^)]*\)\s*$", "", n))}

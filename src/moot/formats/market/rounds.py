@@ -22,7 +22,10 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, cast
+
+from pydantic import BaseModel
 
 from moot.formats.base import Debate, Record, first_wave_with_classification
 from moot.formats.market.checks import Checked, check_fields, unsupported_texts
@@ -62,8 +65,8 @@ from moot.formats.market.rules import (
 from moot.i18n import labels
 from moot.judging.judge import JudgedUnit
 from moot.judging.rubric import Rubric
-from moot.llm.schemas import output_spec
-from moot.llm.types import Message
+from moot.llm.schemas import output_spec as build_spec
+from moot.llm.types import Message, OutputSpec
 from moot.llm.waves import gather_wave
 from moot.market.analysts import Agent
 from moot.market.evidence import (
@@ -77,6 +80,13 @@ from moot.market.kb import KnowledgeBase
 from moot.market.slices import agent_slice, render_slice
 from moot.market.words import MODULE_DESCRIPTIONS
 from moot.text import join_sentences
+
+
+@cache
+def output_spec(reply_type: type[BaseModel]) -> OutputSpec:
+    """A reply type's schema, built once (the specs a call sends are copies of it)."""
+    return build_spec(reply_type)
+
 
 MARKET = Rubric(
     "market", {"logic": 0.30, "evidence": 0.30, "clarity": 0.20, "persuasiveness": 0.20}
@@ -197,8 +207,12 @@ class MarketRounds:
         kb_slice = self.slices[agent.id]
         data = OpeningCall(agent, kb_slice, count["minItems"], count["maxItems"])
 
+        memo: dict[int, tuple[OpeningReply, list[Checked]]] = {}
+
         def checked(reply: OpeningReply) -> list[Checked]:
-            return [
+            if id(reply) in memo and memo[id(reply)][0] is reply:
+                return memo[id(reply)][1]
+            found = [
                 check_fields(
                     [
                         ("claim", a.claim),
@@ -210,6 +224,8 @@ class MarketRounds:
                 )
                 for a in reply.arguments
             ]
+            memo[id(reply)] = (reply, found)
+            return found
 
         reply, _ = await debate.ask(
             role,
@@ -264,8 +280,12 @@ class MarketRounds:
             a = by_id.get(target.upper())
             return [a.claim, a.evidence, *a.counterpoints] if a else []
 
+        memo: dict[int, tuple[CrossExamReply, list[Checked]]] = {}
+
         def checked(reply: CrossExamReply) -> list[Checked]:
-            return [
+            if id(reply) in memo and memo[id(reply)][0] is reply:
+                return memo[id(reply)][1]
+            found = [
                 check_fields(
                     [("reasoning", c.reasoning), ("new_evidence", c.new_evidence)],
                     kb_slice,
@@ -274,6 +294,8 @@ class MarketRounds:
                 )
                 for c in reply.challenges
             ]
+            memo[id(reply)] = (reply, found)
+            return found
 
         def check(reply: CrossExamReply) -> list[Any]:
             flagged = {
@@ -343,6 +365,7 @@ class MarketRounds:
                 agent,
                 "closing",
                 "closing",
+                data="",  # the closing cites what its arguments cited: no slice again
                 own=own,
                 received=received,
                 given=given,
@@ -425,8 +448,18 @@ class MarketRounds:
             closings=sorted(closings, key=lambda c: rank[c.side]),
         )
 
-    async def _synthesis(self, transcript: str, call: SynthesisCall) -> MarketSynthesis:
+    async def _synthesis(self, call: SynthesisCall, order: list[str]) -> MarketSynthesis:
+        """The bull and bear cases and the judge's note, from the claims, the challenge
+        types and the closings (the cases as they stood; the judge has the detail)."""
         debate = self.debate
+        rank = {key: n for n, key in enumerate(order)}
+        transcript = debate.render(
+            "synthesis_transcript",
+            names=self.names,
+            arguments=sorted(call.arguments, key=lambda a: rank[a.side]),
+            challenges=sorted(call.challenges, key=lambda c: rank[c.side]),
+            closings=sorted(call.closings, key=lambda c: rank[c.side]),
+        )
         values = {"topic": debate.topic, "transcript": transcript}
         reply, _ = await debate.ask(
             "judge",
@@ -528,20 +561,19 @@ class MarketRounds:
             )
             for a in arguments
         ]
-        transcript = self.judge_transcript(arguments, challenges, closings, order)
         call = SynthesisCall(self.inputs.kb, tuple(arguments), tuple(challenges), tuple(closings))
         verdict, synthesis = await gather_wave(
             [
                 debate.judge(
                     units,
-                    transcript,
+                    self.judge_transcript(arguments, challenges, closings, order),
                     rubric=MARKET,
                     standings=STANDINGS,
                     order=order,
                     unit=labels(debate.lang)["unit.argument"],
                     adjust=self._penalise,
                 ),
-                debate.wave("synthesis", [self._synthesis(transcript, call)]),
+                debate.wave("synthesis", [self._synthesis(call, order)]),
             ]
         )
         judgement, panel = cast(tuple[Any, Any], verdict)
