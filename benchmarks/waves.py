@@ -14,7 +14,7 @@ waves before its judge, 6 in all).
 
     python benchmarks/waves.py [--latency-ms 200] [--runs 3] [--lang en] [--json]
                                [--panel technical,business,risk,general]
-                               [--format structured|freeform|market] [--concurrency 8]
+                               [--format structured|freeform|market] [--concurrency N]
 """
 
 from __future__ import annotations
@@ -36,18 +36,18 @@ MARKET_TOPIC = "Will ExampleIndex close higher a month from now?"
 
 
 def call_waves(calls: list[DemoCall]) -> int:
-    """Sequential waves read from the calls' own start and end stamps: a wave ends when
-    a call starts after every call of the wave so far has finished. Unlike wall time /
-    latency, it does not count the time moot spends between waves (checking replies,
-    rendering prompts, the detectors), which a loaded machine stretches."""
-    waves, wave_end = 0, float("-inf")
-    for call in sorted(calls, key=lambda c: c.started):
-        if call.started >= wave_end:
-            waves += 1
-            wave_end = call.finished
-        else:
-            wave_end = max(wave_end, call.finished)
-    return waves
+    """Sequential waves read from the calls' own start and end stamps: the longest chain
+    of calls each of which started after the one before it had finished (the depth
+    of the call graph as it ran). Unlike wall time / latency, it does not count the
+    time moot spends between waves (checking replies, rendering prompts, the
+    detectors), which a loaded machine stretches; a concurrency cap that splits a
+    round in two shows as two waves."""
+    depth: list[int] = []
+    ordered = sorted(calls, key=lambda c: c.started)
+    for n, call in enumerate(ordered):
+        before = [depth[k] for k in range(n) if ordered[k].finished <= call.started]
+        depth.append(1 + max(before, default=0))
+    return max(depth, default=0)
 
 
 def measure(
@@ -56,7 +56,7 @@ def measure(
     seed: int,
     panel: list[str],
     fmt: str = "structured",
-    concurrency: int = 8,
+    concurrency: int | None = None,
 ) -> dict[str, float]:
     demo = DemoBackend(latency_ms=latency_ms)
     started = time.perf_counter()
@@ -96,9 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--concurrency",
         type=int,
-        default=8,
-        help="calls in flight per endpoint (moot run's default is 4: a market round's"
-        " eight calls then take two waves)",
+        default=None,
+        help="calls in flight per endpoint (default: moot run's, the format's widest round)",
     )
     args = parser.parse_args(argv)
     panel = [name for name in args.panel.split(",") if name]

@@ -40,6 +40,14 @@ from moot.store import DebateRow, Store, default_path
 from moot.terminal import console, print_stdout, say, text, write_stdout
 from moot.validation import check_number
 
+ConcurrencyOption = Annotated[
+    int | None,
+    typer.Option(
+        help="Most calls in flight per endpoint (default: the format's widest round,"
+        " at least 4, so each round is one wave)."
+    ),
+]
+
 app = GuardedTyper(
     add_completion=False,
     no_args_is_help=True,
@@ -248,7 +256,7 @@ def run(
             help="Cache every reply / none (default: cache temperature-0 requests only).",
         ),
     ] = None,
-    concurrency: Annotated[int, typer.Option(help="Most calls in flight per endpoint.")] = 4,
+    concurrency: ConcurrencyOption = None,
     timeout: Annotated[
         float | None,
         typer.Option(
@@ -430,7 +438,7 @@ def backtest(
         Path | None, typer.Option(help="TOML file of analysts (default: the eight).")
     ] = None,
     lang: Annotated[str, typer.Option(help="Language of the debates: en or zh.")] = "en",
-    concurrency: Annotated[int, typer.Option(help="Most calls in flight per endpoint.")] = 4,
+    concurrency: ConcurrencyOption = None,
     timeout: Annotated[
         float | None, typer.Option(help="Seconds one request to a model may take.")
     ] = None,

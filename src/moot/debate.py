@@ -45,7 +45,7 @@ from moot.llm.cache import CachedBackend, drop_invalid
 from moot.llm.journal import Journal, JournaledBackend
 from moot.llm.limit import LimitedBackend
 from moot.llm.meter import Meter, MeteredBackend
-from moot.options import ModelRef, RunOptions
+from moot.options import DEFAULT_CONCURRENCY, ModelRef, RunOptions
 from moot.profiles import profile_for
 from moot.schema import (
     SCHEMA_VERSION,
@@ -93,6 +93,9 @@ class Plan:
     judges: list[JudgeProfile]
     notes: list[str]
     """What the format advises against in these options (kept as warnings)."""
+    concurrency: int
+    """Most calls in flight per endpoint: the option, or enough for the format's
+    widest wave (at least ``DEFAULT_CONCURRENCY``)."""
 
 
 def _resolve_roles(
@@ -153,7 +156,16 @@ def plan_run(topic: str, options: RunOptions, models: Mapping[str, str] | None =
             lead = next((p.name for p in judges if p.name == "general"), judges[0].name)
             refs["judge"] = refs[f"judge:{lead}"]
     backends = _resolve_roles(refs, options.seed, options.timeout)
-    return Plan(topic, options, fmt, positions, backends, judges, notes)
+    concurrency = options.concurrency
+    if concurrency is None:
+        widest = fmt.widest_wave(
+            positions,
+            options.format_options,
+            judge_calls=len(judges) * options.judge_runs if judges else 1,
+            classifier=bool(judges) and options.topic_type is None,
+        )
+        concurrency = max(DEFAULT_CONCURRENCY, widest)
+    return Plan(topic, options, fmt, positions, backends, judges, notes, concurrency)
 
 
 @dataclass
@@ -183,7 +195,7 @@ class _Run:
             if id(backend) not in wrapped:
                 # one concurrency cap per endpoint (server), whatever the model names
                 endpoint = str(getattr(backend, "endpoint", backend.spec))
-                slot = slots.setdefault(endpoint, asyncio.Semaphore(self.options.concurrency))
+                slot = slots.setdefault(endpoint, asyncio.Semaphore(self.plan.concurrency))
                 layer: Backend = LimitedBackend(backend, slot)
                 if budget.limited:
                     layer = BudgetedBackend(layer, budget)

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from test_market_analysts import canary_kb
 
 from moot import run_debate
+from moot.debate import plan_run
 from moot.errors import ConfigError, DataError
 from moot.formats import get_format
 from moot.formats.market import demo
@@ -35,6 +36,7 @@ from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
 from moot.market import MODULES, demo_kb, load_panel, render_slice
 from moot.market.evidence import penalised_evidence
 from moot.market.slices import agent_slice
+from moot.options import RunOptions
 from moot.report import to_markdown
 from moot.schema import DebateResult
 
@@ -204,10 +206,37 @@ def test_every_round_is_one_wave_of_concurrent_calls() -> None:
             finally:
                 in_flight[wave] -= 1
 
-    result = run_market(model=Recording(demo_reply), concurrency=16)
+    result = run_market(model=Recording(demo_reply))  # the default concurrency
     assert order == ["opening", "cross_examination", "closing", "judge"]
     assert dict(peak) == {"opening": 8, "cross_examination": 8, "closing": 8, "judge": 2}
     assert result.usage.calls == 26
+    peak.clear()
+    order.clear()
+    run_market(model=Recording(demo_reply), concurrency=4)
+    assert dict(peak) == {"opening": 4, "cross_examination": 4, "closing": 4, "judge": 2}
+
+
+@pytest.mark.parametrize(
+    ("changes", "expected"),
+    [
+        ({}, 8),
+        ({"format_options": {"kb": "demo", "baseline": True}}, 9),
+        ({"panel": ("technical", "business")}, 9),  # the topic classification joins
+        ({"panel": ("technical", "business"), "topic_type": "technical"}, 8),
+        ({"panel": ("technical", "business", "risk", "general"), "judge_runs": 3}, 13),
+        ({"concurrency": 3}, 3),
+        ({"format": "structured", "format_options": {}}, 4),
+        ({"format": "structured", "format_options": {}, "sides": tuple("ABCDEF")}, 6),
+    ],
+)
+def test_default_concurrency_fits_the_widest_wave(changes: dict[str, Any], expected: int) -> None:
+    """Without --concurrency each round is one wave: the cap is the format's widest
+    wave (every analyst with the baseline and the classification, or the judges with
+    the synthesis), at least 4."""
+    options = RunOptions(
+        format="market", format_options={"kb": "demo"}, model="scripted:demo"
+    ).replace(**changes)
+    assert plan_run(TOPIC, options).concurrency == expected
 
 
 def test_baseline_joins_the_first_wave() -> None:

@@ -360,6 +360,21 @@ class Format(ABC):
         Every role gets its own backend entry, seeds and profile. Default: none."""
         return {}
 
+    def widest_wave(
+        self,
+        positions: Sequence[Position],
+        options: Mapping[str, Any],
+        *,
+        judge_calls: int,
+        classifier: bool,
+    ) -> int:
+        """The most model calls one of the format's waves makes at once: the engine's
+        default concurrency cap is at least this, so each round runs as one wave.
+        ``judge_calls`` is the judging wave's calls (1, or every run of every panel
+        judge); ``classifier`` whether the panel's topic classification joins the first
+        wave. Default: one call per position in a round, or the judges."""
+        return max(len(positions) + classifier, judge_calls)
+
     def check_options(self, options: Mapping[str, Any], positions: int) -> list[str]:
         """Refuse options the format cannot run with (``ConfigError``); return
         warnings about options it runs with but advises against."""

@@ -93,6 +93,18 @@ class MarketFormat(Format):
             roles["baseline"] = "judge"
         return roles
 
+    def widest_wave(
+        self,
+        positions: Sequence[Position],
+        options: Mapping[str, Any],
+        *,
+        judge_calls: int,
+        classifier: bool,
+    ) -> int:
+        """Every analyst's opening with the baseline and the panel's classification, or
+        the judges with the synthesis."""
+        return max(len(self.roles(positions, options)) + classifier, judge_calls + 1)
+
     def check_options(self, options: Mapping[str, Any], positions: int) -> list[str]:
         notes = super().check_options(options, positions)
         inputs = read_inputs(options)
