@@ -533,6 +533,40 @@ def test_panel_judges_weigh_the_market_dimensions() -> None:
     assert labels("en")["market.panel_weights"] in to_markdown(result)
 
 
+def _scored(request: DemoRequest, scores: Callable[[int], int]) -> str:
+    """The demo judge's reply with the n-th assessment's four scores set to scores(n)."""
+    reply = demo_reply(
+        request.messages,
+        request.schema,
+        GenerationSettings(seed=request.seed),
+        request.context,
+    )
+    data = json.loads(reply if isinstance(reply, str) else reply.model_dump_json())
+    for n, assessment in enumerate(data["assessments"]):
+        for dimension in WEIGHTS:
+            assessment[dimension] = scores(n)
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(("inflated", "flagged"), [(True, True), (False, False)])
+def test_score_inflation_detector_reads_the_market_judge(inflated: bool, flagged: bool) -> None:
+    """A judge that gives every argument 9-10 is flagged; one whose scores spread
+    over the scale (6-8 for good arguments) is not."""
+
+    def judge(context: CallContext, request: DemoRequest) -> Reply | None:
+        if context.round != "judgement":
+            return None
+        return _scored(request, (lambda n: 9 + n % 2) if inflated else (lambda n: 4 + n % 5))
+
+    result = run_market(model=backend(judge))
+    weighted = [s.weighted for s in result.judgement.scores]
+    assert (min(weighted) >= 9) == inflated
+    fired = [f for f in result.detectors if f.detector == "score_inflation"]
+    assert bool(fired) == flagged
+    if flagged:
+        assert labels("en")["detector.score_inflation"] in to_markdown(result)
+
+
 def test_swap_sides_moves_every_analyst_to_the_other_model() -> None:
     bull, bear = backend(), backend()
     result = run_market(
