@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from pydantic import BaseModel
-from test_market_analysts import canary_kb
+from test_market_analysts import RATES_PANEL, canary_kb
 
 from moot import run_debate
 from moot.debate import plan_run
@@ -616,25 +616,7 @@ def test_options_are_checked_before_anything_runs(tmp_path: Any) -> None:
 
 def test_a_user_panel_of_analysts_runs_with_its_own_roles(tmp_path: Any) -> None:
     path = tmp_path / "analysts.toml"
-    path.write_text(
-        """
-[lenses.rates]
-modules = ["macro"]
-horizon = ["1m", "1y"]
-label = { en = "rates", zh = "利率" }
-
-[agents.rates_up]
-lens = "rates"
-stance = "bull"
-focus = { en = "Find signs of rate cuts.", zh = "寻找降息的迹象。" }
-
-[agents.rates_down]
-lens = "rates"
-stance = "bear"
-focus = { en = "Find signs of rate hikes.", zh = "寻找加息的迹象。" }
-""",
-        encoding="utf-8",
-    )
+    path.write_text(RATES_PANEL, encoding="utf-8")
     result = run_market(format_options={"kb": "demo", "analysts": str(path)})
     body = result.body
     assert {a["id"] for a in body["analysts"]} == {"rates_up", "rates_down"}

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_market_analysts import RATES_PANEL
 
 from moot import run_debate
 from moot.i18n import labels
@@ -16,22 +17,6 @@ from moot.report.html import formats, to_html
 from moot.store import Store
 
 TOPIC = "Will ExampleIndex close higher a month from now?"
-TWO_ANALYSTS = """
-[lenses.rates]
-modules = ["macro"]
-horizon = ["1m", "1y"]
-label = { en = "rates", zh = "利率" }
-
-[agents.rates_up]
-lens = "rates"
-stance = "bull"
-focus = { en = "Find signs of rate cuts.", zh = "寻找降息的迹象。" }
-
-[agents.rates_down]
-lens = "rates"
-stance = "bear"
-focus = { en = "Find signs of rate hikes.", zh = "寻找加息的迹象。" }
-"""
 
 
 @pytest.mark.parametrize(
@@ -50,7 +35,7 @@ def test_expected_calls_and_rounds_match_a_real_run(
     changes: dict[str, Any] = {"format_options": {"kb": "demo"}, **options}
     if changes["format_options"].get("analysts") == "TWO":
         path = tmp_path / "analysts.toml"
-        path.write_text(TWO_ANALYSTS, encoding="utf-8")
+        path.write_text(RATES_PANEL, encoding="utf-8")
         changes["format_options"] = {**changes["format_options"], "analysts": str(path)}
     store = Store()
     run_debate(
