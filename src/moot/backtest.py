@@ -28,7 +28,7 @@ from pydantic import ValidationError
 from moot.debate import RESUMABLE, new_debate_id, resume_debate, run_debate
 from moot.errors import ConfigError, StoreError
 from moot.events import Listener
-from moot.formats.market.inputs import kb_option
+from moot.formats.market.inputs import kb_option, stored_options
 from moot.formats.market.payload import MarketPayload
 from moot.llm.budget import PriceTable
 from moot.market.backtest import (
@@ -217,7 +217,8 @@ def run_backtest(
         "backtest id",
         "use letters, digits, '.', '_' or '-', starting with a letter or digit",
     )
-    analysts = options.format_options.get("analysts")
+    # the analysts file read once, before the first debate, for every snapshot
+    analysts = stored_options({k: v for k, v in options.format_options.items() if k == "analysts"})
     if on_started is not None:
         on_started(ident, len(snapshots))
     debates: list[SnapshotDebate] = []
@@ -228,9 +229,7 @@ def run_backtest(
         topic = topic_of(snapshot, options.lang)
         result, reused = _stored_result(store, run_id, topic, on_event, prices)
         if result is None:
-            format_options: dict[str, Any] = {"kb": kb_option(snapshot.kb), "baseline": True}
-            if analysts is not None:
-                format_options["analysts"] = analysts
+            format_options = {**analysts, "kb": kb_option(snapshot.kb), "baseline": True}
             result = run_debate(
                 topic,
                 options.replace(

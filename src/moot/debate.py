@@ -141,6 +141,7 @@ def plan_run(topic: str, options: RunOptions, models: Mapping[str, str] | None =
         raise ConfigError("the topic is empty")
     options.validate()
     fmt = get_format(options.format)
+    options = options.replace(format_options=fmt.stored_options(options.format_options))
     positions = fmt.positions(options.sides, options.lang)
     notes = fmt.check_options(dict(options.format_options), len(positions))
     judges = select_profiles(list(options.panel), options.panel_profiles) if options.panel else []

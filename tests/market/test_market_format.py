@@ -17,8 +17,8 @@ from pydantic import BaseModel
 from test_market_analysts import RATES_PANEL, canary_kb
 
 from moot import run_debate
-from moot.debate import plan_run
-from moot.errors import ConfigError, DataError
+from moot.debate import plan_run, resume_debate
+from moot.errors import BudgetExceeded, ConfigError, DataError
 from moot.formats import get_format
 from moot.formats.market import demo
 from moot.formats.market.inputs import kb_option
@@ -33,12 +33,13 @@ from moot.i18n import labels
 from moot.llm.schemas import portability_problems
 from moot.llm.scripted import DemoBackend, DemoRequest, ScriptedBackend
 from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
-from moot.market import MODULES, demo_kb, load_panel, render_slice
+from moot.market import MODULES, demo_kb, dump_kb, load_panel, render_slice
 from moot.market.evidence import penalised_evidence
 from moot.market.slices import agent_slice
 from moot.options import RunOptions
 from moot.report import to_markdown
 from moot.schema import DebateResult
+from moot.store import Store
 
 TOPIC = "Will ExampleIndex close higher a month from now?"
 WEIGHTS = {"logic": 0.30, "evidence": 0.30, "clarity": 0.20, "persuasiveness": 0.20}
@@ -626,6 +627,31 @@ def test_a_user_panel_of_analysts_runs_with_its_own_roles(tmp_path: Any) -> None
         "macro",
         "meta",
     }
+
+
+def test_a_stored_run_keeps_its_files_and_resumes_without_them(tmp_path: Any) -> None:
+    """The KB and analysts files are read into the run's stored options: a run stopped
+    by its budget resumes after both files are gone, on the data it started with, and
+    ends as the same run uninterrupted would."""
+    kb_path, analysts_path = tmp_path / "kb.json", tmp_path / "analysts.toml"
+    kb_path.write_text(dump_kb(demo_kb()), encoding="utf-8")
+    analysts_path.write_text(RATES_PANEL, encoding="utf-8")
+    files = {"kb": str(kb_path), "analysts": str(analysts_path)}
+    store = Store()
+    whole = run_market(format_options=files)
+    with pytest.raises(BudgetExceeded):
+        run_market(format_options=files, store=store, debate_id="kept", max_tokens=5000)
+    row = store.get_debate("kept")
+    assert row is not None
+    assert 0 < len(store.calls("kept")) < whole.usage.calls  # stopped part of the way
+    stored = RunOptions.from_json(row.config["options"])
+    assert stored.format_options["kb"] == kb_option(demo_kb())
+    assert set(stored.format_options["analysts"]["agents"]) == {"rates_up", "rates_down"}
+    kb_path.unlink()
+    analysts_path.unlink()
+    resumed = resume_debate("kept", store=store, max_tokens=10**6)
+    assert resumed.body == whole.body
+    assert resumed.judgement == whole.judgement
 
 
 def test_a_label_reaches_over_an_entry_name_and_ma_distances_are_percentages() -> None:

@@ -360,6 +360,14 @@ class Format(ABC):
         Every role gets its own backend entry, seeds and profile. Default: none."""
         return {}
 
+    def stored_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The format's options as a run keeps them: a format whose options name input
+        files reads them here into data, so the stored run (and its resume) argues from
+        what was read when it started, whatever happens to the files. Called before
+        anything is checked or stored; must leave stored options as they are. Default:
+        the options unchanged."""
+        return dict(options)
+
     def widest_wave(
         self,
         positions: Sequence[Position],

@@ -24,9 +24,11 @@ from moot.formats.base import Debate, Format, Record, as_sent
 from moot.formats.market.briefing import market_sections
 from moot.formats.market.inputs import (
     OPTION_NAMES,
+    analysts_of,
     empty_slices,
     read_inputs,
     role_of,
+    stored_options,
 )
 from moot.formats.market.payload import STANDINGS, MarketPayload
 from moot.formats.market.replies import (
@@ -44,7 +46,6 @@ from moot.i18n import labels
 from moot.judging.judge import judge_spec
 from moot.llm.schemas import output_spec
 from moot.llm.types import OutputSpec
-from moot.market.analysts import load_panel
 from moot.schema import DebateResult, Position
 
 MAX_JUDGED = 60
@@ -86,12 +87,15 @@ class MarketFormat(Format):
     def roles(self, positions: Sequence[Position], options: Mapping[str, Any]) -> dict[str, str]:
         """Each analyst's role (``bull:tech_bull``) on its side's model, and the
         baseline (when asked for) on the judge's."""
-        analysts = options.get("analysts")
-        panel = load_panel(None if analysts is None else str(analysts))
+        panel = analysts_of(options)
         roles: dict[str, str] = {role_of(a): a.stance for a in panel.agents.values()}
         if options.get("baseline"):
             roles["baseline"] = "judge"
         return roles
+
+    def stored_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The KB file read into its JSON data, the analysts file into its tables."""
+        return stored_options(options)
 
     def widest_wave(
         self,

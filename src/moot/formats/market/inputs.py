@@ -4,14 +4,16 @@ and whether to run the single-agent baseline.
 Options (``RunOptions.format_options``):
 
 - ``kb`` (required): a KB JSON file's path, ``"demo"`` (the synthetic demo KB), or
-  from Python the KB's JSON data itself (a mapping, e.g. ``kb_option(kb)``), which a
-  stored run keeps, so it resumes without the file;
-- ``analysts``: a TOML file of analysts (docs/market.md, "Analysts"); default the
-  built-in eight;
+  the KB's JSON data itself (a mapping, e.g. ``kb_option(kb)``);
+- ``analysts``: a TOML file of analysts (docs/market.md, "Analysts"), or its parsed
+  tables (a mapping); default the built-in eight;
 - ``baseline``: ``True`` to also ask one agent for a direction from the whole KB in one
   call (the backtest's baseline), in the first wave.
 
-Every problem is a ``ConfigError`` raised before anything is stored or sent.
+A run keeps the files' content, not their paths (:func:`stored_options`), so it
+resumes without them, from any directory, on the data it started with. Every problem
+is a ``ConfigError`` (a ``DataError`` for a bad KB) raised before anything is stored
+or sent.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from moot.errors import ConfigError
-from moot.market.analysts import Agent, AnalystPanel, load_panel
+from moot.market.analysts import Agent, AnalystPanel, load_panel, parse_panel, read_panel_tables
 from moot.market.kb import KnowledgeBase, dump_kb, load_kb, parse_kb
 from moot.market.slices import agent_slice
 
@@ -64,12 +66,34 @@ def _kb(value: Any) -> KnowledgeBase:
     )
 
 
+def analysts_of(options: Mapping[str, Any]) -> AnalystPanel:
+    """The analysts the options name (the built-in eight when they name none)."""
+    return _panel(options.get("analysts"))
+
+
 def _panel(value: Any) -> AnalystPanel:
     if value is None:
         return load_panel(None)
     if isinstance(value, str | os.PathLike):
         return load_panel(os.fspath(value))
-    raise ConfigError(f"the analysts option is a TOML file's path, not {type(value).__name__}")
+    if isinstance(value, Mapping):
+        return parse_panel(value, "the analysts option")
+    raise ConfigError(
+        f"the analysts option is a TOML file's path or its tables, not {type(value).__name__}"
+    )
+
+
+def stored_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options with the KB file read into its JSON data (``demo`` stays ``demo``:
+    it is generated the same everywhere) and the analysts file into its tables."""
+    stored = dict(options)
+    kb = stored.get("kb")
+    if isinstance(kb, str | os.PathLike) and os.fspath(kb) != "demo":
+        stored["kb"] = kb_option(load_kb(os.fspath(kb)))
+    analysts = stored.get("analysts")
+    if isinstance(analysts, str | os.PathLike):
+        stored["analysts"] = read_panel_tables(os.fspath(analysts))
+    return stored
 
 
 def read_inputs(options: Mapping[str, Any]) -> MarketInputs:
@@ -77,7 +101,7 @@ def read_inputs(options: Mapping[str, Any]) -> MarketInputs:
     baseline = options.get("baseline", False)
     if not isinstance(baseline, bool):
         raise ConfigError("the baseline option is true or false")
-    return MarketInputs(_kb(options.get("kb")), _panel(options.get("analysts")), baseline)
+    return MarketInputs(_kb(options.get("kb")), analysts_of(options), baseline)
 
 
 def empty_slices(inputs: MarketInputs) -> tuple[list[str], list[str]]:

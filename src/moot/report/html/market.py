@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from moot.errors import MootError
-from moot.market.analysts import load_panel
+from moot.formats.market.inputs import analysts_of
 from moot.report.html.formats import FormatView
 
 NAME = "market"
@@ -30,13 +30,10 @@ class MarketView(FormatView):
     def debater_calls(self, options: Mapping[str, Any], positions: int) -> int | None:
         """Every analyst's opening, cross-examination and closing, the synthesis, and
         the baseline when asked for. None when the stored analysts file cannot be read
-        any more."""
+        any more (a run stored before the file was kept in its options)."""
         format_options = _format_options(options)
-        analysts = format_options.get("analysts")
-        if analysts is not None and not isinstance(analysts, str):
-            return None
         try:
-            panel = load_panel(analysts)
+            panel = analysts_of(format_options)
         except MootError:
             return None
         baseline = 1 if format_options.get("baseline") else 0
