@@ -127,7 +127,7 @@ _CONNECTOR = re.compile(
 )
 # metric label -> the KB fields it names, the field it most directly names first;
 # matched at the end of the text before a number (more specific labels first)
-_PE = r"(?:P\s*/\s*E|\bPE|price[- ]to[- ]earnings)"
+_PE = r"(?:P\s*/\s*E|\bPE|price[- ]to[- ]earnings|price\s*/\s*earnings)"
 LABELS: Final[tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...]] = (
     ("forward P/E",
      re.compile(rf"(?:forward\s+{_PE}(?:\s+ratio)?|(?:远期|预期|动态)市盈率)$", re.I),
@@ -136,9 +136,12 @@ LABELS: Final[tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...]] = (
         rf"(?:(?:average|long[- ]run|long[- ]term|historical)(?:\s+average)?\s+{_PE}"
         r"|(?:历史)?平均市盈率|市盈率(?:长期|历史)?均值)$", re.I),
      ("pe_long_term_avg",)),
-    ("P/E", re.compile(rf"(?:{_PE}|市盈率)$", re.I),
+    ("P/E", re.compile(rf"(?:{_PE}(?:\s+(?:ratio|multiple))?|earnings multiple|市盈率)$", re.I),
      ("pe_trailing", "pe_forward", "pe_long_term_avg")),
-    ("P/B", re.compile(r"(?:P\s*/\s*B|\bPB|price[- ]to[- ]book|市净率)$", re.I), ("pb",)),
+    ("P/B", re.compile(
+        r"(?:(?:P\s*/\s*B|\bPB|price[- ]to[- ]book|price\s*/\s*book)(?:\s+(?:ratio|multiple))?"
+        r"|市净率)$", re.I),
+     ("pb",)),
     ("RSI", re.compile(r"(?:\bRSI\s*(?:\(\s*\d+\s*\)|-?\s*\d+)?|相对强弱指数?)$", re.I),
      ("rsi_14",)),
     ("MACD", re.compile(r"\bMACD\s*(?:\(\s*\d+(?:\s*,\s*\d+)*\s*\))?\s*(?:line|线)?$", re.I),
