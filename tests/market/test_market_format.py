@@ -24,6 +24,7 @@ from moot.formats.market import demo
 from moot.formats.market.inputs import kb_option
 from moot.formats.market.payload import ATTACKS, STANDINGS
 from moot.formats.market.replies import (
+    MAX_CLAIM,
     ArgumentDraft,
     ChallengeItem,
     CrossExamReply,
@@ -627,6 +628,41 @@ def test_a_user_panel_of_analysts_runs_with_its_own_roles(tmp_path: Any) -> None
         "macro",
         "meta",
     }
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_scripted_analysts_argue_from_a_slice_that_leans_one_way(lang: str, tmp_path: Any) -> None:
+    """A panel of the user's own, on a KB whose only macro figures all lean up (CPI and
+    rates falling): the scripted bear still argues, from those figures."""
+    path = tmp_path / "analysts.toml"
+    path.write_text(RATES_PANEL, encoding="utf-8")
+    kb = {
+        "meta": {"as_of": "2026-05-15", "source": "test", "warnings": []},
+        "macro": {
+            "CPI": {"name": "CPI y/y", "unit": "percent", "value": 3.1, "previous": 3.4,
+                    "change": -0.3, "date": "2026-05-01"},
+            "RATE": {"name": "Policy rate", "unit": "percent", "value": 4.5, "previous": 4.75,
+                     "change": -0.25, "date": "2026-05-01"},
+        },
+    }  # fmt: skip
+    result = run_market(format_options={"kb": kb, "analysts": str(path)}, lang=lang)
+    bear = [a for a in result.body["arguments"] if a["agent"] == "rates_down"]
+    assert len(bear) >= 2
+    for argument in bear:
+        assert argument["check"]["numbers"]
+        assert not argument["check"]["unsupported"]
+
+
+def test_every_scripted_claim_is_a_valid_claim() -> None:
+    """The scripted analysts' claims fit a claim's bounds (Chinese ones, half the
+    characters), whatever the lens."""
+    for lang, limit in (("en", MAX_CLAIM), ("zh", MAX_CLAIM // 2)):
+        for lens, sides in demo._words(lang).claims.items():
+            for claims in sides.values():
+                for claim in claims:
+                    draft = {"claim": claim, "evidence": "x" * 10, "confidence": 50}
+                    ArgumentDraft.model_validate({**draft, "counterpoints": ["abc"]})
+                    assert len(claim) <= limit, (lens, claim)
 
 
 def test_a_stored_run_keeps_its_files_and_resumes_without_them(tmp_path: Any) -> None:

@@ -216,9 +216,12 @@ def observations(kb: KnowledgeBase, lang: str) -> list[Observation]:
 
 
 def _for_side(found: list[Observation], stance: str) -> list[Observation]:
-    """A side's observations: those leaning its way first, then the neutral ones."""
+    """A side's observations: those leaning its way first, then the neutral ones; when
+    its slice holds nothing else (a bear whose few macro series all lean up), those
+    leaning the other way, which it argues from as they are."""
     want = 1 if stance == "bull" else -1
-    return [o for o in found if o.lean == want] + [o for o in found if o.lean == 0]
+    mine = [o for o in found if o.lean == want] + [o for o in found if o.lean == 0]
+    return mine or list(found)
 
 
 @dataclass(frozen=True)
@@ -469,7 +472,7 @@ WORDS: Final[dict[str, _Words]] = {
                     "收高的可能性更大，将会上涨",
                 ),
                 "bear": (
-                    "证据指向下跌",
+                    "现有证据指向下跌",
                     "下行压力累积，将会下跌",
                     "疲弱迹象多于强势，预示下跌",
                     "回落更加可能，将会下跌",
