@@ -31,7 +31,7 @@ from moot.formats.market.replies import (
     OpeningReply,
 )
 from moot.i18n import labels
-from moot.llm.schemas import portability_problems
+from moot.llm.schemas import portability_problems, registered_schemas
 from moot.llm.scripted import DemoBackend, DemoRequest, ScriptedBackend
 from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
 from moot.market import MODULES, demo_kb, dump_kb, load_panel, render_slice
@@ -589,6 +589,60 @@ def test_format_is_listed_and_its_schemas_are_portable() -> None:
     assert "--kb" in fmt.summary["en"]
     for spec in fmt.schemas():
         assert portability_problems(spec.json_schema) == [], spec.name
+
+
+def _shape(spec: OutputSpec) -> str:
+    """A schema with the argument ids it pins replaced by one placeholder: what
+    registered schemas and sent ones must share, since a debate names its own ids."""
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {
+                key: {**value, "enum": ["ID"]}
+                if key in ("target_id", "argument_id") and isinstance(value, dict)
+                else walk(value)
+                for key, value in node.items()
+            }
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    return json.dumps([spec.name, walk(spec.json_schema)], sort_keys=True)
+
+
+@pytest.mark.parametrize(
+    ("changes", "judged"),
+    [
+        ({"panel": ("technical", "business", "risk"), "judge_runs": 2, "swap_sides": True}, 23),
+        ({"format_options": {"kb": "demo", "baseline": True}, "lang": "zh"}, 23),
+        ({"profile": "compact", "seed": 5}, 16),  # two arguments each
+    ],
+    ids=["panel-runs-swap", "baseline-zh", "compact"],
+)
+def test_every_schema_a_debate_sends_has_a_registered_shape(
+    changes: dict[str, Any], judged: int
+) -> None:
+    """The registry holds, up to the argument ids, every schema a market debate of the
+    built-in analysts sends (so the converter tests check what is really sent): the
+    judge's for every number of arguments, each profile's and each language's."""
+
+    def fewer(context: CallContext, request: DemoRequest) -> Reply | None:
+        # one analyst makes two arguments, the others three: 23 for the judge to assess
+        if context.round != "opening" or context.role != "bull:tech_bull":
+            return None
+        reply = demo_reply(
+            request.messages, request.schema, GenerationSettings(seed=request.seed), context
+        )
+        assert isinstance(reply, OpeningReply)
+        return OpeningReply(arguments=reply.arguments[:2])
+
+    seen = backend(fewer)
+    result = run_market(model=seen, **changes)
+    assert len(result.judgement.scores) == judged
+    registered = {_shape(spec) for specs in registered_schemas().values() for spec in specs}
+    sent = [c.schema for c in seen.calls if c.schema is not None]
+    assert {s.name for s in sent} >= {"OpeningReply", "CrossExamReply", "JudgeReply"}
+    assert [s.name for s in sent if _shape(s) not in registered] == []
 
 
 # ---- options ----------------------------------------------------------------------------

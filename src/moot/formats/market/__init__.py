@@ -129,27 +129,29 @@ class MarketFormat(Format):
         return await MarketRounds(debate, read_inputs(debate.options)).run()
 
     def schemas(self) -> list[OutputSpec]:
-        """Every schema a market debate can send: the openings, a cross-examination of
-        two to four arguments (or of two opponents' eight), the closings, the judge's
-        for eight analysts with two to four arguments each, the synthesis and the
-        baseline."""
+        """Every shape of schema a market debate of the built-in analysts can send: the
+        openings, the closings, the synthesis and the baseline; a cross-examination of
+        each number of opposing arguments, from two (one opponent's fewest) to eight
+        (two opponents' most); the judge's for each number of arguments eight analysts
+        can make (two to four each). The argument ids in them are representative: a
+        debate sends the same shapes with its own ids."""
         specs = [
             output_spec(OpeningReply),
             output_spec(ClosingReply),
             output_spec(SynthesisReply),
             output_spec(BaselineReply),
         ]
-        for count in (*range(MIN_ARGUMENTS, MAX_ARGUMENTS + 1), 2 * MAX_ARGUMENTS):
+        for count in range(MIN_ARGUMENTS, 2 * MAX_ARGUMENTS + 1):
             ids = [f"TECH_BEAR-{n}" for n in range(1, count + 1)]
             specs.append(cross_exam_spec(output_spec(CrossExamReply), ids))
-        agents = ("TECH", "FUND", "MACRO", "SENTI")
-        for count in range(MIN_ARGUMENTS, MAX_ARGUMENTS + 1):
-            ids = [
-                f"{lens}_{side}-{n}"
-                for lens in agents
-                for side in ("BULL", "BEAR")
-                for n in range(1, count + 1)
-            ]
+        agents = [f"{lens}_{side}" for lens in ("TECH", "FUND", "MACRO", "SENTI")
+                  for side in ("BULL", "BEAR")]  # fmt: skip
+        for total in range(MIN_ARGUMENTS * len(agents), MAX_ARGUMENTS * len(agents) + 1):
+            # the extra arguments go to the first analysts, one each
+            extra = total - MIN_ARGUMENTS * len(agents)
+            counts = [MIN_ARGUMENTS + extra // len(agents) + (i < extra % len(agents))
+                      for i in range(len(agents))]  # fmt: skip
+            ids = [f"{a}-{n}" for a, c in zip(agents, counts, strict=True) for n in range(1, c + 1)]
             specs.append(judge_spec(self.rubric, self.standings, ids))
         return as_sent(specs)
 
