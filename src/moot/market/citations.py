@@ -197,12 +197,21 @@ def _blank(text: str, start: int, end: int) -> str:
     return text[:start] + " " * (end - start) + text[end:]
 
 
-def _mask_names(text: str, names: Iterable[str]) -> str:
-    for name in sorted({*KNOWN_NAMES, *names}, key=len, reverse=True):
-        if not any(ch.isdigit() for ch in name):
-            continue
-        for match in re.finditer(re.escape(name), text, re.I):
-            text = _blank(text, match.start(), match.end())
+@lru_cache(maxsize=64)
+def _digit_names(names: tuple[str, ...]) -> re.Pattern[str] | None:
+    """The names with a digit in them (``S&P 500``, ``沪深300``), longest first."""
+    found = sorted(
+        {n for n in (*KNOWN_NAMES, *names) if any(ch.isdigit() for ch in n)}, key=len, reverse=True
+    )
+    return re.compile("|".join(re.escape(n) for n in found), re.I) if found else None
+
+
+def _mask_names(text: str, names: tuple[str, ...]) -> str:
+    pattern = _digit_names(names)
+    if pattern is None:
+        return text
+    for match in pattern.finditer(text):
+        text = _blank(text, match.start(), match.end())
     return text
 
 
