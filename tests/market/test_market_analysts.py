@@ -19,7 +19,7 @@ from moot.market.demo import SYNTHETIC_WARNING, demo_kb
 from moot.market.kb import MODULES, KnowledgeBase, dump_kb
 from moot.market.slices import agent_slice, render_slice, slice_kb
 
-SPEC_LENSES = {
+BUILTIN_LENSES = {
     "technical": (("indices", "technicals"), "1 day to 2 weeks", "1 天至2 周"),
     "fundamental": (("indices", "sectors", "fundamentals"), "3 months to 2 years", "3 个月至2 年"),
     "macro": (("macro", "global_markets", "indices"), "6 months to 3 years", "6 个月至3 年"),
@@ -51,7 +51,7 @@ def test_builtin_panel_is_the_eight_analysts() -> None:
         "tech_bull", "tech_bear", "fund_bull", "fund_bear",
         "macro_bull", "macro_bear", "senti_bull", "senti_bear",
     ]  # fmt: skip
-    for name, (modules, en, zh) in SPEC_LENSES.items():
+    for name, (modules, en, zh) in BUILTIN_LENSES.items():
         lens = panel.lenses[name]
         assert lens.modules == modules
         assert lens.horizon.text("en") == en
