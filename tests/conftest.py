@@ -2,7 +2,8 @@
 
 ``llama_server`` is a real OpenAI-compatible server (llama-cpp-python's, on the
 embedded SmolLM2 GGUF) on loopback, started once per test session;
-``llama_server_factory`` starts more with extra server options (e.g. ``--api_key``).
+``llama_server_factory`` starts more with extra server options (e.g. ``--api_key``);
+``use_provider`` registers a model provider through the public registry for one test.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from pathlib import Path
 from typing import IO
 
 import pytest
+
+from moot.llm.backend import ProviderFactory, register_provider, unregister_provider
 
 SERVER_START_TIMEOUT = 120.0
 
@@ -40,6 +43,24 @@ def _isolated_moot_home(
     home = tmp_path_factory.mktemp("moot_home")
     monkeypatch.setenv("MOOT_HOME", str(home))
     return home
+
+
+@pytest.fixture
+def use_provider() -> Iterator[Callable[[str, ProviderFactory], None]]:
+    """``use_provider(name, factory)`` makes ``name:...`` specs resolve through
+    ``factory`` (``moot.llm.backend.register_provider``) for this test only: the
+    provider it replaced, or none, is back afterwards."""
+    replaced: list[tuple[str, ProviderFactory | None]] = []
+
+    def use(name: str, factory: ProviderFactory) -> None:
+        replaced.append((name, register_provider(name, factory)))
+
+    yield use
+    for name, previous in reversed(replaced):
+        if previous is None:
+            unregister_provider(name)
+        else:
+            register_provider(name, previous)
 
 
 def free_port() -> int:
