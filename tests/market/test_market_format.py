@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -16,13 +15,14 @@ import pytest
 from pydantic import BaseModel
 from test_market_analysts import RATES_PANEL, canary_kb
 
+from invariants import check_result_json
 from moot import run_debate
 from moot.debate import plan_run, resume_debate
 from moot.errors import BudgetExceeded, ConfigError, DataError
 from moot.formats import get_format
 from moot.formats.market import demo
 from moot.formats.market.inputs import kb_option
-from moot.formats.market.payload import ATTACKS, STANDINGS
+from moot.formats.market.payload import ATTACKS
 from moot.formats.market.replies import (
     MAX_CLAIM,
     ArgumentDraft,
@@ -38,9 +38,10 @@ from moot.market import MODULES, demo_kb, dump_kb, load_panel, render_slice
 from moot.market.evidence import penalised_evidence
 from moot.market.slices import agent_slice
 from moot.options import RunOptions
-from moot.report import to_markdown
+from moot.report import to_json, to_markdown
 from moot.schema import DebateResult
 from moot.store import Store
+from panel_checks import check_panel
 
 TOPIC = "Will ExampleIndex close higher a month from now?"
 WEIGHTS = {"logic": 0.30, "evidence": 0.30, "clarity": 0.20, "persuasiveness": 0.20}
@@ -88,64 +89,26 @@ def run_market(model: Any = "scripted:demo", **changes: Any) -> DebateResult:
     return run_debate(TOPIC, model=model, **options)
 
 
-def check_market_invariants(result: DebateResult) -> dict[str, Any]:
-    """Recompute from the result's JSON what the format promises."""
-    doc: dict[str, Any] = json.loads(result.model_dump_json())
-    body = doc["payload"]["market"]
+def check_market_invariants(result: DebateResult, *, extra_calls: int = 0) -> dict[str, Any]:
+    """Recompute from the result's JSON what every debate and the market format promise
+    (``invariants.check_result_json``), and what the built-in analysts add: eight, four
+    a side, ids from their names, claims within 50 characters, the market rubric; the
+    same seed gives the same debate, another seed another."""
+    doc = check_result_json(to_json(result), extra_calls=extra_calls)
+    body: dict[str, Any] = doc["payload"]["market"]
     analysts = {a["id"]: a for a in body["analysts"]}
     assert len(analysts) == 8
     assert Counter(a["side"] for a in analysts.values()) == {"bull": 4, "bear": 4}
-    assert {p["key"] for p in doc["positions"]} == {"bull", "bear"}
     for agent in analysts:
-        assert f"{analysts[agent]['side']}:{agent}" in doc["models"]
-    args = body["arguments"]
-    by_agent: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for a in args:
-        by_agent[a["agent"]].append(a)
-        assert len(a["claim"]) <= 50
-        assert 0 <= a["confidence"] <= 1
-        assert a["counterpoints"]
-    for agent, own in by_agent.items():
-        assert 2 <= len(own) <= 4
-        assert [a["id"] for a in own] == [f"{agent.upper()}-{n}" for n in range(1, len(own) + 1)]
-    # every opponent's argument answered exactly once, in both directions of each pair
-    for agent, info in analysts.items():
-        answered = Counter(c["target_id"] for c in body["challenges"] if c["by"] == agent)
-        targets = Counter(a["id"] for o in info["opponents"] for a in by_agent[o])
-        assert answered == targets
-        attacks = sum(
-            c["challenge_type"] in ATTACKS for c in body["challenges"] if c["by"] == agent
-        )
-        assert attacks >= math.ceil(sum(targets.values()) / 2)
-    assert sorted(c["agent"] for c in body["closings"]) == sorted(analysts)
-    judgement = doc["judgement"]
-    assert judgement["weights"] == WEIGHTS
-    scores = {s["argument_id"]: s for s in judgement["scores"]}
-    assert sorted(scores) == sorted(a["id"] for a in args)
-    for s in scores.values():
-        assert set(s["scores"]) == set(WEIGHTS)
-        expected_weighted = sum(WEIGHTS[d] * s["scores"][d] for d in WEIGHTS)
-        assert abs(s["weighted"] - expected_weighted) < 1e-3
-    for side in ("bull", "bear"):
-        weighted = [scores[a["id"]]["weighted"] for a in args if a["side"] == side]
-        assert abs(judgement["totals"][side] - sum(weighted) / len(weighted)) < 1e-3
-    assert {t["standing"] for t in judgement["trace"]} <= set(STANDINGS)
-    # the evidence score every figure uses is the rule applied to the judge's own
-    for e in body["evidence_scores"]:
-        if e["judge"] == "judge":
-            assert scores[e["argument_id"]]["scores"]["evidence"] == e["penalised"]
-    checks = {a["id"]: a["check"] for a in args}
-    for e in body["evidence_scores"]:
-        unsupported = checks[e["argument_id"]]["unsupported"]
-        cited = checks[e["argument_id"]]["checked"]
-        expected = e["raw"]
-        if unsupported:
-            expected = max(1, min(e["raw"], e["raw"] - 2 * unsupported))
-            if unsupported == cited:
-                expected = min(expected, 3)
-        assert e["penalised"] == expected, e
-    market: dict[str, Any] = body
-    return market
+        own = [a["id"] for a in body["arguments"] if a["agent"] == agent]
+        assert own == [f"{agent.upper()}-{n}" for n in range(1, len(own) + 1)]
+    assert all(len(a["claim"]) <= 50 for a in body["arguments"])
+    assert doc["judgement"]["weights"] == WEIGHTS
+    one, two = run_market(seed=11), run_market(seed=11)
+    assert one.payload == two.payload
+    assert one.judgement == two.judgement
+    assert run_market(seed=12).payload != one.payload
+    return body
 
 
 # ---- rounds, waves, invariants --------------------------------------------------------
@@ -468,6 +431,7 @@ def test_a_handshake_that_persists_is_kept_as_a_warning() -> None:
         return None
 
     result = run_market(model=backend(answer))
+    check_market_invariants(result, extra_calls=0)
     codes = {(w.code, w.side) for w in result.warnings}
     assert ("handshake", "bear:macro_bear") in codes
     assert labels("en")["rule.handshake"] in to_markdown(result)
@@ -529,7 +493,8 @@ def test_panel_judges_weigh_the_market_dimensions() -> None:
     assert result.panel is not None
     for judge in result.panel.judges:
         assert judge.weights == WEIGHTS
-    body = check_market_invariants(result)
+    body = check_market_invariants(result, extra_calls=1 + 3)  # classification, 3 judges
+    check_panel(json.loads(to_json(result)))  # the panel's figures, recomputed
     judges = {e["judge"] for e in body["evidence_scores"]}
     assert judges == {f"judge:{name}#1" for name in ("technical", "business", "risk", "general")}
     assert labels("en")["market.panel_weights"] in to_markdown(result)
