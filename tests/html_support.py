@@ -120,6 +120,10 @@ def _plant(value: Any) -> Any:
     return value
 
 
+MARKET_TOPIC = "Will ExampleIndex close higher a month from now?"
+MARKET_ZH_TOPIC = "ExampleIndex 一个月后的收盘价会更高吗？"
+MARKET_KB = {"kb": "demo", "baseline": True}
+
 CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "structured": (TOPIC, {"seed": 1}),
     "structured-panel-swap": (TOPIC, {"panel": PANEL, "swap_sides": True}),
@@ -132,13 +136,25 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "freeform-zh-3": (ZH_TOPIC, {"format": "freeform", "lang": "zh", "sides": ZH_PLACES}),
 }
-"""The debates every report test renders: both formats, two and three positions, with
-and without a panel, with the swap-sides rerun, in English and in Chinese."""
+"""The debates every report test renders: both formats with views of their own, two
+and three positions, with and without a panel, with the swap-sides rerun, in English
+and in Chinese."""
+
+BRIEFING_VIEW_CASES: dict[str, tuple[str, dict[str, Any]]] = {
+    "market": (MARKET_TOPIC, {"format": "market", "format_options": MARKET_KB, "seed": 1}),
+    "market-zh-panel": (
+        MARKET_ZH_TOPIC,
+        {"format": "market", "format_options": MARKET_KB, "lang": "zh", "panel": PANEL},
+    ),
+}
+"""Debates of a format whose page shows its briefing sections (the view's defaults):
+the report tests render them too, but they have no table of judged items of their own
+for the browser tests to follow."""
 
 
 def case(name: str, **extra: Any) -> DebateResult:
-    """One of ``CASES``, run for real on the demo model."""
-    topic, options = CASES[name]
+    """One of ``CASES`` or ``BRIEFING_VIEW_CASES``, run for real on the demo model."""
+    topic, options = {**CASES, **BRIEFING_VIEW_CASES}[name]
     return debate(topic, **{**options, **extra})
 
 

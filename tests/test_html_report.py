@@ -14,6 +14,7 @@ import statistics
 import pytest
 
 from html_support import (
+    BRIEFING_VIEW_CASES,
     CASES,
     ID_PAYLOAD,
     NAME_PAYLOAD,
@@ -42,7 +43,7 @@ from moot.report.markdown import fallback_notes
 from moot.schema import DebateResult, StructuredFallback
 from moot.store import Store
 
-NAMES = list(CASES)
+NAMES = [*CASES, *BRIEFING_VIEW_CASES]
 
 
 @pytest.fixture(scope="module")
