@@ -135,26 +135,19 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         {"format": "freeform", "sides": PLACES, "panel": ["technical", "risk", "general"]},
     ),
     "freeform-zh-3": (ZH_TOPIC, {"format": "freeform", "lang": "zh", "sides": ZH_PLACES}),
-}
-"""The debates every report test renders: both formats with views of their own, two
-and three positions, with and without a panel, with the swap-sides rerun, in English
-and in Chinese."""
-
-BRIEFING_VIEW_CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "market": (MARKET_TOPIC, {"format": "market", "format_options": MARKET_KB, "seed": 1}),
     "market-zh-panel": (
         MARKET_ZH_TOPIC,
         {"format": "market", "format_options": MARKET_KB, "lang": "zh", "panel": PANEL},
     ),
 }
-"""Debates of a format whose page shows its briefing sections (the view's defaults):
-the report tests render them too, but they have no table of judged items of their own
-for the browser tests to follow."""
+"""The debates every report test renders: every format, two and three positions, with
+and without a panel, with the swap-sides rerun, in English and in Chinese."""
 
 
 def case(name: str, **extra: Any) -> DebateResult:
-    """One of ``CASES`` or ``BRIEFING_VIEW_CASES``, run for real on the demo model."""
-    topic, options = {**CASES, **BRIEFING_VIEW_CASES}[name]
+    """One of ``CASES``, run for real on the demo model."""
+    topic, options = CASES[name]
     return debate(topic, **{**options, **extra})
 
 

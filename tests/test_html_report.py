@@ -14,7 +14,6 @@ import statistics
 import pytest
 
 from html_support import (
-    BRIEFING_VIEW_CASES,
     CASES,
     ID_PAYLOAD,
     NAME_PAYLOAD,
@@ -44,7 +43,7 @@ from moot.report.markdown import fallback_notes
 from moot.schema import DebateResult, StructuredFallback
 from moot.store import Store
 
-NAMES = [*CASES, *BRIEFING_VIEW_CASES]
+NAMES = list(CASES)
 
 
 @pytest.fixture(scope="module")

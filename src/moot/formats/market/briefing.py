@@ -13,7 +13,7 @@ from moot.formats.market.rounds import checks_of
 from moot.schema import DebateResult
 
 
-def _lead_judge(result: DebateResult) -> str:
+def lead_judge(result: DebateResult) -> str:
     """The judge role whose run is ``result.judgement`` (the single judge, or the
     panel's lead judge's first run)."""
     if result.panel is None:
@@ -59,7 +59,7 @@ def _data_section(body: MarketPayload, L: Mapping[str, str]) -> Section:
 
 
 def _trace_section(result: DebateResult, body: MarketPayload, L: Mapping[str, str]) -> Section:
-    lead = _lead_judge(result)
+    lead = lead_judge(result)
     evidence = {s.argument_id: s for s in body.evidence_scores if s.judge == lead}
     scores = {s.argument_id: s.weighted for s in result.judgement.scores}
     trace = {row.argument_id: row for row in result.judgement.trace}
