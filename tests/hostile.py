@@ -97,6 +97,11 @@ FORMATS = [
         {"sides": ["Hainan", "Yunnan", "the North-East"]},
     ),
     Format("freeform", ("--format", "freeform"), {"format": "freeform"}),
+    Format(
+        "market",
+        ("--format", "market", "--kb", "demo"),
+        {"format": "market", "format_options": {"kb": "demo"}},
+    ),
 ]
 """Every built-in format, and the variants that change a briefing's shape (a panel,
 the swap check, more than two positions). A new format is one more line."""
@@ -135,6 +140,9 @@ NUMERIC_OPTIONS: list[tuple[str, str, tuple[str, ...]]] = [
     ("resume", "--max-cost", (*NON_FINITE, "0", "-1")),
     ("resume", "--timeout", (*NON_FINITE, "0")),
     ("list", "--limit", ("-1",)),
+    ("backtest", "--concurrency", ("0", "-1")),
+    ("backtest", "--seed", ("-1",)),
+    ("backtest", "--timeout", (*NON_FINITE, "0", "-1")),
 ]
 """(command, option, values that must be refused with exit 2)."""
 

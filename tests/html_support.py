@@ -120,6 +120,10 @@ def _plant(value: Any) -> Any:
     return value
 
 
+MARKET_TOPIC = "Will ExampleIndex close higher a month from now?"
+MARKET_ZH_TOPIC = "ExampleIndex 一个月后的收盘价会更高吗？"
+MARKET_KB = {"kb": "demo", "baseline": True}
+
 CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "structured": (TOPIC, {"seed": 1}),
     "structured-panel-swap": (TOPIC, {"panel": PANEL, "swap_sides": True}),
@@ -131,8 +135,13 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         {"format": "freeform", "sides": PLACES, "panel": ["technical", "risk", "general"]},
     ),
     "freeform-zh-3": (ZH_TOPIC, {"format": "freeform", "lang": "zh", "sides": ZH_PLACES}),
+    "market": (MARKET_TOPIC, {"format": "market", "format_options": MARKET_KB, "seed": 1}),
+    "market-zh-panel": (
+        MARKET_ZH_TOPIC,
+        {"format": "market", "format_options": MARKET_KB, "lang": "zh", "panel": PANEL},
+    ),
 }
-"""The debates every report test renders: both formats, two and three positions, with
+"""The debates every report test renders: every format, two and three positions, with
 and without a panel, with the swap-sides rerun, in English and in Chinese."""
 
 

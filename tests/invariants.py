@@ -4,7 +4,9 @@ and any number of positions.
 They recompute from the JSON alone what the acceptance checks recompute: the
 positions (pro/con for two, A..F otherwise, with their id prefixes), every format's
 own structure (structured: each position answers every other position's arguments
-exactly once, ids per position; free-form: every position speaks in every round),
+exactly once, ids per position; free-form: every position speaks in every round;
+market: every analyst answers each opponent's arguments exactly once, challenging at
+least half, and the code's evidence penalty follows its rule),
 ids consistent across sections, standings in the format's enum, weighted scores,
 totals and the gap (leader against runner-up) equal to the weights applied to the
 raw integer scores, detector flags pointing at real turns and units, and the number
@@ -18,10 +20,20 @@ from collections import Counter
 from typing import Any
 
 WEIGHTS = {"logic": 0.30, "evidence": 0.30, "responsiveness": 0.25, "honesty": 0.15}
+MARKET_WEIGHTS = {"logic": 0.30, "evidence": 0.30, "clarity": 0.20, "persuasiveness": 0.20}
+DIMENSIONS = {
+    "structured": set(WEIGHTS),
+    "freeform": set(WEIGHTS),
+    "market": set(MARKET_WEIGHTS),
+}
+"""The rubric dimensions each format's judge scores."""
 STANDINGS = {
     "structured": ("UPHELD", "PARTIALLY_UPHELD", "REFUTED", "UNCERTAIN"),
     "freeform": ("STRONG", "MIXED", "WEAK", "UNCERTAIN"),
+    "market": ("UPHELD", "WEAKENED", "REFUTED", "UNCERTAIN"),
 }
+MARKET_ATTACKS = {"refute", "question_evidence"}
+MARKET_CHALLENGES = {*MARKET_ATTACKS, "concede", "partial"}
 RESPONSES = {"refute", "challenge", "concede", "partial"}
 DETECTORS = {
     "repetition",
@@ -61,7 +73,7 @@ def position_keys(doc: dict[str, Any]) -> list[str]:
 
 def units(doc: dict[str, Any]) -> list[dict[str, Any]]:
     """The judged units in the order they were made: ``{"id", "side"}`` each."""
-    if doc["format"] == "structured":
+    if doc["format"] in ("structured", "market"):
         return [{"id": a["id"], "side": a["side"]} for a in body(doc)["arguments"]]
     return [{"id": s["id"], "side": s["side"]} for s in body(doc)["speeches"]]
 
@@ -76,16 +88,26 @@ def turns(doc: dict[str, Any]) -> list[tuple[str, str | None]]:
             + [(c["by"], None) for c in data["cross_examinations"]]
             + [(c["side"], None) for c in data["closings"]]
         )
+    if doc["format"] == "market":
+        return (
+            [(a["side"], a["id"]) for a in data["arguments"]]
+            + [(c["side"], None) for c in data["challenges"]]
+            + [(c["side"], None) for c in data["closings"]]
+        )
     return [(s["side"], s["id"]) for s in data["speeches"]]
 
 
 def first_attempt_calls(doc: dict[str, Any]) -> int:
     """The calls of a one-judge debate when nothing is re-asked: structured, three
-    rounds of one call per position; free-form, one call per position per round; and
-    the judge."""
+    rounds of one call per position; free-form, one call per position per round;
+    market, three rounds of one call per analyst, the synthesis and the baseline when
+    there is one; and the judge."""
     n = len(doc["positions"])
     if doc["format"] == "structured":
         return 3 * n + 1
+    if doc["format"] == "market":
+        data = body(doc)
+        return 3 * len(data["analysts"]) + 1 + (data["baseline"] is not None) + 1
     rounds: int = body(doc)["rounds"]
     return rounds * n + 1
 
@@ -93,7 +115,10 @@ def first_attempt_calls(doc: dict[str, Any]) -> int:
 def check_positions(doc: dict[str, Any]) -> list[str]:
     keys = position_keys(doc)
     assert 2 <= len(keys) <= 6
-    if len(keys) == 2 and keys == ["pro", "con"]:
+    if doc["format"] == "market":
+        assert keys == ["bull", "bear"]
+        assert [p["prefix"] for p in doc["positions"]] == ["BULL", "BEAR"]
+    elif len(keys) == 2 and keys == ["pro", "con"]:
         assert [p["prefix"] for p in doc["positions"]] == ["PRO", "CON"]
     else:
         assert keys == list(LETTERS[: len(keys)])
@@ -184,6 +209,91 @@ def check_freeform(doc: dict[str, Any]) -> None:
         assert row["responses"] == answered
 
 
+def check_market(doc: dict[str, Any]) -> None:
+    data = body(doc)
+    analysts = {a["id"]: a for a in data["analysts"]}
+    assert 1 <= len(analysts) == len(data["analysts"]) <= 15
+    assert {a["side"] for a in analysts.values()} == {"bull", "bear"}
+    for agent_id, analyst in analysts.items():
+        assert analyst["role"] == f"{analyst['side']}:{agent_id}"
+        assert analyst["role"] in doc["models"]
+        for other in analyst["opponents"]:
+            assert analysts[other]["lens"] == analyst["lens"]
+            assert analysts[other]["side"] != analyst["side"]
+            assert agent_id in analysts[other]["opponents"]
+    args = data["arguments"]
+    ids = [a["id"] for a in args]
+    assert len(ids) == len(set(ids))
+    for agent_id, analyst in analysts.items():
+        own = [a for a in args if a["agent"] == agent_id]
+        assert 2 <= len(own) <= 4, (agent_id, own)
+        prefix = own[0]["id"].rsplit("-", 1)[0]
+        assert [a["id"] for a in own] == [f"{prefix}-{n}" for n in range(1, len(own) + 1)]
+        assert all(a["side"] == analyst["side"] and a["lens"] == analyst["lens"] for a in own)
+    for a in args:
+        assert a["claim"].strip()
+        assert a["evidence"].strip()
+        assert 0 <= a["confidence"] <= 1
+        assert a["counterpoints"]
+        check = a["check"]
+        unsupported = [n for n in check["numbers"] if n["status"] == "unsupported"]
+        assert check["unsupported"] == len(unsupported)
+        assert check["checked"] == len(check["numbers"])
+
+    # every analyst answers each argument of its opponents exactly once, and challenges
+    # or refutes at least half of them (the anti-handshake rule)
+    challenges = data["challenges"]
+    by_agent = {a["id"]: a["agent"] for a in args}
+    for agent_id, analyst in analysts.items():
+        given = [c for c in challenges if c["by"] == agent_id]
+        expected = Counter(a["id"] for a in args if a["agent"] in analyst["opponents"])
+        assert Counter(c["target_id"] for c in given) == expected, agent_id
+        attacks = sum(c["challenge_type"] in MARKET_ATTACKS for c in given)
+        # a reply that broke the rule after every re-ask is kept with a warning
+        kept = {"code": "handshake", "side": analyst["role"]}
+        broken = any(kept.items() <= w.items() for w in doc["warnings"])
+        assert (attacks >= (len(given) + 1) // 2) != broken, agent_id
+        for c in given:
+            assert c["side"] == analyst["side"]
+            assert c["target_agent"] == by_agent[c["target_id"]]
+    assert all(c["challenge_type"] in MARKET_CHALLENGES for c in challenges)
+    assert sorted(c["agent"] for c in data["closings"]) == sorted(analysts)
+
+    # the evidence penalty: per judge run, the judge's score lowered by its rule
+    rule = data["evidence_rule"]
+    cited = {a["id"]: (a["check"]["unsupported"], len(a["check"]["numbers"])) for a in args}
+    for row in data["evidence_scores"]:
+        unsupported, numbers = cited[row["argument_id"]]
+        assert row["unsupported"] == unsupported
+        expected_score = row["raw"]
+        if unsupported:
+            expected_score = max(rule["floor"], row["raw"] - rule["per_unsupported"] * unsupported)
+            if unsupported == numbers:
+                expected_score = min(expected_score, rule["cap_when_all_unsupported"])
+            expected_score = min(row["raw"], expected_score)
+        assert row["penalised"] == expected_score, row
+    if doc.get("panel") is None:  # one judge: its scores carry the penalised evidence
+        assert {r["judge"] for r in data["evidence_scores"]} <= {"judge"}
+        penalised = {r["argument_id"]: r["penalised"] for r in data["evidence_scores"]}
+        for score in doc["judgement"]["scores"]:
+            assert score["scores"]["evidence"] == penalised[score["argument_id"]]
+    for field in ("bull_case", "bear_case", "judge_note"):
+        assert data["synthesis"][field].strip()
+    baseline = data["baseline"]
+    if baseline is not None:
+        assert baseline["direction"] in ("up", "down")
+        assert (baseline["probability_up"] > 0.5) == (baseline["direction"] == "up")
+
+    answered = {
+        a["id"]: {c["by"]: c["challenge_type"] for c in challenges if c["target_id"] == a["id"]}
+        for a in args
+    }
+    for row in doc["judgement"]["trace"]:
+        assert row["responses"] == answered[row["argument_id"]]
+        claim = next(a["claim"] for a in args if a["id"] == row["argument_id"])
+        assert row["claim"] == claim
+
+
 def check_judgement(doc: dict[str, Any], judgement: dict[str, Any]) -> None:
     """Scores, totals, gap and trace of one judgement, recomputed from its raw scores."""
     keys = position_keys(doc)
@@ -191,7 +301,7 @@ def check_judgement(doc: dict[str, Any], judgement: dict[str, Any]) -> None:
     ids = [u["id"] for u in unit_list]
     side_of = {u["id"]: u["side"] for u in unit_list}
     weights = judgement["weights"]
-    assert set(weights) == set(WEIGHTS)
+    assert set(weights) == DIMENSIONS[doc["format"]]
     assert abs(sum(weights.values()) - 1) < 1e-9
     scores = {s["argument_id"]: s for s in judgement["scores"]}
     assert sorted(scores) == sorted(ids)
@@ -277,6 +387,8 @@ def check_result_json(text: str, *, extra_calls: int = 0) -> dict[str, Any]:
         check_structured(doc)
     elif doc["format"] == "freeform":
         check_freeform(doc)
+    elif doc["format"] == "market":
+        check_market(doc)
     else:
         raise AssertionError(f"no invariants for format {doc['format']!r}")
     check_judgement(doc, doc["judgement"])

@@ -16,10 +16,10 @@ from typing import Any
 import krippendorff
 import numpy as np
 
+from invariants import DIMENSIONS as FORMAT_DIMENSIONS
 from invariants import STANDINGS as FORMAT_STANDINGS
 from invariants import check_gap, check_judgement, position_keys, units
 
-DIMENSIONS = ("logic", "evidence", "responsiveness", "honesty")
 RELEVANCE = {
     "technical": {"technical": 1.0, "business": 0.5, "risk": 0.6, "general": 0.7},
     "business": {"technical": 0.5, "business": 1.0, "risk": 0.7, "general": 0.7},
@@ -50,6 +50,7 @@ def check_panel(doc: dict[str, Any]) -> None:
     side_of = {u["id"]: u["side"] for u in unit_list}
     sides = position_keys(doc)
     standings_enum = FORMAT_STANDINGS[doc["format"]]
+    dimensions = sorted(FORMAT_DIMENSIONS[doc["format"]])
     judges = panel["judges"]
     assert len(judges) >= 1
     calibrated: dict[str, dict[str, float]] = {}
@@ -58,7 +59,7 @@ def check_panel(doc: dict[str, Any]) -> None:
         assert len(judge["runs"]) == panel["judge_runs"]
         weights = judge["weights"]
         assert abs(sum(weights.values()) - 1) < 1e-9
-        assert set(weights) == set(DIMENSIONS)
+        assert set(weights) == set(dimensions)
         for run in judge["runs"]:
             assert run["weights"] == weights
             check_judgement(doc, run)
@@ -69,11 +70,11 @@ def check_panel(doc: dict[str, Any]) -> None:
                 next(s["scores"] for s in run["scores"] if s["argument_id"] == i)
                 for run in judge["runs"]
             ]
-            assert set(score["scores"]) == set(DIMENSIONS)
-            for d in DIMENSIONS:
+            assert set(score["scores"]) == set(dimensions)
+            for d in dimensions:
                 assert all(isinstance(r[d], int) and 1 <= r[d] <= 10 for r in raw)
                 assert close(score["scores"][d], statistics.fmean(r[d] for r in raw), 1e-3)
-            expected = sum(weights[d] * statistics.fmean(r[d] for r in raw) for d in DIMENSIONS)
+            expected = sum(weights[d] * statistics.fmean(r[d] for r in raw) for d in dimensions)
             assert close(score["weighted"], expected)
             weighted[i] = score["weighted"]
         assert sorted(weighted) == sorted(ids)

@@ -155,6 +155,8 @@ def test_bad_numbers_are_refused_before_anything_is_stored(
         args = ["resume", "r", option, value, "-q"]
     elif command == "run":
         args = ["run", TOPIC, *DEMO, option, value, "-q"]
+    elif command == "backtest":
+        args = ["backtest", "demo", *DEMO, option, value, "-q"]
     else:
         args = [command, option, value]
     result = moot(*args)

@@ -141,7 +141,9 @@ def test_report_renders(
     assert rows.count() == len(result.judgement.trace)
     shown = page.locator(f"{UNIT_ROWS} td.id a.ref").all_inner_texts()
     assert sorted(shown) == sorted(unit_ids(result))
-    table = "#trace-table" if result.format == "structured" else "#speech-table"
+    table = {"structured": "#trace-table", "freeform": "#speech-table", "market": "#trace-table"}[
+        result.format
+    ]
     assert page.locator(f"{table} {UNIT_ROWS}").count() == rows.count()
     assert page.locator("svg.chart").count() >= 3
     policy = page.locator('meta[http-equiv="Content-Security-Policy"]').get_attribute("content")

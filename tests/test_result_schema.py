@@ -1,6 +1,7 @@
 """``moot schema``: the JSON Schema of a debate result. Real results of every
 registered format (structured with two and three positions, with a panel and the
-swap rerun; free-form with two and three, a panel, Chinese, the swap rerun) validate
+swap rerun; free-form with two and three, a panel, Chinese, the swap rerun; market
+with its baseline, and in Chinese with a panel and the swap rerun) validate
 against it with ``jsonschema``; a result with a field of the wrong type, a missing
 field, an extra one, another format's payload or another version does not. The
 version is documented where the result is."""
@@ -39,6 +40,20 @@ RESULTS: dict[str, tuple[str, dict[str, Any]]] = {
     "freeform-zh-3": (
         "一家四口冬天去哪里过冬？",
         {"format": "freeform", "lang": "zh", "sides": ("海南", "东北", "云南")},
+    ),
+    "market": (
+        "Will ExampleIndex close higher a month from now?",
+        {"format": "market", "format_options": {"kb": "demo", "baseline": True}},
+    ),
+    "market-zh-panel-swap": (
+        "ExampleIndex 一个月后的收盘价会更高吗？",
+        {
+            "format": "market",
+            "format_options": {"kb": "demo"},
+            "lang": "zh",
+            "panel": PANEL,
+            "swap_sides": True,
+        },
     ),
 }
 
@@ -158,7 +173,18 @@ BROKEN: dict[str, tuple[str, Callable[[dict[str, Any]], None], str]] = {
     "no-version": ("structured", _drop("schema_version"), "$"),
     "another-version": ("structured", _set("schema_version", "1.0"), "$.schema_version"),
     "extra-field": ("structured", _set("verdict", "pro"), "$"),
-    "unknown-format": ("freeform", _set("format", "market"), "$.format"),
+    "unknown-format": ("freeform", _set("format", "nonesuch"), "$.format"),
+    "confidence-as-text": (
+        "market",
+        _set("payload.market.arguments.0.confidence", "0.7"),
+        "$.payload.market.arguments[0].confidence",
+    ),
+    "no-evidence-rule": ("market", _drop("payload.market.evidence_rule"), "$.payload.market"),
+    "unknown-challenge-type": (
+        "market-zh-panel-swap",
+        _set("payload.market.challenges.0.challenge_type", "agree"),
+        "$.payload.market.challenges[0].challenge_type",
+    ),
     "two-payloads": ("structured", _set("payload.freeform", {}), "$.payload"),
     "another-formats-payload": ("freeform", _set("format", "structured"), "$.payload"),
     "detector-not-one-of-seven": (

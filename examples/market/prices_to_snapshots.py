@@ -9,7 +9,9 @@ backtest snapshot set for ``moot backtest``.
 writes ``snapshots/<date>/kb.json`` and ``snapshots/<date>/outcome.json``: one
 snapshot every ``--every`` sessions once a year of history (``--warmup`` sessions)
 is there, each with the KB as known that day and the index's return over the next
-``--horizon`` sessions. The CSVs shipped beside this script are synthetic (made by
+``--horizon`` sessions. ``--macro`` may be given once per file (a FRED download
+each, say); ``--macro-lag DAYS`` keeps out of each KB the macro figures not yet
+published on its date. The CSVs shipped beside this script are synthetic (made by
 moot's demo generator); pass ``--synthetic`` for them so every KB says so. With your
 own data, leave ``--synthetic`` out and say where it comes from with ``--source``.
 """
@@ -32,7 +34,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", type=Path, help="directory to write the snapshots into")
     parser.add_argument("--ticker", default="IDX", help="the index's ticker in the KB")
     parser.add_argument("--name", default=None, help="the index's display name")
-    parser.add_argument("--macro", type=Path, default=None, help="CSV of macro series")
+    parser.add_argument(
+        "--macro",
+        type=Path,
+        action="append",
+        default=[],
+        help="CSV of macro series (repeat for several files, e.g. one FRED download each)",
+    )
+    parser.add_argument(
+        "--macro-lag",
+        type=int,
+        default=0,
+        help="days from a macro observation's date until it is published (FRED dates a"
+        " month's figure by its first day: about 45 for CPI)",
+    )
     parser.add_argument("--every", type=int, default=20, help="sessions between snapshots")
     parser.add_argument("--horizon", type=int, default=20, help="sessions to the outcome")
     parser.add_argument("--warmup", type=int, default=252, help="history before the first")
@@ -41,11 +56,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         prices = load_prices(args.prices)
-        macro = load_macro(args.macro) if args.macro else []
+        macro = {series.name: series for path in args.macro for series in load_macro(path)}
         data = MarketData(
             indices={args.ticker: Named(args.name or args.ticker, prices)},
             benchmark=args.ticker,
-            macro={series.name: series for series in macro},
+            macro=macro,
+            publication_lag=dict.fromkeys(macro, args.macro_lag),
         )
         snapshots = snapshots_from_market(
             data,

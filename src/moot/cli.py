@@ -40,6 +40,14 @@ from moot.store import DebateRow, Store, default_path
 from moot.terminal import console, print_stdout, say, text, write_stdout
 from moot.validation import check_number
 
+ConcurrencyOption = Annotated[
+    int | None,
+    typer.Option(
+        help="Most calls in flight per endpoint (default: the format's widest round,"
+        " at least 4, so each round is one wave)."
+    ),
+]
+
 app = GuardedTyper(
     add_completion=False,
     no_args_is_help=True,
@@ -167,11 +175,25 @@ def run(
     rounds: Annotated[
         int | None, typer.Option(help="Rounds of the free-form format (default 3).")
     ] = None,
+    kb: Annotated[
+        str | None,
+        typer.Option(
+            help="Knowledge base of the market format: a KB JSON file, or demo (synthetic)."
+        ),
+    ] = None,
+    analysts: Annotated[
+        Path | None,
+        typer.Option(help="TOML file of the market format's analysts (default: the eight)."),
+    ] = None,
     model: Annotated[
         str | None, typer.Option(help="Model spec for every role (default: local).")
     ] = None,
-    pro_model: Annotated[str | None, typer.Option(help="Model spec for the pro side.")] = None,
-    con_model: Annotated[str | None, typer.Option(help="Model spec for the con side.")] = None,
+    pro_model: Annotated[
+        str | None, typer.Option(help="Model spec for the pro side (market: the bull side).")
+    ] = None,
+    con_model: Annotated[
+        str | None, typer.Option(help="Model spec for the con side (market: the bear side).")
+    ] = None,
     judge_model: Annotated[
         list[str] | None,
         typer.Option(
@@ -236,7 +258,7 @@ def run(
             help="Cache every reply / none (default: cache temperature-0 requests only).",
         ),
     ] = None,
-    concurrency: Annotated[int, typer.Option(help="Most calls in flight per endpoint.")] = 4,
+    concurrency: ConcurrencyOption = None,
     timeout: Annotated[
         float | None,
         typer.Option(
@@ -268,7 +290,15 @@ def run(
         **judging,
         format=debate_format,
         sides=_split_sides(sides),
-        format_options={k: v for k, v in (("rounds", rounds),) if v is not None},
+        format_options={
+            k: v
+            for k, v in (
+                ("rounds", rounds),
+                ("kb", kb),
+                ("analysts", None if analysts is None else str(analysts)),
+            )
+            if v is not None
+        },
         model=model,
         pro_model=pro_model,
         con_model=con_model,
@@ -385,6 +415,68 @@ def calibrate(
             text(f"{hits / debates:.2f}"),
         )
     print_stdout(table)
+
+
+@app.command()
+def backtest(
+    source: Annotated[
+        str, typer.Argument(help="Snapshot directory (DIR/<id>/kb.json, outcome.json) or demo.")
+    ],
+    model: Annotated[
+        str | None, typer.Option(help="Model spec for every role (default: local).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of every debate.")] = None,
+    json_path: Annotated[
+        Path | None,
+        typer.Option("--json", help="Write the per-snapshot rows and the summary as JSON."),
+    ] = None,
+    debate_id: Annotated[
+        str | None,
+        typer.Option(
+            "--id", help="Name this backtest; rerun with the same id to resume (default: new)."
+        ),
+    ] = None,
+    analysts: Annotated[
+        Path | None, typer.Option(help="TOML file of analysts (default: the eight).")
+    ] = None,
+    lang: Annotated[str, typer.Option(help="Language of the debates: en or zh.")] = "en",
+    concurrency: ConcurrencyOption = None,
+    timeout: Annotated[
+        float | None, typer.Option(help="Seconds one request to a model may take.")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
+) -> None:
+    """Run the market debate on every dated snapshot and score its direction against a
+    single agent given the same data: accuracy, McNemar, Brier, reliability, weights."""
+    from moot.backtest import run_backtest
+    from moot.cli_backtest import BacktestProgress, print_report
+
+    if json_path is not None:
+        check_output_path(json_path)
+    options = RunOptions().replace(
+        model=model,
+        seed=seed,
+        lang=lang,
+        concurrency=concurrency,
+        timeout=timeout,
+        format="market",
+        format_options={} if analysts is None else {"analysts": str(analysts)},
+    )
+    options.validate()
+    with BacktestProgress(console(stderr=True), enabled=not quiet) as progress:
+        report = run_backtest(
+            source,
+            options,
+            store=Store(),
+            backtest_id=debate_id,
+            on_snapshot=progress.snapshot,
+            on_started=progress.started,
+            prices=_prices(),
+        )
+    if json_path is not None:
+        write_output(json_path, _json_text(report.to_json()))
+        say(f"backtest written to {json_path}")
+    print_report(report)
 
 
 @app.command()

@@ -36,7 +36,7 @@ from moot.detectors.core import run_detectors
 from moot.errors import BudgetExceeded, ConfigError
 from moot.events import Listener, OptionAdvice, RunStored, deliver
 from moot.formats import get_format
-from moot.formats.base import Debate, DebateSettings, Format, Record, make_positions
+from moot.formats.base import Debate, DebateSettings, Format, Record
 from moot.judging.panel import PanelPlan, Seat, judge_identity
 from moot.judging.profiles import JudgeProfile, assign_models, select_profiles
 from moot.llm.backend import DEFAULT_SPEC, Backend, resolve_backend
@@ -45,7 +45,7 @@ from moot.llm.cache import CachedBackend, drop_invalid
 from moot.llm.journal import Journal, JournaledBackend
 from moot.llm.limit import LimitedBackend
 from moot.llm.meter import Meter, MeteredBackend
-from moot.options import ModelRef, RunOptions
+from moot.options import DEFAULT_CONCURRENCY, ModelRef, RunOptions
 from moot.profiles import profile_for
 from moot.schema import (
     SCHEMA_VERSION,
@@ -93,6 +93,9 @@ class Plan:
     judges: list[JudgeProfile]
     notes: list[str]
     """What the format advises against in these options (kept as warnings)."""
+    concurrency: int
+    """Most calls in flight per endpoint: the option, or enough for the format's
+    widest wave (at least ``DEFAULT_CONCURRENCY``)."""
 
 
 def _resolve_roles(
@@ -111,12 +114,22 @@ def _resolve_roles(
     return resolved
 
 
-def _role_refs(options: RunOptions, positions: list[Position]) -> dict[str, ModelRef]:
-    """Each debater role's model (a position's key) and the judge's."""
+def _role_refs(
+    options: RunOptions, positions: list[Position], extra: Mapping[str, str]
+) -> dict[str, ModelRef]:
+    """Each debater role's model (a position's key), the judge's, and the model of each
+    further role of the format (``extra``: role -> the role whose model it takes).
+    ``pro_model`` and ``con_model`` are the first and second position's models (pro
+    and con; for a format with two positions of its own, e.g. the market format's
+    bull and bear, those)."""
     default: ModelRef = options.model if options.model is not None else DEFAULT_SPEC
-    named = {"pro": options.pro_model, "con": options.con_model}
+    named = dict(
+        zip([p.key for p in positions[:2]], (options.pro_model, options.con_model), strict=False)
+    )
     refs: dict[str, ModelRef] = {p.key: named.get(p.key) or default for p in positions}
     refs["judge"] = options.judge_model or default
+    for role, source in extra.items():
+        refs[role] = refs[source]
     return refs
 
 
@@ -128,14 +141,15 @@ def plan_run(topic: str, options: RunOptions, models: Mapping[str, str] | None =
         raise ConfigError("the topic is empty")
     options.validate()
     fmt = get_format(options.format)
-    positions = make_positions(options.sides, options.lang)
+    options = options.replace(format_options=fmt.stored_options(options.format_options))
+    positions = fmt.positions(options.sides, options.lang)
     notes = fmt.check_options(dict(options.format_options), len(positions))
     judges = select_profiles(list(options.panel), options.panel_profiles) if options.panel else []
     refs: dict[str, ModelRef]
     if models is not None:
         refs = dict(models)
     else:
-        refs = _role_refs(options, positions)
+        refs = _role_refs(options, positions, fmt.roles(positions, options.format_options))
         for name, spec in assign_models(judges, list(options.judge_models), None).items():
             # a judge nobody named gets the judge model (a spec or a Backend)
             refs[f"judge:{name}"] = spec if spec is not None else refs["judge"]
@@ -143,7 +157,16 @@ def plan_run(topic: str, options: RunOptions, models: Mapping[str, str] | None =
             lead = next((p.name for p in judges if p.name == "general"), judges[0].name)
             refs["judge"] = refs[f"judge:{lead}"]
     backends = _resolve_roles(refs, options.seed, options.timeout)
-    return Plan(topic, options, fmt, positions, backends, judges, notes)
+    concurrency = options.concurrency
+    if concurrency is None:
+        widest = fmt.widest_wave(
+            positions,
+            options.format_options,
+            judge_calls=len(judges) * options.judge_runs if judges else 1,
+            classifier=bool(judges) and options.topic_type is None,
+        )
+        concurrency = max(DEFAULT_CONCURRENCY, widest)
+    return Plan(topic, options, fmt, positions, backends, judges, notes, concurrency)
 
 
 @dataclass
@@ -173,7 +196,7 @@ class _Run:
             if id(backend) not in wrapped:
                 # one concurrency cap per endpoint (server), whatever the model names
                 endpoint = str(getattr(backend, "endpoint", backend.spec))
-                slot = slots.setdefault(endpoint, asyncio.Semaphore(self.options.concurrency))
+                slot = slots.setdefault(endpoint, asyncio.Semaphore(self.plan.concurrency))
                 layer: Backend = LimitedBackend(backend, slot)
                 if budget.limited:
                     layer = BudgetedBackend(layer, budget)
@@ -294,6 +317,13 @@ class _Run:
                 topic_type_source=record.panel.topic_type_source,
             )
         settings = first.settings
+        opposite = {a: b, b: a}
+        # the format's further roles argue with their position's model: they swap too
+        roles = {
+            role: opposite[key]
+            for role, key in first.format.roles(first.positions, first.options).items()
+            if key in opposite
+        }
         swapped = Debate(
             format=first.format,
             topic=first.topic,
@@ -301,9 +331,19 @@ class _Run:
             settings=dataclasses.replace(
                 settings,
                 swap_seeds=True,
-                profiles={**settings.profiles, a: settings.profile(b), b: settings.profile(a)},
+                profiles={
+                    **settings.profiles,
+                    a: settings.profile(b),
+                    b: settings.profile(a),
+                    **{role: settings.profile(key) for role, key in roles.items()},
+                },
             ),
-            backends={**first.backends, a: first.backends[b], b: first.backends[a]},
+            backends={
+                **first.backends,
+                a: first.backends[b],
+                b: first.backends[a],
+                **{role: first.backends[key] for role, key in roles.items()},
+            },
             meter=first.meter,
             options=first.options,
             panel=panel,

@@ -25,6 +25,8 @@ from moot.validation import check_number
 
 ModelRef = str | Backend
 MAX_SEED = 2**63 - 1
+DEFAULT_CONCURRENCY = 4
+"""The least calls in flight per endpoint when ``--concurrency`` is not given."""
 _MODEL_FIELDS = ("model", "pro_model", "con_model", "judge_model")
 
 
@@ -50,7 +52,9 @@ class RunOptions:
     max_tokens: int | None = None
     max_cost: float | None = None
     cache: CachePolicy = "auto"
-    concurrency: int = 4
+    concurrency: int | None = None
+    """Most calls in flight per endpoint; None: enough for the format's widest round
+    (at least :data:`DEFAULT_CONCURRENCY`), so every round runs as one wave."""
     timeout: float | None = None
     panel: tuple[str, ...] = ()
     panel_profiles: Mapping[str, JudgeProfile] = field(default_factory=dict)
@@ -86,7 +90,8 @@ class RunOptions:
             check_number(self.max_cost, "--max-cost (US dollars)", above=0.0)
         if self.timeout is not None:
             check_number(self.timeout, "--timeout (seconds)", above=0.0)
-        check_number(self.concurrency, "--concurrency", minimum=1, integer=True)
+        if self.concurrency is not None:
+            check_number(self.concurrency, "--concurrency", minimum=1, integer=True)
         if self.cache not in ("auto", "on", "off"):
             raise ConfigError("cache must be auto, on or off")
         check_number(self.judge_runs, "--judge-runs", minimum=1, integer=True)

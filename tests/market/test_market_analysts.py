@@ -19,12 +19,30 @@ from moot.market.demo import SYNTHETIC_WARNING, demo_kb
 from moot.market.kb import MODULES, KnowledgeBase, dump_kb
 from moot.market.slices import agent_slice, render_slice, slice_kb
 
-SPEC_LENSES = {
+BUILTIN_LENSES = {
     "technical": (("indices", "technicals"), "1 day to 2 weeks", "1 天至2 周"),
     "fundamental": (("indices", "sectors", "fundamentals"), "3 months to 2 years", "3 个月至2 年"),
     "macro": (("macro", "global_markets", "indices"), "6 months to 3 years", "6 个月至3 年"),
     "sentiment": (("sentiment", "indices", "sectors"), "1 week to 3 months", "1 周至3 个月"),
 }
+
+RATES_PANEL = """
+[lenses.rates]
+modules = ["macro"]
+horizon = ["1m", "1y"]
+label = { en = "rates", zh = "利率" }
+
+[agents.rates_up]
+lens = "rates"
+stance = "bull"
+focus = { en = "Find signs of rate cuts.", zh = "寻找降息的迹象。" }
+
+[agents.rates_down]
+lens = "rates"
+stance = "bear"
+focus = { en = "Find signs of rate hikes.", zh = "寻找加息的迹象。" }
+"""
+"""A panel of two analysts on the macro module, for debates with analysts of one's own."""
 
 
 def test_builtin_panel_is_the_eight_analysts() -> None:
@@ -33,7 +51,7 @@ def test_builtin_panel_is_the_eight_analysts() -> None:
         "tech_bull", "tech_bear", "fund_bull", "fund_bear",
         "macro_bull", "macro_bear", "senti_bull", "senti_bear",
     ]  # fmt: skip
-    for name, (modules, en, zh) in SPEC_LENSES.items():
+    for name, (modules, en, zh) in BUILTIN_LENSES.items():
         lens = panel.lenses[name]
         assert lens.modules == modules
         assert lens.horizon.text("en") == en
@@ -50,26 +68,13 @@ def test_builtin_panel_is_the_eight_analysts() -> None:
     assert panel.lenses["technical"].horizon.longest.days == 14
 
 
-PANEL = """
-[lenses.rates]
-modules = ["macro"]
-horizon = ["1m", "1y"]
-label = { en = "rates", zh = "利率" }
-
+PANEL = (
+    RATES_PANEL
+    + """
 [lenses.flows]
 modules = ["sentiment", "global_markets"]
 horizon = ["1w", "6m"]
 label = { en = "flows", zh = "资金流" }
-
-[agents.rates_up]
-lens = "rates"
-stance = "bull"
-focus = { en = "Cuts ahead.", zh = "将降息。" }
-
-[agents.rates_down]
-lens = "rates"
-stance = "bear"
-focus = { en = "Hikes ahead.", zh = "将加息。" }
 
 [agents.flows_in]
 lens = "flows"
@@ -81,6 +86,7 @@ lens = "flows"
 stance = "bear"
 focus = { en = "Money flows out.", zh = "资金流出。" }
 """
+)
 
 
 def test_user_panel_pairs_each_lens_when_pairings_are_left_out(tmp_path: Path) -> None:

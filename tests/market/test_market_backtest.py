@@ -309,6 +309,26 @@ def test_worked_example_turns_the_shipped_csv_into_snapshots(tmp_path: Path) -> 
     assert set(first.kb.macro) == {"CPI_YOY", "POLICY_RATE"}
     assert first.kb.macro["CPI_YOY"].unit == "percent"
     assert all(s.outcome.horizon_sessions == 10 for s in snapshots)
+    assert first.id == "2024-05-17"
+    assert first.kb.macro["CPI_YOY"].date == dt.date(2024, 5, 1)
+    # two FRED-style files, figures published 45 days after the date they carry
+    fred = tmp_path / "UNRATE.csv"
+    fred.write_text(
+        "observation_date,UNRATE\n2024-03-01,3.9\n2024-04-01,.\n2024-05-01,4.0\n",
+        encoding="utf-8",
+    )
+    lagged_out = tmp_path / "lagged"
+    lagged = subprocess.run(
+        [*command[:3], str(lagged_out), *command[4:], "--macro", str(fred), "--macro-lag", "45"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert lagged.returncode == 0, lagged.stderr
+    macro = load_snapshots(lagged_out)[0].kb.macro
+    assert set(macro) == {"CPI_YOY", "POLICY_RATE", "UNRATE"}
+    assert macro["CPI_YOY"].date == dt.date(2024, 4, 1)  # May's not out by 2024-05-17
+    assert macro["UNRATE"].date == dt.date(2024, 3, 1)  # April's is missing ('.')
     bad = subprocess.run(
         [
             sys.executable,

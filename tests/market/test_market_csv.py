@@ -40,6 +40,38 @@ def test_prices_utf8_bom_and_thousands_separators_are_read(tmp_path: Path) -> No
     assert series.bars[0].high == 4900.0
 
 
+def test_timestamps_as_pandas_writes_them_give_the_session_date() -> None:
+    """A price CSV saved from a pandas frame (yfinance's, say) dates its rows with
+    timestamps; the session is the date written."""
+    text = (
+        "Date,Open,High,Low,Close,Adj Close,Volume\n"
+        "2024-01-02 00:00:00-05:00,100,102,99,101,101,1000\n"
+        "2024-01-03T16:00:00,101,103,100.5,102.5,102.5,1200\n"
+    )
+    series = parse_prices(text)
+    assert [b.date for b in series.bars] == [dt.date(2024, 1, 2), dt.date(2024, 1, 3)]
+    for bad in ("2024-01-02 25:00:00", "2024-01-02 noon", "2024-01-02x"):
+        with pytest.raises(DataError, match=r"line 2: date .* is not a date"):
+            parse_prices(f"date,open,high,low,close\n{bad},1,2,1,1\n")
+
+
+def test_fred_downloads_load_as_they_are(tmp_path: Path) -> None:
+    """FRED names the date column observation_date (DATE in older files) and marks a
+    missing value with '.'."""
+    path = tmp_path / "CPIAUCSL.csv"
+    path.write_text(
+        "observation_date,CPIAUCSL\n2024-01-01,308.4\n2024-02-01,.\n2024-03-01,312.2\n",
+        encoding="utf-8",
+    )
+    (cpi,) = load_macro(path)
+    assert cpi.name == "CPIAUCSL"
+    assert cpi.points == ((dt.date(2024, 1, 1), 308.4), (dt.date(2024, 3, 1), 312.2))
+    (rate,) = parse_macro("DATE,UNRATE\n2024-01-01,3.7\n2024-02-01,3.9\n")
+    assert rate.points[-1] == (dt.date(2024, 2, 1), 3.9)
+    with pytest.raises(DataError, match=r"line 2: value '\.' is not a number"):
+        parse_macro("observation_date,name,value\n2024-01-01,CPI,.\n")  # long: no gaps
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

@@ -157,6 +157,13 @@ WRONG_EN = {
         {"4.1%": None, "-0.55%": None, "350 trillion": "macro.M2.value", "2026-04-01": None,
          "2.3%": None},
     ),
+    "fund_bull": (
+        "A price-to-earnings multiple of 15, a price/earnings of 16, an earnings multiple"
+        " of 14, a P/E multiple of 13.5 and a price-to-book ratio of 2.1.",
+        {"15": "fundamentals.EXI.pe_trailing", "16": "fundamentals.EXI.pe_trailing",
+         "14": "fundamentals.EXI.pe_trailing", "13.5": "fundamentals.EXI.pe_trailing",
+         "2.1": None},
+    ),
     "senti_bear": (
         "9/10 sectors fell, breadth is only 40% and the VIX at 28.2 is elevated.",
         {"9/10": None, "40%": None, "28.2": "sentiment.volatility_index"},

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import datetime as dt
 from pathlib import Path
 from typing import Any
@@ -197,6 +198,28 @@ def test_build_kb_sees_nothing_after_as_of() -> None:
 def test_market_data_checks_its_inputs() -> None:
     with pytest.raises(ValueError, match="benchmark 'X' is not one of the indices"):
         MarketData(benchmark="X")
+    cpi = MacroSeries("CPI", "percent", ((dt.date(2024, 1, 1), 3.0),))
+    with pytest.raises(ValueError, match="publication lag of 'GDP': no macro"):
+        MarketData(macro={"CPI": cpi}, publication_lag={"GDP": 30})
+    for lag in (-1, 1.5, True):
+        with pytest.raises(ValueError, match="must be whole days"):
+            MarketData(macro={"CPI": cpi}, publication_lag={"CPI": lag})  # type: ignore[dict-item]
+
+
+def test_a_macro_figure_enters_the_kb_when_it_is_published() -> None:
+    """With a publication lag, a KB holds a series' figures published by its date: a
+    figure dated D with a 45-day lag is known from D + 45 days on."""
+    market = demo_market()
+    key = next(iter(market.macro))
+    lagged = dataclasses.replace(market, publication_lag={key: 45})
+    day = market.macro[key].points[-2][0]
+    on_publication = day + dt.timedelta(days=45)
+    before = on_publication - dt.timedelta(days=1)
+    assert build_kb(market, before, source="t").macro[key].date == day
+    earlier = build_kb(lagged, before, source="t").macro[key].date
+    assert earlier is not None
+    assert earlier < day
+    assert build_kb(lagged, on_publication, source="t").macro[key].date == day
 
 
 def test_kb_model_round_trips_through_its_own_json_file(tmp_path: Path) -> None:

@@ -12,6 +12,8 @@ from moot.errors import ConfigError
 from moot.formats.base import Format
 from moot.formats.freeform import FreeformFormat
 from moot.formats.freeform import demo as freeform_demo
+from moot.formats.market import MarketFormat
+from moot.formats.market import demo as market_demo
 from moot.formats.structured import StructuredFormat
 from moot.formats.structured import demo as structured_demo
 from moot.judging import demo as judge_demo
@@ -44,6 +46,7 @@ def formats() -> list[Format]:
 _BUILT_IN = (
     (StructuredFormat(), structured_demo.register),
     (FreeformFormat(), freeform_demo.register),
+    (MarketFormat(), market_demo.register),
 )
 for _format, _register_demo in _BUILT_IN:
     register_format(_format)

@@ -32,7 +32,7 @@ from moot.briefing import Section
 from moot.detectors.transcript import Flag, Transcript
 from moot.errors import ConfigError
 from moot.events import RoundStarted
-from moot.judging.judge import JudgedUnit, bias_signals, judge_units
+from moot.judging.judge import JudgedUnit, ScoreAdjuster, bias_signals, judge_units
 from moot.judging.panel import PanelPlan, judge_panel
 from moot.judging.rubric import Rubric
 from moot.judging.topic import classify_topic
@@ -228,11 +228,14 @@ class Debate:
         standings: Sequence[str],
         order: Sequence[str] | None = None,
         unit: str = "",
+        adjust: ScoreAdjuster | None = None,
     ) -> tuple[Judgement, Panel | None]:
         """The verdict on ``units`` (every judged argument or speech, with what the
         other positions answered to it): by the single judge, or by the panel.
         ``transcript`` is the debate as the judge reads it (rendered by the format);
-        ``order`` the positions' reading order (the swap rerun reverses it)."""
+        ``order`` the positions' reading order (the swap rerun reverses it);
+        ``adjust`` lets the format correct each judge's integer scores by code before
+        anything is computed from them (see ``moot.judging.judge.ScoreAdjuster``)."""
         self.round = "judgement"
         self.meter.emit(RoundStarted("judgement"))
         keys = list(order) if order is not None else self.position_keys()
@@ -258,6 +261,7 @@ class Debate:
                 format_name=self.format.name,
                 names=names,
                 unit=unit,
+                adjust=adjust,
             )
             self.warnings += warnings
             return judgement, panel
@@ -278,6 +282,7 @@ class Debate:
             format_name=self.format.name,
             names=names,
             unit=unit,
+            adjust=adjust,
         )
         self.warnings += [as_warning(p, "judgement", None) for p in problems]
         self.warnings += bias_signals(judgement, self.lang)
@@ -342,6 +347,41 @@ class Format(ABC):
     """The package whose ``prompts/<lang>/`` directory holds the format's templates."""
     option_names: ClassVar[tuple[str, ...]] = ()
     """The format's own options (``RunOptions.format_options``)."""
+
+    def positions(self, sides: Sequence[str], lang: str) -> list[Position]:
+        """The positions debated: by default pro and con, or the names given with
+        ``--sides`` (a format with positions of its own refuses ``sides``)."""
+        return make_positions(sides, lang)
+
+    def roles(self, positions: Sequence[Position], options: Mapping[str, Any]) -> dict[str, str]:
+        """Roles the format's calls use beyond the positions' keys and ``judge``, each
+        mapped to the role whose model it takes (a position's key, or ``judge``): the
+        market format's analysts ``bull:tech_bull`` argue with the bull side's model.
+        Every role gets its own backend entry, seeds and profile. Default: none."""
+        return {}
+
+    def stored_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The format's options as a run keeps them: a format whose options name input
+        files reads them here into data, so the stored run (and its resume) argues from
+        what was read when it started, whatever happens to the files. Called before
+        anything is checked or stored; must leave stored options as they are. Default:
+        the options unchanged."""
+        return dict(options)
+
+    def widest_wave(
+        self,
+        positions: Sequence[Position],
+        options: Mapping[str, Any],
+        *,
+        judge_calls: int,
+        classifier: bool,
+    ) -> int:
+        """The most model calls one of the format's waves makes at once: the engine's
+        default concurrency cap is at least this, so each round runs as one wave.
+        ``judge_calls`` is the judging wave's calls (1, or every run of every panel
+        judge); ``classifier`` whether the panel's topic classification joins the first
+        wave. Default: one call per position in a round, or the judges."""
+        return max(len(positions) + classifier, judge_calls)
 
     def check_options(self, options: Mapping[str, Any], positions: int) -> list[str]:
         """Refuse options the format cannot run with (``ConfigError``); return

@@ -12,7 +12,7 @@ model.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +39,13 @@ from moot.text import cjk_share, normalise
 
 EVEN_GAP = 1.0
 CLEAR_GAP = 3.0
+
+ScoreAdjuster = Callable[[str, str, Mapping[str, int]], dict[str, int]]
+"""A format's correction of a judge's integer scores, by code: ``(judge role, unit id,
+scores) -> scores``, applied to every judge run before weighted scores, totals or a
+panel's statistics are computed (the market format lowers the evidence score of an
+argument that cites numbers its data does not hold). The judgement then holds the
+corrected scores; the format keeps the judge's own."""
 
 
 @dataclass(frozen=True)
@@ -151,14 +158,18 @@ def build_judgement(
     debate_text: str,
     lang: str,
     names: Mapping[str, str],
+    adjust: Callable[[str, Mapping[str, int]], dict[str, int]] | None = None,
 ) -> Judgement:
-    """Turn a validated judge reply into a ``Judgement``; all arithmetic is done here."""
+    """Turn a validated judge reply into a ``Judgement``; all arithmetic is done here
+    (after ``adjust``, the format's correction of a unit's integer scores, if any)."""
     by_id = {a.argument_id.upper(): a for a in reply.assessments}
     scores: list[ArgumentScore] = []
     trace: list[TraceRow] = []
     for unit in units:
         assessment = by_id[unit.id]
         dims = {d: int(getattr(assessment, d)) for d in rubric.dimensions}
+        if adjust is not None:
+            dims = adjust(unit.id, dims)
         scores.append(
             ArgumentScore(
                 argument_id=unit.id, side=unit.side, scores=dims, weighted=rubric.weighted(dims)
@@ -248,12 +259,14 @@ async def judge_units(
     profile: ModelProfile = STANDARD,
     format_name: str = "",
     persona: str = "general",
+    adjust: ScoreAdjuster | None = None,
 ) -> tuple[Judgement, list[Problem]]:
     """Ask ``backend`` to judge the units and return the computed ``Judgement`` with
     the rule problems the reply was kept with. ``role`` names the call (a panel runs
     ``judge:NAME#RUN``); ``persona`` is the judge profile the system prompt names;
     ``positions`` is the reading order of the units; ``unit`` names what is judged
-    (an argument, a speech) in the debate's language."""
+    (an argument, a speech) in the debate's language; ``adjust`` corrects the
+    integer scores by code (see :data:`ScoreAdjuster`)."""
     order = {side: n for n, side in enumerate(positions)}
     ordered = sorted(units, key=lambda u: order.get(u.side, len(order)))
     ids = [u.id for u in ordered]
@@ -307,5 +320,6 @@ async def judge_units(
         debate_text=debate_text,
         lang=lang,
         names=names or {side: side for side in positions},
+        adjust=None if adjust is None else (lambda ident, dims: adjust(role, ident, dims)),
     )
     return judgement, outcome.warnings

@@ -27,7 +27,7 @@ from moot.judging.agreement import (
     krippendorff_alpha,
 )
 from moot.judging.calibration import calibrate
-from moot.judging.judge import JudgedUnit, bias_signals, judge_units, read_gap
+from moot.judging.judge import JudgedUnit, ScoreAdjuster, bias_signals, judge_units, read_gap
 from moot.judging.profiles import JudgeProfile
 from moot.judging.rubric import Rubric
 from moot.judging.topic import Source as TopicSource
@@ -328,10 +328,12 @@ async def judge_panel(
     format_name: str = "",
     names: Mapping[str, str] | None = None,
     unit: str = "",
+    adjust: ScoreAdjuster | None = None,
 ) -> tuple[Judgement, Panel, list[QualityWarning]]:
     """Run every judge ``plan.runs`` times, concurrently, and compute the panel
     verdict. Each judge weighs the format's rubric dimensions its own way (see
-    ``Rubric.applied_to``). Returns the lead judgement (the general judge's first
+    ``Rubric.applied_to``); ``adjust`` corrects every run's integer scores by code
+    before anything is computed from them. Returns the lead judgement (the general judge's first
     run, else the first judge's), the panel, and the warnings of every judge run."""
     seats, runs, method = plan.seats, plan.runs, plan.method
     kind, kind_source = topic_type
@@ -356,6 +358,7 @@ async def judge_panel(
             profile=profile_for(f"judge:{seat.profile.name}"),
             format_name=format_name,
             persona=seat.profile.name,
+            adjust=adjust,
         )
         for seat, own in zip(seats, rubrics, strict=True)
         for k in range(1, runs + 1)

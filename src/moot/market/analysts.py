@@ -269,8 +269,9 @@ def parse_panel(data: Mapping[str, Any], source: str = "analysts") -> AnalystPan
     return AnalystPanel(lenses, agents, _pairings(data.get("pairings"), agents, source))
 
 
-def load_panel(path: str | Path | None = None) -> AnalystPanel:
-    """The analyst panel in a TOML file, or the built-in eight analysts for ``None``."""
+def read_panel_tables(path: str | Path | None = None) -> dict[str, Any]:
+    """The tables of an analysts TOML file (the built-in one for ``None``), unchecked:
+    :func:`parse_panel` checks them."""
     if path is None:
         text = resources.files("moot.market").joinpath("data/analysts.toml").read_text("utf-8")
         source = "built-in analysts.toml"
@@ -281,7 +282,12 @@ def load_panel(path: str | Path | None = None) -> AnalystPanel:
             raise ConfigError(f"cannot read analysts file {path}: {exc}") from exc
         source = str(path)
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source} is not valid TOML: {exc}") from exc
-    return parse_panel(data, source)
+
+
+def load_panel(path: str | Path | None = None) -> AnalystPanel:
+    """The analyst panel in a TOML file, or the built-in eight analysts for ``None``."""
+    source = "built-in analysts.toml" if path is None else str(path)
+    return parse_panel(read_panel_tables(path), source)

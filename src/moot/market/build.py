@@ -72,10 +72,20 @@ class MarketData:
     volatility: Named | None = None  # a VIX-like index
     sentiment_series: Mapping[str, MacroSeries] = field(default_factory=dict)
     fundamentals: Mapping[str, Sequence[Fundamentals]] = field(default_factory=dict)
+    publication_lag: Mapping[str, int] = field(default_factory=dict)
+    """Days from an observation's date until it is published, per ``macro`` or
+    ``sentiment_series`` id (0 when absent). FRED dates a monthly figure by the first
+    day of its month, weeks before it is released: with a lag, a KB holds only what
+    was published by its date, so a backtest does not see the future."""
 
     def __post_init__(self) -> None:
         if self.benchmark is not None and self.benchmark not in self.indices:
             raise ValueError(f"benchmark {self.benchmark!r} is not one of the indices")
+        for key, lag in self.publication_lag.items():
+            if key not in self.macro and key not in self.sentiment_series:
+                raise ValueError(f"publication lag of {key!r}: no macro or sentiment series")
+            if isinstance(lag, bool) or not isinstance(lag, int) or lag < 0:
+                raise ValueError(f"publication lag of {key!r} must be whole days >= 0")
         for key, records in self.fundamentals.items():
             if any(r.date is None for r in records):
                 raise ValueError(f"fundamentals of {key}: every record needs a date")
@@ -212,6 +222,11 @@ def _cut(named: Mapping[str, Named], as_of: dt.date) -> dict[str, Named]:
     return {key: n for key, n in cut.items() if len(n.series)}
 
 
+def _published(key: str, series: MacroSeries, data: MarketData, as_of: dt.date) -> MacroSeries:
+    """The observations of a series published by ``as_of`` (its publication lag)."""
+    return series.until(as_of - dt.timedelta(days=data.publication_lag.get(key, 0)))
+
+
 def build_kb(
     data: MarketData,
     as_of: dt.date,
@@ -220,7 +235,8 @@ def build_kb(
     warnings: Sequence[str] = (),
     synthetic: bool = False,
 ) -> KnowledgeBase:
-    """The KB as known on ``as_of`` (every series cut at ``as_of``)."""
+    """The KB as known on ``as_of``: every series cut at ``as_of``, a macro or
+    sentiment series at ``as_of`` less its publication lag."""
     indices = _cut(data.indices, as_of)
     sectors_in = _cut(data.sectors, as_of)
     benchmark = indices.get(data.benchmark) if data.benchmark else None
@@ -235,7 +251,7 @@ def build_kb(
             fundamentals[key] = max(known, key=lambda r: r.date or dt.date.min)
     macro = {}
     for key, series in data.macro.items():
-        cut = series.until(as_of)
+        cut = _published(key, series, data, as_of)
         if cut.points:
             macro[key] = macro_indicator(cut)
     return KnowledgeBase(
@@ -248,7 +264,7 @@ def build_kb(
         sentiment=sentiment(
             sectors,
             volatility if volatility is not None and len(volatility) else None,
-            {key: s.until(as_of) for key, s in data.sentiment_series.items()},
+            {key: _published(key, s, data, as_of) for key, s in data.sentiment_series.items()},
         ),
         global_markets={
             key: index_quote(n.name, n.series)

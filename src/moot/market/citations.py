@@ -27,6 +27,7 @@ import datetime as dt
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Final, Literal
 
 CitationKind = Literal["percent", "ratio", "number", "money", "fraction", "date"]
@@ -126,7 +127,7 @@ _CONNECTOR = re.compile(
 )
 # metric label -> the KB fields it names, the field it most directly names first;
 # matched at the end of the text before a number (more specific labels first)
-_PE = r"(?:P\s*/\s*E|\bPE|price[- ]to[- ]earnings)"
+_PE = r"(?:P\s*/\s*E|\bPE|price[- ]to[- ]earnings|price\s*/\s*earnings)"
 LABELS: Final[tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...]] = (
     ("forward P/E",
      re.compile(rf"(?:forward\s+{_PE}(?:\s+ratio)?|(?:远期|预期|动态)市盈率)$", re.I),
@@ -135,9 +136,12 @@ LABELS: Final[tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...]] = (
         rf"(?:(?:average|long[- ]run|long[- ]term|historical)(?:\s+average)?\s+{_PE}"
         r"|(?:历史)?平均市盈率|市盈率(?:长期|历史)?均值)$", re.I),
      ("pe_long_term_avg",)),
-    ("P/E", re.compile(rf"(?:{_PE}|市盈率)$", re.I),
+    ("P/E", re.compile(rf"(?:{_PE}(?:\s+(?:ratio|multiple))?|earnings multiple|市盈率)$", re.I),
      ("pe_trailing", "pe_forward", "pe_long_term_avg")),
-    ("P/B", re.compile(r"(?:P\s*/\s*B|\bPB|price[- ]to[- ]book|市净率)$", re.I), ("pb",)),
+    ("P/B", re.compile(
+        r"(?:(?:P\s*/\s*B|\bPB|price[- ]to[- ]book|price\s*/\s*book)(?:\s+(?:ratio|multiple))?"
+        r"|市净率)$", re.I),
+     ("pb",)),
     ("RSI", re.compile(r"(?:\bRSI\s*(?:\(\s*\d+\s*\)|-?\s*\d+)?|相对强弱指数?)$", re.I),
      ("rsi_14",)),
     ("MACD", re.compile(r"\bMACD\s*(?:\(\s*\d+(?:\s*,\s*\d+)*\s*\))?\s*(?:line|线)?$", re.I),
@@ -146,7 +150,8 @@ LABELS: Final[tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...]] = (
      ("atr_14", "atr_14_pct")),
     ("moving average", re.compile(
         r"(?:\b(?:S?MA|EMA)\s*(?:\(\s*\d+\s*\)|-?\s*\d+)?|moving average|均线|移动平均线?)$", re.I),
-     ("sma_20", "sma_50", "sma_200")),
+     ("sma_20", "sma_50", "sma_200", "close_vs_sma_20_pct", "close_vs_sma_50_pct",
+      "close_vs_sma_200_pct")),
     ("VIX", re.compile(r"(?:\bVIX|volatility index|波动率指数|恐慌指数)$", re.I),
      ("volatility_index",)),
     ("volume ratio", re.compile(r"(?:volume ratio|量比|成交量比率?)$", re.I), ("volume_ratio",)),
@@ -192,12 +197,21 @@ def _blank(text: str, start: int, end: int) -> str:
     return text[:start] + " " * (end - start) + text[end:]
 
 
-def _mask_names(text: str, names: Iterable[str]) -> str:
-    for name in sorted({*KNOWN_NAMES, *names}, key=len, reverse=True):
-        if not any(ch.isdigit() for ch in name):
-            continue
-        for match in re.finditer(re.escape(name), text, re.I):
-            text = _blank(text, match.start(), match.end())
+@lru_cache(maxsize=64)
+def _digit_names(names: tuple[str, ...]) -> re.Pattern[str] | None:
+    """The names with a digit in them (``S&P 500``, ``沪深300``), longest first."""
+    found = sorted(
+        {n for n in (*KNOWN_NAMES, *names) if any(ch.isdigit() for ch in n)}, key=len, reverse=True
+    )
+    return re.compile("|".join(re.escape(n) for n in found), re.I) if found else None
+
+
+def _mask_names(text: str, names: tuple[str, ...]) -> str:
+    pattern = _digit_names(names)
+    if pattern is None:
+        return text
+    for match in pattern.finditer(text):
+        text = _blank(text, match.start(), match.end())
     return text
 
 
@@ -273,13 +287,29 @@ def cn_number(text: str) -> tuple[float, float]:
     return value, 1.0
 
 
-def _label(before: str) -> tuple[str | None, tuple[str, ...]]:
-    """The metric named just before a number, after connectors are stripped."""
-    context = before[-40:]
+@lru_cache(maxsize=64)
+def _names_pattern(names: tuple[str, ...]) -> re.Pattern[str] | None:
+    """The KB's names and tickers at the end of a text ("P/E of ExampleIndex is 15")."""
+    # a name with its parenthetical dropped too: "ExampleIndex" for "ExampleIndex (synthetic)"
+    variants = {v.strip() for n in names for v in (n, re.sub(r"\s*\([^)]*\)\s*$", "", n))}
+    usable = sorted({v for v in variants if v}, key=len, reverse=True)
+    if not usable:
+        return None
+    return re.compile(
+        "(?:" + "|".join(re.escape(n) for n in usable) + r")(?:['’]s)?\s*$", re.IGNORECASE
+    )
+
+
+def _label(before: str, names: re.Pattern[str] | None = None) -> tuple[str | None, tuple[str, ...]]:
+    """The metric named just before a number, after connectors (and the names of the
+    KB's entries, "the P/E of ExampleIndex is 15") are stripped."""
+    context = before[-80:]
     for _ in range(12):
         match = _CONNECTOR.search(context)
         if not match or match.end() != len(context) or match.start() == match.end():
-            break
+            match = names.search(context) if names is not None else None
+            if not match or match.start() == match.end():
+                break
         context = context[: match.start()]
     context = context[-25:]
     for name, pattern, fields in LABELS:
@@ -335,6 +365,8 @@ def extract_citations(text: str, names: Iterable[str] = ()) -> list[Citation]:
     """Every number and date cited in ``text``, in order of appearance. ``names`` are
     names that may contain digits and are not data (the KB's tickers and names)."""
     original = normalise(text)
+    names = tuple(names)
+    named = _names_pattern(names)
     work = _mask_names(original, names)
     found, work = _dates(work)
     for pattern in _MASKS:
@@ -377,7 +409,7 @@ def extract_citations(text: str, names: Iterable[str] = ()) -> list[Citation]:
         )
         value = round(float(digits) * factor * unit_factor, 10)
         ulp = round(_ulp(digits) * factor * unit_factor, 10)
-        label, fields = _label(original[:start])
+        label, fields = _label(original[:start], named)
         if (
             kind == "number"
             and not label

@@ -2,15 +2,21 @@
 
 Price history: a header with ``date, open, high, low, close`` and optionally
 ``volume`` (any order, any case; other columns are ignored), one row per session,
-dates ``YYYY-MM-DD`` strictly increasing. An empty volume cell means the volume is
-not known (then there is no volume ratio); every other cell must be a finite number,
-with or without thousands separators.
+dates ``YYYY-MM-DD`` strictly increasing. A date may carry a time after it, as
+pandas writes a timestamp (``2024-01-02 00:00:00-05:00``): the session is the date
+written. An empty volume cell means the volume is not known (then there is no volume
+ratio); every other cell must be a finite number, with or without thousands
+separators.
 
 Macro series, in either shape:
 
 - long: ``date, name, value`` and optionally ``unit`` (one row per observation);
-- wide: ``date`` and one column per series; an empty cell means no observation that
-  day. A column header may give the series' unit in brackets: ``CPI_YOY [percent]``.
+- wide: ``date`` and one column per series; an empty cell, or ``.`` (how FRED marks a
+  missing value), means no observation that day. A column header may give the
+  series' unit in brackets: ``CPI_YOY [percent]``.
+
+The date column may also be named ``observation_date``, as in FRED's downloads, so a
+FRED CSV (``observation_date,CPIAUCSL``) loads as it is.
 
 Units are those of the KB (``percent``, ``ratio``, ``level``, ``score``, ``count``);
 a series without one is a ``level``. Every error is a ``DataError`` naming the file,
@@ -61,13 +67,33 @@ def _rows(text: str, source: str) -> tuple[list[str], list[tuple[int, list[str]]
     return header, rows
 
 
+DATE_COLUMNS = ("date", "observation_date")
+"""Names the date column may have (the second is FRED's)."""
+MISSING_MACRO = ("", ".")
+"""Macro cells that mean no observation (``.`` is FRED's mark)."""
+
+
 def _date(cell: str, source: str, line: int) -> dt.date:
+    """A ``YYYY-MM-DD`` date, or the date of a timestamp written after it
+    (``2024-01-02 00:00:00-05:00``, ``2024-01-02T16:00:00``)."""
     try:
+        if len(cell) > 10 and cell[10] in " T":
+            dt.datetime.fromisoformat(cell)  # the rest must be a time
+            return dt.date.fromisoformat(cell[:10])
         return dt.date.fromisoformat(cell)
     except ValueError:
         raise DataError(
             f"{source} line {line}: date {cell!r} is not a date in YYYY-MM-DD form"
         ) from None
+
+
+def _date_column(header: list[str], source: str) -> int:
+    """Where the date column is (``date`` or ``observation_date``, any case)."""
+    lowered = [h.lower() for h in header]
+    for name in DATE_COLUMNS:
+        if name in lowered:
+            return lowered.index(name)
+    raise DataError(f"{source}: missing column date; the header has {', '.join(header)}")
 
 
 def _number(cell: str, column: str, source: str, line: int) -> float:
@@ -96,6 +122,8 @@ def parse_prices(text: str, source: str = "prices") -> PriceSeries:
     """A price series from CSV text (see the module docstring)."""
     header, rows = _rows(text, source)
     index = {name.lower(): i for i, name in enumerate(header)}
+    if "date" not in index and DATE_COLUMNS[1] in index:
+        index["date"] = index[DATE_COLUMNS[1]]
     missing = [c for c in PRICE_COLUMNS if c not in index]
     if missing:
         raise DataError(
@@ -147,9 +175,7 @@ def parse_macro(
     units = dict(units or {})
     header, rows = _rows(text, source)
     lowered = [h.lower() for h in header]
-    if "date" not in lowered:
-        raise DataError(f"{source}: missing column date; the header has {', '.join(header)}")
-    date_col = lowered.index("date")
+    date_col = _date_column(header, source)
     if {"name", "value"} <= set(lowered):
         return _parse_long(header, lowered, rows, source, units, date_col)
     if len(header) < 2:
@@ -228,7 +254,7 @@ def _parse_wide(
         day = _date(row[date_col], source, line)
         dates.append((line, day))
         for i, name, _ in columns:
-            if row[i]:
+            if row[i] not in MISSING_MACRO:
                 points[name].append((day, _number(row[i], name, source, line)))
     _check_dates(dates, source)
     empty = [name for name in names if not points[name]]

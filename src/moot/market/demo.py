@@ -250,8 +250,10 @@ def demo_market(seed: int = DEMO_SEED, sessions: int = DEMO_SESSIONS) -> MarketD
     )
 
 
+@lru_cache(maxsize=4)
 def demo_kb(seed: int = DEMO_SEED, as_of: dt.date | None = None) -> KnowledgeBase:
-    """The synthetic demo KB, as of the demo market's last session unless ``as_of``."""
+    """The synthetic demo KB, as of the demo market's last session unless ``as_of``
+    (built once per seed and date: a KB is immutable)."""
     market = demo_market(seed)
     day = as_of or market.indices["EXI"].series.last_date
     return build_kb(market, day, source=DEMO_SOURCE, warnings=[SYNTHETIC_WARNING], synthetic=True)

@@ -85,8 +85,25 @@ class FactSheet:
         return tuple(f for f in self.facts if f.unit == "date")
 
 
+_SHEETS: dict[int, tuple[KnowledgeBase, FactSheet]] = {}
+_SHEETS_KEPT = 64
+
+
 def fact_sheet(kb: KnowledgeBase) -> FactSheet:
-    """Every fact of ``kb``: ``meta.as_of`` and each number and date of every module."""
+    """Every fact of ``kb``: ``meta.as_of`` and each number and date of every module.
+    A KB is immutable: the sheets of the last few KBs checked are kept (a debate
+    checks every reply against the same slices)."""
+    kept = _SHEETS.get(id(kb))
+    if kept is not None and kept[0] is kb:
+        return kept[1]
+    sheet = _fact_sheet(kb)
+    if len(_SHEETS) >= _SHEETS_KEPT:
+        _SHEETS.pop(next(iter(_SHEETS)))
+    _SHEETS[id(kb)] = (kb, sheet)
+    return sheet
+
+
+def _fact_sheet(kb: KnowledgeBase) -> FactSheet:
     facts: list[Fact] = [Fact("meta.as_of", "as_of", kb.meta.as_of, "date")]
     names: list[str] = []
     for module in MODULES:

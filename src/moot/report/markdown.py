@@ -20,15 +20,23 @@ def _template() -> jinja2.Template:
 
 
 def role_names(result: DebateResult, labels: dict[str, str]) -> dict[str, str]:
-    """How the briefing names each role of ``result.models``: a position's name, the
-    judge, or a panel judge's profile."""
+    """How the briefing names each role of ``result.models``: a position's name, a
+    panel judge's profile, a format's further role (a position's member, such as the
+    market format's ``bull:tech_bull``, or a role of its own such as ``baseline``), or
+    the judge."""
     names = {p.key: p.name for p in result.positions}
-    return {
-        role: names.get(role)
-        or (labels.get("judge." + role[6:], role[6:]) if role.startswith("judge:") else None)
-        or labels["role.judge"]
-        for role in result.models
-    }
+
+    def name(role: str) -> str:
+        if role in names:
+            return names[role]
+        if role.startswith("judge:"):
+            return labels.get("judge." + role[6:], role[6:])
+        position, _, member = role.partition(":")
+        if member and position in names:
+            return f"{names[position]} ({member})"
+        return labels.get(f"round.{role}") or labels["role.judge"]
+
+    return {role: name(role) for role in result.models}
 
 
 def to_markdown(result: DebateResult) -> str:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pydantic import ValidationError
 
 from moot.errors import ConfigError
-from moot.report.html import common, formats, freeform, generic, structured
+from moot.report.html import common, formats, freeform, generic, market, structured
 from moot.report.html.formats import FormatView, register, view_of
 from moot.report.html.labels import label, labels
 from moot.report.html.page import render
@@ -35,6 +35,7 @@ __all__ = [
 
 formats.register(structured.StructuredView())
 formats.register(freeform.FreeformView())
+formats.register(market.MarketView())
 
 
 @dataclass(frozen=True)

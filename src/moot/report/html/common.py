@@ -20,6 +20,7 @@ from moot.report.html.parts import (
     AGREEMENT_CLASSES,
     SIDE_CLASSES,
     Context,
+    FieldView,
     FlagView,
     ItemRef,
     Located,
@@ -683,3 +684,70 @@ def usage_section(ctx: Context) -> Section:
 def item_ref(item_id: str, side: SideView, index: int, text: str) -> ItemRef:
     """A judged item with the anchor code gives it (from its position, never its id)."""
     return ItemRef(id=item_id, side=side, anchor=f"item-{index}", text=text)
+
+
+@dataclass(frozen=True)
+class ItemVerdict:
+    """Where a judged item ended: its standing, its score (with the judges' spread and
+    whether they disagreed, under a panel) and the judge's reason."""
+
+    standing: StandingView
+    score: float | None
+    spread: float | None
+    disputed: bool
+    reason: str
+
+
+def item_verdicts(ctx: Context) -> dict[str, ItemVerdict]:
+    """Each judged item's verdict, by id."""
+    result = ctx.result
+    scores = item_scores(result)
+    standings = item_standings(ctx)
+    reasons = {row.argument_id: row.reason for row in result.judgement.trace}
+    consensus = {c.argument_id: c for c in result.panel.consensus} if result.panel else {}
+    verdicts = {}
+    for item in ctx.items:
+        row = consensus.get(item.id)
+        verdicts[item.id] = ItemVerdict(
+            standing=standings.get(item.id, StandingView("-", "neutral", "")),
+            score=scores.get(item.id),
+            spread=row.std if row else None,
+            disputed=bool(row and row.disputed),
+            reason=reasons.get(item.id, ""),
+        )
+    return verdicts
+
+
+def argument_items(
+    arguments: Sequence[tuple[str, str, str]], sides: tuple[SideView, ...]
+) -> list[ItemRef]:
+    """Arguments ``(id, side, claim)`` as judged items, in the order they were made."""
+    by_key = {s.key: s for s in sides}
+    return [
+        item_ref(ident, by_key.get(side) or SideView(side, side, "side-x"), i, claim)
+        for i, (ident, side, claim) in enumerate(arguments)
+    ]
+
+
+def add_turn(
+    ctx: Context,
+    turns: list[TurnView],
+    round_name: str,
+    side: str,
+    heading: str,
+    fields: tuple[FieldView, ...],
+) -> None:
+    """Append the next statement of the transcript (its number and anchor follow the
+    ones before it)."""
+    side_view = ctx.side(side)
+    assert side_view is not None  # noqa: S101 (a statement always has a side)
+    turns.append(
+        TurnView(
+            number=len(turns),
+            anchor=f"turn-{len(turns)}",
+            round=label(ctx.labels, f"round.{round_name}", round_name),
+            side=side_view,
+            heading=heading,
+            fields=fields,
+        )
+    )

@@ -68,6 +68,16 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "html.standing_panel": "panel majority",
         "html.standing_judge": "judge",
         "html.disputed": "disputed",
+        "html.market_trace_note": "One row per argument: the analyst who made it, the"
+        " challenges it received, the numbers it cites as code checked them against the"
+        " analyst's data, its evidence score (the judge's, then lowered for each unsupported"
+        " number), and where it stood in the end.",
+        "html.evidence_check": "Evidence check",
+        "html.numbers_checked": "{n} numbers checked",
+        "html.unsupported_numbers": "Not in the data",
+        "html.counterpoints": "Counterpoints",
+        "html.challenge_by": "Challenge from {agent}",
+        "html.refined_claims": "Claims that stand",
         "html.flags": "Flags",
         "html.detectors": "Detector flags",
         "html.detectors_note": "Found on this transcript by moot's lexical detectors (no model):"
@@ -225,6 +235,15 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "html.standing_panel": "评审团多数意见",
         "html.standing_judge": "裁判",
         "html.disputed": "有争议",
+        "html.market_trace_note": "每条论据一行：提出它的分析师、它受到的质询、代码按该分析师"
+        "的数据核对它所引用的数字的结果、它的证据得分（裁判的分数，以及按每个无依据数字扣分"
+        "后的分数），以及它最终的状态。",
+        "html.evidence_check": "证据核查",
+        "html.numbers_checked": "核对了 {n} 个数字",
+        "html.unsupported_numbers": "数据中没有",
+        "html.counterpoints": "反论点",
+        "html.challenge_by": "来自 {agent} 的质询",
+        "html.refined_claims": "仍然成立的论点",
         "html.flags": "标记",
         "html.detectors": "检测器标记",
         "html.detectors_note": "由 moot 的词法检测器（不用模型）在本次辩论文本上发现："

@@ -9,7 +9,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from moot.formats.structured.payload import StructuredPayload
-from moot.report.html.common import StandingView, item_ref, item_scores, item_standings
+from moot.report.html.common import (
+    StandingView,
+    add_turn,
+    argument_items,
+    item_scores,
+    item_standings,
+)
 from moot.report.html.formats import FormatView
 from moot.report.html.labels import label
 from moot.report.html.parts import (
@@ -45,18 +51,7 @@ def transcript(ctx: Context) -> list[TurnView]:
     turns: list[TurnView] = []
 
     def add(round_name: str, side: str, heading: str, fields: tuple[FieldView, ...]) -> None:
-        side_view = ctx.side(side)
-        assert side_view is not None  # noqa: S101 (a statement always has a side)
-        turns.append(
-            TurnView(
-                number=len(turns),
-                anchor=f"turn-{len(turns)}",
-                round=label(labels, f"round.{round_name}", round_name),
-                side=side_view,
-                heading=heading,
-                fields=fields,
-            )
-        )
+        add_turn(ctx, turns, round_name, side, heading, fields)
 
     for a in _body(result).arguments:
         add(
@@ -265,11 +260,7 @@ class StructuredView(FormatView):
 
     def items(self, result: DebateResult, sides: tuple[SideView, ...]) -> list[ItemRef]:
         """The opening arguments, in the order they were made."""
-        by_key = {s.key: s for s in sides}
-        return [
-            item_ref(a.id, by_key.get(a.side) or SideView(a.side, a.side, "side-x"), i, a.claim)
-            for i, a in enumerate(_body(result).arguments)
-        ]
+        return argument_items([(a.id, a.side, a.claim) for a in _body(result).arguments], sides)
 
     def transcript(self, ctx: Context) -> list[TurnView]:
         return transcript(ctx)

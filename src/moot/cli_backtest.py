@@ -1,0 +1,124 @@
+"""What ``moot backtest`` shows: a progress bar over the snapshots (plain lines when
+standard error is not a terminal) and the report's figures as tables. Every value
+printed is computed by code (``moot.market.backtest``)."""
+
+from __future__ import annotations
+
+from types import TracebackType
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
+from rich.table import Table
+
+from moot.backtest import BacktestReport, SnapshotDebate
+from moot.safe_text import one_line
+from moot.terminal import print_stdout, text
+
+
+class BacktestProgress:
+    """A bar over the snapshots, with the id to rerun with."""
+
+    def __init__(self, console: Console, *, enabled: bool = True) -> None:
+        self.console = console
+        self.enabled = enabled
+        self._bar: Progress | None = None
+        self._task: TaskID | None = None
+
+    def __enter__(self) -> BacktestProgress:
+        if self.enabled and self.console.is_terminal:
+            self._bar = Progress(
+                TextColumn("backtest"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.description}"),
+                console=self.console,
+                transient=True,
+            )
+            self._bar.__enter__()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(exc_type, exc, traceback)
+
+    def _line(self, message: str) -> None:
+        if self.enabled:
+            self.console.print(text(message))
+
+    def started(self, backtest_id: str, total: int) -> None:
+        self._line(
+            f"backtest {one_line(backtest_id)}: {total} snapshots"
+            f" (rerun with --id {one_line(backtest_id)} to resume)"
+        )
+        if self._bar is not None:
+            self._task = self._bar.add_task("", total=total)
+
+    def snapshot(self, done: int, total: int, debate: SnapshotDebate) -> None:
+        row = debate.row
+        how = "stored" if debate.reused else f"p(up) {row.confidence_up:.2f}"
+        message = (
+            f"{one_line(row.id)}: moot {row.predicted}, baseline {row.baseline_predicted},"
+            f" actual {row.actual} ({how})"
+        )
+        if self._bar is not None and self._task is not None:
+            self._bar.update(self._task, completed=done, description=message)
+        else:
+            self._line(f"[{done}/{total}] {message}")
+
+
+def _interval(pair: tuple[float, float]) -> str:
+    return f"[{pair[0]:.3f}, {pair[1]:.3f}]"
+
+
+def print_report(report: BacktestReport) -> None:
+    """The figures of a backtest as tables on standard output."""
+    s = report.summary
+    label = " (synthetic data)" if report.synthetic else ""
+    table = Table(title=f"backtest {report.id}: {s.n} snapshots{label}")
+    for column in ("", "accuracy", f"{s.confidence:.0%} Wilson interval", "Brier"):
+        table.add_column(column)
+    table.add_row("moot", f"{s.accuracy:.3f}", _interval(s.accuracy_interval), f"{s.brier:.4f}")
+    table.add_row(
+        "baseline",
+        f"{s.baseline_accuracy:.3f}",
+        _interval(s.baseline_accuracy_interval),
+        f"{s.baseline_brier:.4f}",
+    )
+    print_stdout(table)
+    print_stdout(
+        text(
+            f"McNemar exact p = {s.mcnemar_p:.4f} (moot right and baseline wrong:"
+            f" {s.moot_only_correct}; the reverse: {s.baseline_only_correct})"
+        )
+    )
+    reliability = Table(title="reliability of moot's P(up)")
+    for column in ("bin", "n", "mean P(up)", "observed up"):
+        reliability.add_column(column)
+    for b in s.reliability:
+        if b.count and b.mean_predicted is not None and b.observed_frequency is not None:
+            reliability.add_row(
+                f"[{b.lower:.1f}, {b.upper:.1f})",
+                str(b.count),
+                f"{b.mean_predicted:.3f}",
+                f"{b.observed_frequency:.3f}",
+            )
+    print_stdout(reliability)
+    w = report.weights
+    if w is None:
+        print_stdout(text(f"weights: {report.weights_note}"))
+        return
+    chosen = ", ".join(f"{d} {v:.1f}" for d, v in w.weights.items())
+    print_stdout(
+        text(
+            f"weights chosen on {w.train_n} snapshots up to {w.split_date}: {chosen};"
+            f" out of sample ({w.test_n} snapshots): accuracy {w.test_accuracy:.3f}"
+            f" {_interval(w.test_accuracy_interval)}, Brier {w.test_brier:.4f}"
+            f" (default 30/30/20/20: accuracy {w.default_test_accuracy:.3f},"
+            f" Brier {w.default_test_brier:.4f})"
+        )
+    )

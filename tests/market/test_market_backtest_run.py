@@ -1,0 +1,188 @@
+"""``moot backtest`` on scripted debates: rows and summary recomputed from its JSON,
+resumable by id, and its command line."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from moot.backtest import run_backtest, snapshot_seed, topic_of
+from moot.cli import app
+from moot.errors import ConfigError
+from moot.market import demo_snapshots, write_snapshots
+from moot.options import RunOptions
+from moot.store import Store
+
+OPTIONS = RunOptions(model="scripted:demo", seed=5)
+
+
+@pytest.fixture(scope="module")
+def snapshot_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Six snapshots of the synthetic demo set, written in the documented layout."""
+    root = tmp_path_factory.mktemp("snapshots")
+    return write_snapshots(demo_snapshots()[6:12], root)
+
+
+def mcnemar(b: int, c: int) -> float:
+    """Two-sided exact McNemar p-value, written out again."""
+    n = b + c
+    if n == 0:
+        return 1.0
+    tail: float = sum(math.comb(n, k) for k in range(min(b, c) + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
+def recompute(doc: dict[str, Any]) -> None:
+    """Accuracy, McNemar and Brier from the per-snapshot rows alone."""
+    rows = doc["snapshots"]
+    summary = doc["summary"]
+    n = len(rows)
+    right = [r["predicted"] == r["actual"] for r in rows]
+    base = [r["baseline_predicted"] == r["actual"] for r in rows]
+    up = [r["actual"] == "up" for r in rows]
+    assert summary["accuracy"] == pytest.approx(sum(right) / n)
+    assert summary["baseline_accuracy"] == pytest.approx(sum(base) / n)
+    b = sum(m and not s for m, s in zip(right, base, strict=True))
+    c = sum(s and not m for m, s in zip(right, base, strict=True))
+    assert summary["mcnemar_p"] == pytest.approx(mcnemar(b, c))
+    brier = sum((r["confidence_up"] - u) ** 2 for r, u in zip(rows, up, strict=True)) / n
+    baseline_brier = (
+        sum((r["baseline_confidence_up"] - u) ** 2 for r, u in zip(rows, up, strict=True)) / n
+    )
+    assert summary["brier"] == pytest.approx(brier)
+    assert summary["baseline_brier"] == pytest.approx(baseline_brier)
+    for key in ("accuracy_interval", "baseline_accuracy_interval"):
+        low, high = summary[key]
+        assert 0 <= low <= high <= 1
+    for row in rows:
+        assert set(row) == {
+            "id",
+            "as_of",
+            "predicted",
+            "actual",
+            "confidence_up",
+            "baseline_predicted",
+            "baseline_confidence_up",
+        }
+        assert (row["confidence_up"] > 0.5) == (row["predicted"] == "up")
+
+
+def test_backtest_rows_and_summary_recompute(snapshot_dir: Path) -> None:
+    store = Store()
+    seen: list[tuple[int, int]] = []
+    report = run_backtest(
+        snapshot_dir,
+        OPTIONS,
+        store=store,
+        backtest_id="bt1",
+        on_snapshot=lambda done, total, _: seen.append((done, total)),
+    )
+    assert seen == [(n, 6) for n in range(1, 7)]
+    doc = json.loads(json.dumps(report.to_json()))
+    recompute(doc)
+    assert doc["synthetic"] is True
+    assert [r["id"] for r in doc["snapshots"]] == sorted(p.name for p in snapshot_dir.iterdir())
+    actual = {s.id: s.outcome.direction for s in demo_snapshots()}
+    assert all(r["actual"] == actual[r["id"]] for r in doc["snapshots"])
+    summary = doc["summary"]
+    assert set(summary["weights"]) == {"logic", "evidence", "clarity", "persuasiveness"}
+    assert math.isclose(sum(summary["weights"].values()), 1.0)
+    assert summary["out_of_sample_accuracy"] == summary["weight_search"]["test_accuracy"]
+    for debate in doc["debates"]:
+        row = store.get_debate(debate["run_id"])
+        assert row is not None
+        assert row.status == "done"
+        assert debate["run_id"] == f"bt1.{debate['id']}"
+    # each snapshot debates with its own seed, so the debates differ
+    assert len({tuple(d["totals"].values()) for d in doc["debates"]}) > 1
+
+
+def test_a_rerun_with_the_same_id_reuses_and_resumes(snapshot_dir: Path) -> None:
+    store = Store()
+    first = run_backtest(snapshot_dir, OPTIONS, store=store, backtest_id="again")
+    calls = {d.run_id: len(store.calls(d.run_id)) for d in first.debates}
+    stopped = first.debates[2].run_id
+    store.set_status(stopped, "interrupted")
+    second = run_backtest(snapshot_dir, OPTIONS, store=store, backtest_id="again")
+    assert [d.reused for d in second.debates] == [True, True, False, True, True, True]
+    assert second.to_json()["snapshots"] == first.to_json()["snapshots"]
+    # the interrupted run replayed its journal: no call was sent again
+    assert {d.run_id: len(store.calls(d.run_id)) for d in second.debates} == calls
+    with pytest.raises(ConfigError, match="holds another debate"):
+        run_backtest(snapshot_dir, OPTIONS.replace(lang="zh"), store=store, backtest_id="again")
+
+
+def test_snapshot_topics_and_seeds() -> None:
+    snapshot = demo_snapshots()[0]
+    assert topic_of(snapshot, "en") == (
+        "Will ExampleIndex (synthetic) (EXI) close higher 20 sessions after 2024-05-29"
+        " than it did on 2024-05-29?"
+    )
+    assert "收盘价" in topic_of(snapshot, "zh")
+    assert snapshot_seed(None, "x") is None
+    assert snapshot_seed(1, "a") != snapshot_seed(1, "b")
+    assert snapshot_seed(1, "a") == snapshot_seed(1, "a")
+
+
+def test_backtest_refuses_a_panel_and_bad_sources(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="one judge"):
+        run_backtest("demo", OPTIONS.replace(panel=("general",)), store=Store())
+    with pytest.raises(ConfigError, match="not a directory"):
+        run_backtest(tmp_path / "nothing", OPTIONS, store=Store())
+
+
+def _moot(*args: str) -> Result:
+    return CliRunner().invoke(app, list(args))
+
+
+def test_backtest_command_writes_the_json_and_prints_the_figures(
+    snapshot_dir: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "bt.json"
+    args = [
+        "backtest",
+        str(snapshot_dir),
+        "--model",
+        "scripted:demo",
+        "--seed",
+        "3",
+        "--json",
+        str(out),
+        "--id",
+        "cli-bt",
+    ]
+    result = _moot(*args)
+    assert result.exit_code == 0, result.output
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    recompute(doc)
+    assert "McNemar exact p" in result.stdout
+    assert "rerun with --id cli-bt" in result.stderr
+    assert "[6/6]" in result.stderr
+    again = _moot(*args, "--quiet")
+    assert again.exit_code == 0, again.output
+    assert json.loads(out.read_text(encoding="utf-8"))["snapshots"] == doc["snapshots"]
+    assert again.stderr.count("[") == 0
+    bad = _moot("backtest", str(tmp_path / "missing"), "--model", "scripted:demo")
+    assert bad.exit_code == 2
+    assert "not a directory" in bad.stderr
+
+
+def test_run_command_takes_a_knowledge_base(tmp_path: Path) -> None:
+    result = _moot(
+        "run", "Will the demo index rise?", "--format", "market", "--kb", "demo",
+        "--model", "scripted:demo", "--seed", "2", "--no-store", "-q",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Evidence check" in result.stdout
+    assert "Bull (tech\\_bull)" in result.stdout
+    refused = _moot("run", "x", "--kb", "demo", "--model", "scripted:demo", "--no-store")
+    assert refused.exit_code == 2
+    assert "no option kb" in refused.stderr
+    missing = _moot("run", "x", "--format", "market", "--model", "scripted:demo", "--no-store")
+    assert missing.exit_code == 2
+    assert "--kb PATH" in missing.stderr
