@@ -86,7 +86,7 @@ class AudienceRating(_Frozen):
     feedback: list[str]
 
 
-class Speech(_Frozen):
+class CompetitiveSpeech(_Frozen):
     """One speech: ``id`` is ``PRO-OPENING`` ... ``CON-CLOSING``."""
 
     id: str
@@ -180,7 +180,7 @@ class CompetitivePayload(_Frozen):
 
     stage_seconds: dict[Stage, float]
     sides: dict[Side, SideSetup]
-    speeches: list[Speech]
+    speeches: list[CompetitiveSpeech]
     flow_tree: dict[str, Any]
     """The final debate flow tree (``moot.trees.FlowTree`` JSON)."""
     rehearsal: list[RehearsalRecord]

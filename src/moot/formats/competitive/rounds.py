@@ -27,12 +27,12 @@ from moot.formats.competitive.payload import (
     STANDINGS,
     Clock,
     CompetitivePayload,
+    CompetitiveSpeech,
     OxfordVote,
     Priming,
     RehearsalRecord,
     SideSetup,
     Similarity,
-    Speech,
     StageResult,
     Vote,
     VoteTally,
@@ -63,7 +63,7 @@ class VoteCall:
 
     voter: int
     after: bool
-    speeches: tuple[Speech, ...]
+    speeches: tuple[CompetitiveSpeech, ...]
 
 
 def tally(votes: list[Vote]) -> VoteTally:
@@ -85,7 +85,7 @@ def oxford(before: list[Vote], after: list[Vote]) -> OxfordVote:
 
 
 def head_to_head(
-    speeches: list[Speech], scores: dict[str, float], configs: dict[Side, SideConfig]
+    speeches: list[CompetitiveSpeech], scores: dict[str, float], configs: dict[Side, SideConfig]
 ) -> list[StageResult]:
     """Each stage's pro and con speech scores (the judge's weighted scores) and the
     side that scored higher."""
@@ -120,7 +120,7 @@ class CompetitiveRounds:
 
     # -- votes -------------------------------------------------------------------
 
-    async def _vote(self, voter: int, after: bool, speeches: tuple[Speech, ...]) -> Vote:
+    async def _vote(self, voter: int, after: bool, speeches: tuple[CompetitiveSpeech, ...]) -> Vote:
         debate = self.debate
         role = f"audience:{voter}"
         values = {"topic": debate.topic, "voter": voter, "after": after, "speeches": speeches}
@@ -137,7 +137,9 @@ class CompetitiveRounds:
         )
         return reply.vote
 
-    def _vote_calls(self, after: bool, speeches: tuple[Speech, ...]) -> list[Awaitable[Vote]]:
+    def _vote_calls(
+        self, after: bool, speeches: tuple[CompetitiveSpeech, ...]
+    ) -> list[Awaitable[Vote]]:
         return [self._vote(n, after, speeches) for n in range(1, self.options.voters + 1)]
 
     # -- preparation ---------------------------------------------------------------
@@ -302,7 +304,7 @@ class CompetitiveRounds:
         return Record(payload, judgement, panel, [*self.warnings, *debate.warnings])
 
     async def _judge(
-        self, speeches: list[Speech], order: list[Side]
+        self, speeches: list[CompetitiveSpeech], order: list[Side]
     ) -> tuple[Judgement, Panel | None]:
         debate = self.debate
         made = {s.id: {m.node for m in s.actions if m.action != "reinforce"} for s in speeches}

@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from moot.briefing import Bullets, Outline, Paragraph, Section, Table
-from moot.formats.competitive.payload import CompetitivePayload, Speech
+from moot.formats.competitive.payload import CompetitivePayload, CompetitiveSpeech
 from moot.formats.competitive.words import word
 from moot.schema import DebateResult
 from moot.trees import FlowTree, RehearsalTree, strength_steps
 
 
-def _moves(speech: Speech) -> str:
+def _moves(speech: CompetitiveSpeech) -> str:
     return "; ".join(
         f"{m.action} {m.target or '-'} -> {m.node}"
         if m.action != "reinforce"
@@ -21,7 +21,7 @@ def _moves(speech: Speech) -> str:
     )
 
 
-def _timing(speech: Speech, lang: str) -> str:
+def _timing(speech: CompetitiveSpeech, lang: str) -> str:
     low, high = speech.window
     steps = [
         word(lang, "timing.step", budget=s.budget, words=s.words, seconds=s.seconds)

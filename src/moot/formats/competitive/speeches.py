@@ -31,10 +31,10 @@ from moot.formats.competitive.options import CompetitiveOptions, SideConfig
 from moot.formats.competitive.payload import (
     AudienceRating,
     BudgetTry,
+    CompetitiveSpeech,
     PreparedReply,
     RefusedPlan,
     Retrieval,
-    Speech,
     SpeechMove,
 )
 from moot.formats.competitive.replies import (
@@ -170,7 +170,7 @@ class Speaker:
         self.trees = trees
         self.indexes = indexes
         self.priming = priming
-        self.speeches: list[Speech] = []
+        self.speeches: list[CompetitiveSpeech] = []
 
     # -- prepared material ---------------------------------------------------------
 
@@ -367,7 +367,7 @@ class Speaker:
             raise OutputError(f"cannot write {name} to {self.options.audio_dir}: {exc}") from exc
         return name
 
-    async def speak(self, stage: Stage, side: Side) -> Speech:
+    async def speak(self, stage: Stage, side: Side) -> CompetitiveSpeech:
         """Write, rate, revise and time one speech; its moves join the flow tree."""
         target = self.options.stage_seconds[stage]
         budget = max(1, round(target / SECONDS_PER_WORD))
@@ -380,7 +380,7 @@ class Speaker:
         audio = await asyncio.to_thread(
             self._audio, len(self.speeches) + 1, side, stage, timed.text
         )
-        speech = Speech(
+        speech = CompetitiveSpeech(
             id=speech_id(side, stage),
             stage=stage,
             side=side,
