@@ -1,0 +1,149 @@
+"""The ablation switches change what they claim: without the rehearsal tree a debater
+prepares nothing (no calls) and sees no prepared material; without the flow tree its
+prompt has the speeches and the claims' ids instead of the tree and its legal moves;
+the baseline side has neither, the other side both; and in the swap rerun the
+configurations follow the debaters."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from competitive_checks import check_competitive
+from moot.cli_formats import format_options
+from moot.debate import run_debate
+from moot.formats.competitive.rehearsal import ClaimsCall, ExpandCall
+from moot.formats.competitive.speeches import WriteCall
+from moot.llm.backend import Backend
+from moot.llm.scripted import DemoBackend
+from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
+from moot.llm.wrapper import Wrapper
+
+TOPIC = "Should cities ban cars from their centres?"
+SMALL = {
+    "embedder": "lexical",
+    "claims": 2,
+    "branching": 2,
+    "depth": 1,
+    "voters": 3,
+    "stage_seconds": {"opening": 45, "rebuttal": 45, "closing": 30},
+}
+FLOW_HEADER = "The debate flow tree so far"
+LEGAL_MOVES = "Moves you may make now:"
+FLAT_IDS = "Claims made so far, by id:"
+PREPARED = "Prepared in your rehearsal"
+
+
+class Recorder(Wrapper):
+    def __init__(self, inner: Backend) -> None:
+        super().__init__(inner)
+        self.calls: list[tuple[list[Message], CallContext]] = []
+
+    async def generate(
+        self,
+        messages: Sequence[Message],
+        *,
+        schema: OutputSpec | None,
+        settings: GenerationSettings,
+        context: CallContext | None = None,
+    ) -> Completion:
+        assert context is not None
+        self.calls.append((list(messages), context))
+        return await self._inner.generate(
+            messages, schema=schema, settings=settings, context=context
+        )
+
+    def writer_prompts(self, side: str) -> list[str]:
+        return [
+            messages[-1].content
+            for messages, context in self.calls
+            if isinstance(context.data, WriteCall) and context.data.side == side
+        ]
+
+    def rehearsal_calls(self) -> int:
+        return sum(isinstance(c.data, ClaimsCall | ExpandCall) for _, c in self.calls)
+
+
+def debate(**options: object) -> tuple[Recorder, dict[str, object]]:
+    recorder = Recorder(DemoBackend(seed=4))
+    result = run_debate(
+        TOPIC, model=recorder, seed=4, format="competitive", format_options={**SMALL, **options}
+    )
+    body = check_competitive(result)
+    return recorder, body
+
+
+def test_full_debaters_see_the_flow_tree_and_prepared_material() -> None:
+    recorder, body = debate()
+    assert recorder.rehearsal_calls() == 2 + 4  # claims for each side, one level of 2 each
+    for side in ("pro", "con"):
+        prompts = recorder.writer_prompts(side)
+        assert len(prompts) == 3
+        assert all(FLOW_HEADER in p and LEGAL_MOVES in p for p in prompts)
+        assert not any(FLAT_IDS in p for p in prompts)
+        assert all(PREPARED in p for p in prompts)
+    assert body["sides"] == {
+        side: {"config": "full", "rehearsal_tree": True, "flow_tree": True}
+        for side in ("pro", "con")
+    }
+
+
+def test_no_rehearsal_tree_means_no_preparation_at_all() -> None:
+    recorder, body = debate(**format_options(no_rehearsal_tree=True))
+    assert recorder.rehearsal_calls() == 0
+    assert body["rehearsal"] == []
+    speeches = body["speeches"]
+    assert isinstance(speeches, list)
+    assert all(s["prepared"] == [] for s in speeches)
+    for side in ("pro", "con"):
+        assert not any(PREPARED in p for p in recorder.writer_prompts(side))
+        assert all(FLOW_HEADER in p for p in recorder.writer_prompts(side))
+
+
+def test_no_flow_tree_shows_the_speeches_and_ids_instead() -> None:
+    recorder, _ = debate(**format_options(no_flow_tree=True))
+    for side in ("pro", "con"):
+        prompts = recorder.writer_prompts(side)
+        assert not any(FLOW_HEADER in p or LEGAL_MOVES in p for p in prompts)
+        later = prompts[1:] if side == "pro" else prompts
+        assert all(FLAT_IDS in p for p in later)
+        assert all("The speeches so far:" in p for p in later)
+        assert all(PREPARED in p for p in prompts)
+
+
+def test_the_baseline_side_has_neither_tree_and_the_other_both() -> None:
+    recorder, body = debate(**format_options(baseline="con"))
+    assert body["sides"] == {
+        "pro": {"config": "full", "rehearsal_tree": True, "flow_tree": True},
+        "con": {"config": "baseline", "rehearsal_tree": False, "flow_tree": False},
+    }
+    (record,) = body["rehearsal"]  # type: ignore[misc]
+    assert record["sides"] == ["pro"]
+    pro, con = recorder.writer_prompts("pro"), recorder.writer_prompts("con")
+    assert all(FLOW_HEADER in p and PREPARED in p for p in pro)
+    assert not any(FLOW_HEADER in p or PREPARED in p for p in con)
+    stages = body["head_to_head"]
+    assert isinstance(stages, list)
+    assert [r["configs"] for r in stages] == [{"pro": "full", "con": "baseline"}] * 3
+
+
+def test_in_the_swap_rerun_the_configurations_follow_the_debaters() -> None:
+    recorder = Recorder(DemoBackend(seed=4))
+    result = run_debate(
+        TOPIC,
+        model=recorder,
+        seed=4,
+        format="competitive",
+        format_options={**SMALL, **format_options(baseline="con")},
+        swap_sides=True,
+    )
+    assert result.swap is not None
+    first_half = [c for _, c in recorder.calls if isinstance(c.data, WriteCall)]
+    # six speeches in the debate, six in the rerun; in the rerun pro is the baseline
+    assert len(first_half) == 12
+    rerun = [
+        messages[-1].content
+        for messages, c in recorder.calls
+        if isinstance(c.data, WriteCall) and c.data.side == "pro"
+    ][3:]
+    assert rerun
+    assert not any(FLOW_HEADER in p or PREPARED in p for p in rerun)
