@@ -7,6 +7,7 @@ configurations follow the debaters."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from competitive_checks import check_competitive
 from moot.cli_formats import format_options
@@ -63,7 +64,7 @@ class Recorder(Wrapper):
         return sum(isinstance(c.data, ClaimsCall | ExpandCall) for _, c in self.calls)
 
 
-def debate(**options: object) -> tuple[Recorder, dict[str, object]]:
+def debate(**options: object) -> tuple[Recorder, dict[str, Any]]:
     recorder = Recorder(DemoBackend(seed=4))
     result = run_debate(
         TOPIC, model=recorder, seed=4, format="competitive", format_options={**SMALL, **options}
@@ -91,9 +92,7 @@ def test_no_rehearsal_tree_means_no_preparation_at_all() -> None:
     recorder, body = debate(**format_options(no_rehearsal_tree=True))
     assert recorder.rehearsal_calls() == 0
     assert body["rehearsal"] == []
-    speeches = body["speeches"]
-    assert isinstance(speeches, list)
-    assert all(s["prepared"] == [] for s in speeches)
+    assert all(s["prepared"] == [] for s in body["speeches"])
     for side in ("pro", "con"):
         assert not any(PREPARED in p for p in recorder.writer_prompts(side))
         assert all(FLOW_HEADER in p for p in recorder.writer_prompts(side))
@@ -116,14 +115,12 @@ def test_the_baseline_side_has_neither_tree_and_the_other_both() -> None:
         "pro": {"config": "full", "rehearsal_tree": True, "flow_tree": True},
         "con": {"config": "baseline", "rehearsal_tree": False, "flow_tree": False},
     }
-    (record,) = body["rehearsal"]  # type: ignore[misc]
+    (record,) = body["rehearsal"]
     assert record["sides"] == ["pro"]
     pro, con = recorder.writer_prompts("pro"), recorder.writer_prompts("con")
     assert all(FLOW_HEADER in p and PREPARED in p for p in pro)
     assert not any(FLOW_HEADER in p or PREPARED in p for p in con)
-    stages = body["head_to_head"]
-    assert isinstance(stages, list)
-    assert [r["configs"] for r in stages] == [{"pro": "full", "con": "baseline"}] * 3
+    assert [r["configs"] for r in body["head_to_head"]] == [{"pro": "full", "con": "baseline"}] * 3
 
 
 def test_in_the_swap_rerun_the_configurations_follow_the_debaters() -> None:
