@@ -25,9 +25,10 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from moot import run_debate
+from moot import MootError, run_debate
 from moot.events import CallFinished, Event
 from moot.llm.local import LocalBackend
+from moot.schema import DebateResult
 
 TOPICS = {
     "en": "Should a 10-person startup adopt microservices from day one?",
@@ -65,6 +66,8 @@ class Run:
     reask_seconds: float
     warnings: int
     arguments: int
+    status: str
+    """``ok``, or the error that stopped the debate (what ``moot run`` exits non-zero on)."""
 
 
 def run_one(config: Config, lang: str, seed: int) -> Run:
@@ -76,6 +79,8 @@ def run_one(config: Config, lang: str, seed: int) -> Run:
 
     backend = LocalBackend(seed=seed, sampler=config.sampler)
     started = time.perf_counter()
+    result: DebateResult | None = None
+    status = "ok"
     try:
         result = run_debate(
             TOPICS[lang],
@@ -85,6 +90,8 @@ def run_one(config: Config, lang: str, seed: int) -> Run:
             profile=config.profile,
             on_event=listen,
         )
+    except MootError as exc:
+        status = f"{type(exc).__name__}: {str(exc).splitlines()[0][:120]}"
     finally:
         backend.stop()
     wall = time.perf_counter() - started
@@ -98,16 +105,17 @@ def run_one(config: Config, lang: str, seed: int) -> Run:
         lang=lang,
         seed=seed,
         wall_seconds=round(wall, 1),
-        calls=result.usage.calls,
-        reasks=result.usage.reasks,
-        prompt_tokens=result.usage.prompt_tokens,
-        completion_tokens=result.usage.completion_tokens,
+        calls=result.usage.calls if result else len(finished),
+        reasks=result.usage.reasks if result else 0,
+        prompt_tokens=sum(e.usage.prompt_tokens for e in finished),
+        completion_tokens=sum(e.usage.completion_tokens for e in finished),
         prompt_eval_seconds=round(prompt_eval, 1),
         generation_seconds=round(generation, 1),
         other_call_seconds=round(in_calls - prompt_eval - generation, 1),
         reask_seconds=round(reask, 1),
-        warnings=len(result.warnings),
-        arguments=len(result.arguments),
+        warnings=len(result.warnings) if result else 0,
+        arguments=len(result.judgement.scores) if result else 0,
+        status=status,
     )
 
 
@@ -122,6 +130,7 @@ COLUMNS = (
     ("other_call_seconds", "other s"),
     ("reask_seconds", "re-ask s"),
     ("warnings", "warnings"),
+    ("status", "status"),
 )
 
 
@@ -136,9 +145,13 @@ def table(runs: list[Run]) -> str:
     for r in runs:
         groups.setdefault((r.config, r.lang), []).append(r)
     for (config, lang), group in groups.items():
+        ok = [r for r in group if r.status == "ok"] or group
         medians = [
-            f"{statistics.median(float(asdict(r)[key]) for r in group):g}" for key, _ in COLUMNS
+            f"{statistics.median(float(asdict(r)[key]) for r in ok):g}"
+            for key, _ in COLUMNS
+            if key != "status"
         ]
+        medians.append(f"{len(ok) if ok is not group else 0}/{len(group)} ok")
         lines.append(" | ".join([config, lang, "median", *medians]))
     for lang, seconds in PREVIOUS_RELEASE.items():
         lines.append(f"(previous release, {lang}, seed 7: {seconds:g} s wall, recorded)")

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 TOPIC = "Should a 10-person startup adopt microservices from day one?"
 ZH_TOPIC = "海南还是东北过冬？"
 PANEL = ["technical", "business", "risk", "general"]
+PLACES = ["Hainan", "Yunnan", "the North-East"]
+ZH_PLACES = ["海南", "云南", "东北"]
 
 PAYLOAD = (
     "<img src=x onerror=\"window.__pwned=1;document.title='pwned'\">"
@@ -44,7 +46,10 @@ PAYLOAD = (
 if it were ever rendered as HTML. It must only ever appear as text."""
 
 ID_PAYLOAD = '"><img src=x onerror="window.__pwned=7">'
-"""Appended to every argument id: ids are used in links and attributes."""
+"""Appended to every judged unit's id: ids are used in links and attributes."""
+
+NAME_PAYLOAD = "<img src=x onerror=window.__pwned=8>"
+"""Short enough for a position's name (``--sides``, at most 80 characters)."""
 
 TEXT_KEYS = frozenset(
     {
@@ -115,22 +120,61 @@ def _plant(value: Any) -> Any:
     return value
 
 
+CASES: dict[str, tuple[str, dict[str, Any]]] = {
+    "structured": (TOPIC, {"seed": 1}),
+    "structured-panel-swap": (TOPIC, {"panel": PANEL, "swap_sides": True}),
+    "structured-3": ("Where to spend the winter?", {"sides": PLACES, "seed": 2}),
+    "structured-zh": (ZH_TOPIC, {"lang": "zh", "seed": 2, "panel": ["technical", "risk"]}),
+    "freeform": (TOPIC, {"format": "freeform", "seed": 1, "swap_sides": True}),
+    "freeform-3-panel": (
+        "Where to spend the winter?",
+        {"format": "freeform", "sides": PLACES, "panel": ["technical", "risk", "general"]},
+    ),
+    "freeform-zh-3": (ZH_TOPIC, {"format": "freeform", "lang": "zh", "sides": ZH_PLACES}),
+}
+"""The debates every report test renders: both formats, two and three positions, with
+and without a panel, with the swap-sides rerun, in English and in Chinese."""
+
+
+def case(name: str, **extra: Any) -> DebateResult:
+    """One of ``CASES``, run for real on the demo model."""
+    topic, options = CASES[name]
+    return debate(topic, **{**options, **extra})
+
+
+def unit_ids(result: DebateResult) -> list[str]:
+    """The ids of the debate's judged units (arguments, speeches), in the judge's order."""
+    return [row.argument_id for row in result.judgement.trace]
+
+
 def hostile(result: DebateResult) -> DebateResult:
-    """``result`` with the payload in every free text a model or a user wrote (and in
-    model specs), an id payload on every argument id, and a planted fallacy and
-    protocol warning carrying the payload too."""
+    """``result`` with the payload in every free text a model or a user wrote (position
+    names, model specs, detector evidence), an id payload on every judged unit's id,
+    and a planted fallacy, protocol warning, detector flag and structured-output
+    fallback carrying the payload too."""
     data = _plant(json.loads(result.model_dump_json()))
-    first = result.arguments[0].id
+    for position in data["positions"]:
+        position["name"] += PAYLOAD
+    first = result.judgement.trace[0]
     data["judgement"]["fallacies"].append(
-        {"argument_id": first, "type": "straw_man", "quote": PAYLOAD, "verified": False}
-    )
+        {"argument_id": first.argument_id, "type": "straw_man", "quote": PAYLOAD,
+         "verified": False}
+    )  # fmt: skip
     data["warnings"].append(
-        {"round": "opening", "side": "pro", "code": "evidence_vague", "where": PAYLOAD,
+        {"round": "opening", "side": first.side, "code": "evidence_vague", "where": PAYLOAD,
          "message": PAYLOAD}
     )  # fmt: skip
+    data["detectors"].append(
+        {"detector": "repetition", "turn": 1, "unit": None, "side": first.side,
+         "evidence": PAYLOAD}
+    )  # fmt: skip
+    data["usage"]["structured_fallbacks"].append(
+        {"model": PAYLOAD, "schema_name": PAYLOAD, "mode": "prompt", "rejected": ["json_schema"],
+         "reason": PAYLOAD, "calls": 2}
+    )  # fmt: skip
     text = json.dumps(data)
-    for argument in result.arguments:
-        text = text.replace(json.dumps(argument.id), json.dumps(argument.id + ID_PAYLOAD))
+    for unit in unit_ids(result):
+        text = text.replace(json.dumps(unit), json.dumps(unit + ID_PAYLOAD))
     return DebateResult.model_validate_json(text)
 
 
@@ -233,12 +277,44 @@ def chromium(profile: Path) -> Iterator[BrowserContext]:
             context.close()
 
 
+SCREENSHOT_DIR = "MOOT_SCREENSHOT_DIR"
+"""When set, every screenshot is also copied into this directory (CI keeps it as an
+artefact; ``docs/screenshots/`` is refreshed from it)."""
+
+
+def _keep(path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    kept = os.environ.get(SCREENSHOT_DIR)
+    if kept:
+        Path(kept).mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, Path(kept) / path.name)
+    with capsys.disabled():
+        print(f"\nscreenshot: {path}")
+    return path
+
+
 def screenshot(
     page: Any, path: Path, capsys: pytest.CaptureFixture[str], *, full_page: bool = True
 ) -> Path:
     """Keep a screenshot (of the whole page, or of the window) as a test artefact and
     say where it is."""
     page.screenshot(path=str(path), full_page=full_page)
-    with capsys.disabled():
-        print(f"\nscreenshot: {path}")
-    return path
+    return _keep(path, capsys)
+
+
+def section_screenshot(
+    page: Any, first: str, last: str, path: Path, capsys: pytest.CaptureFixture[str]
+) -> Path:
+    """Keep a screenshot of the page from the top of element ``first`` to the bottom of
+    element ``last`` (CSS selectors), with a margin."""
+    top = page.locator(first).bounding_box()
+    bottom = page.locator(last).bounding_box()
+    assert top is not None
+    assert bottom is not None
+    scroll = page.evaluate("[window.scrollX, window.scrollY]")
+    y = top["y"] + scroll[1] - 16
+    height = bottom["y"] + bottom["height"] + scroll[1] + 16 - y
+    width = page.evaluate("document.documentElement.clientWidth")
+    page.screenshot(
+        path=str(path), full_page=True, clip={"x": 0, "y": y, "width": width, "height": height}
+    )
+    return _keep(path, capsys)

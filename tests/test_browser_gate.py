@@ -13,7 +13,7 @@ import pytest
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
-ONE_BROWSER_TEST = "tests/test_html_browser.py::test_report_renders[single]"
+ONE_BROWSER_TEST = "tests/test_html_browser.py::test_report_renders[structured]"
 
 
 def _pytest(**env: str) -> subprocess.CompletedProcess[str]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner, Result
 
-from html_support import TOPIC, Elements
+from html_support import PLACES, TOPIC, Elements, unit_ids
 from moot.cli import app
 from moot.report.html import to_html
 from moot.schema import DebateResult
@@ -48,9 +48,31 @@ def test_report_writes_a_stored_run(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     page = Elements(out.read_text(encoding="utf-8"))
     stored = _stored("r2")
-    for argument in stored.arguments:
-        assert argument.id in page.all_text
+    for unit in unit_ids(stored):
+        assert unit in page.all_text
     assert out.read_text(encoding="utf-8") == to_html(stored)
+
+
+def test_run_writes_the_html_report_of_a_free_form_debate(tmp_path: Path) -> None:
+    out = tmp_path / "freeform.html"
+    result = _moot("run", TOPIC, "--model", "scripted:demo", "--format", "freeform",
+                   "--sides", ";".join(PLACES), "--rounds", "2", "--swap-sides", "--id", "ff",
+                   "--html", str(out), "-q")  # fmt: skip
+    assert result.exit_code == 2, result.output  # --swap-sides needs exactly two positions
+    assert "needs exactly two" in _flat(result.stderr)
+    result = _moot("run", TOPIC, "--model", "scripted:demo", "--format", "freeform",
+                   "--sides", ";".join(PLACES), "--rounds", "2", "--id", "ff",
+                   "--html", str(out), "-q")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    stored = _stored("ff")
+    assert stored.format == "freeform"
+    assert [p.name for p in stored.positions] == PLACES
+    html = out.read_text(encoding="utf-8")
+    assert html == to_html(stored)
+    page = Elements(html)
+    assert len([t for t in page.tags("tr") if t.get("id", "").startswith("item-")]) == 6
+    for unit in unit_ids(stored):
+        assert unit in page.all_text
 
 
 def test_report_of_an_unknown_run_is_a_usage_error(tmp_path: Path) -> None:

@@ -1,9 +1,11 @@
 """The report and the viewer in a real headless chromium (Debian's, driven by
-Playwright): pages render with their stylesheet under the CSP, the trace table has
-one row per argument, planted XSS payloads never run nor become elements, nothing
-is fetched from anywhere else, and the viewer shows what the store holds, compares
-two debates and follows a run while it goes. Screenshots are kept under the test's
-temporary directory; each test prints their paths."""
+Playwright), for debates of every format: pages render with their stylesheet under
+the CSP, the trace table has one row per judged unit (argument or speech), a
+detector flag's link opens the transcript at its turn, planted XSS payloads never
+run nor become elements, nothing is fetched from anywhere else, and the viewer shows
+what the store holds, compares two debates and follows a run of each format while it
+goes. Screenshots are kept under the test's temporary directory (each test prints
+their paths) and, when ``MOOT_SCREENSHOT_DIR`` is set, copied there."""
 
 from __future__ import annotations
 
@@ -18,14 +20,19 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from html_support import (
+    CASES,
     PANEL,
     PAYLOAD,
+    PLACES,
     TOPIC,
     ZH_TOPIC,
+    case,
     chromium,
     debate,
     hostile,
     screenshot,
+    section_screenshot,
+    unit_ids,
 )
 from moot.report.html import to_html
 from moot.schema import DebateResult
@@ -86,13 +93,26 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrowserContext
 
 @pytest.fixture(scope="module")
 def results() -> dict[str, DebateResult]:
-    panel = debate(panel=PANEL, swap_sides=True)
-    return {
-        "panel": panel,
-        "single": debate("Rewrite billing in Rust?", seed=1),
-        "zh": debate(ZH_TOPIC, lang="zh", seed=2, panel=["technical", "risk", "general"]),
-        "hostile": hostile(panel),
-    }
+    found = {name: case(name) for name in CASES}
+    found["hostile-structured"] = hostile(found["structured-panel-swap"])
+    found["hostile-freeform"] = hostile(found["freeform-3-panel"])
+    return found
+
+
+UNIT_ROWS = "tr[id^='item-']"
+"""The rows of the trace table (structured) or the speeches table (free-form)."""
+
+SECTION_SHOTS = {
+    "structured-panel-swap": [("verdict", "#verdict", "#panel"), ("trace", "#trace", "#trace")],
+    "structured-3": [("trace", "#trace", "#trace")],
+    "structured-zh": [("verdict", "#verdict", "#verdict"), ("scores", "#scores", "#scores")],
+    "freeform-3-panel": [
+        ("verdict", "#verdict", "#verdict"),
+        ("speeches", "#speeches", "#speeches"),
+    ],
+    "freeform-zh-3": [("speeches", "#speeches", "#speeches")],
+}
+"""The parts of some reports kept as screenshots of their own (docs/screenshots/)."""
 
 
 def _open_report(browser: BrowserContext, result: DebateResult, path: Path) -> tuple[Watched, Page]:
@@ -103,7 +123,7 @@ def _open_report(browser: BrowserContext, result: DebateResult, path: Path) -> t
     return watched, page
 
 
-@pytest.mark.parametrize("name", ["panel", "single", "zh"])
+@pytest.mark.parametrize("name", list(CASES))
 def test_report_renders(
     browser: BrowserContext,
     results: dict[str, DebateResult],
@@ -117,9 +137,12 @@ def test_report_renders(
     assert page.evaluate("getComputedStyle(document.querySelector('.card')).borderRadius") == (
         "12px"
     )
-    assert page.locator("#trace-table tbody tr").count() == len(result.arguments)
-    for argument in result.arguments:
-        assert page.locator("#trace-table").get_by_text(argument.id, exact=True).count() == 1
+    rows = page.locator(UNIT_ROWS)
+    assert rows.count() == len(result.judgement.trace)
+    shown = page.locator(f"{UNIT_ROWS} td.id a.ref").all_inner_texts()
+    assert sorted(shown) == sorted(unit_ids(result))
+    table = "#trace-table" if result.format == "structured" else "#speech-table"
+    assert page.locator(f"{table} {UNIT_ROWS}").count() == rows.count()
     assert page.locator("svg.chart").count() >= 3
     policy = page.locator('meta[http-equiv="Content-Security-Policy"]').get_attribute("content")
     assert policy is not None
@@ -128,6 +151,8 @@ def test_report_renders(
     # the transcript is collapsed until opened
     assert not page.locator("details.transcript").evaluate("d => d.open")
     assert not page.locator("article.turn").first.is_visible()
+    for shot, first, last in SECTION_SHOTS.get(name, []):
+        section_screenshot(page, first, last, tmp_path / f"report-{name}-{shot}.png", capsys)
     page.locator("details.transcript > summary").click()
     assert page.locator("article.turn").first.is_visible()
     assert watched.foreign_requests() == []
@@ -136,13 +161,34 @@ def test_report_renders(
     page.close()
 
 
+@pytest.mark.parametrize("name", ["structured-3", "freeform-3-panel"])
+def test_a_detector_flag_leads_to_its_turn(
+    browser: BrowserContext, results: dict[str, DebateResult], name: str, tmp_path: Path
+) -> None:
+    result = results[name]
+    flagged = [flag for flag in result.detectors if flag.turn is not None]
+    assert flagged, "the demo debate is expected to trip a detector on a turn"
+    _, page = _open_report(browser, result, tmp_path / f"{name}.html")
+    links = page.locator("#detector-flags td.where a.ref")
+    assert links.count() == len(flagged)
+    links.first.click()
+    assert page.url.endswith(f"#turn-{flagged[0].turn}")
+    # the fragment opened the collapsed transcript at the flagged turn
+    turn = page.locator(f"#turn-{flagged[0].turn}")
+    assert turn.is_visible()
+    assert flagged[0].evidence not in turn.inner_text()  # the flag is about it, not in it
+    page.close()
+
+
+@pytest.mark.parametrize("name", ["hostile-structured", "hostile-freeform"])
 def test_xss_payloads_do_not_run(
     browser: BrowserContext,
     results: dict[str, DebateResult],
+    name: str,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    evil = results["hostile"]
+    evil = results[name]
     watched, page = _open_report(browser, evil, tmp_path / "hostile.html")
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
     for link in page.locator("a").all()[:40]:
@@ -155,14 +201,16 @@ def test_xss_payloads_do_not_run(
     assert page.locator("#evil").count() == 0
     assert page.locator("body").is_visible()  # the planted <style> hid nothing
     # the planted closing tags closed nothing
-    assert page.locator("#trace-table tbody tr").count() == len(evil.arguments)
+    assert page.locator(UNIT_ROWS).count() == len(evil.judgement.trace)
     assert page.locator("main > section.card").count() == page.locator(".toc a").count()
-    # and every payload is there, as text
+    # and every payload is there, as text: topic, position names, model output
     assert PAYLOAD in page.locator("h1.topic").inner_text()
+    for position in evil.positions:
+        assert page.locator(".total-side").get_by_text(position.name, exact=True).count() == 1
     assert page.locator("body").inner_text().count("<script>window.__pwned=2") >= 20
     assert watched.foreign_requests() == []
     page.evaluate("window.scrollTo(0, 0)")
-    screenshot(page, tmp_path / "report-hostile.png", capsys, full_page=False)
+    screenshot(page, tmp_path / f"report-{name}.png", capsys, full_page=False)
     page.close()
 
 
@@ -177,8 +225,13 @@ def store_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
         debate(store=store, debate_id="rerun", panel=PANEL, seed=4)
         debate(ZH_TOPIC, store=store, debate_id="winter", lang="zh", seed=2)
         debate(PAYLOAD, store=store, debate_id="hostile-topic", seed=1)
-        store.create_debate("stalled", topic="A run that is going", format="structured",
-                            config={"panel": [], "judge_runs": 1}, models={"pro": "x"})  # fmt: skip
+        debate("Where to spend the winter?", store=store, debate_id="winter-3", format="freeform",
+               sides=PLACES, panel=["technical", "risk"])  # fmt: skip
+        store.create_debate("stalled", topic="A run that is going", format="freeform",
+                            config={"options": {"format": "freeform", "sides": PLACES,
+                                                "format_options": {"rounds": 2}, "panel": []},
+                                    "models": {"A": "x"}, "judge_accuracy": {}},
+                            models={"A": "x"})  # fmt: skip
     return path
 
 
@@ -209,6 +262,11 @@ def test_viewer_lists_what_the_store_holds(
     page.fill("input[name=q]", "海南")
     page.click("form.filters button")
     assert page.locator("#runs a.run-link").all_inner_texts() == ["winter"]
+    page.fill("input[name=q]", "")
+    page.select_option("select[name=format]", "freeform")
+    page.click("form.filters button")
+    assert sorted(page.locator("#runs a.run-link").all_inner_texts()) == ["stalled", "winter-3"]
+    page.select_option("select[name=format]", "")
     page.select_option("select[name=status]", "running")
     page.fill("input[name=q]", "")
     page.click("form.filters button")
@@ -234,9 +292,11 @@ def test_viewer_debate_page_is_the_report(
     page.goto(viewer.url)
     page.click("#runs a.run-link >> text=original")
     assert page.url.endswith("/runs/original")
-    assert page.locator("#trace-table tbody tr").count() == len(result.arguments)
+    assert page.locator(f"#trace-table {UNIT_ROWS}").count() == len(result.judgement.trace)
     assert page.locator("nav.topbar a").count() == 2
     screenshot(page, tmp_path / "viewer-debate.png", capsys)
+    page.goto(f"{viewer.url}runs/winter-3")
+    assert page.locator(f"#speech-table {UNIT_ROWS}").count() == 9
     page.goto(f"{viewer.url}runs/hostile-topic")
     assert page.evaluate("window.__pwned") is None
     assert page.locator("h1.topic").inner_text() == PAYLOAD
@@ -259,16 +319,26 @@ def test_viewer_compares_two_debates(
     page.close()
 
 
+LIVE_RUNS = {
+    "structured": ((), 6),
+    "freeform": (("--format", "freeform", "--sides", ";".join(PLACES), "--rounds", "2"), 6),
+}
+"""Extra ``moot run`` arguments, and the judged units the finished report shows."""
+
+
+@pytest.mark.parametrize("fmt", list(LIVE_RUNS))
 def test_live_page_follows_a_run(
     browser: BrowserContext,
+    fmt: str,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    extra, units = LIVE_RUNS[fmt]
     Store().close()  # the run's store, in this test's MOOT_HOME
     served = serve_in_thread(default_path())
     run = subprocess.Popen(
         [sys.executable, "-m", "moot", "run", TOPIC, "--model", "scripted:demo?latency_ms=400",
-         "--seed", "5", "--id", "going", "-q"],
+         "--seed", "5", "--id", "going", "-q", *extra],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         env=os.environ.copy(),
@@ -285,7 +355,8 @@ def test_live_page_follows_a_run(
                 if calls >= 2:
                     seen_running = True
                     assert page.locator("#calls tbody tr").count() >= calls
-                    screenshot(page, tmp_path / "viewer-live.png", capsys)
+                    assert page.locator("#progress svg.chart").count() == 1  # calls expected
+                    screenshot(page, tmp_path / f"viewer-live-{fmt}.png", capsys)
                     break
             time.sleep(0.2)
         assert seen_running, "the live page never showed the run in progress"
@@ -293,7 +364,7 @@ def test_live_page_follows_a_run(
         page.wait_for_selector("#report-link", timeout=10_000)  # the page refreshes itself
         assert page.locator("meta[http-equiv=refresh]").count() == 0
         page.click("#report-link")
-        assert page.locator("#trace-table tbody tr").count() >= 6
+        assert page.locator(UNIT_ROWS).count() >= units
     finally:
         if run.poll() is None:
             run.kill()

@@ -11,14 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from html_support import PANEL, ZH_TOPIC, Elements, debate
+from html_support import PANEL, PLACES, ZH_TOPIC, Elements, debate
 from moot.errors import ConfigError
+from moot.report.html.formats import expected_calls
 from moot.store import ReadOnlyStore, Store
 from moot.view import Served, serve_in_thread
 
 pytestmark = pytest.mark.server
 
-RUNS = ("panel-run", "zh-run", "plain-run")
+RUNS = ("panel-run", "zh-run", "plain-run", "ff-run", "damaged-run")
 
 
 @pytest.fixture(scope="module")
@@ -28,6 +29,14 @@ def store_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
         debate(store=store, debate_id="panel-run", panel=PANEL, swap_sides=True)
         debate(ZH_TOPIC, store=store, debate_id="zh-run", lang="zh")
         debate("Rewrite billing in Rust?", store=store, debate_id="plain-run", seed=1)
+        debate("Where to spend the winter?", store=store, debate_id="ff-run", format="freeform",
+               sides=PLACES, panel=["technical", "risk"])  # fmt: skip
+        damaged = debate(store=store, debate_id="damaged-run", format="freeform", seed=2)
+        store.set_status(
+            "damaged-run",
+            "done",
+            result_json=damaged.model_copy(update={"payload": {"freeform": {}}}).model_dump_json(),
+        )
     return path
 
 
@@ -120,6 +129,9 @@ def test_only_reads_are_allowed(viewer: Served, store_path: Path, method: str) -
         "/runs/panel-run",
         "/runs/zh-run/live",
         "/compare?a=panel-run&b=plain-run",
+        "/runs/ff-run",
+        "/runs/ff-run/live",
+        "/compare?a=ff-run&b=panel-run",
         "/runs/nonesuch",
         "/no/such/page",
     ],
@@ -183,7 +195,10 @@ def test_search_and_filters_narrow_the_list(viewer: Served) -> None:
     assert _listed(_get(viewer, "/?q=%E6%B5%B7%E5%8D%97", host)[2]) == {"zh-run"}  # 海南
     assert _listed(_get(viewer, "/?q=scripted%3Ademo", host)[2]) == set(RUNS)  # a model
     assert _listed(_get(viewer, "/?status=failed", host)[2]) == set()
-    assert _listed(_get(viewer, "/?status=done&format=structured", host)[2]) == set(RUNS)
+    structured = set(RUNS) - {"ff-run", "damaged-run"}
+    assert _listed(_get(viewer, "/?status=done&format=structured", host)[2]) == structured
+    assert _listed(_get(viewer, "/?format=freeform", host)[2]) == {"ff-run", "damaged-run"}
+    assert _listed(_get(viewer, "/?q=winter", host)[2]) == {"ff-run"}
     ignored = _get(viewer, "/?status=%3Cb%3E&format=nonesuch", host)[2]
     assert _listed(ignored) == set(RUNS)
 
@@ -208,3 +223,41 @@ def test_head_is_answered_without_a_body(viewer: Served) -> None:
     assert body == ""
     assert headers["content-type"].startswith("text/html")
     assert "default-src 'none'" in headers["content-security-policy"]
+
+
+def test_the_list_reads_v2_runs(viewer: Served) -> None:
+    """Each run's language (stored in its options) and its verdict line, every position
+    with its total."""
+    _, _, body = _get(viewer, "/", f"127.0.0.1:{_port(viewer)}")
+    text = Elements(body).all_text
+    assert "Chinese" in text
+    for place in PLACES:
+        assert place in text
+
+
+def test_the_live_page_counts_the_calls_of_each_format(viewer: Served, store_path: Path) -> None:
+    host = f"127.0.0.1:{_port(viewer)}"
+    with ReadOnlyStore(store_path) as store:
+        for run in ("ff-run", "panel-run", "plain-run"):
+            row = store.get_debate(run)
+            assert row is not None
+            valid = [c for c in store.calls(run) if c.validation == "ok"]
+            expected = expected_calls(row.format, row.config)
+            assert expected is not None
+            assert expected <= len(valid)  # a detector's re-ask of a speech is one more
+            status, _, body = _get(viewer, f"/runs/{run}/live", host)
+            assert status == 200
+            text = " ".join(Elements(body).all_text.split())
+            assert f"{len(valid)} / {expected}" in text
+    _, _, body = _get(viewer, "/runs/ff-run/live", host)
+    text = Elements(body).all_text
+    for step in ("Round 1", "Round 2", "Round 3", "Judgement", "Topic classification"):
+        assert step in text
+
+
+def test_a_damaged_stored_result_is_shown_as_unreadable(viewer: Served) -> None:
+    status, _, body = _get(viewer, "/runs/damaged-run", f"127.0.0.1:{_port(viewer)}")
+    assert status == 200
+    text = " ".join(Elements(body).all_text.split())
+    assert "cannot be read by this version of moot" in text
+    assert "the freeform payload of this result cannot be read" in text

@@ -72,9 +72,9 @@ AgreementLabel = Literal["high", "moderate", "needs_attention", "not_computable"
 NotComputableReason = Literal["too_few_pairable_values", "no_variation"]
 
 HIGH_AGREEMENT = 0.80
-"""SPEC §5: alpha >= 0.80 is high agreement."""
+"""alpha >= 0.80 is high agreement."""
 MODERATE_AGREEMENT = 0.67
-"""SPEC §5: 0.67 <= alpha < 0.80 is moderate; below 0.67 needs attention."""
+"""0.67 <= alpha < 0.80 is moderate; below 0.67 needs attention."""
 
 # A computed coefficient that is a threshold in exact arithmetic may land a few ulps
 # below it in floating point; such a value still earns the label of the threshold.
@@ -390,7 +390,7 @@ def _count(raw: object, subject: int) -> int:
 
 
 def agreement_label(value: float) -> AgreementLabel:
-    """The SPEC §5 label of an agreement coefficient.
+    """The reading of an agreement coefficient (high, moderate, needs attention).
 
     ``>= 0.80`` high, ``0.67 <= value < 0.80`` moderate, ``< 0.67`` needs attention, NaN
     (not computable) ``"not_computable"``. Values within 1e-9 below a threshold count

@@ -1,4 +1,4 @@
-"""Per-judge calibration of scores (SPEC section 5): z-score (default) or min-max over
+"""Per-judge calibration of scores: z-score (default) or min-max over
 the judge's own scores, so a lenient and a severe judge become comparable.
 
 Degenerate cases are defined, not divided by zero: with one score, or when every

@@ -1,4 +1,4 @@
-"""A panel of differentiated judges that measures its own agreement (SPEC section 5).
+"""A panel of differentiated judges that measures its own agreement.
 
 Pipeline: independent scoring (every judge x run concurrently, none sees another's
 output) -> per-judge aggregation over runs (self-consistency) -> calibration ->
@@ -90,7 +90,7 @@ def judge_identity(name: str, model: str) -> str:
 
 
 def judge_weight(relevance: float, accuracy: float) -> float:
-    """SPEC section 5: 0.7 x domain relevance + 0.3 x historical accuracy."""
+    """A judge's weight: 0.7 x domain relevance + 0.3 x historical accuracy."""
     return round(RELEVANCE_SHARE * relevance + ACCURACY_SHARE * accuracy, 6)
 
 

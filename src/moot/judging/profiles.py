@@ -1,5 +1,5 @@
 """Judge profiles: differentiated judges, each with its own dimension weights and its
-relevance to each type of topic (SPEC section 5).
+relevance to each type of topic.
 
 Built in: ``technical``, ``business``, ``risk`` and ``general``. Custom profiles come
 from a TOML file::
@@ -53,7 +53,7 @@ def _profile(
     return JudgeProfile(name, Rubric(name, dict(zip(DIMENSIONS, weights, strict=True))), relevance)
 
 
-# Weights from SPEC section 5; relevance: a judge is most relevant to its own kind of
+# The four built-in judges' weights; relevance: a judge is most relevant to its own kind of
 # topic, the general judge a little less to every kind, the others least.
 BUILTIN: dict[str, JudgeProfile] = {
     p.name: p

@@ -12,11 +12,9 @@ from urllib.parse import quote
 
 from pydantic import ValidationError
 
-from moot.errors import ConfigError
-from moot.report.html import build_report, charts
+from moot.report.html import build_report, charts, formats
 from moot.report.html.common import VerdictView, item_scores, item_standings
-from moot.report.html.formats import view_of
-from moot.report.html.labels import label
+from moot.report.html.labels import label, round_label
 from moot.report.html.parts import Section, SideView, tone
 from moot.schema import DebateResult
 from moot.store import STATUSES, CallRow, DebateRow
@@ -72,6 +70,7 @@ class RunList:
     statuses: tuple[tuple[str, str], ...]
     formats: tuple[str, ...]
     ids: tuple[str, ...]
+    """The finished runs, which the comparison form offers."""
 
 
 def _summary(result: DebateResult, labels: dict[str, str]) -> str:
@@ -122,7 +121,7 @@ def run_list(
                 live_href=run_href(row.id, "live") if RUN_ID.fullmatch(row.id) else "",
                 topic=row.topic,
                 format=row.format,
-                lang=str(row.config.get("lang", "")),
+                lang=str(formats.stored_options(row.config).get("lang", "")),
                 status=row.status,
                 status_label=label(labels, f"status.{row.status}", row.status),
                 status_css=tone(STATUS_TONES, row.status),
@@ -140,7 +139,7 @@ def run_list(
         format=format,
         statuses=tuple((s, label(labels, f"status.{s}", s)) for s in STATUSES),
         formats=tuple(sorted({row.format for row in rows})),
-        ids=tuple(row.id for row in rows),
+        ids=tuple(row.id for row in rows if row.status == "done" and RUN_ID.fullmatch(row.id)),
     )
 
 
@@ -188,7 +187,7 @@ def _round_steps(
     current = calls[-1].round if calls and running else None
     return tuple(
         RoundStep(
-            label=label(labels, f"round.{r}", r),
+            label=round_label(labels, r),
             calls=seen.get(r, 0),
             css="current" if r == current else ("reached" if seen.get(r) else ""),
         )
@@ -199,11 +198,8 @@ def _round_steps(
 def progress(row: DebateRow, calls: Sequence[CallRow], labels: dict[str, str]) -> Progress:
     """What the journal says of a run so far: calls per round, validated and rejected
     calls, and, when the format says how many calls a run makes, how far it is."""
-    try:
-        view = view_of(row.format)
-        rounds, expected = view.rounds, view.expected_calls(row.config)
-    except ConfigError:
-        rounds, expected = (), None
+    rounds = formats.rounds(row.format, row.config)
+    expected = formats.expected_calls(row.format, row.config)
     valid = sum(1 for c in calls if c.validation == "ok")
     failed = sum(1 for c in calls if c.error is not None)
     bar = None
@@ -215,7 +211,7 @@ def progress(row: DebateRow, calls: Sequence[CallRow], labels: dict[str, str]) -
         calls=tuple(
             CallLine(
                 seq=c.seq,
-                round=label(labels, f"round.{c.round}", c.round),
+                round=round_label(labels, c.round),
                 role=c.role,
                 attempt=c.attempt,
                 validation=c.validation or "-",
@@ -262,12 +258,13 @@ class Comparison:
     sides: tuple[CompareSide, ...]
     same_topic: bool
     items: tuple[CompareItem, ...]
+    items_title: str
     legend: tuple[SideView, ...]
 
 
 def compare(pair: Sequence[tuple[DebateRow, DebateResult]], labels: dict[str, str]) -> Comparison:
-    """Two finished debates side by side: verdicts, totals and each argument's
-    standing and score (matched by id), with the arguments whose standing differs."""
+    """Two finished debates side by side: verdicts, gaps, totals and each judged unit's
+    standing and score (matched by id), with the units whose standing differs."""
     reports = [build_report(result) for _, result in pair]
     listing = run_list([row for row, _ in pair], labels)
     sides = []
@@ -310,5 +307,8 @@ def compare(pair: Sequence[tuple[DebateRow, DebateResult]], labels: dict[str, st
         sides=tuple(sides),
         same_topic=len({result.topic for _, result in pair}) == 1,
         items=tuple(items),
+        items_title=labels["view.units"].format(
+            unit=" / ".join(dict.fromkeys(r.context.unit for r in reports))
+        ),
         legend=reports[0].context.sides,
     )

@@ -47,7 +47,8 @@ class CrossExamItem(_Reply):
 
 
 class CrossExamReply(_Reply):
-    responses: list[CrossExamItem] = Field(min_length=1, max_length=2 * MAX_ARGUMENTS)
+    # every argument of every other position: up to five positions of five arguments
+    responses: list[CrossExamItem] = Field(min_length=1, max_length=5 * MAX_ARGUMENTS)
 
 
 class ClosingReply(_Reply):

@@ -13,14 +13,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from moot.report.html import common
-from moot.report.html.formats import FormatView, view_of
+from pydantic import ValidationError
+
+from moot.errors import ConfigError
+from moot.report.html import common, formats, freeform, generic, structured
+from moot.report.html.formats import FormatView, register, view_of
 from moot.report.html.labels import label, labels
 from moot.report.html.page import render
 from moot.report.html.parts import Context, Section
 from moot.schema import DebateResult
 
-__all__ = ["Link", "ReportPage", "build_report", "render_report", "to_html"]
+__all__ = [
+    "FormatView",
+    "Link",
+    "ReportPage",
+    "build_report",
+    "register",
+    "render_report",
+    "to_html",
+]
+
+formats.register(structured.StructuredView())
+formats.register(freeform.FreeformView())
 
 
 @dataclass(frozen=True)
@@ -45,18 +59,44 @@ class ReportPage:
 
 def build_report(result: DebateResult) -> ReportPage:
     """The report's sections for a result: verdict, panel, the format's own sections,
-    scores, flags, unresolved questions, transcript, models and usage."""
+    scores, flags, unresolved questions, transcript, models and usage. ``ConfigError``
+    when the result's format is unknown or its payload cannot be read (a damaged or
+    hand-edited stored result)."""
     view: FormatView = view_of(result.format)
+    try:
+        return _build(result, view)
+    except ValidationError as exc:
+        raise ConfigError(
+            f"the {result.format} payload of this result cannot be read"
+            f" ({exc.error_count()} validation errors)"
+        ) from exc
+    except KeyError as exc:
+        raise ConfigError(
+            f"the stored result is missing {exc}, which its {result.format} view reads"
+        ) from exc
+
+
+def _build(result: DebateResult, view: FormatView) -> ReportPage:
     text = labels(result.lang)
-    sides = common.sides_of(result, text)
-    ctx = Context(result=result, labels=text, sides=sides, items=tuple(view.items(result, sides)))
+    sides = common.sides_of(result)
+    ctx = Context(
+        result=result,
+        labels=text,
+        sides=sides,
+        items=tuple(view.items(result, sides)),
+        unit=label(text, f"unit.{view.unit}", view.unit),
+        standing_tones=generic.standing_tones(result.format),
+    )
     turns = view.transcript(ctx)
+    # the detectors number the turns of Format.transcript: flags go on the page's
+    # turns only when the view's transcript follows that order
+    aligned = generic.turn_count(result) in (None, len(turns))
     parts: list[Section | None] = [
         common.verdict_section(ctx),
         common.panel_section(ctx),
         *view.sections(ctx, turns),
         common.scores_section(ctx),
-        common.flags_section(ctx, view.detector_flags(ctx, turns)),
+        common.flags_section(ctx, turns if aligned else None),
         common.questions_section(ctx),
         common.transcript_section(ctx, turns),
         common.usage_section(ctx),

@@ -8,6 +8,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from moot.report.html.page import number
+
 WIDTH = 720.0
 LABEL_WIDTH = 150.0
 VALUE_WIDTH = 70.0
@@ -85,8 +87,9 @@ class Scale:
 def score_domain(values: Sequence[float]) -> tuple[float, float]:
     """The axis for scores: 0 to 10, widened to whole numbers that hold every value
     (calibrated scores may fall outside 1-10)."""
-    low = min([0.0, *values])
-    high = max([10.0, *values])
+    finite = [v for v in values if math.isfinite(v)]
+    low = min([0.0, *finite])
+    high = max([10.0, *finite])
     return float(math.floor(low)), float(math.ceil(high))
 
 
@@ -102,8 +105,23 @@ def _axis(chart: Chart, scale: Scale, top: float, bottom: float, step: float) ->
 
 def _bar(scale: Scale, value: float, y: float, css: str, title: str) -> Rect:
     start = scale.x(max(scale.low, 0.0))
-    end = scale.x(value)
+    end = scale.x(value) if math.isfinite(value) else start
     return Rect(min(start, end), y, abs(end - start), BAR, css, title)
+
+
+LABEL_UNITS = 20
+"""How much of a row's label fits left of the plot (a CJK character counts twice)."""
+
+
+def fit(label: str, units: int = LABEL_UNITS) -> str:
+    """``label`` shortened with an ellipsis to fit ``units`` (SVG text cannot wrap; the
+    full label stays in the bar's tooltip and on the page)."""
+    used = 0
+    for index, char in enumerate(label):
+        used += 2 if ord(char) >= 0x2E80 else 1
+        if used > units:
+            return label[: max(index - 1, 1)] + "…"
+    return label
 
 
 @dataclass(frozen=True)
@@ -131,9 +149,9 @@ def bar_chart(label: str, rows: Sequence[BarRow], domain: tuple[float, float]) -
     for index, row in enumerate(rows):
         y = PAD + index * ROW + (ROW - BAR) / 2
         middle = y + BAR / 2
-        chart.texts.append(Text(LABEL_WIDTH - 8, middle + 4, row.label, row.label_css, "end"))
+        chart.texts.append(Text(LABEL_WIDTH - 8, middle + 4, fit(row.label), row.label_css, "end"))
         chart.rects.append(_bar(scale, row.value, y, row.css, row.title))
-        right = scale.x(row.value)
+        right = scale.x(row.value) if math.isfinite(row.value) else scale.left
         if row.interval is not None:
             low, high = (scale.x(v) for v in row.interval)
             chart.lines.append(Line(low, middle, high, middle, "whisker"))
@@ -141,11 +159,13 @@ def bar_chart(label: str, rows: Sequence[BarRow], domain: tuple[float, float]) -
             chart.lines.append(Line(high, y + 2, high, y + BAR - 2, "whisker"))
             right = max(right, high)
         for value, css, title in row.dots:
+            if not math.isfinite(value):
+                continue
             chart.circles.append(Circle(scale.x(value), middle, 4.5, css, title))
             right = max(right, scale.x(value))
-        text = f"{row.value:.2f}"
+        text = number(row.value)
         if row.interval is not None:
-            text += f"  [{row.interval[0]:.2f}, {row.interval[1]:.2f}]"
+            text += f"  [{number(row.interval[0])}, {number(row.interval[1])}]"
         if row.note:
             text += f"  {row.note}"
         chart.texts.append(Text(right + 8, middle + 4, text, "value"))
@@ -172,12 +192,15 @@ def grouped_chart(label: str, groups: Sequence[Group], domain: tuple[float, floa
     _axis(chart, scale, PAD / 2, bottom, 1.0)
     y = PAD
     for group, group_height in zip(groups, group_heights, strict=True):
-        chart.texts.append(Text(LABEL_WIDTH - 8, y + group_height / 2, group.label, "dim", "end"))
+        chart.texts.append(
+            Text(LABEL_WIDTH - 8, y + group_height / 2, fit(group.label), "dim", "end")
+        )
         bar_y = y + 6
         for value, css, title in group.bars:
-            start, end = scale.x(max(domain[0], 0.0)), scale.x(value)
+            start = scale.x(max(domain[0], 0.0))
+            end = scale.x(value) if math.isfinite(value) else start
             chart.rects.append(Rect(min(start, end), bar_y, abs(end - start), thin, css, title))
-            chart.texts.append(Text(end + 6, bar_y + thin - 2, f"{value:.2f}", "value small"))
+            chart.texts.append(Text(end + 6, bar_y + thin - 2, number(value), "value small"))
             bar_y += thin + 3
         y += group_height
     return chart

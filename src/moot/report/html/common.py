@@ -8,16 +8,17 @@ the format's view supplies (``moot.report.html.formats``).
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from moot.report.html import charts
 from moot.report.html.labels import label
+from moot.report.html.page import number
 from moot.report.html.parts import (
     AGREEMENT_CLASSES,
     SIDE_CLASSES,
-    STANDING_CLASSES,
     Context,
     FlagView,
     ItemRef,
@@ -27,7 +28,7 @@ from moot.report.html.parts import (
     TurnView,
     tone,
 )
-from moot.report.markdown import group_warnings, lead_judge
+from moot.report.markdown import fallback_notes, group_warnings, lead_judge
 from moot.schema import AgreementStat, DebateResult, Fallacy, Panel
 
 
@@ -36,7 +37,7 @@ def dimensions_of(result: DebateResult) -> tuple[str, ...]:
     return tuple(result.judgement.weights)
 
 
-def sides_of(result: DebateResult, labels: dict[str, str]) -> tuple[SideView, ...]:
+def sides_of(result: DebateResult) -> tuple[SideView, ...]:
     """The debate's positions in order, each with its name and colour."""
     return tuple(
         SideView(key=p.key, label=p.name, css=f"side-{i % SIDE_CLASSES}")
@@ -45,8 +46,9 @@ def sides_of(result: DebateResult, labels: dict[str, str]) -> tuple[SideView, ..
 
 
 def side_total(totals: Mapping[str, float], key: str) -> float:
-    """A position's total (totals are keyed by position)."""
-    return float(totals[key])
+    """A position's total (totals are keyed by position; NaN, shown as ``-``, for a
+    position a stored result has no total for)."""
+    return float(totals.get(key, math.nan))
 
 
 # ---- the numbers the report shows for each judged item --------------------------
@@ -91,7 +93,7 @@ def item_standings(ctx: Context) -> dict[str, StandingView]:
                 label(labels, f"standing.{c.majority_standing}", str(c.majority_standing))
                 if c.majority_standing
                 else labels["panel.tie"],
-                tone(STANDING_CLASSES, c.majority_standing),
+                ctx.standing_css(c.majority_standing),
                 source,
             )
             for c in result.panel.consensus
@@ -100,7 +102,7 @@ def item_standings(ctx: Context) -> dict[str, StandingView]:
     return {
         row.argument_id: StandingView(
             label(labels, f"standing.{row.standing}", row.standing),
-            tone(STANDING_CLASSES, row.standing),
+            ctx.standing_css(row.standing),
             source,
         )
         for row in result.judgement.trace
@@ -124,13 +126,25 @@ class SwapView:
     note: str | None
     survives: bool
     totals: tuple[tuple[SideView, float], ...]
+    models: tuple[tuple[SideView, str], ...]
+    """Which model argued each position in the swapped run (shown when they differ)."""
+
+
+@dataclass(frozen=True)
+class GapView:
+    """The gap between the leading position and the runner-up, as code computed it."""
+
+    value: float
+    leader: SideView | None
+    runner_up: SideView | None
+    text: str
+    css: str
 
 
 @dataclass(frozen=True)
 class VerdictView:
     sentence: str
-    gap_text: str
-    reading: str
+    gap: GapView
     decided: bool
     basis: str
     totals: tuple[SideTotal, ...]
@@ -178,13 +192,21 @@ def _swap(ctx: Context) -> SwapView | None:
         sentence=sentence,
         note=labels["swap.same_model"] if swap.same_model else None,
         survives=swap.survives,
-        totals=tuple((s, side_total(swap.swapped_totals, s.key)) for s in ctx.sides),
+        totals=tuple(
+            (s, side_total(swap.swapped_totals, s.key))
+            for s in ctx.sides
+            if s.key in swap.swapped_totals
+        ),
+        models=()
+        if swap.same_model
+        else tuple((s, swap.models[s.key]) for s in ctx.sides if s.key in swap.models),
     )
 
 
 def verdict_section(ctx: Context) -> Section:
-    """The verdict and the gap, each side's total (with its interval under a panel),
-    the swap check, the key insight and the recommendation."""
+    """The verdict and the gap between the leader and the runner-up, each position's
+    total (with its interval under a panel), the swap check, the key insight and the
+    recommendation."""
     result, labels = ctx.result, ctx.labels
     panel = result.panel
     gap = panel.gap if panel else result.judgement.gap
@@ -215,8 +237,13 @@ def verdict_section(ctx: Context) -> Section:
     judge = lead_judge(result)
     data = VerdictView(
         sentence=sentence,
-        gap_text=gap.text,
-        reading=tone({"clear_difference": "good", "moderate_difference": "mixed"}, gap.reading),
+        gap=GapView(
+            value=gap.value,
+            leader=ctx.side(gap.leader),
+            runner_up=ctx.side(gap.runner_up),
+            text=gap.text,
+            css=tone({"clear_difference": "good", "moderate_difference": "mixed"}, gap.reading),
+        ),
         decided=decided,
         basis=basis,
         totals=side_totals,
@@ -275,9 +302,12 @@ class PanelView:
     judge_runs: int
     judges: tuple[JudgeRow, ...]
     judge_names: tuple[str, ...]
+    sides: tuple[SideView, ...]
     agreement: tuple[AgreementView, ...]
     indicative: str | None
     diverged: bool
+    """The panel could not agree (not merely: the totals are too close to call)."""
+    too_close: str | None
     reasons: tuple[str, ...]
     disputed: tuple[ConsensusRow, ...]
     settle: tuple[str, ...]
@@ -311,7 +341,7 @@ def panel_section(ctx: Context) -> Section | None:
             standings=tuple(
                 (
                     label(labels, f"standing.{c.standings.get(j.name)}", "-"),
-                    tone(STANDING_CLASSES, c.standings.get(j.name)),
+                    ctx.standing_css(c.standings.get(j.name)),
                 )
                 for j in panel.judges
             ),
@@ -340,18 +370,22 @@ def panel_section(ctx: Context) -> Section | None:
             for name, j in zip(names, panel.judges, strict=True)
         ),
         judge_names=names,
+        sides=ctx.sides,
         agreement=(
             _agreement(labels["panel.alpha_interval"], panel.agreement.alpha_interval, labels),
             _agreement(labels["panel.alpha_nominal"], panel.agreement.alpha_nominal, labels),
             _agreement(labels["panel.kappa"], panel.agreement.kappa, labels),
         ),
         indicative=panel.agreement.note,
-        diverged=panel.divergence.diverged,
+        diverged=panel.divergence.diverged and panel.divergence.reasons != ["close_totals"],
+        too_close=labels["panel.too_close"]
+        if panel.divergence.reasons == ["close_totals"]
+        else None,
         reasons=tuple(label(labels, f"divergence.{r}", r) for r in panel.divergence.reasons),
         disputed=tuple(
             r for r in rows if r.item.label in panel.divergence.disputed_arguments and r.disputed
         ),
-        settle=tuple(panel.divergence.settle),
+        settle=tuple(panel.divergence.settle) if panel.divergence.diverged else (),
         consensus=rows,
         scale_note=labels["html.agreement_scale"],
     )
@@ -368,6 +402,7 @@ class ScoresView:
     dimensions: charts.Chart
     dimensions_note: str
     items: charts.Chart
+    items_title: str
     items_note: str
     legend: tuple[SideView, ...]
 
@@ -395,7 +430,7 @@ def _dimension_means(ctx: Context) -> dict[str, dict[str, float]]:
             if d in scored:
                 values[side][d].append(float(scored[d]))
     return {
-        side: {d: statistics.fmean(v) if v else 0.0 for d, v in dims.items()}
+        side: {d: statistics.fmean(v) if v else math.nan for d, v in dims.items()}
         for side, dims in values.items()
     }
 
@@ -410,7 +445,7 @@ def scores_section(ctx: Context) -> Section:
     judge_dots: dict[str, list[float]] = {}
     if panel is not None:
         for c in panel.consensus:
-            judge_dots[c.argument_id] = [c.scores[j.name] for j in panel.judges]
+            judge_dots[c.argument_id] = [c.scores.get(j.name, math.nan) for j in panel.judges]
     every = [*scores.values(), *(v for dots in judge_dots.values() for v in dots)]
     if panel is not None:
         every += [v for i in panel.intervals.values() for v in (i.low, i.high)]
@@ -421,7 +456,7 @@ def scores_section(ctx: Context) -> Section:
             label_css=f"label {side.css}",
             value=side_total(totals, side.key),
             css=f"bar {side.css}",
-            title=f"{side.label}: {side_total(totals, side.key):.2f}",
+            title=f"{side.label}: {number(side_total(totals, side.key))}",
             interval=(
                 (panel.intervals[side.key].low, panel.intervals[side.key].high)
                 if panel and side.key in panel.intervals
@@ -435,7 +470,7 @@ def scores_section(ctx: Context) -> Section:
         charts.Group(
             label=label(labels, f"dim.{d}", d),
             bars=tuple(
-                (means[s.key][d], f"bar {s.css}", f"{s.label}, {d}: {means[s.key][d]:.2f}")
+                (means[s.key][d], f"bar {s.css}", f"{s.label}, {d}: {number(means[s.key][d])}")
                 for s in ctx.sides
             ),
         )
@@ -447,9 +482,9 @@ def scores_section(ctx: Context) -> Section:
         charts.BarRow(
             label=item.id,
             label_css=f"label {item.side.css}",
-            value=scores.get(item.id, 0.0),
+            value=scores.get(item.id, math.nan),
             css=f"bar {item.side.css}",
-            title=f"{item.id}: {scores.get(item.id, 0.0):.2f}",
+            title=f"{item.id}: {number(scores.get(item.id, math.nan))}",
             dots=tuple(
                 (value, "dot", f"{name}: {value:.2f}")
                 for name, value in zip(judge_names, judge_dots.get(item.id, []), strict=False)
@@ -458,13 +493,17 @@ def scores_section(ctx: Context) -> Section:
         )
         for item in ctx.items
     ]
+    items_title = labels["html.chart.items"].format(unit=ctx.unit)
     data = ScoresView(
         totals=charts.bar_chart(labels["html.chart.totals"], total_rows, domain),
         totals_note=labels["html.chart.totals_panel" if panel else "html.chart.totals_judge"],
         dimensions=charts.grouped_chart(labels["html.chart.dimensions"], groups, (0.0, 10.0)),
-        dimensions_note=labels["html.chart.dimensions_note"],
-        items=charts.bar_chart(labels["html.chart.arguments"], item_rows, domain),
-        items_note=labels["html.chart.arguments_panel" if panel else "html.chart.arguments_judge"],
+        dimensions_note=labels["html.chart.dimensions_note"].format(unit=ctx.unit),
+        items=charts.bar_chart(items_title, item_rows, domain),
+        items_title=items_title,
+        items_note=labels["html.chart.items_panel" if panel else "html.chart.items_judge"].format(
+            unit=ctx.unit
+        ),
         legend=ctx.sides,
     )
     return Section("scores", labels["html.scores"], "sections/scores.html.j2", data)
@@ -499,17 +538,50 @@ def _fallacy(ctx: Context, fallacy: Fallacy) -> FlagView:
     )
 
 
-def flags_section(ctx: Context, detectors: Sequence[FlagView]) -> Section:
-    """Possible fallacies (with whether the quote was found), detector flags and the
-    protocol rules still broken after the re-asks."""
+def turn_place(turn: TurnView, labels: dict[str, str]) -> Located:
+    """Where a turn is, in words (its number, round and heading) and by its anchor."""
+    parts = [labels["html.turn"].format(n=turn.number), turn.round, turn.heading]
+    return Located(" · ".join(p for p in parts if p), turn.anchor)
+
+
+def detector_flags(ctx: Context, turns: Sequence[TurnView] | None) -> list[FlagView]:
+    """The detectors' flags as the result recorded them, each placed on its turn
+    (``turns``: the page's transcript, in the format's transcript order; None when
+    it does not follow that order), else on its judged unit, else on the debate."""
+    labels = ctx.labels
+    views = []
+    for flag in ctx.result.detectors:
+        if turns is not None and flag.turn is not None and 0 <= flag.turn < len(turns):
+            where = turn_place(turns[flag.turn], labels)
+        elif flag.unit is not None:
+            where = ctx.locate(flag.unit)
+        elif flag.turn is not None:
+            where = Located(labels["html.turn"].format(n=flag.turn), None)
+        else:
+            where = Located(labels["html.whole_debate"], None)
+        views.append(
+            FlagView(
+                kind=label(labels, f"detector.{flag.detector}", flag.detector),
+                where=where,
+                side=ctx.side(flag.side),
+                evidence=flag.evidence,
+            )
+        )
+    return views
+
+
+def flags_section(ctx: Context, turns: Sequence[TurnView] | None) -> Section:
+    """Possible fallacies (with whether the quote was found), the detectors' flags on
+    their turns and the protocol rules still broken after the re-asks."""
     result, labels = ctx.result, ctx.labels
     fallacies = tuple(_fallacy(ctx, f) for f in result.judgement.fallacies)
+    names = {s.key: s.label for s in ctx.sides}
     data = FlagsView(
         fallacies=fallacies,
-        detectors=tuple(detectors),
+        detectors=tuple(detector_flags(ctx, turns)),
         warnings=tuple(
             WarningLine(heading, rule, tuple(places))
-            for heading, rule, places in group_warnings(result.warnings, labels)
+            for heading, rule, places in group_warnings(result.warnings, labels, names)
         ),
         judge_zero_variance=any(w.code == "judge_zero_variance" for w in result.warnings),
     )
@@ -553,17 +625,22 @@ class UsageView:
     models: tuple[ModelRow, ...]
     figures: tuple[tuple[str, str], ...]
     settings: tuple[tuple[str, str], ...]
+    fallbacks: tuple[str, ...]
+    """One sentence per schema a server refused in its usual structured-output mode."""
     footer: str
 
 
-def role_label(role: str, labels: dict[str, str]) -> str:
-    """A role of ``result.models`` (``pro``, ``judge``, ``judge:risk``) in words."""
+def role_label(role: str, ctx: Context) -> str:
+    """A role of ``result.models`` (a position's key, ``judge``, ``judge:risk``) in
+    words: the position's name, the judge, a panel judge's profile."""
+    labels = ctx.labels
     if role.startswith("judge:"):
         name = role.removeprefix("judge:")
         return label(labels, f"judge.{name}", name)
     if role == "judge":
         return labels["role.judge"]
-    return label(labels, f"side.{role}", role)
+    side = ctx.side(role)
+    return side.label if side is not None else role
 
 
 def usage_section(ctx: Context) -> Section:
@@ -574,7 +651,7 @@ def usage_section(ctx: Context) -> Section:
     data = UsageView(
         models=tuple(
             ModelRow(
-                role_label(role, labels),
+                role_label(role, ctx),
                 spec,
                 result.profiles[role].name if role in result.profiles else "-",
             )
@@ -589,6 +666,7 @@ def usage_section(ctx: Context) -> Section:
         ),
         settings=(
             (labels["html.format"], label(labels, f"format.{result.format}", result.format)),
+            (labels["positions"], str(len(result.positions))),
             (labels["html.language"], label(labels, f"lang.{result.lang}", result.lang)),
             (
                 labels["html.seed"],
@@ -596,6 +674,7 @@ def usage_section(ctx: Context) -> Section:
             ),
             (labels["html.schema_version"], result.schema_version),
         ),
+        fallbacks=tuple(fallback_notes(result, labels)),
         footer=labels["html.footer"],
     )
     return Section("usage", labels["html.models_usage"], "sections/usage.html.j2", data)

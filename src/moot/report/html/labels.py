@@ -22,19 +22,36 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         " bootstrap intervals",
         "html.chart.totals_judge": "Each side's total: the mean of its arguments' weighted scores",
         "html.chart.dimensions": "Scores by dimension",
-        "html.chart.dimensions_note": "Mean of each side's arguments on each dimension (1-10);"
-        " with a panel, the mean over the judges.",
-        "html.chart.arguments": "Score of each argument",
-        "html.chart.arguments_panel": "Bars: the panel's score (judges weighted as in the"
+        "html.chart.dimensions_note": "Each position's mean over its {unit} scores on each"
+        " dimension of the rubric (1-10); with a panel, over the judges too.",
+        "html.chart.items": "Score of each {unit}",
+        "html.chart.items_panel": "Bars: the panel's score (judges weighted as in the"
         " totals). Dots: each judge on the common scale. Wide spread = disputed.",
-        "html.chart.arguments_judge": "The judge's weighted score of each argument.",
+        "html.chart.items_judge": "The judge's weighted score of each {unit}.",
         "dim.logic": "logic",
         "dim.evidence": "evidence",
         "dim.responsiveness": "responsiveness",
         "dim.honesty": "honesty",
-        "html.trace_note": "One row per opening argument: how the other side answered it in"
-        " cross-examination, whether its own side claimed it unrefuted in the closing, and"
-        " where it stood in the end.",
+        "dim.clarity": "clarity",
+        "dim.persuasiveness": "persuasiveness",
+        "unit.item": "item",
+        "html.trace_note": "One row per opening argument: how every other position answered it"
+        " in cross-examination, whether its own position claimed it unrefuted in the closing,"
+        " and where it stood in the end.",
+        "html.speeches_note": "One row per speech, by round: the speeches of the round before"
+        " that it answered, the speeches of the round after that answered it, and where it"
+        " stood in the end.",
+        "html.round_n": "Round {n}",
+        "html.turn": "turn {n}",
+        "html.answers": "Answers",
+        "html.answered_by": "Answered by",
+        "html.not_answered": "not answered",
+        "html.asked_again": "asked again",
+        "html.ahead_of": "ahead of",
+        "html.swapped_models": "Models in the swapped run",
+        "html.fallbacks": "Structured-output fallbacks",
+        "html.positions_raw": "Each position: the judge's raw total, then on the common"
+        " calibrated scale.",
         "html.path": "Path",
         "html.path.opening": "opening",
         "html.path.no_cross": "not cross-examined",
@@ -89,6 +106,7 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "html.swap": "Stance swap check",
         "html.swapped_totals": "Totals with the stances swapped",
         "format.structured": "structured debate",
+        "format.freeform": "free-form debate",
         "lang.en": "English",
         "lang.zh": "Chinese",
         "detector.repetition": "repetition",
@@ -139,7 +157,7 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "view.no_calls": "No call has been journaled yet.",
         "view.same_topic": "same topic",
         "view.different_topic": "different topics",
-        "view.argument": "Argument",
+        "view.units": "Standing and score of each {unit}",
         "view.changed": "changed",
         "view.missing": "absent",
         "view.cost": "Cost (USD)",
@@ -164,18 +182,33 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "html.chart.totals_panel": "评审团在统一校准尺度上的总分，附 95% 自助法区间",
         "html.chart.totals_judge": "每一方的总分：其各条论据加权得分的平均值",
         "html.chart.dimensions": "各维度得分",
-        "html.chart.dimensions_note": "每一方论据在各维度上的平均分（1-10）；"
-        "有评审团时为各裁判的平均。",
-        "html.chart.arguments": "每条论据的得分",
-        "html.chart.arguments_panel": "条形：评审团得分（裁判权重与总分相同）。"
+        "html.chart.dimensions_note": "每一方各{unit}在评分标准各维度上的平均分（1-10）；"
+        "有评审团时再对各裁判取平均。",
+        "html.chart.items": "各{unit}的得分",
+        "html.chart.items_panel": "条形：评审团得分（裁判权重与总分相同）。"
         "圆点：每位裁判在统一尺度上的得分。点越分散，争议越大。",
-        "html.chart.arguments_judge": "裁判给每条论据的加权得分。",
+        "html.chart.items_judge": "裁判给各{unit}的加权得分。",
         "dim.logic": "逻辑",
         "dim.evidence": "证据",
         "dim.responsiveness": "回应",
         "dim.honesty": "诚实",
-        "html.trace_note": "每条开场论据一行：对方在交叉质询中如何回应，"
+        "dim.clarity": "清晰",
+        "dim.persuasiveness": "说服力",
+        "unit.item": "项",
+        "html.trace_note": "每条开场论据一行：其他各方在交叉质询中如何回应，"
         "己方是否在总结陈词中声称它未被驳倒，以及它最终的状态。",
+        "html.speeches_note": "每次发言一行，按回合排列：它回应了上一回合的哪些发言，"
+        "下一回合的哪些发言回应了它，以及它最终的状态。",
+        "html.round_n": "第 {n} 回合",
+        "html.turn": "第 {n} 轮",
+        "html.answers": "回应了",
+        "html.answered_by": "被回应于",
+        "html.not_answered": "无人回应",
+        "html.asked_again": "要求重写",
+        "html.ahead_of": "领先于",
+        "html.swapped_models": "互换后的模型",
+        "html.fallbacks": "结构化输出的降级",
+        "html.positions_raw": "每一方：该裁判的原始总分，以及在统一校准尺度上的分数。",
         "html.path": "路径",
         "html.path.opening": "开场",
         "html.path.no_cross": "未被质询",
@@ -229,6 +262,7 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "html.swap": "立场互换检验",
         "html.swapped_totals": "互换立场后的总分",
         "format.structured": "结构化辩论",
+        "format.freeform": "自由辩论",
         "lang.en": "英文",
         "lang.zh": "中文",
         "detector.repetition": "重复",
@@ -279,7 +313,7 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "view.no_calls": "尚未记录任何调用。",
         "view.same_topic": "同一辩题",
         "view.different_topic": "不同辩题",
-        "view.argument": "论据",
+        "view.units": "各{unit}的状态与得分",
         "view.changed": "有变化",
         "view.missing": "缺失",
         "view.cost": "费用（美元）",
@@ -301,6 +335,15 @@ def labels(lang: str) -> dict[str, str]:
     (English for an unknown language)."""
     own = CATALOG.get(lang, CATALOG["en"])
     return {**i18n.labels(lang), **own}
+
+
+def round_label(labels_: dict[str, str], code: str) -> str:
+    """A round of the journal in words: ``round_3`` is the third round of a format
+    that numbers its rounds; other codes have their own label (or are shown as is)."""
+    number = code.removeprefix("round_")
+    if number != code and number.isdigit():
+        return labels_["html.round_n"].format(n=int(number))
+    return label(labels_, f"round.{code}", code)
 
 
 def label(labels_: dict[str, str], key: str, fallback: str) -> str:

@@ -17,19 +17,16 @@ from moot.schema import DebateResult
 SIDE_CLASSES = 6
 """Distinct side colours the stylesheet defines (``side-0`` ... ``side-5``)."""
 
-STANDING_CLASSES: Mapping[str, str] = {
-    "UPHELD": "good",
-    "PARTIALLY_UPHELD": "mixed",
-    "REFUTED": "bad",
-    "UNCERTAIN": "neutral",
-}
-"""How a standing is coloured (unknown standings are neutral)."""
+STANDING_TONES = ("good", "mixed", "bad", "neutral")
+"""How a format's standings are coloured, in the order the format lists them (best,
+partial, worst, uncertain); a standing the format does not list is neutral."""
 
 RESPONSE_CLASSES: Mapping[str, str] = {
     "refute": "bad",
     "challenge": "mixed",
     "partial": "mixed",
     "concede": "good",
+    "answered": "mixed",
 }
 """How an answer in cross-examination is coloured, seen from the argument it answers:
 a concession leaves the argument standing."""
@@ -90,8 +87,10 @@ class FieldView:
 
 @dataclass(frozen=True)
 class TurnView:
-    """One statement of the transcript, in speaking order."""
+    """One statement of the transcript, in speaking order: ``number`` is its index in
+    the format's transcript (``Format.transcript``), the turn the detectors name."""
 
+    number: int
     anchor: str
     round: str
     side: SideView
@@ -122,12 +121,15 @@ class FlagView:
 @dataclass(frozen=True)
 class Context:
     """What every section builder reads: the result, the labels in its language, its
-    sides and judged items."""
+    sides and judged items, what the format calls a judged item (``unit``: argument,
+    speech...) and how its standings are coloured."""
 
     result: DebateResult
     labels: dict[str, str]
     sides: tuple[SideView, ...]
     items: tuple[ItemRef, ...]
+    unit: str = "item"
+    standing_tones: Mapping[str, str] = field(default_factory=dict)
     _items_by_id: dict[str, ItemRef] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -141,6 +143,10 @@ class Context:
             if side.key == key:
                 return side
         return SideView(key=key, label=key, css="side-x")
+
+    def standing_css(self, code: str | None) -> str:
+        """The tone of a standing of this result's format (``neutral`` if unknown)."""
+        return tone(self.standing_tones, code)
 
     def item(self, item_id: str) -> ItemRef | None:
         """The judged item with this id, if the result has it."""

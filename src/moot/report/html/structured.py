@@ -1,6 +1,6 @@
 """The structured format in the HTML report: the argument trace (each opening
-argument's path through cross-examination and closing to its standing), the closing
-stances, the transcript in speaking order and the detector flags located on it."""
+argument's path through every other position's cross-examination and its own
+closing to its standing), the closing stances and the transcript in speaking order."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from typing import Any
 
 from moot.formats.structured.payload import StructuredPayload
 from moot.report.html.common import StandingView, item_ref, item_scores, item_standings
+from moot.report.html.formats import FormatView
 from moot.report.html.labels import label
 from moot.report.html.parts import (
     RESPONSE_CLASSES,
     Context,
     FieldView,
-    FlagView,
     ItemRef,
     Located,
     Section,
@@ -26,25 +26,13 @@ from moot.report.html.parts import (
 from moot.schema import DebateResult
 
 NAME = "structured"
+ROUNDS = ("opening", "cross_examination", "closing")
+"""The debaters' rounds of the journal, in order."""
 
 
 def _body(result: DebateResult) -> StructuredPayload:
     """The structured format's part of a result."""
     return StructuredPayload.model_validate(result.body)
-
-
-ROUNDS = ("classification", "opening", "cross_examination", "closing", "judgement")
-"""The rounds of the journal in the order a structured run reaches them
-(``classification`` only with a panel whose topic type is not given)."""
-
-
-def items(result: DebateResult, sides: tuple[SideView, ...]) -> list[ItemRef]:
-    """The judged items: the opening arguments, in the order they were made."""
-    by_key = {s.key: s for s in sides}
-    return [
-        item_ref(a.id, by_key.get(a.side, SideView(a.side, a.side, "side-x")), i, a.claim)
-        for i, a in enumerate(_body(result).arguments)
-    ]
 
 
 # ---- the transcript ---------------------------------------------------------------
@@ -61,6 +49,7 @@ def transcript(ctx: Context) -> list[TurnView]:
         assert side_view is not None  # noqa: S101 (a statement always has a side)
         turns.append(
             TurnView(
+                number=len(turns),
                 anchor=f"turn-{len(turns)}",
                 round=label(labels, f"round.{round_name}", round_name),
                 side=side_view,
@@ -110,29 +99,6 @@ def transcript(ctx: Context) -> list[TurnView]:
     return turns
 
 
-def detector_flags(ctx: Context, turns: list[TurnView]) -> list[FlagView]:
-    """The detectors' flags recorded with the debate, each placed on its statement."""
-    result, labels = ctx.result, ctx.labels
-    found = result.detectors
-    views = []
-    for flag in found:
-        turn = turns[flag.turn] if flag.turn is not None and flag.turn < len(turns) else None
-        where = (
-            Located(f"{turn.round} · {turn.heading}", turn.anchor)
-            if turn
-            else Located(labels["html.whole_debate"], None)
-        )
-        views.append(
-            FlagView(
-                kind=label(labels, f"detector.{flag.detector}", flag.detector),
-                where=where,
-                side=ctx.side(flag.side),
-                evidence=flag.evidence,
-            )
-        )
-    return views
-
-
 # ---- the argument trace -----------------------------------------------------------
 
 
@@ -175,6 +141,11 @@ class TraceView:
     panel: bool
 
 
+def _name(ctx: Context, key: str) -> str:
+    side = ctx.side(key)
+    return side.label if side is not None else key
+
+
 def _closing_step(ctx: Context, item: ItemRef) -> Step:
     labels = ctx.labels
     closing = next((c for c in _body(ctx.result).closings if c.side == item.side.key), None)
@@ -186,8 +157,8 @@ def _closing_step(ctx: Context, item: ItemRef) -> Step:
 
 
 def trace_section(ctx: Context, turns: list[TurnView]) -> Section:
-    """One row per opening argument: its claim, the other side's answers, the path it
-    took and where it stood (the panel's majority, or the judge's standing)."""
+    """One row per opening argument: its claim, every other position's answer, the path
+    it took and where it stood (the panel's majority, or the judge's standing)."""
     result, labels = ctx.result, ctx.labels
     scores = item_scores(result)
     standings = item_standings(ctx)
@@ -203,7 +174,7 @@ def trace_section(ctx: Context, turns: list[TurnView]) -> Section:
         answers = tuple(
             Answer(
                 by=ctx.side(c.by) or item.side,
-                heading=labels["html.response_by"].format(side=label(labels, f"side.{c.by}", c.by)),
+                heading=labels["html.response_by"].format(side=_name(ctx, c.by)),
                 response=label(labels, f"response.{c.response}", c.response),
                 css=tone(RESPONSE_CLASSES, c.response),
                 reasoning=c.reasoning,
@@ -286,31 +257,30 @@ def closings_section(ctx: Context, turns: list[TurnView]) -> Section:
     )
 
 
-def sections(ctx: Context, turns: list[TurnView]) -> list[Section]:
-    """The structured format's own sections, in page order."""
-    return [trace_section(ctx, turns), closings_section(ctx, turns)]
+class StructuredView(FormatView):
+    """The structured format: its opening arguments are the judged items."""
 
+    name = NAME
+    unit = "argument"
 
-# ---- the live page ----------------------------------------------------------------
+    def items(self, result: DebateResult, sides: tuple[SideView, ...]) -> list[ItemRef]:
+        """The opening arguments, in the order they were made."""
+        by_key = {s.key: s for s in sides}
+        return [
+            item_ref(a.id, by_key.get(a.side) or SideView(a.side, a.side, "side-x"), i, a.claim)
+            for i, a in enumerate(_body(result).arguments)
+        ]
 
+    def transcript(self, ctx: Context) -> list[TurnView]:
+        return transcript(ctx)
 
-def expected_calls(config: Mapping[str, Any]) -> int | None:
-    """How many validated model calls a structured run of this stored configuration
-    makes: an opening, a cross-examination and a closing per position, one judgement per
-    judge and run (plus the topic classification of a panel whose type is not set),
-    all twice with ``swap_sides``. ``None`` when the configuration does not say."""
-    config = config.get("options", config)
-    sides = config.get("sides") or []
-    if not isinstance(sides, list):
-        return None
-    positions = len(sides) or 2
-    panel = config.get("panel") or []
-    if not isinstance(panel, list):
-        return None
-    runs = config.get("judge_runs", 1)
-    if not isinstance(runs, int) or isinstance(runs, bool) or runs < 1:
-        return None
-    judges = len(panel) * runs if panel else 1
-    classify = 1 if panel and config.get("topic_type") is None else 0
-    debate = 3 * positions + judges
-    return classify + debate * (2 if config.get("swap_sides") else 1)
+    def sections(self, ctx: Context, turns: list[TurnView]) -> list[Section]:
+        """The argument trace and the closing stances."""
+        return [trace_section(ctx, turns), closings_section(ctx, turns)]
+
+    def rounds(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return ROUNDS
+
+    def debater_calls(self, options: Mapping[str, Any], positions: int) -> int | None:
+        """An opening, a cross-examination and a closing per position."""
+        return len(ROUNDS) * positions
