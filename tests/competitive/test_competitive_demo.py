@@ -206,3 +206,41 @@ def test_chinese_debate_with_a_panel_and_the_swap() -> None:
     text = to_markdown(result)
     assert "## 辩论流程树" in text
     assert "## 演练树" in text
+
+
+def test_the_html_report_shows_both_trees_as_nested_lists(
+    english: tuple[DebateResult, Path],
+) -> None:
+    from html.parser import HTMLParser
+
+    from moot.report.html import to_html
+
+    class Depths(HTMLParser):
+        """The list depth of each list item's text."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.depth = 0
+            self.items: list[tuple[int, str]] = []
+
+        def handle_starttag(self, tag: str, attrs: object) -> None:
+            self.depth += tag == "ul"
+
+        def handle_endtag(self, tag: str) -> None:
+            self.depth -= tag == "ul"
+
+        def handle_data(self, data: str) -> None:
+            if data.strip():
+                self.items.append((self.depth, data.strip()))
+
+    page = to_html(english[0])
+    assert page.count('<ul class="bullets outline">') == 2  # the flow tree, one rehearsal tree
+    assert "<script" not in page
+    parser = Depths()
+    parser.feed(page[page.index('<ul class="bullets outline">') :])
+    depth = {text.split(" ")[0]: d for d, text in parser.items if text[:4] in ("PRO-", "CON-")}
+    flow = english[0].payload["competitive"]["flow_tree"]["nodes"]
+    for node in flow:
+        parent = node["parent"]
+        expected = 1 if parent is None else depth[parent] + 1
+        assert depth[node["id"]] == expected, node["id"]
