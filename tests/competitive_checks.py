@@ -3,13 +3,59 @@ recomputed from the JSON alone (plus moot.trees to replay the moves)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from moot.llm.backend import Backend
+from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
+from moot.llm.wrapper import Wrapper
 from moot.schema import DebateResult
 from moot.trees import SPEAKING_ORDER, FlowTree, Move, RehearsalTree
 from moot.trees.sides import SIDES
 
 TOLERANCE, OVERRUN, MAX_TRIES = 15.0, 1.0, 10
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """One call a :class:`Recorder` passed on."""
+
+    messages: list[Message]
+    schema: OutputSpec | None
+    settings: GenerationSettings
+    context: CallContext
+
+    @property
+    def prompt(self) -> str:
+        return self.messages[-1].content
+
+
+class Recorder(Wrapper):
+    """Passes calls through and keeps what each carried (``name``: its model spec)."""
+
+    def __init__(self, inner: Backend, name: str | None = None) -> None:
+        super().__init__(inner)
+        self.name = name
+        self.calls: list[Recorded] = []
+
+    @property
+    def spec(self) -> str:
+        return self.name or self._inner.spec
+
+    async def generate(
+        self,
+        messages: Sequence[Message],
+        *,
+        schema: OutputSpec | None,
+        settings: GenerationSettings,
+        context: CallContext | None = None,
+    ) -> Completion:
+        assert context is not None
+        self.calls.append(Recorded(list(messages), schema, settings, context))
+        return await self._inner.generate(
+            messages, schema=schema, settings=settings, context=context
+        )
 
 
 def replay(speeches: list[dict[str, Any]], lang: str) -> FlowTree:

@@ -6,18 +6,14 @@ configurations follow the debaters."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from competitive_checks import check_competitive
+from competitive_checks import Recorder, check_competitive
 from moot.cli_formats import format_options
 from moot.debate import run_debate
 from moot.formats.competitive.rehearsal import ClaimsCall, ExpandCall
 from moot.formats.competitive.speeches import WriteCall
-from moot.llm.backend import Backend
 from moot.llm.scripted import DemoBackend
-from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
-from moot.llm.wrapper import Wrapper
 
 TOPIC = "Should cities ban cars from their centres?"
 SMALL = {
@@ -34,34 +30,16 @@ FLAT_IDS = "Claims made so far, by id:"
 PREPARED = "Prepared in your rehearsal"
 
 
-class Recorder(Wrapper):
-    def __init__(self, inner: Backend) -> None:
-        super().__init__(inner)
-        self.calls: list[tuple[list[Message], CallContext]] = []
+def writer_prompts(recorder: Recorder, side: str) -> list[str]:
+    return [
+        call.prompt
+        for call in recorder.calls
+        if isinstance(call.context.data, WriteCall) and call.context.data.side == side
+    ]
 
-    async def generate(
-        self,
-        messages: Sequence[Message],
-        *,
-        schema: OutputSpec | None,
-        settings: GenerationSettings,
-        context: CallContext | None = None,
-    ) -> Completion:
-        assert context is not None
-        self.calls.append((list(messages), context))
-        return await self._inner.generate(
-            messages, schema=schema, settings=settings, context=context
-        )
 
-    def writer_prompts(self, side: str) -> list[str]:
-        return [
-            messages[-1].content
-            for messages, context in self.calls
-            if isinstance(context.data, WriteCall) and context.data.side == side
-        ]
-
-    def rehearsal_calls(self) -> int:
-        return sum(isinstance(c.data, ClaimsCall | ExpandCall) for _, c in self.calls)
+def rehearsal_calls(recorder: Recorder) -> int:
+    return sum(isinstance(call.context.data, ClaimsCall | ExpandCall) for call in recorder.calls)
 
 
 def debate(**options: object) -> tuple[Recorder, dict[str, Any]]:
@@ -75,9 +53,9 @@ def debate(**options: object) -> tuple[Recorder, dict[str, Any]]:
 
 def test_full_debaters_see_the_flow_tree_and_prepared_material() -> None:
     recorder, body = debate()
-    assert recorder.rehearsal_calls() == 2 + 4  # claims for each side, one level of 2 each
+    assert rehearsal_calls(recorder) == 2 + 4  # claims for each side, one level of 2 each
     for side in ("pro", "con"):
-        prompts = recorder.writer_prompts(side)
+        prompts = writer_prompts(recorder, side)
         assert len(prompts) == 3
         assert all(FLOW_HEADER in p and LEGAL_MOVES in p for p in prompts)
         assert not any(FLAT_IDS in p for p in prompts)
@@ -90,18 +68,18 @@ def test_full_debaters_see_the_flow_tree_and_prepared_material() -> None:
 
 def test_no_rehearsal_tree_means_no_preparation_at_all() -> None:
     recorder, body = debate(**format_options(no_rehearsal_tree=True))
-    assert recorder.rehearsal_calls() == 0
+    assert rehearsal_calls(recorder) == 0
     assert body["rehearsal"] == []
     assert all(s["prepared"] == [] for s in body["speeches"])
     for side in ("pro", "con"):
-        assert not any(PREPARED in p for p in recorder.writer_prompts(side))
-        assert all(FLOW_HEADER in p for p in recorder.writer_prompts(side))
+        assert not any(PREPARED in p for p in writer_prompts(recorder, side))
+        assert all(FLOW_HEADER in p for p in writer_prompts(recorder, side))
 
 
 def test_no_flow_tree_shows_the_speeches_and_ids_instead() -> None:
     recorder, _ = debate(**format_options(no_flow_tree=True))
     for side in ("pro", "con"):
-        prompts = recorder.writer_prompts(side)
+        prompts = writer_prompts(recorder, side)
         assert not any(FLOW_HEADER in p or LEGAL_MOVES in p for p in prompts)
         later = prompts[1:] if side == "pro" else prompts
         assert all(FLAT_IDS in p for p in later)
@@ -117,7 +95,7 @@ def test_the_baseline_side_has_neither_tree_and_the_other_both() -> None:
     }
     (record,) = body["rehearsal"]
     assert record["sides"] == ["pro"]
-    pro, con = recorder.writer_prompts("pro"), recorder.writer_prompts("con")
+    pro, con = writer_prompts(recorder, "pro"), writer_prompts(recorder, "con")
     assert all(FLOW_HEADER in p and PREPARED in p for p in pro)
     assert not any(FLOW_HEADER in p or PREPARED in p for p in con)
     assert [r["configs"] for r in body["head_to_head"]] == [{"pro": "full", "con": "baseline"}] * 3
@@ -134,13 +112,9 @@ def test_in_the_swap_rerun_the_configurations_follow_the_debaters() -> None:
         swap_sides=True,
     )
     assert result.swap is not None
-    first_half = [c for _, c in recorder.calls if isinstance(c.data, WriteCall)]
+    first_half = [c for c in recorder.calls if isinstance(c.context.data, WriteCall)]
     # six speeches in the debate, six in the rerun; in the rerun pro is the baseline
     assert len(first_half) == 12
-    rerun = [
-        messages[-1].content
-        for messages, c in recorder.calls
-        if isinstance(c.data, WriteCall) and c.data.side == "pro"
-    ][3:]
+    rerun = writer_prompts(recorder, "pro")[3:]
     assert rerun
     assert not any(FLOW_HEADER in p or PREPARED in p for p in rerun)

@@ -6,18 +6,14 @@ from __future__ import annotations
 
 import json
 import wave
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from competitive_checks import check_competitive
+from competitive_checks import Recorder, check_competitive
 from moot import to_markdown
 from moot.debate import run_debate
-from moot.llm.backend import Backend
 from moot.llm.scripted import DemoBackend
-from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
-from moot.llm.wrapper import Wrapper
 from moot.result_schema import result_json_schema
 from moot.schema import DebateResult
 from moot.trees import RehearsalTree
@@ -25,27 +21,6 @@ from schema_registry import all_registered
 
 TOPIC = "Should cities ban cars from their centres?"
 SMALL = {"embedder": "lexical", "claims": 2, "branching": 2, "depth": 2}
-
-
-class Recorder(Wrapper):
-    """Passes calls through and keeps what each carried."""
-
-    def __init__(self, inner: Backend) -> None:
-        super().__init__(inner)
-        self.calls: list[tuple[list[Message], OutputSpec | None, CallContext | None]] = []
-
-    async def generate(
-        self,
-        messages: Sequence[Message],
-        *,
-        schema: OutputSpec | None,
-        settings: GenerationSettings,
-        context: CallContext | None = None,
-    ) -> Completion:
-        self.calls.append((list(messages), schema, context))
-        return await self._inner.generate(
-            messages, schema=schema, settings=settings, context=context
-        )
 
 
 @pytest.fixture(scope="module")
@@ -166,7 +141,7 @@ def test_every_schema_sent_is_registered() -> None:
         for specs in all_registered().values()
         for s in specs
     }
-    sent = [spec for _, spec, _ in recorder.calls if spec is not None]
+    sent = [call.schema for call in recorder.calls if call.schema is not None]
     assert {s.name for s in sent} >= {
         "RehearsalClaimsReply",
         "RehearsalRebuttalsReply",

@@ -43,7 +43,7 @@ from typing import Any, ClassVar, TypeVar
 from pydantic import BaseModel
 
 from moot.briefing import Section
-from moot.detectors.transcript import Flag, Transcript
+from moot.detectors.transcript import Flag, JudgeScore, Transcript, Turn
 from moot.errors import ConfigError
 from moot.events import RoundStarted
 from moot.judging.judge import JudgedUnit, bias_signals, judge_units
@@ -380,6 +380,38 @@ class Debate:
             settings=self.settings.for_call("classification", "classifier"),
             max_reasks=self.settings.max_reasks,
         )
+
+
+STANCES: dict[str, dict[str, str]] = {
+    "en": {"pro": "For: {topic}", "con": "Against: {topic}"},
+    "zh": {"pro": "正方：{topic}", "con": "反方：{topic}"},
+}
+"""Pro's and con's stances as the detectors read them (a named position is its name)."""
+
+
+def speech_transcript(
+    result: DebateResult, speeches: Sequence[tuple[str, str, str]]
+) -> tuple[Transcript, list[str | None]]:
+    """A debate of speeches as the detectors read it: each ``(id, position, text)`` a
+    turn in order, with the judge's weighted score of each speech (for formats whose
+    judged units are their speeches)."""
+    table = STANCES[result.lang]
+    index = {ident: n for n, (ident, _, _) in enumerate(speeches)}
+    transcript = Transcript(
+        topic=result.topic,
+        lang=result.lang,
+        sides={
+            p.key: table[p.key].format(topic=result.topic) if p.key in table else p.name
+            for p in result.positions
+        },
+        turns=[Turn(side=side, text=text) for _, side, text in speeches],
+        judge_scores=[
+            JudgeScore(turn=index[s.argument_id], score=s.weighted)
+            for s in result.judgement.scores
+            if s.argument_id in index
+        ],
+    )
+    return transcript, [ident for ident, _, _ in speeches]
 
 
 def as_sent(specs: Iterable[OutputSpec]) -> list[OutputSpec]:

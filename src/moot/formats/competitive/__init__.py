@@ -18,9 +18,9 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from moot.briefing import Section
-from moot.detectors.transcript import JudgeScore, Transcript, Turn
+from moot.detectors.transcript import Transcript
 from moot.errors import ConfigError
-from moot.formats.base import Debate, Format, Record, as_sent
+from moot.formats.base import Debate, Format, Record, as_sent, speech_transcript
 from moot.formats.competitive.options import OPTION_NAMES, parse_options
 from moot.formats.competitive.payload import STANDINGS, CompetitivePayload
 from moot.formats.competitive.replies import (
@@ -42,11 +42,6 @@ from moot.profiles import PROFILES
 from moot.schema import DebateResult
 from moot.trees import STAGES
 from moot.trees.sides import SIDES
-
-_STANCES = {
-    "en": {"pro": "For: {topic}", "con": "Against: {topic}"},
-    "zh": {"pro": "正方：{topic}", "con": "反方：{topic}"},
-}
 
 
 class CompetitiveFormat(Format):
@@ -97,20 +92,7 @@ class CompetitiveFormat(Format):
 
     def transcript(self, result: DebateResult) -> tuple[Transcript, list[str | None]]:
         body = CompetitivePayload.model_validate(result.body)
-        table = _STANCES[result.lang]
-        index = {s.id: n for n, s in enumerate(body.speeches)}
-        transcript = Transcript(
-            topic=result.topic,
-            lang=result.lang,
-            sides={p.key: table[p.key].format(topic=result.topic) for p in result.positions},
-            turns=[Turn(side=s.side, text=s.text) for s in body.speeches],
-            judge_scores=[
-                JudgeScore(turn=index[s.argument_id], score=s.weighted)
-                for s in result.judgement.scores
-                if s.argument_id in index
-            ],
-        )
-        return transcript, [s.id for s in body.speeches]
+        return speech_transcript(result, [(s.id, s.side, s.text) for s in body.speeches])
 
     def briefing(self, result: DebateResult, labels: Mapping[str, str]) -> list[Section]:
         return sections(result, CompetitivePayload.model_validate(result.body), labels)
