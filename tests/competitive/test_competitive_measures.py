@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,11 @@ from competitive_checks import check_competitive
 from moot import to_markdown
 from moot.debate import run_debate
 from moot.formats.competitive import similarity
+from moot.formats.competitive.speeches import RewriteCall
+from moot.llm.scripted import DemoBackend, ScriptedBackend, ScriptReply
+from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
 from moot.schema import DebateResult
+from moot.text import word_count
 from moot.trees import LEXICAL_METHOD
 
 TOPIC = "Should cities ban cars from their centres?"
@@ -118,3 +123,48 @@ def test_without_the_encoder_the_lexical_fallback_is_labelled(
     assert json.loads(result.model_dump_json())["payload"]["competitive"]["similarity"][
         "fallback_reason"
     ]
+
+
+def test_a_writer_of_short_replies_reaches_the_window_by_continuing() -> None:
+    """A small model writes a paragraph whatever it is asked: a try that fell short is
+    continued (its text kept, the new words appended), one that ran over rewritten
+    shorter, so the speech still grows into its window."""
+    demo = DemoBackend(seed=8)
+    paragraph = " ".join(["Cars crowd the centre and the air is worse for it."] * 4)  # 44 words
+    rewrites: list[RewriteCall] = []
+
+    def reply(
+        messages: Sequence[Message],
+        schema: OutputSpec | None,
+        settings: GenerationSettings,
+        context: CallContext | None,
+    ) -> ScriptReply:
+        assert context is not None
+        if isinstance(context.data, RewriteCall):
+            rewrites.append(context.data)
+            return {"speech": [paragraph]}
+        return demo.reply(context, messages, schema=schema, seed=8)
+
+    options = {
+        **SMALL,
+        "embedder": "lexical",
+        "stage_seconds": {"opening": 90, "rebuttal": 60, "closing": 45},
+    }
+    result = run_debate(
+        TOPIC,
+        model=ScriptedBackend(reply, name="scripted:short"),
+        seed=8,
+        format="competitive",
+        format_options=options,
+    )
+    body = check_competitive(result)
+    opening = body["speeches"][0]
+    calls = [c for c in rewrites if (c.side, c.stage) == ("pro", "opening")]
+    assert [c.mode for c in calls] == ["revise"] + ["extend"] * (len(calls) - 1)
+    assert len(calls) >= 3  # 44 words a try; 90 s needs about 160-200
+    for call, step in zip(calls[1:], opening["budget_steps"][1:], strict=True):
+        assert call.words == call.budget - word_count(call.previous)
+        assert step["words"] == word_count(call.previous) + 44
+    assert opening["text"].startswith(calls[-1].previous)
+    assert opening["text"].count(paragraph) == len(calls)
+    assert (opening["budget_steps"][0]["budget"], opening["budget_steps"][0]["words"]) == (196, 44)

@@ -372,10 +372,12 @@ def _text(
     side: Side,
     moves: list[Move],
     words: int,
+    opening: bool = True,
 ) -> str:
     """A speech of exactly ``words`` words (as ``word_count`` counts them) that delivers
-    ``moves``: the opening line, each move's claim and argument, then commentary."""
-    sentences = [w.say(p.opening[side], limit=300)] if stage == "opening" else []
+    ``moves``: the opening line (in the opening stage, unless ``opening`` is false),
+    each move's claim and argument, then commentary."""
+    sentences = [w.say(p.opening[side], limit=300)] if stage == "opening" and opening else []
     for move in moves:
         sentences += [move.claim, move.argument]
     # each side its own half of the stage's sentences: no side echoes the other's words
@@ -451,9 +453,12 @@ def draft(request: DemoRequest, call: WriteCall) -> SpeechDraftReply:
 
 
 def rewrite(request: DemoRequest, call: RewriteCall) -> SpeechRewriteReply:
+    """Exactly the words asked for: the whole speech, or the continuation of a speech
+    that fell short (commentary only: its moves were delivered already)."""
     p, w = _phrases(request)
-    rng = _rng(request, "rewrite", call.stage, call.side)
-    text = _text(p, w, rng, call.stage, call.side, list(call.moves), call.budget)
+    rng = _rng(request, "rewrite", call.stage, call.side, call.attempt)
+    moves = [] if call.mode == "extend" else list(call.moves)
+    text = _text(p, w, rng, call.stage, call.side, moves, call.words, opening=call.mode != "extend")
     return SpeechRewriteReply(speech=_paragraphs(text, request, p.space))
 
 

@@ -12,8 +12,10 @@
    engagement, evidence presentation and persuasion, and says what would improve it;
    it is primed with the flow tree of the most similar earlier debate in the store.
 3. The **revision** rewrites the draft with that feedback to the first word budget,
-   and is the duration controller's first try; every further try rewrites the speech
-   to the controller's next budget (``moot.speech.acontrol_duration``), each measured
+   and is the duration controller's first try; every further try is a model call for
+   the controller's next budget (``moot.speech.acontrol_duration``): a speech that
+   fell short of it is continued by the missing words (what a small model can do:
+   it keeps what it wrote), a longer one is rewritten shorter. Each try is measured
    with espeak-ng, until the speech lasts between T - 15 s and T + 1 s (10 tries at
    most, then the controller's sentence cut).
 """
@@ -24,6 +26,7 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from moot.errors import OutputError
 from moot.formats.base import Debate
@@ -63,6 +66,7 @@ from moot.trees import Candidate, FlowTree, Move, RehearsalIndex, RehearsalTree,
 from moot.trees import strength_steps as steps_left
 from moot.trees.sides import Side
 
+RewriteMode = Literal["revise", "extend", "shorten"]
 MAX_RETRIEVALS = 6
 REPLIES_SHOWN = 2
 
@@ -91,13 +95,18 @@ class AudienceCall:
 
 @dataclass(frozen=True)
 class RewriteCall:
-    """The ``data`` of a rewrite: the duration controller's try ``attempt`` (1 is the
-    revision after the audience's feedback) with its word budget."""
+    """The ``data`` of a rewrite: the duration controller's try ``attempt`` with its
+    word budget. ``mode``: ``revise`` (the first try: the draft rewritten with the
+    audience's feedback), ``extend`` (the last try fell short of the budget: ``words``
+    more words continue it) or ``shorten`` (the last try had more words than the
+    budget: it is rewritten in ``words`` words)."""
 
     side: Side
     stage: Stage
     attempt: int
     budget: int
+    mode: RewriteMode
+    words: int
     previous: str
     moves: tuple[Move, ...]
 
@@ -328,15 +337,22 @@ class Speaker:
             state.attempt += 1
             attempt = state.attempt
             previous = state.text
+            written = word_count(previous)
+            mode: RewriteMode = "revise"
+            words = budget
+            if attempt > 1 and written < budget:
+                mode, words = "extend", budget - written
+            elif attempt > 1:
+                mode = "shorten"
             prompt = debate.render(
                 "rewrite",
                 **self._values(side, stage),
-                attempt=attempt,
-                budget=budget,
+                mode=mode,
+                words=words,
                 previous=previous,
                 moves=moves,
-                feedback=list(rating.feedback) if attempt == 1 else [],
-                last_words=word_count(previous),
+                feedback=list(rating.feedback) if mode == "revise" else [],
+                last_words=written,
                 last_seconds=round(state.seconds, 1),
             )
             reply, _ = await debate.ask(
@@ -345,9 +361,10 @@ class Speaker:
                 [self._system(side, stage), Message("user", prompt)],
                 SpeechRewriteReply,
                 rewrite_spec(debate.profile_for(side), debate.lang),
-                data=RewriteCall(side, stage, attempt, budget, previous, tuple(moves)),
+                data=RewriteCall(side, stage, attempt, budget, mode, words, previous, tuple(moves)),
             )
-            state.text = join_paragraphs(reply.speech)
+            text = join_paragraphs(reply.speech)
+            state.text = join_paragraphs([previous, text]) if mode == "extend" else text
             state.seconds = await asyncio.to_thread(self.clock.seconds, state.text, debate.lang)
             return state.text
 
