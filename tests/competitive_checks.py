@@ -3,11 +3,12 @@ recomputed from the JSON alone (plus moot.trees to replay the moves)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from moot.llm.backend import Backend
+from moot.llm.scripted import DemoBackend, ScriptedBackend, ScriptReply
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
 from moot.llm.wrapper import Wrapper
 from moot.schema import DebateResult
@@ -56,6 +57,26 @@ class Recorder(Wrapper):
         return await self._inner.generate(
             messages, schema=schema, settings=settings, context=context
         )
+
+
+def demo_except(
+    seed: int, name: str, answer: Callable[[CallContext], ScriptReply | None]
+) -> ScriptedBackend:
+    """``scripted:demo`` with seed ``seed``, except the calls ``answer`` replies to (it
+    returns None for the calls the demo should play)."""
+    demo = DemoBackend(seed=seed)
+
+    def reply(
+        messages: Sequence[Message],
+        schema: OutputSpec | None,
+        settings: GenerationSettings,
+        context: CallContext | None,
+    ) -> ScriptReply:
+        assert context is not None
+        own = answer(context)
+        return own if own is not None else demo.reply(context, messages, schema=schema, seed=seed)
+
+    return ScriptedBackend(reply, name=name)
 
 
 def replay(speeches: list[dict[str, Any]], lang: str) -> FlowTree:

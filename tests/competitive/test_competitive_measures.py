@@ -8,18 +8,17 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from competitive_checks import check_competitive
+from competitive_checks import check_competitive, demo_except
 from moot import to_markdown
 from moot.debate import run_debate
 from moot.formats.competitive import similarity
 from moot.formats.competitive.speeches import RewriteCall
-from moot.llm.scripted import DemoBackend, ScriptedBackend, ScriptReply
-from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
+from moot.llm.scripted import ScriptReply
+from moot.llm.types import CallContext
 from moot.schema import DebateResult
 from moot.text import word_count
 from moot.trees import LEXICAL_METHOD
@@ -129,21 +128,14 @@ def test_a_writer_of_short_replies_reaches_the_window_by_continuing() -> None:
     """A small model writes a paragraph whatever it is asked: a try that fell short is
     continued (its text kept, the new words appended), one that ran over rewritten
     shorter, so the speech still grows into its window."""
-    demo = DemoBackend(seed=8)
     paragraph = " ".join(["Cars crowd the centre and the air is worse for it."] * 4)  # 44 words
     rewrites: list[RewriteCall] = []
 
-    def reply(
-        messages: Sequence[Message],
-        schema: OutputSpec | None,
-        settings: GenerationSettings,
-        context: CallContext | None,
-    ) -> ScriptReply:
-        assert context is not None
+    def answer(context: CallContext) -> ScriptReply | None:
         if isinstance(context.data, RewriteCall):
             rewrites.append(context.data)
             return {"speech": [paragraph]}
-        return demo.reply(context, messages, schema=schema, seed=8)
+        return None
 
     options = {
         **SMALL,
@@ -152,7 +144,7 @@ def test_a_writer_of_short_replies_reaches_the_window_by_continuing() -> None:
     }
     result = run_debate(
         TOPIC,
-        model=ScriptedBackend(reply, name="scripted:short"),
+        model=demo_except(8, "scripted:short", answer),
         seed=8,
         format="competitive",
         format_options=options,

@@ -4,19 +4,18 @@ and the audience is primed with the most similar earlier debate."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from competitive_checks import check_competitive
+from competitive_checks import check_competitive, demo_except
 from moot.cli_formats import format_options, stage_seconds
 from moot.debate import run_debate
 from moot.errors import ConfigError, ModelOutputError
 from moot.formats.competitive.speeches import WriteCall
-from moot.llm.scripted import DemoBackend, ScriptedBackend, ScriptReply
-from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
+from moot.llm.scripted import ScriptedBackend, ScriptReply
+from moot.llm.types import CallContext
 from moot.store import Store
 
 TOPIC = "Should cities ban cars from their centres?"
@@ -44,24 +43,17 @@ ILLEGAL = {
 def illegal_for(stage: str, side: str, times: int) -> tuple[ScriptedBackend, list[CallContext]]:
     """The demo, except that the writer of one speech proposes a new claim (illegal
     outside the opening) on its first ``times`` attempts."""
-    demo = DemoBackend(seed=6)
     seen: list[CallContext] = []
 
-    def reply(
-        messages: Sequence[Message],
-        schema: OutputSpec | None,
-        settings: GenerationSettings,
-        context: CallContext | None,
-    ) -> ScriptReply:
-        assert context is not None
+    def answer(context: CallContext) -> ScriptReply | None:
         data = context.data
         if isinstance(data, WriteCall) and (data.stage, data.side) == (stage, side):
             seen.append(context)
             if len(seen) <= times:
                 return ILLEGAL
-        return demo.reply(context, messages, schema=schema, seed=6)
+        return None
 
-    return ScriptedBackend(reply, name="scripted:illegal"), seen
+    return demo_except(6, "scripted:illegal", answer), seen
 
 
 def test_an_illegal_plan_is_asked_again_with_the_reason() -> None:
