@@ -1,6 +1,7 @@
 """The ablation switches change what they claim: without the rehearsal tree a debater
 prepares nothing (no calls) and sees no prepared material; without the flow tree its
-prompt has the speeches and the claims' ids instead of the tree and its legal moves;
+prompt has the speeches and the claims' ids instead of the tree and its legal moves,
+and its schema offers every well-formed move instead of the legal ones;
 the baseline side has neither, the other side both; and in the swap rerun the
 configurations follow the debaters."""
 
@@ -12,6 +13,7 @@ from competitive_checks import Recorder, check_competitive
 from moot.cli_formats import format_options
 from moot.debate import run_debate
 from moot.formats.competitive.rehearsal import ClaimsCall, ExpandCall
+from moot.formats.competitive.replies import move_label, well_formed_moves
 from moot.formats.competitive.speeches import WriteCall
 from moot.llm.scripted import DemoBackend
 
@@ -28,6 +30,18 @@ FLOW_HEADER = "The debate flow tree so far"
 LEGAL_MOVES = "Moves you may make now:"
 FLAT_IDS = "Claims made so far, by id:"
 PREPARED = "Prepared in your rehearsal"
+
+
+def offered_moves(recorder: Recorder, side: str) -> list[tuple[WriteCall, list[str]]]:
+    """Each writer call of ``side`` and the moves its schema offers."""
+    offered = []
+    for call in recorder.calls:
+        data = call.context.data
+        if isinstance(data, WriteCall) and data.side == side:
+            assert call.schema is not None
+            move = call.schema.json_schema["properties"]["moves"]["items"]["properties"]["move"]
+            offered.append((data, list(move["enum"])))
+    return offered
 
 
 def writer_prompts(recorder: Recorder, side: str) -> list[str]:
@@ -60,6 +74,11 @@ def test_full_debaters_see_the_flow_tree_and_prepared_material() -> None:
         assert all(FLOW_HEADER in p and LEGAL_MOVES in p for p in prompts)
         assert not any(FLAT_IDS in p for p in prompts)
         assert all(PREPARED in p for p in prompts)
+        # the schema offers exactly the moves the flow tree allows
+        for data, moves in offered_moves(recorder, side):
+            assert moves == [move_label(c.action, c.target) for c in data.candidates]
+            if data.flow.nodes:  # before the first speech, proposing is all there is
+                assert len(moves) < len(well_formed_moves(data.stage, False))
     assert body["sides"] == {
         side: {"config": "full", "rehearsal_tree": True, "flow_tree": True}
         for side in ("pro", "con")
@@ -85,6 +104,8 @@ def test_no_flow_tree_shows_the_speeches_and_ids_instead() -> None:
         assert all(FLAT_IDS in p for p in later)
         assert all("The speeches so far:" in p for p in later)
         assert all(PREPARED in p for p in prompts)
+        for data, moves in offered_moves(recorder, side):
+            assert moves == list(well_formed_moves(data.stage, not data.flow.nodes))
 
 
 def test_the_baseline_side_has_neither_tree_and_the_other_both() -> None:
@@ -98,6 +119,8 @@ def test_the_baseline_side_has_neither_tree_and_the_other_both() -> None:
     pro, con = writer_prompts(recorder, "pro"), writer_prompts(recorder, "con")
     assert all(FLOW_HEADER in p and PREPARED in p for p in pro)
     assert not any(FLOW_HEADER in p or PREPARED in p for p in con)
+    assert all(len(moves) < 20 for _, moves in offered_moves(recorder, "pro"))
+    assert all(len(moves) >= 120 for _, moves in offered_moves(recorder, "con"))
     assert [r["configs"] for r in body["head_to_head"]] == [{"pro": "full", "con": "baseline"}] * 3
 
 

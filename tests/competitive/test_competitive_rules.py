@@ -30,8 +30,7 @@ SMALL: dict[str, Any] = {
 ILLEGAL = {
     "moves": [
         {
-            "action": "propose",
-            "target": "-",
+            "move": "propose -",
             "claim": "A brand new claim made in the rebuttal.",
             "argument": "",
         }

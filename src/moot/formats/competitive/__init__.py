@@ -43,6 +43,9 @@ from moot.schema import DebateResult
 from moot.trees import STAGES
 from moot.trees.sides import SIDES
 
+REWRITE_WORDS = (30, 261, 522, 2000)
+"""Word budgets whose rewrite schemas are registered as representatives."""
+
 
 class CompetitiveFormat(Format):
     name = "competitive"
@@ -69,7 +72,10 @@ class CompetitiveFormat(Format):
         """Every schema a competitive debate can send, under every profile and language:
         the rehearsal's claims and rebuttals for each size, the writer's for each kind
         of stage, the rewrite, the audience, the vote, and the judge's in both reading
-        orders."""
+        orders. Two families vary with the debate: the writer's moves (the legal ones
+        are a subset of the well-formed ones registered here) and the rewrite's
+        paragraph count and lengths (registered for representative budgets, from a
+        one-paragraph continuation to a speech longer than the schema holds)."""
         specs: list[OutputSpec] = []
         for profile in PROFILES.values():
             for lang in ("en", "zh"):
@@ -80,6 +86,7 @@ class CompetitiveFormat(Format):
                 specs.append(draft_spec(profile, lang, "opening", True))
                 specs.append(draft_spec(profile, lang, "opening", False))
                 specs.append(draft_spec(profile, lang, "rebuttal", False))
+                specs += [rewrite_spec(profile, lang, words) for words in REWRITE_WORDS]
                 specs += [
                     rewrite_spec(profile, lang),
                     audience_spec(profile, lang),

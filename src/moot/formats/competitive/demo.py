@@ -9,7 +9,8 @@ in English or Simplified Chinese.
   only when the flow tree accepts it, and proposes prepared claims word for word, so
   retrieval finds them.
 - Every rewrite is exactly as many words as its budget (as ``moot.text.word_count``
-  counts them), so the duration controller converges.
+  counts them), so the duration controller converges, split into as many
+  paragraphs of about equal length as its schema asks for.
 - The audience and the voters answer from the seed.
 
 Every figure in a demo speech is labelled as illustrative demo data.
@@ -27,7 +28,6 @@ from moot.demo_text import Weaver
 from moot.errors import BackendError
 from moot.formats.competitive.rehearsal import ClaimsCall, ExpandCall
 from moot.formats.competitive.replies import (
-    NO_TARGET,
     AudienceReply,
     RehearsalAnswersReply,
     RehearsalClaimsReply,
@@ -35,6 +35,7 @@ from moot.formats.competitive.replies import (
     SpeechDraftReply,
     SpeechRewriteReply,
     VoteReply,
+    move_label,
 )
 from moot.formats.competitive.rounds import VoteCall
 from moot.formats.competitive.speeches import AudienceCall, RewriteCall, WriteCall
@@ -408,12 +409,34 @@ def _text(
     return text if text.endswith(("。", ".", "!", "?", "！", "？")) else text + p.end
 
 
+def _balanced(text: str, count: int, space: str) -> list[str]:
+    """``text`` in ``count`` pieces of about equal length, cut between words (between
+    characters in Chinese)."""
+    units = text.split() if space else list(text)
+    pieces: list[str] = []
+    start, length = 0, len(text)
+    for n in range(1, count + 1):
+        end, seen = start, sum(len(u) + len(space) for u in units[:start])
+        while end < len(units) and (n == count or seen + len(units[end]) <= length * n / count):
+            seen += len(units[end]) + len(space)
+            end += 1
+        pieces.append(space.join(units[start:end]))
+        start = end
+    return pieces
+
+
 def _paragraphs(text: str, request: DemoRequest, space: str) -> list[str]:
-    """``text`` split at sentence ends into paragraphs the reply's schema allows."""
+    """``text`` split into paragraphs the reply's schema allows: as many pieces of about
+    equal length as a schema with a fixed paragraph count asks for, else at sentence
+    ends."""
     schema = request.schema.json_schema if request.schema else {}
     items = schema.get("properties", {}).get("speech", {})
     limit = int(items.get("items", {}).get("maxLength", 700))
     most = int(items.get("maxItems", 12))
+    if items.get("minItems") == most and most > 1:
+        pieces = _balanced(text, most, space)
+        if all(pieces):
+            return pieces
     paragraphs: list[str] = []
     current = ""
     for sentence in sentences(text):
@@ -439,12 +462,7 @@ def draft(request: DemoRequest, call: WriteCall) -> SpeechDraftReply:
     return SpeechDraftReply.model_validate(
         {
             "moves": [
-                {
-                    "action": m.action,
-                    "target": m.target or NO_TARGET,
-                    "claim": m.claim,
-                    "argument": m.argument,
-                }
+                {"move": move_label(m.action, m.target), "claim": m.claim, "argument": m.argument}
                 for m in moves
             ],
             "speech": _paragraphs(text, request, p.space),

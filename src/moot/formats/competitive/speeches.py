@@ -41,13 +41,14 @@ from moot.formats.competitive.payload import (
     SpeechMove,
 )
 from moot.formats.competitive.replies import (
-    NO_TARGET,
     AudienceReply,
     MoveItem,
     SpeechDraftReply,
     SpeechRewriteReply,
     audience_spec,
+    chars_per_word,
     draft_spec,
+    move_label,
     rewrite_spec,
 )
 from moot.llm.structured import Problem
@@ -120,13 +121,8 @@ def join_paragraphs(paragraphs: Sequence[str]) -> str:
 
 
 def as_move(item: MoveItem) -> Move:
-    """A planned move as the flow tree reads it (target ``-``: none)."""
-    return Move(
-        action=item.action,
-        claim=item.claim,
-        argument=item.argument,
-        target=None if item.target == NO_TARGET else item.target,
-    )
+    """A planned move as the flow tree reads it."""
+    return Move(action=item.action, claim=item.claim, argument=item.argument, target=item.target)
 
 
 class MemoClock:
@@ -285,7 +281,7 @@ class Speaker:
                 )
             return [
                 Problem(
-                    f"moves[{p.index}] ({p.move.action} {p.move.target or NO_TARGET}): {p.reason}",
+                    f"moves[{p.index}] ({move_label(p.move.action, p.move.target)}): {p.reason}",
                     hard=True,
                     code=p.code,
                     where=f"moves[{p.index}]",
@@ -298,7 +294,13 @@ class Speaker:
             f"{stage}_{side}",
             [self._system(side, stage), Message("user", prompt)],
             SpeechDraftReply,
-            draft_spec(debate.profile_for(side), debate.lang, stage, not flow.nodes),
+            draft_spec(
+                debate.profile_for(side),
+                debate.lang,
+                stage,
+                not flow.nodes,
+                candidates if config.flow_tree else None,
+            ),
             check=check,
             data=WriteCall(
                 side, stage, budget, flow.model_copy(deep=True), tuple(candidates), tuple(prepared)
@@ -355,12 +357,13 @@ class Speaker:
                 last_words=written,
                 last_seconds=round(state.seconds, 1),
             )
+            profile = debate.profile_for(side)
             reply, _ = await debate.ask(
                 side,
                 f"{stage}_{side}",
                 [self._system(side, stage), Message("user", prompt)],
                 SpeechRewriteReply,
-                rewrite_spec(debate.profile_for(side), debate.lang),
+                rewrite_spec(profile, debate.lang, words, chars_per_word(previous, debate.lang)),
                 data=RewriteCall(side, stage, attempt, budget, mode, words, previous, tuple(moves)),
             )
             text = join_paragraphs(reply.speech)
