@@ -9,7 +9,8 @@ Runs a competitive debate and reports, from the calls' own start and end events:
 - **calls** by kind: rehearsal claims and rebuttals, writers, simulated audience,
   rewrites (the duration controller's tries), votes, judge; and the re-asks;
 - **tries** of the duration controller per speech, each speech's measured and
-  target seconds, whether it fits its window, and where the seconds came from;
+  target seconds and the timing error (measured - target; the window allows -15 s
+  to +1 s), whether it fits its window, and where the seconds came from;
 - the wall time.
 
     python benchmarks/competitive.py [--model scripted:demo?latency_ms=20] [--lang en] [--seed 1]
@@ -110,6 +111,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                 "tries": len(s["budget_steps"]),
                 "seconds": s["measured_seconds"],
                 "target": s["target_seconds"],
+                "error": round(s["measured_seconds"] - s["target_seconds"], 1),
                 "within": s["within"],
                 "cut": s["cut"],
                 "source": s["duration_source"],
@@ -145,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         where = "inside" if s["within"] else "OUTSIDE"
         print(
             f"  {s['id']:13} {s['tries']} tries  {s['seconds']:7.1f} / {s['target']:g} s"
+            f" ({s['error']:+.1f} s)"
             f"  {where}{' (cut)' if s['cut'] else ''}  {s['source']}"
             f"  refused plans: {s['refused_plans']}"
         )
