@@ -22,11 +22,8 @@ from __future__ import annotations
 import copy
 import importlib
 import json
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -177,35 +174,11 @@ def verdict(grammar: str, baseline: str | None) -> str:
     return "accepted, enforced"
 
 
-def start_server() -> tuple[subprocess.Popen[bytes], str]:
-    binary = llama_server.build()
-    with tempfile.NamedTemporaryFile(suffix=".log", delete=False) as log:
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            port = sock.getsockname()[1]
-        process = subprocess.Popen(  # noqa: S603 (our own binary)
-            [
-                str(binary),
-                *("-m", str(embedded_model_path()), "--host", "127.0.0.1"),
-                *("--port", str(port), "-c", "2048"),
-            ],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(600):
-        try:
-            with urllib.request.urlopen(f"{base}/health", timeout=2):  # noqa: S310
-                return process, base
-        except (urllib.error.URLError, OSError):
-            time.sleep(0.2)
-    process.kill()
-    raise SystemExit("llama-server did not start")
-
-
 def main() -> None:
-    process, base = start_server()
-    try:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        llama_server.serve(embedded_model_path(), log=Path(tmp) / "server.log") as base,
+    ):
         print(f"{'construct':<56} | llama-server (C++) | llama-cpp-python (Python port)")
         for name, (schema, baseline) in CONSTRUCTS.items():
             cpp = verdict(
@@ -213,9 +186,6 @@ def main() -> None:
             )
             py = verdict(python_port(schema), python_port(baseline) if baseline else None)
             print(f"{name:<56} | {cpp} | {py}")
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from moot import ModelOutputError, run_debate
+from moot.formats.structured.payload import StructuredPayload
 from moot.profiles import COMPACT, register_profile
 from moot.schema import DebateResult
 
@@ -101,11 +102,13 @@ class Outcome:
 
 def on_side_count(result: DebateResult, pro: str, con: str, encoder: Any) -> tuple[int, int]:
     """(arguments, arguments closer to their own side's thesis than to the other's)."""
-    texts = [f"{a.claim} {a.reasoning}" for a in result.arguments]
+    arguments = StructuredPayload.model_validate(result.body).arguments
+    first = result.positions[0].key
+    texts = [f"{a.claim} {a.reasoning}" for a in arguments]
     similarity = encoder.similarity(texts, [pro, con])
     hits = 0
-    for argument, (to_pro, to_con) in zip(result.arguments, similarity, strict=True):
-        own, other = (to_pro, to_con) if argument.side == "pro" else (to_con, to_pro)
+    for argument, (to_pro, to_con) in zip(arguments, similarity, strict=True):
+        own, other = (to_pro, to_con) if argument.side == first else (to_con, to_pro)
         hits += own > other
     return len(texts), hits
 

@@ -42,7 +42,7 @@ def measure(latency_ms: float, lang: str, seed: int, panel: list[str]) -> dict[s
         "reasks": result.usage.reasks,
         "prompt_tokens": result.usage.prompt_tokens,
         "completion_tokens": result.usage.completion_tokens,
-        "arguments": len(result.arguments),
+        "arguments": len(result.body.get("arguments", [])),
     }
 
 

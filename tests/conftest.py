@@ -2,7 +2,8 @@
 
 ``llama_server`` is a real OpenAI-compatible server (llama-cpp-python's, on the
 embedded SmolLM2 GGUF) on loopback, started once per test session;
-``llama_server_factory`` starts more with extra server options (e.g. ``--api_key``).
+``llama_server_factory`` starts more with extra server options (e.g. ``--api_key``);
+``use_provider`` registers a model provider through the public registry for one test.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from pathlib import Path
 from typing import IO
 
 import pytest
+
+from moot.llm.backend import ProviderFactory, register_provider, unregister_provider
 
 SERVER_START_TIMEOUT = 120.0
 
@@ -40,6 +43,24 @@ def _isolated_moot_home(
     home = tmp_path_factory.mktemp("moot_home")
     monkeypatch.setenv("MOOT_HOME", str(home))
     return home
+
+
+@pytest.fixture
+def use_provider() -> Iterator[Callable[[str, ProviderFactory], None]]:
+    """``use_provider(name, factory)`` makes ``name:...`` specs resolve through
+    ``factory`` (``moot.llm.backend.register_provider``) for this test only: the
+    provider it replaced, or none, is back afterwards."""
+    replaced: list[tuple[str, ProviderFactory | None]] = []
+
+    def use(name: str, factory: ProviderFactory) -> None:
+        replaced.append((name, register_provider(name, factory)))
+
+    yield use
+    for name, previous in reversed(replaced):
+        if previous is None:
+            unregister_provider(name)
+        else:
+            register_provider(name, previous)
 
 
 def free_port() -> int:
@@ -155,54 +176,13 @@ def cpp_llama_server(
     llama_server_binary: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[CppServer]:
     """``llama-server`` on loopback serving the embedded SmolLM2 GGUF, with the
-    server's defaults otherwise (4 slots sharing one KV cache, Jinja chat template).
-    Its log is the server's own output, for the tests to search."""
+    server's defaults otherwise (tools/llama_server.py ``serve``). Its log is the
+    server's own output, for the tests to search."""
     from moot.llm.local import embedded_model_path
 
-    port = free_port()
     log_path = tmp_path_factory.mktemp("cpp_llama_server") / "server.log"
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            [
-                str(llama_server_binary),
-                "--model",
-                str(embedded_model_path()),
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--ctx-size",
-                "16384",
-                # one thread: on a CPU shared with other work, llama.cpp's threads
-                # wait on each other at every step (measured: 2 threads 6-10x slower
-                # than 1 on 2 busy cores)
-                "--threads",
-                "1",
-            ],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    server = CppServer(f"http://127.0.0.1:{port}/v1", log_path)
-    deadline = time.monotonic() + SERVER_START_TIMEOUT
-    while not _healthy(f"http://127.0.0.1:{port}/health"):
-        if process.poll() is not None or time.monotonic() > deadline:
-            state = "exited" if process.poll() is not None else "did not answer in time"
-            process.kill()
-            pytest.fail(f"llama-server {state}; log tail:\n{server.log()[-3000:]}")
-        time.sleep(0.2)
-    yield server
-    process.terminate()
     try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-
-
-def _healthy(url: str) -> bool:
-    """``/health`` answers 200 once the model is loaded (503 while loading)."""
-    try:
-        with urllib.request.urlopen(url, timeout=2) as response:  # noqa: S310 (loopback)
-            return bool(response.status == 200)
-    except (urllib.error.URLError, OSError):
-        return False
+        with llama_server_build.serve(embedded_model_path(), log=log_path) as root:
+            yield CppServer(f"{root}/v1", log_path)
+    except llama_server_build.ServerError as exc:
+        pytest.fail(str(exc), pytrace=False)

@@ -87,9 +87,19 @@ class Format:
 FORMATS = [
     Format("structured"),
     Format(
-        "structured+panel", ("--panel", "technical,general"), {"panel": ["technical", "general"]}
+        "structured+panel+swap",
+        ("--panel", "technical,general", "--swap-sides"),
+        {"panel": ["technical", "general"], "swap_sides": True},
     ),
+    Format(
+        "structured-3-positions",
+        ("--sides", "Hainan;Yunnan;the North-East"),
+        {"sides": ["Hainan", "Yunnan", "the North-East"]},
+    ),
+    Format("freeform", ("--format", "freeform"), {"format": "freeform"}),
 ]
+"""Every built-in format, and the variants that change a briefing's shape (a panel,
+the swap check, more than two positions). A new format is one more line."""
 
 READ_COMMANDS: list[tuple[str, ...]] = [
     ("list",),

@@ -1,20 +1,25 @@
-"""Recompute a panel verdict from a result's JSON alone, independently of moot's code:
-weighted scores from the raw integer scores of every judge run, calibration, judge
-weights, panel totals, Krippendorff's alpha (with the ``krippendorff`` package) and
-Fleiss' kappa (with the textbook formula written out here).
+"""Recompute a panel verdict from a result's JSON alone, independently of moot's code,
+for every format and any number of positions: weighted scores from the raw integer
+scores of every judge run, calibration, judge weights, each position's panel total,
+the gap between the leader and the runner-up, Krippendorff's alpha (with the
+``krippendorff`` package) and Fleiss' kappa (with the textbook formula written out
+here).
 """
 
 from __future__ import annotations
 
 import math
 import statistics
+from collections import Counter
 from typing import Any
 
 import krippendorff
 import numpy as np
 
+from invariants import STANDINGS as FORMAT_STANDINGS
+from invariants import check_gap, check_judgement, position_keys, units
+
 DIMENSIONS = ("logic", "evidence", "responsiveness", "honesty")
-STANDINGS = ("UPHELD", "PARTIALLY_UPHELD", "REFUTED", "UNCERTAIN")
 RELEVANCE = {
     "technical": {"technical": 1.0, "business": 0.5, "risk": 0.6, "general": 0.7},
     "business": {"technical": 0.5, "business": 1.0, "risk": 0.7, "general": 0.7},
@@ -40,8 +45,11 @@ def close(a: float | None, b: float, tol: float = 1e-3) -> bool:
 def check_panel(doc: dict[str, Any]) -> None:
     """Assert that every number of the panel section follows from its raw scores."""
     panel = doc["panel"]
-    ids = [a["id"] for a in doc["arguments"]]
-    side_of = {a["id"]: a["side"] for a in doc["arguments"]}
+    unit_list = units(doc)
+    ids = [u["id"] for u in unit_list]
+    side_of = {u["id"]: u["side"] for u in unit_list}
+    sides = position_keys(doc)
+    standings_enum = FORMAT_STANDINGS[doc["format"]]
     judges = panel["judges"]
     assert len(judges) >= 1
     calibrated: dict[str, dict[str, float]] = {}
@@ -50,13 +58,21 @@ def check_panel(doc: dict[str, Any]) -> None:
         assert len(judge["runs"]) == panel["judge_runs"]
         weights = judge["weights"]
         assert abs(sum(weights.values()) - 1) < 1e-9
+        assert set(weights) == set(DIMENSIONS)
+        for run in judge["runs"]:
+            assert run["weights"] == weights
+            check_judgement(doc, run)
         weighted = {}
         for score in judge["scores"]:
             i = score["argument_id"]
-            raw = [next(s for s in run["scores"] if s["argument_id"] == i) for run in judge["runs"]]
+            raw = [
+                next(s["scores"] for s in run["scores"] if s["argument_id"] == i)
+                for run in judge["runs"]
+            ]
+            assert set(score["scores"]) == set(DIMENSIONS)
             for d in DIMENSIONS:
                 assert all(isinstance(r[d], int) and 1 <= r[d] <= 10 for r in raw)
-                assert close(score[d], statistics.fmean(r[d] for r in raw), 1e-3)
+                assert close(score["scores"][d], statistics.fmean(r[d] for r in raw), 1e-3)
             expected = sum(weights[d] * statistics.fmean(r[d] for r in raw) for d in DIMENSIONS)
             assert close(score["weighted"], expected)
             weighted[i] = score["weighted"]
@@ -72,7 +88,9 @@ def check_panel(doc: dict[str, Any]) -> None:
                 assert close(cal[i], expected)
         calibrated[judge["name"]] = cal
         standing[judge["name"]] = {s["argument_id"]: s["standing"] for s in judge["scores"]}
-        for side in ("pro", "con"):
+        assert all(s in standings_enum for s in standing[judge["name"]].values())
+        assert list(judge["totals"]) == sides
+        for side in sides:
             own = [weighted[i] for i in ids if side_of[i] == side]
             assert close(judge["totals"][side], statistics.fmean(own))
         calibration = judge["calibration"]
@@ -98,16 +116,24 @@ def check_panel(doc: dict[str, Any]) -> None:
             value = center + scale * score["calibrated"]
             assert close(score["adjusted"], value, 2e-3)
             adjusted[judge["name"]][score["argument_id"]] = score["adjusted"]
-        for side in ("pro", "con"):
+        assert list(judge["adjusted_totals"]) == sides
+        for side in sides:
             own = [adjusted[judge["name"]][i] for i in ids if side_of[i] == side]
             assert close(judge["adjusted_totals"][side], statistics.fmean(own))
 
     total_weight = sum(j["weight"] for j in judges)
-    for side in ("pro", "con"):
-        expected = sum(j["weight"] * j["adjusted_totals"][side] for j in judges) / total_weight
+    assert list(panel["totals"]) == sides
+    assert list(panel["intervals"]) == sides
+    for side in sides:
+        if total_weight > 0:
+            expected = sum(j["weight"] * j["adjusted_totals"][side] for j in judges) / total_weight
+        else:  # every judge weighs 0: equal weights
+            expected = statistics.fmean(j["adjusted_totals"][side] for j in judges)
         assert close(panel["totals"][side], expected)
         interval = panel["intervals"][side]
         assert interval["low"] <= interval["high"]
+    # the gap: the panel's leader against its runner-up
+    check_gap(panel["gap"], panel["totals"])
 
     agreement = panel["agreement"]
     names = [j["name"] for j in judges]
@@ -118,19 +144,24 @@ def check_panel(doc: dict[str, Any]) -> None:
                 reliability_data=interval_data, level_of_measurement="interval"
             )
             assert close(agreement["alpha_interval"]["value"], float(alpha_i))
-        codes = {s: n for n, s in enumerate(STANDINGS)}
+        codes = {s: n for n, s in enumerate(standings_enum)}
         nominal = np.array([[codes[standing[n][i]] for i in ids] for n in names], dtype=float)
         if len({standing[n][i] for n in names for i in ids}) > 1:
             alpha_n = krippendorff.alpha(reliability_data=nominal, level_of_measurement="nominal")
             assert close(agreement["alpha_nominal"]["value"], float(alpha_n))
-            table = [[sum(standing[n][i] == s for n in names) for s in STANDINGS] for i in ids]
+            table = [[sum(standing[n][i] == s for n in names) for s in standings_enum] for i in ids]
             kappa = fleiss(table)
             if not math.isnan(kappa):
                 assert close(agreement["kappa"]["value"], kappa)
     assert agreement["indicative_only"] == (len(ids) < 10 or len(names) < 3)
 
+    assert [row["argument_id"] for row in panel["consensus"]] == ids
     for row in panel["consensus"]:
         assert row["scores"] == {n: adjusted[n][row["argument_id"]] for n in names}
+        assert row["standings"] == {n: standing[n][row["argument_id"]] for n in names}
+        ranked = Counter(row["standings"].values()).most_common()
+        tie = len(ranked) > 1 and ranked[0][1] == ranked[1][1]
+        assert row["majority_standing"] == (None if tie else ranked[0][0])
         scores = [row["scores"][n] for n in names]
         spread = statistics.stdev(scores) if len(scores) > 1 else 0.0
         assert close(row["std"], spread)

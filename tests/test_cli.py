@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from moot.formats.replies import ArgumentDraft, OpeningReply
 from typer.testing import CliRunner, Result
 
 import moot
 from moot.cli import app
 from moot.errors import BackendError
-from moot.llm import backend as backend_module
-from moot.llm.backend import Backend
+from moot.formats.structured.replies import ArgumentDraft, OpeningReply
+from moot.llm.backend import Backend, ProviderFactory
 from moot.llm.scripted import ScriptedBackend
 from moot.schema import SCHEMA_VERSION, DebateResult
 
@@ -28,14 +28,17 @@ ZH_TOPIC = "城市应当对进入市中心的汽车征收拥堵费"
 SEED = 7
 TOP_LEVEL_KEYS = {
     "schema_version",
+    "format",
     "topic",
     "lang",
+    "seed",
     "models",
-    "arguments",
-    "cross_examinations",
-    "closings",
+    "positions",
     "judgement",
+    "detectors",
+    "warnings",
     "usage",
+    "payload",
 }
 
 
@@ -74,7 +77,7 @@ def test_run_prints_the_briefing_to_stdout(en_run: tuple[Result, Path]) -> None:
 def test_trace_table_has_a_row_for_every_argument(en_run: tuple[Result, Path]) -> None:
     result, path = en_run
     data = json.loads(path.read_text(encoding="utf-8"))
-    ids = [a["id"] for a in data["arguments"]]
+    ids = [a["id"] for a in data["payload"]["structured"]["arguments"]]
     assert any(i.startswith("PRO-") for i in ids)
     assert any(i.startswith("CON-") for i in ids)
     rows = re.findall(r"^\| ((?:PRO|CON)-\d+) \|", result.stdout, re.MULTILINE)
@@ -89,6 +92,17 @@ def test_json_has_the_documented_top_level_keys(en_run: tuple[Result, Path]) -> 
     assert data["schema_version"] == SCHEMA_VERSION
     assert data["topic"] == TOPIC
     assert data["lang"] == "en"
+    assert data["format"] == "structured"
+    assert set(data["payload"]) == {"structured"}
+    assert set(data["payload"]["structured"]) == {
+        "arguments",
+        "cross_examinations",
+        "closings",
+    }
+    assert [(p["key"], p["name"], p["prefix"]) for p in data["positions"]] == [
+        ("pro", "Pro", "PRO"),
+        ("con", "Con", "CON"),
+    ]
     assert data["models"] == {
         "pro": "scripted:demo",
         "con": "scripted:demo",
@@ -155,7 +169,9 @@ def test_bad_language_exits_2() -> None:
     assert "unsupported language 'fr'" in _flat(result.stderr)
 
 
-def test_exhausted_script_exits_1(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_exhausted_script_exits_1(
+    use_provider: Callable[[str, ProviderFactory], None],
+) -> None:
     """A backend failure surfaces as exit 1 (a provider serving a too-short script)."""
     scripts: list[ScriptedBackend] = []
 
@@ -163,7 +179,7 @@ def test_exhausted_script_exits_1(monkeypatch: pytest.MonkeyPatch) -> None:
         scripts.append(ScriptedBackend([], name=f"short:{rest}"))
         return scripts[-1]
 
-    monkeypatch.setitem(backend_module._PROVIDERS, "short", make)
+    use_provider("short", make)
     result = _moot("run", TOPIC, "--model", "short:x", "--quiet")
     assert result.exit_code == 1
     assert result.stdout == ""
@@ -198,3 +214,63 @@ def test_version() -> None:
     result = _moot("version")
     assert result.exit_code == 0
     assert result.stdout == f"{moot.__version__}\n"
+
+
+def test_a_provider_registers_through_the_public_registry(
+    use_provider: Callable[[str, ProviderFactory], None],
+) -> None:
+    """A provider registered with ``register_provider`` resolves by spec, is listed
+    with the built-in ones, and is gone again after the test (see ``use_provider``)."""
+    from moot.llm.backend import providers, resolve_backend
+
+    made: list[tuple[str, int | None, float | None]] = []
+
+    def make(rest: str, seed: int | None, timeout: float | None) -> Backend:
+        made.append((rest, seed, timeout))
+        return ScriptedBackend([], name=f"mine:{rest}")
+
+    use_provider("mine", make)
+    assert "mine" in providers()
+    assert resolve_backend("mine:x?y", seed=3, timeout=4.0).spec == "mine:x?y"
+    assert made == [("x?y", 3, 4.0)]
+    result = _moot("run", TOPIC, "--model", "nosuch:x", "--quiet")
+    assert "known: local, mine, openai, scripted" in _flat(result.stderr)
+
+
+def test_register_provider_refuses_bad_names_and_unknown_removals() -> None:
+    from moot.errors import ConfigError
+    from moot.llm.backend import register_provider, unregister_provider
+
+    def make(rest: str, seed: int | None, timeout: float | None) -> Backend:
+        raise AssertionError("never called")
+
+    for name in ("", "a:b"):
+        with pytest.raises(ConfigError, match="a provider name is a word"):
+            register_provider(name, make)
+    with pytest.raises(ConfigError, match="no model provider 'nonesuch'"):
+        unregister_provider("nonesuch")
+
+
+def test_formats_lists_every_format() -> None:
+    from moot.formats import formats
+
+    result = _moot("formats")
+    assert result.exit_code == 0, result.output
+    names = [f.name for f in formats()]
+    assert {"structured", "freeform"} <= set(names)
+    for fmt in formats():
+        assert fmt.name in result.stdout
+        assert " ".join(fmt.summary["en"].split()) in _flat(result.stdout)
+    chinese = _moot("formats", "--lang", "zh")
+    assert chinese.exit_code == 0, chinese.output
+    for fmt in formats():
+        assert " ".join(fmt.summary["zh"].split()) in _flat(chinese.stdout)
+
+
+def test_an_unknown_format_exits_2_naming_the_known_ones() -> None:
+    from moot.formats import formats
+
+    result = _run("--format", "nonesuch", "--quiet")
+    assert result.exit_code == 2
+    known = ", ".join(f.name for f in formats())
+    assert f"unknown format 'nonesuch'; known: {known}" in _flat(result.stderr)

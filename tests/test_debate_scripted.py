@@ -7,6 +7,7 @@ import itertools
 
 from invariants import check_result_json, has_cjk
 from moot import arun_debate, run_debate, to_json, to_markdown
+from moot.formats.structured.payload import StructuredPayload
 from moot.llm.scripted import DemoBackend
 
 TOPIC = "Should a 10-person startup adopt microservices from day one?"
@@ -44,7 +45,8 @@ def test_chinese_debate_speaks_chinese() -> None:
     result = run_debate(topic, model="scripted:demo", seed=2, lang="zh")
     doc = check_result_json(to_json(result))
     assert doc["lang"] == "zh"
-    assert all(has_cjk(a["claim"]) for a in doc["arguments"])
+    assert [p["name"] for p in doc["positions"]] == ["正方", "反方"]
+    assert all(has_cjk(a["claim"]) for a in doc["payload"]["structured"]["arguments"])
     assert has_cjk(doc["judgement"]["gap"]["text"])
     briefing = to_markdown(result)
     assert briefing.startswith("# 决策简报")
@@ -95,7 +97,7 @@ def test_briefing_has_every_section() -> None:
         "## Recommendation",
     ):
         assert heading in briefing
-    for arg in result.arguments:
+    for arg in StructuredPayload.model_validate(result.body).arguments:
         assert f"| {arg.id} |" in briefing
     assert result.judgement.gap.text in briefing
 

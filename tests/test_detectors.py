@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import moot
+from moot.debate import detect
 from moot.detectors import (
     DETECTOR_NAMES,
     Concession,
@@ -25,8 +26,10 @@ from moot.detectors import (
     parse_transcript,
     run_detectors,
 )
-from moot.detectors.adapter import concessions_from_result, transcript_from_result
 from moot.detectors.evaluation import load_cases
+from moot.formats import get_format
+from moot.formats.freeform.payload import FreeformPayload
+from moot.formats.structured.payload import Closing, StructuredPayload
 
 DATA = Path(__file__).parent / "data" / "detectors"
 
@@ -413,19 +416,77 @@ def test_transcripts_from_other_systems_are_read_liberally() -> None:
     assert parse_transcript(inferred).lang == "zh"
 
 
-# ---- the structured format's result --------------------------------------------------------
+# ---- the formats' results -----------------------------------------------------------------
+
+
+def _flags(flags: list[Flag]) -> list[tuple[str, int | None, str | None, str]]:
+    return [(f.detector, f.turn, f.side, f.evidence) for f in flags]
 
 
 def test_a_structured_result_becomes_a_transcript_with_its_scores() -> None:
     result = moot.run_debate(EN_TOPIC, model="scripted:demo", seed=3)
-    read = transcript_from_result(result)
-    count = len(result.arguments) + len(result.cross_examinations) + len(result.closings)
-    assert len(read.turns) == count
-    assert read.turns[0].side == result.arguments[0].side
-    assert result.arguments[0].claim in read.turns[0].text
+    body = StructuredPayload.model_validate(result.body)
+    fmt = get_format("structured")
+    read, units = fmt.transcript(result)
+    count = len(body.arguments) + len(body.cross_examinations) + len(body.closings)
+    assert len(read.turns) == len(units) == count
+    # the arguments, then every cross-examination answer, then the closings
+    assert units == [a.id for a in body.arguments] + [None] * (count - len(body.arguments))
+    assert read.turns[0].side == body.arguments[0].side
+    assert body.arguments[0].claim in read.turns[0].text
+    first_cross = read.turns[len(body.arguments)]
+    assert first_cross.side == body.cross_examinations[0].by
+    assert body.cross_examinations[0].reasoning in first_cross.text
+    assert read.turns[-1].text == body.closings[-1].final_stance
+    assert read.sides == {"pro": f"For: {EN_TOPIC}", "con": f"Against: {EN_TOPIC}"}
+    # the judge's weighted score of each argument is the score of its turn
     assert [s.score for s in read.judge_scores] == [s.weighted for s in result.judgement.scores]
-    recorded = concessions_from_result(result)
-    conceded = [c for c in result.cross_examinations if c.response == "concede"]
-    assert [c.target for c in recorded.concessions] == [c.target_id for c in conceded]
-    assert set(recorded.standings) == {row.argument_id for row in result.judgement.trace}
-    json.dumps([f.model_dump() for f in run_detectors(read)])
+    assert [s.turn for s in read.judge_scores] == list(range(len(body.arguments)))
+    # the result's flags are the detectors' on this transcript, tied to their units
+    recorded = [(d.detector, d.turn, d.side, d.evidence) for d in result.detectors]
+    assert recorded == _flags(run_detectors(read) + fmt.extra_flags(result, read))
+    for flag in result.detectors:
+        assert flag.unit == (units[flag.turn] if flag.turn is not None else None)
+    json.dumps([f.model_dump() for f in result.detectors])
+
+
+def test_a_concession_the_closing_drops_is_false_consensus() -> None:
+    """The structured format's own record: a cross-examination answered ``concede``
+    whose concession the conceding position's closing no longer lists."""
+    result = moot.run_debate(EN_TOPIC, model="scripted:demo", seed=3)
+    body = StructuredPayload.model_validate(result.body)
+    conceded = [c for c in body.cross_examinations if c.response == "concede"]
+    assert conceded, "the demo concedes at least one argument on this seed"
+    by = conceded[0].by
+    fmt = get_format("structured")
+    assert [f for f in fmt.extra_flags(result, fmt.transcript(result)[0])] == []
+    dropped = [
+        Closing.model_validate(c.model_dump() | {"concessions": []}) if c.side == by else c
+        for c in body.closings
+    ]
+    changed = body.model_copy(update={"closings": dropped})
+    disowned = result.model_copy(update={"payload": {"structured": changed.model_dump()}})
+    flags = [f for f in detect(fmt, disowned) if f.detector == "false_consensus"]
+    assert flags
+    cross_turns = {len(body.arguments) + n: c for n, c in enumerate(body.cross_examinations)}
+    for flag in flags:
+        assert flag.side == by
+        assert flag.unit is None
+        assert flag.turn in cross_turns
+        assert cross_turns[flag.turn].response == "concede"
+        assert cross_turns[flag.turn].by == by
+
+
+def test_a_freeform_result_becomes_a_transcript_of_its_speeches() -> None:
+    result = moot.run_debate(
+        EN_TOPIC, model="scripted:demo", seed=3, format="freeform", format_options={"rounds": 2}
+    )
+    body = FreeformPayload.model_validate(result.body)
+    fmt = get_format("freeform")
+    read, units = fmt.transcript(result)
+    assert [t.text for t in read.turns] == [s.text for s in body.speeches]
+    assert [t.side for t in read.turns] == [s.side for s in body.speeches]
+    assert units == [s.id for s in body.speeches]
+    assert [s.score for s in read.judge_scores] == [s.weighted for s in result.judgement.scores]
+    recorded = [(d.detector, d.turn, d.side, d.evidence) for d in result.detectors]
+    assert recorded == _flags(run_detectors(read))

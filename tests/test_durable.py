@@ -76,15 +76,20 @@ def test_sigkill_then_resume_sends_only_the_remaining_calls(
 def test_sigint_marks_the_run_interrupted_and_resume_finishes_it(
     uninterrupted: dict[str, Any],
 ) -> None:
+    # the stop comes as the second opening returns, before the opening round is over
     stopped = child("run", "i", "2", "INT")
     assert stopped.returncode == 130, stopped.stderr
     store = Store()
     row = store.get_debate("i")
     assert row is not None
     assert row.status == "interrupted"
+    assert row.error is not None
+    assert "interrupted during the opening round" in row.error
     partial = json.loads(row.result_json or "{}")
     assert partial["partial"] is True
-    assert isinstance(partial["arguments"], list)  # rounds completed before the stop
+    assert partial["format"] == "structured"
+    # only completed rounds are saved (the budget test below saves one): none here
+    assert "arguments" not in partial
     assert len(store.completed_calls("i")) == 2
 
     resumed = child("resume", "i", "0", "KILL")
@@ -117,7 +122,14 @@ def test_budget_stop_saves_the_partial_result_and_resumes_with_more(
     assert row.prompt_tokens + row.completion_tokens <= 5000
     partial = json.loads(row.result_json or "{}")
     assert partial["partial"] is True
-    assert partial["arguments"]
+    assert partial["format"] == "structured"
+    # the rounds completed before the stop, as the finished run has them
+    finished = uninterrupted["payload"]["structured"]
+    assert partial["arguments"] == finished["arguments"]
+    assert (
+        partial.get("cross_examinations", finished["cross_examinations"])
+        == (finished["cross_examinations"])
+    )
     # the refused call was never sent: every journaled call before it has a reply
     refused = [c for c in store.calls("b") if c.error]
     assert all("BudgetExceeded" in (c.error or "") for c in refused)
@@ -157,7 +169,15 @@ def test_journal_records_every_call_with_its_validation() -> None:
     row = store.get_debate("j")
     assert row is not None
     assert row.status == "done"
-    assert row.config["seed"] == 2
+    # the stored configuration: the one options type, each role's model, the judges' record
+    assert set(row.config) == {"options", "models", "judge_accuracy"}
+    assert row.config["options"]["seed"] == 2
+    assert row.config["options"]["format"] == "structured"
+    assert row.config["models"] == {
+        "pro": "scripted:demo",
+        "con": "scripted:demo",
+        "judge": "scripted:demo",
+    }
 
 
 def test_cache_serves_deterministic_requests_and_skips_others() -> None:

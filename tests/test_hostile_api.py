@@ -35,6 +35,7 @@ from hostile import (
 from moot.debate import run_debate
 from moot.errors import BackendError, BudgetExceeded, ConfigError, StoreError
 from moot.events import CallFinished, CallStarted, Reasked, Retrying, RoundStarted, RunStored
+from moot.formats import get_format
 from moot.llm.meter import Meter
 from moot.llm.schemas import inline_refs
 from moot.llm.scripted import DemoBackend
@@ -49,9 +50,11 @@ from moot.validation import RUN_ID, check_number
 
 TOPIC = "Should a 10-person startup adopt microservices from day one?"
 
-# Identifiers: assigned or validated by code, used as keys; never free text.
-_KEYS = {"id", "argument_id", "target_id", "name", "schema_version", "format", "unrefuted"}
-_KEYS |= {"disputed_arguments"}
+# Identifiers and enumerations: assigned or checked by code, used as keys; never free
+# text (a position's ``name`` is free text: the user gives it with --sides).
+_KEYS = {"id", "argument_id", "target_id", "schema_version", "format", "unrefuted"}
+_KEYS |= {"disputed_arguments", "side", "by", "key", "prefix", "leader", "standing"}
+_KEYS |= {"majority_standing", "unit", "detector", "rubric"}
 
 
 def _branch(schema: dict[str, Any], value: object) -> dict[str, Any]:
@@ -65,33 +68,45 @@ def _branch(schema: dict[str, Any], value: object) -> dict[str, Any]:
     return schema
 
 
-def poison(value: Any, schema: dict[str, Any], payload: str, key: str = "") -> Any:
+def poison(
+    value: Any, schema: dict[str, Any], payload: str, key: str = "", parent: str = ""
+) -> Any:
     """``value`` with ``payload`` appended to every free-text string in it (not to
     enumerations, constants or identifiers), following the result's JSON schema."""
-    if key in _KEYS:
+    if key in _KEYS or (key == "name" and parent != "positions"):
         return value
     schema = _branch(schema, value)
     if isinstance(value, str):
         return value if "enum" in schema or "const" in schema else value + payload
     if isinstance(value, list):
-        return [poison(item, schema.get("items", {}), payload, key) for item in value]
+        return [poison(item, schema.get("items", {}), payload, key, parent) for item in value]
     if isinstance(value, dict):
         properties = schema.get("properties")
         if properties is not None:
-            return {k: poison(v, properties.get(k, {}), payload, k) for k, v in value.items()}
+            return {k: poison(v, properties.get(k, {}), payload, k, key) for k, v in value.items()}
         extra = schema.get("additionalProperties")
         sub = extra if isinstance(extra, dict) else {}
-        return {k: poison(v, sub, payload, key) for k, v in value.items()}
+        return {k: poison(v, sub, payload, key, parent) for k, v in value.items()}
     return value
 
 
-_SCHEMA = inline_refs(DebateResult.model_json_schema())
+def result_schema(data: dict[str, Any]) -> dict[str, Any]:
+    """The JSON schema of a result, with each format's payload schema in place."""
+    schema = inline_refs(DebateResult.model_json_schema())
+    schema["properties"]["payload"] = {
+        "type": "object",
+        "properties": {
+            name: inline_refs(get_format(name).payload_type.model_json_schema())
+            for name in data["payload"]
+        },
+    }
+    return schema
 
 
 @pytest.fixture(scope="module", params=FORMATS, ids=[f.name for f in FORMATS])
 def baseline(request: pytest.FixtureRequest) -> DebateResult:
     fmt: Format = request.param
-    return run_debate(TOPIC, model="scripted:demo", seed=5, swap_sides=True, **fmt.api_options)
+    return run_debate(TOPIC, model="scripted:demo", seed=5, **fmt.api_options)
 
 
 @pytest.mark.parametrize("name", list(PAYLOADS))
@@ -100,7 +115,8 @@ def test_no_text_restructures_the_briefing(baseline: DebateResult, name: str) ->
     model specs...) carrying the payload renders to exactly the same Markdown
     structure as without it, and shows no raw control character."""
     payload = PAYLOADS[name]
-    data = poison(baseline.model_dump(mode="json"), _SCHEMA, payload)
+    clean_data = baseline.model_dump(mode="json")
+    data = poison(clean_data, result_schema(clean_data), payload)
     assert data != baseline.model_dump(mode="json")
     hostile = DebateResult.model_validate(data)
     clean = moot.to_markdown(baseline)

@@ -28,6 +28,7 @@ from html_support import (
     unit_ids,
 )
 from moot.errors import ConfigError
+from moot.formats import formats as registered_formats
 from moot.formats import get_format
 from moot.formats.freeform.payload import FreeformPayload
 from moot.formats.structured.payload import StructuredPayload
@@ -57,6 +58,13 @@ def _sections(result: DebateResult) -> dict[str, Section]:
 def _unit_rows(page: Elements) -> list[dict[str, str]]:
     """The rows that carry a judged unit's anchor (``item-N``)."""
     return [a for a in page.tags("tr") if re.fullmatch(r"item-\d+", a.get("id", ""))]
+
+
+def test_every_registered_format_has_report_cases() -> None:
+    """A format added to the registry gets rendered by these tests (and, through the
+    same cases, in the browser tests), or this fails."""
+    covered = {options.get("format", "structured") for _, options in CASES.values()}
+    assert covered == {fmt.name for fmt in registered_formats()}
 
 
 @pytest.mark.parametrize("name", NAMES)

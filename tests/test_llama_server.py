@@ -148,8 +148,16 @@ def test_a_refused_schema_falls_back_instead_of_failing(cpp_llama_server: CppSer
     assert backend.structured_mode == "json_schema"  # the other schemas keep it
 
 
-def test_seeded_structured_debate_runs_against_llama_server(
-    cpp_llama_server: CppServer, tmp_path: Path
+FORMAT_ARGS = {
+    "structured": [],
+    "freeform": ["--format", "freeform", "--rounds", "2"],
+}
+"""Every format's seeded debate against llama-server (a new format is one more line)."""
+
+
+@pytest.mark.parametrize("fmt", list(FORMAT_ARGS))
+def test_seeded_debate_of_each_format_runs_against_llama_server(
+    cpp_llama_server: CppServer, tmp_path: Path, fmt: str
 ) -> None:
     out = tmp_path / "result.json"
     log_before = len(cpp_llama_server.log())
@@ -165,6 +173,11 @@ def test_seeded_structured_debate_runs_against_llama_server(
             f"openai:smollm@{cpp_llama_server.base_url}",
             "--seed",
             "7",
+            *FORMAT_ARGS[fmt],
+            # a one-thread server on a busy shared CPU can take minutes for one reply:
+            # this test is about schemas and a finished run, not speed
+            "--timeout",
+            "900",
             "--json",
             str(out),
             "--quiet",
@@ -177,10 +190,11 @@ def test_seeded_structured_debate_runs_against_llama_server(
     )
     seconds = time.monotonic() - started
     server_log = cpp_llama_server.log()[log_before:]
-    print(f"debate against llama-server: exit {result.returncode} in {seconds:.0f} s")
+    print(f"{fmt} debate against llama-server: exit {result.returncode} in {seconds:.0f} s")
     assert result.returncode == 0, result.stderr[-4000:]
     assert not SCHEMA_ERRORS.search(server_log), SCHEMA_ERRORS.findall(server_log)
     doc = check_result_json(out.read_text(encoding="utf-8"))
-    assert doc["models"]["pro"] == f"openai:smollm@{cpp_llama_server.base_url}"
+    assert doc["format"] == fmt
+    assert set(doc["models"].values()) == {f"openai:smollm@{cpp_llama_server.base_url}"}
     # every schema was accepted in the server's own mode
     assert doc["usage"]["structured_fallbacks"] == []

@@ -79,12 +79,24 @@ def test_unbounded_or_oversized_strings_are_refused_before_llama_cpp() -> None:
 
 
 def test_every_reply_schema_fits_the_grammar_limits() -> None:
-    from moot.formats.replies import ClosingReply, CrossExamReply, OpeningReply
-    from moot.judging.replies import JudgeReply
+    """Every reply type of every format as written, and every schema a format sends
+    (pinned to its ids, as each model profile asks for it in each language)."""
+    from moot.formats import formats
+    from moot.formats.freeform.replies import SpeechReply
+    from moot.formats.structured.replies import ClosingReply, CrossExamReply, OpeningReply
+    from moot.judging.replies import judge_reply_type
+    from moot.judging.topic import TopicTypeReply
     from moot.llm.schemas import output_spec
 
-    for reply_type in (OpeningReply, CrossExamReply, ClosingReply, JudgeReply):
+    judge = judge_reply_type(("logic", "evidence"), ("UPHELD", "REFUTED"))
+    for reply_type in (OpeningReply, CrossExamReply, ClosingReply, SpeechReply, judge):
         check_grammar_limits(output_spec(reply_type).json_schema)
+    check_grammar_limits(output_spec(TopicTypeReply).json_schema)
+    for fmt in formats():
+        specs = fmt.schemas()
+        assert specs, fmt.name
+        for spec in specs:
+            check_grammar_limits(spec.json_schema)
 
 
 def test_missing_model_file_is_a_config_error(tmp_path: Path) -> None:

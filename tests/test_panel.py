@@ -13,13 +13,14 @@ from typer.testing import CliRunner
 import moot
 from moot.cli import app
 from moot.errors import ConfigError
+from moot.formats.structured.payload import StructuredPayload
 from moot.judging.calibration import calibrate
 from moot.judging.panel import decide_divergence, judge_weight
 from moot.judging.profiles import BUILTIN, assign_models, load_profiles, select_profiles
 from moot.judging.topic import classify_by_keywords
 from moot.llm.scripted import DemoBackend, ScriptedBackend
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
-from moot.schema import Agreement, AgreementStat, ArgumentConsensus, Totals
+from moot.schema import Agreement, AgreementStat, ArgumentConsensus
 from moot.store import Store
 from panel_checks import check_panel
 
@@ -125,19 +126,24 @@ def _row(ident: str, scores: Sequence[float]) -> ArgumentConsensus:
 @pytest.mark.parametrize(
     ("alpha", "kappa", "scores", "totals", "reasons"),
     [
-        (0.9, 0.9, [6, 6.5, 6.2], Totals(pro=7.0, con=5.0), []),
-        (0.4, 0.3, [6, 6.5, 6.2], Totals(pro=7.0, con=5.0), ["low_agreement"]),
-        (0.4, 0.6, [6, 6.5, 6.2], Totals(pro=7.0, con=5.0), []),
-        (0.9, 0.9, [2, 4, 7, 9], Totals(pro=7.0, con=5.0), ["disputed_argument"]),
-        (0.9, 0.9, [6, 6.5, 6.2], Totals(pro=6.1, con=6.0), ["close_totals"]),
-        (None, None, [6, 6.5, 6.2], Totals(pro=7.0, con=5.0), []),
+        (0.9, 0.9, [6, 6.5, 6.2], {"pro": 7.0, "con": 5.0}, []),
+        (0.4, 0.3, [6, 6.5, 6.2], {"pro": 7.0, "con": 5.0}, ["low_agreement"]),
+        (0.4, 0.6, [6, 6.5, 6.2], {"pro": 7.0, "con": 5.0}, []),
+        (0.9, 0.9, [2, 4, 7, 9], {"pro": 7.0, "con": 5.0}, ["disputed_argument"]),
+        (0.9, 0.9, [6, 6.5, 6.2], {"pro": 6.1, "con": 6.0}, ["close_totals"]),
+        (None, None, [6, 6.5, 6.2], {"pro": 7.0, "con": 5.0}, []),
+        # N positions: the leader against the runner-up, not against the last
+        (0.9, 0.9, [6, 6.5, 6.2], {"A": 2.0, "B": 7.0, "C": 6.9}, ["close_totals"]),
+        (0.9, 0.9, [6, 6.5, 6.2], {"A": 6.9, "B": 2.0, "C": 7.0, "D": 3.0}, ["close_totals"]),
+        (0.9, 0.9, [6, 6.5, 6.2], {"A": 7.0, "B": 6.0, "C": 6.9, "D": 6.95}, ["close_totals"]),
+        (0.9, 0.9, [6, 6.5, 6.2], {"A": 5.0, "B": 7.0, "C": 6.0}, []),
     ],
 )
 def test_divergence_rules(
     alpha: float | None,
     kappa: float | None,
     scores: list[float],
-    totals: Totals,
+    totals: dict[str, float],
     reasons: list[str],
 ) -> None:
     agreement = Agreement(
@@ -409,8 +415,10 @@ def test_zero_judge_weights_fall_back_to_equal_weights() -> None:
     assert result.panel is not None
     judges = [j.model_copy(update={"weight": 0.0}) for j in result.panel.judges]
     totals = panel_totals(judges)
-    assert totals.pro == pytest.approx(sum(j.adjusted_totals.pro for j in judges) / 2, abs=1e-4)
-    side_of = {a.id: a.side for a in result.arguments}
+    for side in ("pro", "con"):
+        expected = sum(j.adjusted_totals[side] for j in judges) / 2
+        assert totals[side] == pytest.approx(expected, abs=1e-4)
+    side_of = {a.id: a.side for a in StructuredPayload.model_validate(result.body).arguments}
     intervals = bootstrap_intervals(judges, side_of, samples=200)
     assert intervals["pro"].low <= intervals["pro"].high
 

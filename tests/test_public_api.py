@@ -35,7 +35,15 @@ def test_all_is_sorted_and_unique() -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["run_debate", "arun_debate", "DebateResult", "MootError", "ModelOutputError", "to_json"],
+    [
+        "run_debate",
+        "arun_debate",
+        "RunOptions",
+        "DebateResult",
+        "MootError",
+        "ModelOutputError",
+        "to_json",
+    ],
 )
 def test_core_names_are_exported(name: str) -> None:
     assert name in moot.__all__
@@ -59,7 +67,9 @@ def test_run_debate_on_the_demo_model_returns_a_debate_result() -> None:
         "judge": "scripted:demo",
     }
     assert result.usage.calls >= 7  # two openings, two cross-examinations, two closings, judge
-    ids = [a.id for a in result.arguments]
+    assert result.format == "structured"
+    assert [p.key for p in result.positions] == ["pro", "con"]
+    ids = [a["id"] for a in result.body["arguments"]]
     assert [row.argument_id for row in result.judgement.trace] == ids
     assert moot.DebateResult.model_validate_json(moot.to_json(result)) == result
     assert moot.to_markdown(result).startswith("# Decision briefing\n")
@@ -67,3 +77,16 @@ def test_run_debate_on_the_demo_model_returns_a_debate_result() -> None:
 
 def test_resolved_demo_backend_is_a_backend() -> None:
     assert isinstance(moot.resolve_backend("scripted:demo"), moot.Backend)
+
+
+def test_the_options_type_and_keyword_changes_give_the_same_debate() -> None:
+    topic = "Cities should charge cars a congestion fee"
+    options = moot.RunOptions(model="scripted:demo", seed=2, format="freeform")
+    by_options = moot.run_debate(topic, options)
+    by_keywords = moot.run_debate(topic, model="scripted:demo", seed=2, format="freeform")
+    # keyword changes apply on top of the options
+    on_top = moot.run_debate(topic, options.replace(seed=1), seed=2)
+    for other in (by_keywords, on_top):
+        assert other.model_dump(exclude={"usage"}) == by_options.model_dump(exclude={"usage"})
+    with pytest.raises(moot.ConfigError, match="unknown option"):
+        moot.run_debate(topic, options, nonesuch=1)

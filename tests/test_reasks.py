@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 import pytest
 
 from moot import ModelOutputError, run_debate
+from moot.formats.structured.payload import StructuredPayload
 from moot.llm.scripted import DemoBackend, ScriptedBackend
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec, Usage
 from moot.schema import DebateResult
@@ -36,8 +37,9 @@ def faulty(faults: Mapping[tuple[str, str, int], Fault]) -> ScriptedBackend:
         assert context is not None
         key = (context.role, context.round)
         attempts[key] = attempts.get(key, 0) + 1
+        reply = demo.reply(context, messages, seed=3)
         good: dict[str, object] = json.loads(
-            demo.reply(context, messages, seed=3).model_dump_json()
+            reply if isinstance(reply, str) else reply.model_dump_json()
         )
         fault = faults.get((*key, attempts[key]))
         return fault(good) if fault else json.dumps(good)
@@ -47,6 +49,10 @@ def faulty(faults: Mapping[tuple[str, str, int], Fault]) -> ScriptedBackend:
 
 def debate(backend: ScriptedBackend, **options: object) -> DebateResult:
     return run_debate(TOPIC, model=backend, seed=3, **options)  # type: ignore[arg-type]
+
+
+def body(result: DebateResult) -> StructuredPayload:
+    return StructuredPayload.model_validate(result.body)
 
 
 def reask_messages(backend: ScriptedBackend, role: str, round_name: str) -> list[str]:
@@ -93,7 +99,7 @@ def test_wrong_enum_value_is_reasked() -> None:
     assert "responses.0.response" in reask
     assert all(
         c.response in {"refute", "challenge", "concede", "partial"}
-        for c in result.cross_examinations
+        for c in body(result).cross_examinations
     )
 
 
@@ -108,10 +114,9 @@ def test_missing_cross_examination_target_is_reasked() -> None:
     result = debate(backend)
     (reask,) = reask_messages(backend, "pro", "cross_examination")
     assert "is not answered" in reask
-    con_ids = [a.id for a in result.arguments if a.side == "con"]
-    assert sorted(c.target_id for c in result.cross_examinations if c.by == "pro") == sorted(
-        con_ids
-    )
+    con_ids = [a.id for a in body(result).arguments if a.side == "con"]
+    answered = [c.target_id for c in body(result).cross_examinations if c.by == "pro"]
+    assert sorted(answered) == sorted(con_ids)
 
 
 def test_duplicate_cross_examination_target_is_reasked() -> None:
@@ -125,7 +130,7 @@ def test_duplicate_cross_examination_target_is_reasked() -> None:
     result = debate(backend)
     (reask,) = reask_messages(backend, "con", "cross_examination")
     assert "exactly once" in reask
-    targets = [c.target_id for c in result.cross_examinations if c.by == "con"]
+    targets = [c.target_id for c in body(result).cross_examinations if c.by == "con"]
     assert len(targets) == len(set(targets))
 
 
@@ -205,7 +210,7 @@ def test_rule_problems_become_warnings_or_errors_when_strict() -> None:
     result = debate(faulty(always))
     assert result.usage.reasks == 2
     assert any(w.round == "opening" and w.side == "pro" for w in result.warnings)
-    assert result.arguments[0].claim.endswith("?")  # kept as written, flagged, not rewritten
+    assert body(result).arguments[0].claim.endswith("?")  # kept as written, flagged, not rewritten
     with pytest.raises(ModelOutputError):
         debate(faulty(always), strict_rules=True)
 
@@ -231,3 +236,25 @@ def test_the_compact_profile_keeps_rule_problems_without_reasking() -> None:
     assert opening.schema is not None
     claim = opening.schema.json_schema["properties"]["arguments"]["items"]["properties"]["claim"]
     assert claim["maxLength"] == 100
+
+
+def test_a_target_missing_in_a_three_sided_debate_is_reasked() -> None:
+    """Position B answers every argument of A and C: one left out is re-asked, with
+    the ids of both other positions."""
+
+    def drop_last(good: dict[str, object]) -> str:
+        responses = good["responses"]
+        assert isinstance(responses, list)
+        responses.pop()
+        return json.dumps(good)
+
+    backend = faulty({("B", "cross_examination", 1): drop_last})
+    result = debate(backend, sides=["Hainan", "the North-East", "Yunnan"])
+    assert result.usage.reasks == 1
+    (reask,) = reask_messages(backend, "B", "cross_examination")
+    assert "is not answered" in reask
+    others = [a.id for a in body(result).arguments if a.side != "B"]
+    assert any(i.startswith("A-") for i in others)
+    assert any(i.startswith("C-") for i in others)
+    answered = [c.target_id for c in body(result).cross_examinations if c.by == "B"]
+    assert sorted(answered) == sorted(others)

@@ -1,6 +1,6 @@
 """The structured format's rule checks (SPEC section 1): opening, cross-examination, closing.
 
-Per ``moot.formats.rules``: wrong, missing, repeated or unknown ids and new arguments
+Per ``moot.formats.structured.rules``: wrong, missing, repeated or unknown ids and new arguments
 in cross-examination are *hard* problems; the writing-quality rules (one-sentence
 claim, causal reasoning, concrete evidence, no cross-references, no repeated claims,
 question follow-ups, closing length, language) are *soft*.
@@ -13,16 +13,16 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from moot import i18n
-from moot.formats.replies import (
+from moot.formats.structured.payload import ResponseType
+from moot.formats.structured.replies import (
     ArgumentDraft,
     ClosingReply,
     CrossExamItem,
     CrossExamReply,
     OpeningReply,
 )
-from moot.formats.rules import check_closing, check_cross_exam, check_opening
+from moot.formats.structured.rules import check_closing, check_cross_exam, check_opening
 from moot.llm.structured import Problem
-from moot.schema import ResponseType
 from moot.text import sentences, word_count
 
 # ---- helpers ----------------------------------------------------------------------------
@@ -559,3 +559,48 @@ def test_a_180_word_english_stance_fits_the_schema() -> None:
     assert len(stance) > 1000
     assert word_count(stance) == 180
     assert check_closing(_closing(final_stance=stance), PRO_IDS, "en") == []
+
+
+# ---- N positions ------------------------------------------------------------------------
+
+ABC_IDS = ["A-1", "A-2", "A-3", "B-1", "B-2", "B-3", "C-1", "C-2", "C-3"]
+ABC = ("A", "B", "C")
+
+
+def test_three_positions_answer_every_other_positions_arguments() -> None:
+    """Position A answers B's and C's arguments, each once; its own are no target."""
+    targets = [i for i in ABC_IDS if not i.startswith("A-")]
+    reply = _cross(*(_item(t) for t in targets))
+    assert check_cross_exam(reply, targets, ABC_IDS, "en", ABC) == []
+    missing = _cross(*(_item(t) for t in targets[:-1]))
+    (problem,) = check_cross_exam(missing, targets, ABC_IDS, "en", ABC)
+    assert problem.hard
+    assert "C-3 is not answered" in problem.message
+    own = _cross(*(_item(t) for t in targets), _item("A-2"))
+    (problem,) = check_cross_exam(own, targets, ABC_IDS, "en", ABC)
+    assert problem.hard
+    assert "A-2 is not an opposing argument" in problem.message
+
+
+def test_three_positions_ids_of_every_position_are_recognised() -> None:
+    targets = [i for i in ABC_IDS if not i.startswith("B-")]
+    first = _item("A-1", reasoning="This ignores C-9, because transit capacity is the limit.")
+    reply = _cross(first, *(_item(t) for t in targets[1:]))
+    (problem,) = check_cross_exam(reply, targets, ABC_IDS, "en", ABC)
+    assert problem.hard
+    assert problem.message.startswith("responses[1]: refers to C-9")
+    existing = _item("A-1", reasoning="This does not answer C-2, because buses still run late.")
+    assert (
+        check_cross_exam(
+            _cross(existing, *(_item(t) for t in targets[1:])), targets, ABC_IDS, "en", ABC
+        )
+        == []
+    )
+
+
+def test_three_positions_cross_reference_in_an_opening_is_soft() -> None:
+    reasoning = "As B-2 shows, the fee leads to fewer trips into the centre."
+    problems = check_opening(_opening({"reasoning": reasoning}), "en", ABC)
+    _one_soft(problems, "stand alone")
+    # with the default pro/con prefixes, "B-2" is no argument id
+    assert check_opening(_opening({"reasoning": reasoning}), "en") == []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -15,8 +15,7 @@ import pytest
 from moot import run_debate, to_markdown
 from moot.debate import resume_debate
 from moot.errors import BackendError
-from moot.llm import backend as backend_module
-from moot.llm.backend import Backend
+from moot.llm.backend import Backend, ProviderFactory
 from moot.llm.scripted import DemoBackend
 from moot.llm.types import (
     CallContext,
@@ -62,16 +61,16 @@ class RefusingServer(Wrapper):
 
 
 @pytest.fixture
-def refusing(monkeypatch: pytest.MonkeyPatch) -> list[RefusingServer]:
+def refusing(use_provider: Callable[[str, ProviderFactory], None]) -> list[RefusingServer]:
     """``scripted:demo`` resolves to a RefusingServer around the demo (stored runs and
     resumes name their models by spec); the ones made are listed."""
     made: list[RefusingServer] = []
 
-    def factory(rest: str, seed: int | None) -> Backend:
-        made.append(RefusingServer(DemoBackend.from_spec(rest, seed=seed)))
+    def factory(rest: str, seed: int | None, timeout: float | None) -> Backend:
+        made.append(RefusingServer(DemoBackend.from_spec(rest, seed=seed, timeout=timeout)))
         return made[-1]
 
-    monkeypatch.setitem(backend_module._PROVIDERS, "scripted", factory)
+    use_provider("scripted", factory)
     return made
 
 
@@ -107,7 +106,7 @@ def test_fallbacks_reach_the_journal_the_usage_and_the_briefing(tmp_path: Path) 
     assert "CrossExamReply" in notes
     assert "schema must be an object" in notes
     assert "2 call(s)" in notes
-    assert "`scripted:demo`" in notes
+    assert "The server behind scripted:demo refused" in notes
     chinese = to_markdown(result.model_copy(update={"lang": "zh"}))
     assert "## 说明" in chinese
     assert "2 次调用" in chinese

@@ -14,13 +14,24 @@ def run(*command: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff_is_clean() -> None:
-    result = run(sys.executable, "-m", "ruff", "check", "src", "tests", "benchmarks", "examples", "tools")
+    result = run(
+        sys.executable, "-m", "ruff", "check", "src", "tests", "benchmarks", "examples", "tools"
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_ruff_format_is_clean() -> None:
     result = run(
-        sys.executable, "-m", "ruff", "format", "--check", "src", "tests", "benchmarks", "examples", "tools"
+        sys.executable,
+        "-m",
+        "ruff",
+        "format",
+        "--check",
+        "src",
+        "tests",
+        "benchmarks",
+        "examples",
+        "tools",
     )
     assert result.returncode == 0, result.stdout + result.stderr
 

@@ -21,6 +21,9 @@ its ``build.json`` (written last, inside the renamed directory) is present.
     python tools/llama_server.py build     # build if needed; print the binary's path
     python tools/llama_server.py path      # print the cached binary's path, or exit 1
 
+:func:`serve` runs the built server on a GGUF on a free loopback port (the tests'
+fixture and the benchmarks use it).
+
 Requirements: ``cmake`` (3.14 or newer), ``make`` or ``ninja``, and a C++17 compiler
 (``g++`` or ``clang++``). What is missing is named before anything is downloaded.
 """
@@ -34,11 +37,14 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tarfile
 import tempfile
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -295,6 +301,70 @@ def build(*, quiet: bool = False) -> Path:
         seconds = json.loads((entry_dir() / BUILD_INFO).read_text())["build_seconds"]
         print(f"built {binary} in {seconds:.0f} s", file=sys.stderr)
     return binary
+
+
+class ServerError(RuntimeError):
+    """The built server did not start; the message ends with its log."""
+
+
+def free_port() -> int:
+    """A loopback TCP port that was free a moment ago."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+def _healthy(root: str) -> bool:
+    """``/health`` answers 200 once the model is loaded (503 while loading)."""
+    try:
+        with urllib.request.urlopen(f"{root}/health", timeout=2) as response:  # noqa: S310
+            return bool(response.status == 200)
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+@contextlib.contextmanager
+def serve(
+    model: Path,
+    *,
+    log: Path,
+    threads: int = 1,
+    ctx_size: int = 16384,
+    start_timeout: float = 120.0,
+) -> Iterator[str]:
+    """Run the cached (or freshly built) ``llama-server`` on ``model`` on a free
+    loopback port, its output in ``log``; yields its root URL (the OpenAI API is
+    under ``/v1``) and stops it afterwards. The server's defaults hold otherwise (4
+    slots sharing one KV cache, the model's chat template). One thread by default:
+    on a CPU shared with other work, llama.cpp's threads wait on each other at every
+    step (measured 6-10x slower with 2 threads than with 1 on 2 busy cores)."""
+    binary = build()
+    port = free_port()
+    root = f"http://127.0.0.1:{port}"
+    command = [
+        str(binary),
+        *("--model", str(model), "--host", "127.0.0.1", "--port", str(port)),
+        *("--ctx-size", str(ctx_size), "--threads", str(threads)),
+    ]
+    with log.open("wb") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + start_timeout
+        while not _healthy(root):
+            if process.poll() is not None or time.monotonic() > deadline:
+                state = "exited" if process.poll() is not None else "did not answer in time"
+                tail = log.read_text(encoding="utf-8", errors="replace")[-3000:]
+                raise ServerError(f"{TARGET} {state}; its log ends:\n{tail}")
+            time.sleep(0.2)
+        yield root
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def main(argv: list[str]) -> int:

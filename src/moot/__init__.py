@@ -7,6 +7,7 @@ from moot.debate import arun_debate, run_debate
 from moot.errors import BackendError, ConfigError, ModelOutputError, MootError
 from moot.llm.backend import Backend, resolve_backend
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec, Usage
+from moot.options import RunOptions
 from moot.report import to_json, to_markdown
 from moot.schema import SCHEMA_VERSION, DebateResult
 
@@ -25,6 +26,7 @@ __all__ = [
     "ModelOutputError",
     "MootError",
     "OutputSpec",
+    "RunOptions",
     "Usage",
     "__version__",
     "arun_debate",

@@ -23,7 +23,7 @@ from rich.table import Table
 from moot import __version__
 from moot.calibrate import calibrate_panel, read_cases
 from moot.cli_formats import format_options
-from moot.cli_support import GuardedTyper, describe, set_debug
+from moot.cli_support import GuardedTyper, debugging, describe, set_debug
 from moot.debate import resume_debate, run_debate
 from moot.errors import ConfigError, MootError, OutputError, StoreError
 from moot.events import Event, RunStored
@@ -76,7 +76,9 @@ def main() -> None:
         app(prog_name="moot")
     except SystemExit:
         raise
-    except BaseException as exc:
+    except BaseException as exc:  # every exit path gets its message and code
+        if debugging():
+            raise
         code, label, message = describe(exc)
         say(message, label=label, style="red")
         sys.exit(int(code))

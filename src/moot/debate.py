@@ -34,7 +34,7 @@ from typing import Any, cast
 
 from moot.detectors.core import run_detectors
 from moot.errors import BudgetExceeded, ConfigError
-from moot.events import Listener, RunStored
+from moot.events import Listener, RunStored, deliver
 from moot.formats import get_format
 from moot.formats.base import Debate, DebateSettings, Format, Record, make_positions
 from moot.judging.panel import PanelPlan, Seat, judge_identity
@@ -457,8 +457,8 @@ async def arun_debate(
             models={role: b.spec for role, b in plan.backends.items()},
         )
         run.store, run.debate_id = store, debate_id
-        if on_event is not None:
-            on_event(RunStored(debate_id))
+        if not deliver(on_event, RunStored(debate_id)):
+            on_event = run.on_event = None
     return await run.execute()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -83,3 +84,21 @@ class Validated:
 
 Event = RunStored | RoundStarted | CallStarted | CallFinished | Retrying | Reasked | Validated
 Listener = Callable[[Event], None]
+
+
+_log = logging.getLogger(__name__)
+
+
+def deliver(listener: Listener | None, event: Event) -> bool:
+    """Give ``event`` to ``listener``. A listener that fails (a display that cannot
+    draw what a model wrote, a closed terminal) is logged and ``False`` is returned:
+    an observer never stops the debate it observes."""
+    if listener is None:
+        return True
+    try:
+        listener(event)
+    except Exception as exc:
+        # %r: the message may quote model text; repr shows its control characters
+        _log.warning("a progress listener failed (%r); it gets no more events", exc)
+        return False
+    return True

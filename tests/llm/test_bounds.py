@@ -13,13 +13,22 @@ from typing import Any
 
 import pytest
 
-from moot.formats.replies import ClosingReply, CrossExamReply, OpeningReply, closing_spec
-from moot.formats.replies import cross_exam_spec as cross_spec
-from moot.judging.replies import JudgeReply
+from moot.formats.freeform.payload import STANDINGS as FREEFORM_STANDINGS
+from moot.formats.freeform.replies import SpeechReply, speech_spec
+from moot.formats.structured.payload import STANDINGS
+from moot.formats.structured.replies import (
+    ClosingReply,
+    CrossExamReply,
+    OpeningReply,
+    closing_spec,
+)
+from moot.formats.structured.replies import cross_exam_spec as cross_spec
+from moot.judging.judge import judge_spec
+from moot.judging.rubric import GENERAL
 from moot.judging.topic import TopicTypeReply
 from moot.llm.bounds import max_reply_chars, max_reply_tokens, scale_lengths
 from moot.llm.local import check_grammar_limits
-from moot.llm.schemas import enum_item_field, output_spec, pin_items
+from moot.llm.schemas import output_spec
 from moot.llm.types import OutputSpec
 from moot.profiles import COMPACT, STANDARD, ModelProfile
 
@@ -39,18 +48,18 @@ CON = ["CON-1", "CON-2", "CON-3", "CON-4", "CON-5"]
 
 
 def _round_specs() -> dict[str, OutputSpec]:
-    """Each round's schema as the structured format sends it, with the most ids."""
+    """Each round's schema as a two-sided debate sends it, with the most ids: the
+    structured format's rounds, the free-form format's speeches and judge (three
+    rounds, the default), and the topic classification."""
     ids = PRO + CON
+    speeches = [f"{p}-R{r}" for r in range(1, 4) for p in ("PRO", "CON")]
     return {
         "opening": output_spec(OpeningReply),
         "cross_examination": cross_spec(output_spec(CrossExamReply), CON),
         "closing": closing_spec(output_spec(ClosingReply), PRO),
-        "judgement": enum_item_field(
-            pin_items(output_spec(JudgeReply), "assessments", "argument_id", ids),
-            "fallacies",
-            "argument_id",
-            ids,
-        ),
+        "judgement": judge_spec(GENERAL, STANDINGS, ids),
+        "freeform_speech": speech_spec(output_spec(SpeechReply), ["CON-R1"]),
+        "freeform_judgement": judge_spec(GENERAL, FREEFORM_STANDINGS, speeches),
         "classification": output_spec(TopicTypeReply),
     }
 

@@ -43,6 +43,7 @@ def test_the_registry_holds_every_reply_type_moot_sends() -> None:
         "OpeningReply",
         "CrossExamReply",
         "ClosingReply",
+        "SpeechReply",
         "JudgeReply",
         "TopicTypeReply",
     } <= names
@@ -209,8 +210,16 @@ def canonical(spec: OutputSpec) -> str:
     return json.dumps([spec.name, spec.json_schema], sort_keys=True)
 
 
-@pytest.mark.parametrize("seed", [4, 5])
-def test_every_schema_a_debate_sends_is_registered(seed: int) -> None:
+SENT = {
+    "structured": {"OpeningReply", "CrossExamReply", "ClosingReply"},
+    "freeform": {"SpeechReply"},
+}
+
+
+@pytest.mark.parametrize(
+    ("debate_format", "seed"), [("structured", 4), ("structured", 5), ("freeform", 4)]
+)
+def test_every_schema_a_debate_sends_is_registered(debate_format: str, seed: int) -> None:
     # byte for byte: the registry holds what is really sent, so the converter tests
     # check the real thing (a panel, repeated judge runs and the swapped rerun too)
     recorder = SchemaRecorder(DemoBackend(seed=seed))
@@ -218,6 +227,7 @@ def test_every_schema_a_debate_sends_is_registered(seed: int) -> None:
         TOPIC,
         model=recorder,
         seed=seed,
+        format=debate_format,
         panel=["technical", "business", "risk"],
         judge_runs=2,
         swap_sides=True,
@@ -225,10 +235,8 @@ def test_every_schema_a_debate_sends_is_registered(seed: int) -> None:
     registered_texts = {canonical(s) for specs in all_registered().values() for s in specs}
     assert {s.name for s in recorder.schemas} == {
         "TopicTypeReply",
-        "OpeningReply",
-        "CrossExamReply",
-        "ClosingReply",
         "JudgeReply",
+        *SENT[debate_format],
     }
     unregistered = [s.name for s in recorder.schemas if canonical(s) not in registered_texts]
     assert unregistered == []

@@ -1,30 +1,30 @@
-"""The scripted backends: the programmable test double and the ``scripted:demo`` model."""
+"""The scripted backends: the programmable test double, and ``scripted:demo`` as the
+model layer knows it (demo writers registered per format and round, dispatched on the
+call's context). What each format's demo writes is tested with the format
+(tests/formats/)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 from pydantic import BaseModel
 
 from moot.errors import BackendError, ConfigError
-from moot.formats import rules
-from moot.formats.replies import (
-    MAX_ARGUMENTS,
-    MIN_ARGUMENTS,
-    ClosingReply,
-    CrossExamReply,
-    OpeningReply,
-)
-from moot.formats.structured import DebateSettings, StructuredDebate
-from moot.judging.judge import _debate_text, bias_signals, build_judgement, check_judge_reply
-from moot.judging.replies import JudgeReply
-from moot.judging.rubric import GENERAL
 from moot.llm.backend import Backend, resolve_backend
-from moot.llm.meter import Meter, MeteredBackend
-from moot.llm.scripted import DemoBackend, ScriptedBackend, estimate_tokens
+from moot.llm.meter import Meter
+from moot.llm.scripted import (
+    ANY_FORMAT,
+    ANY_ROUND,
+    DemoBackend,
+    DemoRequest,
+    ScriptedBackend,
+    demo_seed,
+    estimate_tokens,
+    register_demo_writer,
+)
 from moot.llm.structured import generate_structured
 from moot.llm.types import (
     CallContext,
@@ -34,16 +34,9 @@ from moot.llm.types import (
     OutputSpec,
     Usage,
 )
-from moot.prompts import render
-from moot.schema import SIDES, Argument, Closing, CrossExamination, Lang, Side, StanceChange
-from moot.text import cjk_share, join_sentences, sentences, word_count
 
 SETTINGS = GenerationSettings()
 MESSAGES = [Message("system", "You are a test."), Message("user", "Say something please")]
-TOPICS = {
-    "en": "Remote work should be the default for office jobs",
-    "zh": "远程办公应当成为办公室工作的默认选项",
-}
 
 
 class Pair(BaseModel):
@@ -212,37 +205,95 @@ def test_demo_from_spec_rejects_bad_specs(rest: str, message: str) -> None:
         DemoBackend.from_spec(rest)
 
 
-# ---- DemoBackend: behaviour -------------------------------------------------------------
+# ---- DemoBackend: dispatch to the demo writers ------------------------------------------
+#
+# A format of its own, registered here, so these tests depend on no debate format.
+
+FORMAT = "test-echo"
 
 
-def _opening_context(side: Side, lang: str = "en", topic: str | None = None) -> CallContext:
-    return CallContext(
-        role=side,
-        round="opening",
-        side=side,
-        lang=lang,
-        topic=TOPICS[lang] if topic is None else topic,
-    )
+class Echo(BaseModel):
+    """What the test writers answer: who wrote it, for which call, with which seed."""
+
+    writer: str
+    role: str
+    round: str
+    data: str
+    draw: int
+
+
+def _writer(name: str) -> Callable[[DemoRequest], Echo]:
+    def write(request: DemoRequest) -> Echo:
+        context = request.context
+        return Echo(
+            writer=name,
+            role=context.role,
+            round=context.round,
+            data=repr(context.data),
+            draw=request.rng().randint(0, 10**9),
+        )
+
+    return write
+
+
+register_demo_writer(FORMAT, "speak", _writer("exact"))
+register_demo_writer(FORMAT, ANY_ROUND, _writer("any-round"))
+register_demo_writer(ANY_FORMAT, "test-shared-round", _writer("any-format"))
+
+
+def _echo(
+    backend: DemoBackend, round_name: str = "speak", role: str = "A", data: object = None
+) -> Echo:
+    context = CallContext(role=role, round=round_name, side=role, format=FORMAT, data=data)
+    return Echo.model_validate_json(_run(backend, context).text)
+
+
+def test_demo_dispatches_exact_then_any_format_then_any_round() -> None:
+    backend = DemoBackend(1)
+    assert _echo(backend, "speak").writer == "exact"
+    assert _echo(backend, "test-shared-round").writer == "any-format"
+    assert _echo(backend, "rebuttal").writer == "any-round"
+    # the writer gets the call's typed data as the format put it there
+    assert _echo(backend, data=("typed", 3)).data == "('typed', 3)"
+
+
+def test_demo_without_a_writer_is_a_clear_backend_error() -> None:
+    backend = DemoBackend(1)
+    with pytest.raises(BackendError, match="CallContext"):
+        _run(backend, None)
+    with pytest.raises(BackendError, match="no writer for round 'rebuttal' of format 'nonesuch'"):
+        _run(backend, CallContext(role="A", round="rebuttal", format="nonesuch"))
+    with pytest.raises(BackendError, match="of format '\\(none\\)'"):
+        _run(backend, CallContext(role="A", round="rebuttal"))
 
 
 def test_demo_is_deterministic_and_seed_sensitive() -> None:
-    context = _opening_context("pro")
-    first = _run(DemoBackend(seed=7), context).text
-    assert _run(DemoBackend(seed=7), context).text == first
-    by_seed = {
-        seed: OpeningReply.model_validate_json(_run(DemoBackend(seed=seed), context).text)
-        for seed in range(12)
-    }
-    assert len({r.model_dump_json() for r in by_seed.values()}) == len(by_seed)
-    counts = {len(r.arguments) for r in by_seed.values()}
-    assert counts == set(range(MIN_ARGUMENTS, MAX_ARGUMENTS + 1))
+    first = _echo(DemoBackend(seed=7))
+    assert _echo(DemoBackend(seed=7)) == first
+    draws = {_echo(DemoBackend(seed=seed)).draw for seed in range(12)}
+    assert len(draws) == 12
+    # the stream depends on the seed, role, round and side, never on the order of calls
+    backend = DemoBackend(seed=7)
+    _echo(backend, role="B")
+    assert _echo(backend) == first
+    assert _echo(DemoBackend(seed=7), role="B").draw != first.draw
+
+
+def test_demo_request_rng_is_the_documented_seed() -> None:
+    import random
+
+    context = CallContext(role="A", round="speak", side="A", format=FORMAT)
+    request = DemoRequest(context, (), None, 7)
+    expected = random.Random(demo_seed(7, "A", "speak", "A")).randint(0, 10**9)  # noqa: S311
+    assert request.rng().randint(0, 10**9) == expected
+    assert demo_seed(7, "A") != demo_seed(8, "A")
 
 
 def test_demo_seed_falls_back_to_the_call_settings() -> None:
-    context = _opening_context("con")
+    context = CallContext(role="A", round="speak", side="A", format=FORMAT)
     backend = DemoBackend()
 
-    def text(seed: int) -> str:
+    def text(seed: int | None) -> str:
         settings = GenerationSettings(seed=seed)
         completion = asyncio.run(
             backend.generate(MESSAGES, schema=None, settings=settings, context=context)
@@ -251,18 +302,12 @@ def test_demo_seed_falls_back_to_the_call_settings() -> None:
 
     assert text(1) == text(1)
     assert text(1) != text(2)
-
-
-def test_demo_is_topic_aware_and_labels_its_figures() -> None:
-    for lang, label in (("en", "not real data"), ("zh", "非真实数据")):
-        text = _run(DemoBackend(1), _opening_context("pro", lang)).text
-        reply = OpeningReply.model_validate_json(text)
-        assert all(TOPICS[lang] in a.claim for a in reply.arguments)
-        assert all(label in a.evidence for a in reply.arguments)
+    assert text(None) == text(0)
 
 
 def test_demo_reports_usage_estimates() -> None:
-    completion = _run(DemoBackend(1), _opening_context("pro"))
+    context = CallContext(role="A", round="speak", side="A", format=FORMAT)
+    completion = _run(DemoBackend(1), context)
     assert completion.usage.prompt_tokens == sum(estimate_tokens(m.content) for m in MESSAGES)
     assert completion.usage.completion_tokens == estimate_tokens(completion.text)
     assert completion.model == "scripted:demo"
@@ -273,12 +318,15 @@ def test_demo_calls_overlap_when_concurrent() -> None:
 
     async def both() -> None:
         await asyncio.gather(
-            backend.generate(
-                MESSAGES, schema=None, settings=SETTINGS, context=_opening_context("pro")
-            ),
-            backend.generate(
-                MESSAGES, schema=None, settings=SETTINGS, context=_opening_context("con")
-            ),
+            *(
+                backend.generate(
+                    MESSAGES,
+                    schema=None,
+                    settings=SETTINGS,
+                    context=CallContext(role=role, round="speak", side=role, format=FORMAT),
+                )
+                for role in ("A", "B")
+            )
         )
 
     asyncio.run(both())
@@ -287,213 +335,8 @@ def test_demo_calls_overlap_when_concurrent() -> None:
     assert second.started < first.finished
 
 
-def test_demo_needs_a_context_it_understands() -> None:
-    backend = DemoBackend(1)
-    with pytest.raises(BackendError, match="CallContext"):
-        _run(backend, None)
-    with pytest.raises(BackendError, match="round"):
-        _run(backend, CallContext(role="pro", round="rebuttal", side="pro"))
-    with pytest.raises(BackendError, match="target_ids"):
-        _run(backend, CallContext(role="pro", round="cross_examination", side="pro"))
-    with pytest.raises(BackendError, match="argument_ids"):
-        _run(backend, CallContext(role="judge", round="judgement"))
-    with pytest.raises(BackendError, match="fr"):
-        _run(backend, CallContext(role="pro", round="opening", side="pro", lang="fr"))
-
-
-def _language_ok(text: str, lang: str) -> bool:
-    share = cjk_share(text)
-    return share > 0.3 if lang == "zh" else share < 0.3
-
-
-def _debate_by_hand(backend: DemoBackend, lang: str, topic: str) -> None:
-    """Every round by hand, as the structured format calls it, checked with the rules."""
-    arguments: list[Argument] = []
-    for side in SIDES:
-        reply = OpeningReply.model_validate_json(
-            _run(backend, _opening_context(side, lang, topic)).text
-        )
-        assert rules.check_opening(reply, lang) == []
-        assert all(len(sentences(a.claim)) == 1 for a in reply.arguments)
-        arguments += [
-            Argument(
-                id=f"{side.upper()}-{n}",
-                side=side,
-                claim=a.claim,
-                reasoning=a.reasoning,
-                evidence=a.evidence,
-            )
-            for n, a in enumerate(reply.arguments, start=1)
-        ]
-    all_ids = [a.id for a in arguments]
-
-    cross: list[CrossExamination] = []
-    for side in SIDES:
-        opposing = [a for a in arguments if a.side != side]
-        own = [a for a in arguments if a.side == side]
-        target_ids = [a.id for a in opposing]
-        context = CallContext(
-            role=side,
-            round="cross_examination",
-            side=side,
-            topic=topic,
-            lang=lang,
-            extra={"opposing": opposing, "own": own, "target_ids": target_ids},
-        )
-        exam = CrossExamReply.model_validate_json(_run(backend, context).text)
-        assert rules.check_cross_exam(exam, target_ids, all_ids, lang) == []
-        assert [i.target_id for i in exam.responses] == target_ids
-        assert len({i.response for i in exam.responses}) >= min(3, len(target_ids))
-        cross += [
-            CrossExamination(
-                by=side,
-                target_id=i.target_id,
-                response=i.response,
-                reasoning=i.reasoning,
-                follow_up=i.follow_up,
-            )
-            for i in exam.responses
-        ]
-
-    closings: list[Closing] = []
-    for side in SIDES:
-        own = [a for a in arguments if a.side == side]
-        own_ids = [a.id for a in own]
-        received = [c for c in cross if c.by != side]
-        given = [c for c in cross if c.by == side]
-        context = CallContext(
-            role=side,
-            round="closing",
-            side=side,
-            topic=topic,
-            lang=lang,
-            extra={
-                "own": own,
-                "opposing": [a for a in arguments if a.side != side],
-                "received": received,
-                "given": given,
-                "own_ids": own_ids,
-            },
-        )
-        closing = ClosingReply.model_validate_json(_run(backend, context).text)
-        assert rules.check_closing(closing, own_ids, lang) == []
-        refuted = {c.target_id for c in received if c.response == "refute"}
-        assert closing.unrefuted == {i: i not in refuted for i in own_ids}
-        conceded = [c for c in given if c.response == "concede"]
-        assert len(closing.concessions) == len(conceded)
-        assert closing.stance_changed == bool(conceded)
-        stance = join_sentences(closing.final_stance, lang)
-        words = word_count(stance)
-        assert 100 <= words <= 200
-        if lang == "zh":
-            assert 150 <= len(stance) <= 320
-        closings.append(
-            Closing(
-                side=side,
-                concessions=closing.concessions,
-                unrefuted=[i for i, stood in closing.unrefuted.items() if stood],
-                final_stance=stance,
-                stance_change=StanceChange(
-                    changed=closing.stance_changed, reason=closing.stance_change_reason
-                ),
-            )
-        )
-
-    ids = [a.id for a in arguments]
-    messages = [
-        Message(
-            "system", render("judge_system", lang, weights=dict(GENERAL.weights), profile="general")
-        ),
-        Message(
-            "user",
-            render(
-                "judge",
-                lang,
-                topic=topic,
-                arguments=arguments,
-                cross=cross,
-                closings=closings,
-                ids=ids,
-            ),
-        ),
-    ]
-    context = CallContext(
-        role="judge", round="judgement", topic=topic, lang=lang, extra={"argument_ids": ids}
-    )
-    verdict = JudgeReply.model_validate_json(_run(backend, context, messages).text)
-    debate_text = _debate_text(arguments, cross, closings)
-    assert check_judge_reply(verdict, ids, debate_text, lang) == []
-    assert [a.argument_id for a in verdict.assessments] == ids
-    expected = {
-        "refute": {"REFUTED"},
-        "concede": {"UPHELD"},
-        "partial": {"PARTIALLY_UPHELD"},
-        "challenge": {"UNCERTAIN", "PARTIALLY_UPHELD"},
-    }
-    answered = {c.target_id: c.response for c in cross}
-    for assessment in verdict.assessments:
-        assert assessment.standing in expected[answered[assessment.argument_id]]
-        assert _language_ok(assessment.reason, lang)
-    assert len(verdict.fallacies) <= 2
-    assert all(_language_ok(q, lang) for q in verdict.unresolved_questions)
-    judgement = build_judgement(
-        verdict,
-        judge_model=backend.spec,
-        rubric=GENERAL,
-        arguments=arguments,
-        cross=cross,
-        debate_text=debate_text,
-        lang=lang,
-    )
-    assert all(f.verified for f in judgement.fallacies)
-    assert bias_signals(judgement, lang) == []
-
-
-@pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("seed", [0, 1, 2, 3, 11, 2024])
-def test_demo_every_round_passes_every_rule(lang: str, seed: int) -> None:
-    _debate_by_hand(DemoBackend(seed), lang, TOPICS[lang])
-
-
-@pytest.mark.parametrize(
-    ("lang", "topic"),
-    [
-        ("en", "Should the U.S. ban TikTok? Yes! See above, argument 2 and PRO-1."),
-        ("en", "远程办公应当成为默认选项"),
-        ("en", "word " * 80),
-        ("zh", "Should AI be regulated?"),
-        ("zh", "是否应该征收碳税？是的。新论点：不应该！"),
-        ("zh", "人工智能" * 40),
-    ],
-)
-def test_demo_awkward_topics_still_pass_every_rule(lang: str, topic: str) -> None:
-    for seed in range(4):
-        _debate_by_hand(DemoBackend(seed), lang, topic)
-
-
-def test_demo_judge_without_cross_examination_in_the_prompt() -> None:
-    ids = ["PRO-1", "CON-1"]
-    context = CallContext(role="judge", round="judgement", topic="t", extra={"argument_ids": ids})
-    verdict = JudgeReply.model_validate_json(_run(DemoBackend(3), context).text)
-    assert [a.standing for a in verdict.assessments] == ["UNCERTAIN", "UNCERTAIN"]
-    assert verdict.fallacies == []
-    assert check_judge_reply(verdict, ids, "", "en") == []
-
-
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_demo_runs_a_whole_debate_with_no_warnings_or_reasks(lang: Lang) -> None:
-    meter = Meter()
-    backend = MeteredBackend(DemoBackend(5), meter)
-    debate = StructuredDebate(
-        TOPICS[lang],
-        debaters={"pro": backend, "con": backend},
-        judge=backend,
-        settings=DebateSettings(lang=lang, seed=5, max_reasks=0, strict_rules=True),
-        meter=meter,
-    )
-    record = asyncio.run(debate.run())
-    assert record.warnings == []
-    assert meter.calls == 7
-    assert meter.reasks == 0
-    assert meter.usage.prompt_tokens > 0
-    assert meter.usage.completion_tokens > 0
+def test_demo_latency_over_the_timeout_fails_as_a_timeout() -> None:
+    backend = DemoBackend(1, latency_ms=200, timeout=0.05)
+    with pytest.raises(BackendError, match="timed out"):
+        _run(backend, CallContext(role="A", round="speak", side="A", format=FORMAT))
+    assert backend.calls == []

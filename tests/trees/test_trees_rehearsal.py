@@ -10,7 +10,6 @@ from collections.abc import Sequence
 import pytest
 from pydantic import ValidationError
 
-from moot.schema import Side
 from moot.trees import (
     Located,
     RehearsalClaim,
@@ -20,6 +19,7 @@ from moot.trees import (
     minimax_strength,
     strength_steps,
 )
+from moot.trees.sides import Side
 
 
 def example_tree(lang: str = "en") -> RehearsalTree:

@@ -91,13 +91,22 @@ _PROVIDERS: dict[str, ProviderFactory] = {
 }
 
 
-def register_provider(name: str, factory: ProviderFactory) -> None:
-    """Make ``name:...`` model specs resolve through ``factory`` (replacing any
-    provider of that name). Import optional dependencies inside ``factory``, so that a
+def register_provider(name: str, factory: ProviderFactory) -> ProviderFactory | None:
+    """Make ``name:...`` model specs resolve through ``factory``, replacing any provider
+    of that name; returns the factory it replaced (None for a new name), so a caller
+    can put it back. Import optional dependencies inside ``factory``, so that a
     missing one only matters when the provider is used."""
     if not name or ":" in name:
         raise ConfigError(f"a provider name is a word without ':', not {name!r}")
+    previous = _PROVIDERS.get(name)
     _PROVIDERS[name] = factory
+    return previous
+
+
+def unregister_provider(name: str) -> None:
+    """Forget the provider ``name`` (``ConfigError`` if there is none)."""
+    if _PROVIDERS.pop(name, None) is None:
+        raise ConfigError(f"no model provider {name!r} to unregister")
 
 
 def providers() -> tuple[str, ...]:

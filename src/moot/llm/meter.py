@@ -7,12 +7,20 @@ and dropped; it never stops the debate it observes.
 from __future__ import annotations
 
 import itertools
-import logging
 import time
 from collections.abc import Callable, Sequence
 
 from moot.errors import BudgetExceeded
-from moot.events import CallFinished, CallStarted, Event, Listener, Reasked, Retrying, Validated
+from moot.events import (
+    CallFinished,
+    CallStarted,
+    Event,
+    Listener,
+    Reasked,
+    Retrying,
+    Validated,
+    deliver,
+)
 from moot.llm.backend import Backend
 from moot.llm.retry import RetryEvent, retry_listener
 from moot.llm.types import (
@@ -30,8 +38,6 @@ from moot.schema import StructuredFallback
 ValidationHook = Callable[[Completion, list[str]], None]
 ExhaustedHook = Callable[[Sequence[Completion]], None]
 
-_log = logging.getLogger(__name__)
-
 
 class Meter:
     """Tallies calls, re-asks and tokens across a debate and forwards events."""
@@ -48,14 +54,8 @@ class Meter:
         self._fallbacks: dict[tuple[str, str, ModeFallback], int] = {}
 
     def emit(self, event: Event) -> None:
-        if self._listener is None:
-            return
-        try:
-            self._listener(event)
-        except Exception as exc:
-            # %r: the message may quote model text; repr shows its control characters
-            _log.warning("the progress listener failed (%r); it gets no more events", exc)
-            self._listener = None
+        if not deliver(self._listener, event):
+            self._listener = None  # it failed: it gets no more events
 
     def next_id(self) -> int:
         return next(self._ids)

@@ -65,13 +65,21 @@ class FreeformFormat(Format):
         return await FreeformRounds(debate, self.rounds(debate.options)).run()
 
     def schemas(self) -> list[OutputSpec]:
-        """Every schema a free-form debate can send: a first-round speech, a later one
-        answering one to five speeches, and the judge's for two to six positions."""
+        """Every schema a free-form debate of the default length can send with two
+        positions (each speech, the judge in each reading order) or with two to six
+        named ones (reading in position order), and a speech answering one to five
+        others. The judge reads each position's speeches together, in round order."""
         base = output_spec(SpeechReply)
+        rounds = range(1, DEFAULT_ROUNDS + 1)
         specs = [speech_spec(base, [])]
+        for n in rounds[:-1]:
+            specs += [speech_spec(base, [f"{prefix}-R{n}"]) for prefix in ("PRO", "CON")]
         specs += [speech_spec(base, [f"{p}-R1" for p in "BCDEF"[:n]]) for n in range(1, 6)]
+        for order in (("PRO", "CON"), ("CON", "PRO")):
+            ids = [f"{prefix}-R{n}" for prefix in order for n in rounds]
+            specs.append(judge_spec(self.rubric, self.standings, ids))
         for positions in range(2, 7):
-            ids = [f"{p}-R{r}" for r in range(1, 4) for p in "ABCDEF"[:positions]]
+            ids = [f"{p}-R{n}" for p in "ABCDEF"[:positions] for n in rounds]
             specs.append(judge_spec(self.rubric, self.standings, ids))
         return as_sent(specs)
 

@@ -55,18 +55,23 @@ class StructuredFormat(Format):
         return await StructuredRounds(debate).run()
 
     def schemas(self) -> list[OutputSpec]:
-        """Every schema a structured debate can send: for each number of arguments a
-        position can have, two or three positions, each reading order of the judge."""
+        """Every schema a two-sided structured debate can send (either side's
+        cross-examination and closing, for each number of arguments a position can
+        have, the judge in each reading order), and a three-sided cross-examination."""
         counts = range(MIN_ARGUMENTS, MAX_ARGUMENTS + 1)
         specs = [output_spec(OpeningReply)]
         for count in counts:
-            specs.append(cross_exam_spec(output_spec(CrossExamReply), example_ids("CON", count)))
+            # two positions: each answers the other's arguments and closes on its own
+            for prefix in ("PRO", "CON"):
+                specs.append(
+                    cross_exam_spec(output_spec(CrossExamReply), example_ids(prefix, count))
+                )
+                specs.append(closing_spec(output_spec(ClosingReply), example_ids(prefix, count)))
             specs.append(
                 cross_exam_spec(
                     output_spec(CrossExamReply), example_ids("B", count) + example_ids("C", count)
                 )
             )
-            specs.append(closing_spec(output_spec(ClosingReply), example_ids("PRO", count)))
         for pro in counts:
             for con in counts:
                 ids = example_ids("PRO", pro) + example_ids("CON", con)

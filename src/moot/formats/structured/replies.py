@@ -16,6 +16,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from moot.formats.base import MAX_POSITIONS
 from moot.formats.structured.payload import ResponseType
 from moot.llm.schemas import pin_items
 from moot.llm.types import OutputSpec
@@ -46,9 +47,12 @@ class CrossExamItem(_Reply):
     follow_up: str = Field(min_length=5, max_length=200)
 
 
+MAX_TARGETS = (MAX_POSITIONS - 1) * MAX_ARGUMENTS
+"""The most arguments one position answers: every argument of five other positions."""
+
+
 class CrossExamReply(_Reply):
-    # every argument of every other position: up to five positions of five arguments
-    responses: list[CrossExamItem] = Field(min_length=1, max_length=5 * MAX_ARGUMENTS)
+    responses: list[CrossExamItem] = Field(min_length=1, max_length=MAX_TARGETS)
 
 
 class ClosingReply(_Reply):
