@@ -15,10 +15,11 @@ Runs a competitive debate and reports, from the calls' own start and end events:
 
     python benchmarks/competitive.py [--model scripted:demo?latency_ms=20] [--lang en] [--seed 1]
         [--stage-seconds 240,240,120] [--depth 3] [--branching 3] [--claims 3]
-        [--voters 5] [--embedder auto|lexical] [--json]
+        [--voters 5] [--embedder auto|lexical] [--timeout S] [--out result.json] [--json]
 
-On the embedded model a full-length debate takes long; try
-``--model local --stage-seconds 45,45,30 --depth 1 --branching 2 --claims 2 --voters 3``.
+On the embedded model a debate takes long (its speeches are hundreds of tokens each);
+try ``--model local --depth 1 --branching 2 --claims 2 --voters 3``, with a longer
+``--timeout`` on a busy machine.
 """
 
 from __future__ import annotations
@@ -94,7 +95,11 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         format="competitive",
         format_options=options,
         on_event=timeline,
+        **({"timeout": args.timeout} if args.timeout else {}),
     )
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as handle:
+            handle.write(result.model_dump_json(indent=2))
     wall = time.perf_counter() - started
     body = result.payload["competitive"]
     return {
@@ -133,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--claims", type=int, default=3)
     parser.add_argument("--voters", type=int, default=5)
     parser.add_argument("--embedder", choices=("auto", "lexical"), default="auto")
+    parser.add_argument("--timeout", type=float, help="seconds a model request may take")
+    parser.add_argument("--out", help="also write the debate's result JSON to this file")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     report = measure(args)

@@ -120,6 +120,15 @@ def _plant(value: Any) -> Any:
     return value
 
 
+COMPETITIVE: dict[str, Any] = {
+    "embedder": "lexical",
+    "claims": 2,
+    "branching": 2,
+    "depth": 1,
+    "voters": 3,
+    "stage_seconds": {"opening": 45, "rebuttal": 45, "closing": 30},
+}
+"""A small competitive debate (a few seconds on the demo)."""
 CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "structured": (TOPIC, {"seed": 1}),
     "structured-panel-swap": (TOPIC, {"panel": PANEL, "swap_sides": True}),
@@ -131,8 +140,16 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         {"format": "freeform", "sides": PLACES, "panel": ["technical", "risk", "general"]},
     ),
     "freeform-zh-3": (ZH_TOPIC, {"format": "freeform", "lang": "zh", "sides": ZH_PLACES}),
+    "competitive": (
+        TOPIC,
+        {"format": "competitive", "seed": 1, "swap_sides": True, "format_options": COMPETITIVE},
+    ),
+    "competitive-zh-panel": (
+        ZH_TOPIC,
+        {"format": "competitive", "lang": "zh", "panel": PANEL, "format_options": COMPETITIVE},
+    ),
 }
-"""The debates every report test renders: both formats, two and three positions, with
+"""The debates every report test renders: every format, two and three positions, with
 and without a panel, with the swap-sides rerun, in English and in Chinese."""
 
 
