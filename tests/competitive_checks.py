@@ -16,6 +16,15 @@ from moot.trees import SPEAKING_ORDER, FlowTree, Move, RehearsalTree
 from moot.trees.sides import SIDES
 
 TOLERANCE, OVERRUN, MAX_TRIES = 15.0, 1.0, 10
+SMALL: dict[str, Any] = {
+    "embedder": "lexical",
+    "claims": 2,
+    "branching": 2,
+    "depth": 1,
+    "voters": 3,
+    "stage_seconds": {"opening": 45, "rebuttal": 45, "closing": 30},
+}
+"""A small competitive debate: a few seconds on the demo."""
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from competitive_checks import SMALL
 from moot.debate import run_debate
 from moot.schema import DebateResult
 from moot.store import Store
@@ -120,15 +121,6 @@ def _plant(value: Any) -> Any:
     return value
 
 
-COMPETITIVE: dict[str, Any] = {
-    "embedder": "lexical",
-    "claims": 2,
-    "branching": 2,
-    "depth": 1,
-    "voters": 3,
-    "stage_seconds": {"opening": 45, "rebuttal": 45, "closing": 30},
-}
-"""A small competitive debate (a few seconds on the demo)."""
 CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "structured": (TOPIC, {"seed": 1}),
     "structured-panel-swap": (TOPIC, {"panel": PANEL, "swap_sides": True}),
@@ -142,11 +134,11 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "freeform-zh-3": (ZH_TOPIC, {"format": "freeform", "lang": "zh", "sides": ZH_PLACES}),
     "competitive": (
         TOPIC,
-        {"format": "competitive", "seed": 1, "swap_sides": True, "format_options": COMPETITIVE},
+        {"format": "competitive", "seed": 1, "swap_sides": True, "format_options": SMALL},
     ),
     "competitive-zh-panel": (
         ZH_TOPIC,
-        {"format": "competitive", "lang": "zh", "panel": PANEL, "format_options": COMPETITIVE},
+        {"format": "competitive", "lang": "zh", "panel": PANEL, "format_options": SMALL},
     ),
 }
 """The debates every report test renders: every format, two and three positions, with

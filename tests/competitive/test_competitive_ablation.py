@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from competitive_checks import Recorder, check_competitive
+from competitive_checks import SMALL, Recorder, check_competitive
 from moot.cli_formats import format_options
 from moot.debate import run_debate
 from moot.formats.competitive.rehearsal import ClaimsCall, ExpandCall
@@ -18,14 +18,6 @@ from moot.formats.competitive.speeches import WriteCall
 from moot.llm.scripted import DemoBackend
 
 TOPIC = "Should cities ban cars from their centres?"
-SMALL = {
-    "embedder": "lexical",
-    "claims": 2,
-    "branching": 2,
-    "depth": 1,
-    "voters": 3,
-    "stage_seconds": {"opening": 45, "rebuttal": 45, "closing": 30},
-}
 FLOW_HEADER = "The debate flow tree so far"
 LEGAL_MOVES = "Moves you may make now:"
 FLAT_IDS = "Claims made so far, by id:"

