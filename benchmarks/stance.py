@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from moot import ModelOutputError, run_debate
+from moot import MootError, run_debate
 from moot.formats.structured.payload import StructuredPayload
 from moot.profiles import COMPACT, register_profile
 from moot.schema import DebateResult
@@ -123,6 +123,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lang", default="en")
     parser.add_argument("--topics", type=int, default=len(TOPICS))
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--timeout", type=float, default=None, help="seconds per model call (a busy machine)"
+    )
     args = parser.parse_args(argv)
     register_profile(dataclasses.replace(COMPACT, name="compact-plain", examples=False))
     encoder = USE()
@@ -133,9 +136,15 @@ def main(argv: list[str] | None = None) -> int:
                 started = time.perf_counter()
                 try:
                     result = run_debate(
-                        topic, model=args.model, lang=args.lang, seed=seed, profile=profile
+                        topic,
+                        model=args.model,
+                        lang=args.lang,
+                        seed=seed,
+                        profile=profile,
+                        timeout=args.timeout,
                     )
-                except ModelOutputError:
+                except MootError as error:  # recorded as a failed debate, with the reason
+                    print(f"failed: {profile}, seed {seed}: {topic}: {error}", file=sys.stderr)
                     outcomes.append(
                         Outcome(profile, topic, seed, 0, 0, 0, time.perf_counter() - started, True)
                     )

@@ -4,9 +4,11 @@
     python tests/durable_child.py resume ID KILL_AFTER SIGNAL
 
 Runs (or resumes) a stored debate on ``scripted:demo`` with seed 7 in ``$MOOT_HOME``
-and sends itself SIGNAL (KILL or INT) once KILL_AFTER calls have been *sent to the
-model* in this process (replayed calls do not count; 0 means never). Prints one JSON
-line: the live calls this process made and, if the debate finished, the result.
+(``$MOOT_CHILD_MODEL`` names another model; ``$MOOT_CHILD_OPTIONS``, a JSON object,
+adds run options such as ``{"format": "freeform"}``) and sends itself SIGNAL (KILL or
+INT) once KILL_AFTER calls have been *sent to the model* in this process (replayed
+calls do not count; 0 means never). Prints one JSON line: the live calls this process
+made and, if the debate finished, the result.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ def main() -> None:
                 store=store,
                 debate_id=debate_id,
                 on_event=listener,
+                **json.loads(os.environ.get("MOOT_CHILD_OPTIONS", "{}")),
             )
         else:
             result = resume_debate(debate_id, store=store, on_event=listener)

@@ -7,9 +7,11 @@ and ``result.output`` both interleaved as a terminal would show them.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -18,9 +20,13 @@ from typer.testing import CliRunner, Result
 import moot
 from moot.cli import app
 from moot.errors import BackendError
+from moot.formats.freeform.rounds import SpeechCall
 from moot.formats.structured.replies import ArgumentDraft, OpeningReply
+from moot.formats.structured.rounds import ClosingCall, CrossExamCall, OpeningCall
+from moot.judging.judge import JudgeCall
 from moot.llm.backend import Backend, ProviderFactory
-from moot.llm.scripted import ScriptedBackend
+from moot.llm.scripted import DemoBackend, ScriptedBackend
+from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
 from moot.schema import SCHEMA_VERSION, DebateResult
 
 TOPIC = "Cities should charge cars a congestion fee"
@@ -47,7 +53,11 @@ def _moot(*args: str) -> Result:
 
 
 def _run(*extra: str, topic: str = TOPIC) -> Result:
-    return _moot("run", topic, "--model", "scripted:demo", "--seed", str(SEED), *extra)
+    return _run_with("scripted:demo", *extra, topic=topic)
+
+
+def _run_with(model: str, *extra: str, topic: str = TOPIC) -> Result:
+    return _moot("run", topic, "--model", model, "--seed", str(SEED), *extra)
 
 
 def _flat(text: str) -> str:
@@ -235,6 +245,91 @@ def test_a_provider_registers_through_the_public_registry(
     assert made == [("x?y", 3, 4.0)]
     result = _moot("run", TOPIC, "--model", "nosuch:x", "--quiet")
     assert "known: local, mine, openai, scripted" in _flat(result.stderr)
+
+
+CALL_DATA: dict[tuple[str, str], type] = {
+    # a format's round -> the type of its calls' data
+    ("structured", "opening"): OpeningCall,
+    ("structured", "cross_examination"): CrossExamCall,
+    ("structured", "closing"): ClosingCall,
+    ("freeform", "round_1"): SpeechCall,
+    ("freeform", "round_2"): SpeechCall,
+}
+
+
+@pytest.mark.parametrize(
+    ("fmt", "extra"),
+    [
+        ("structured", ()),
+        ("freeform", ("--sides", "Hainan;the North-East;Yunnan", "--rounds", "2")),
+    ],
+)
+def test_a_registered_provider_gets_a_typed_context_with_every_call(
+    fmt: str,
+    extra: tuple[str, ...],
+    use_provider: Callable[[str, ProviderFactory], None],
+    tmp_path: Path,
+) -> None:
+    """Every call a provider's backend answers carries a ``CallContext`` (a typed
+    value, not a dict): the role and side calling, the round, the topic, language and
+    format, the attempt, and the format's own typed account of the call."""
+    backends: list[ScriptedBackend] = []
+
+    def make(rest: str, seed: int | None, timeout: float | None) -> Backend:
+        demo = DemoBackend(seed)
+
+        async def reply(
+            messages: Sequence[Message],
+            schema: OutputSpec | None,
+            settings: GenerationSettings,
+            context: CallContext | None,
+        ) -> Completion:
+            return await demo.generate(messages, schema=schema, settings=settings, context=context)
+
+        backends.append(ScriptedBackend(reply, name=f"typed:{rest}"))
+        return backends[-1]
+
+    use_provider("typed", make)
+    path = tmp_path / "typed.json"
+    ran = _run_with(
+        "typed:demo", "--format", fmt, "--panel", "technical,general", "--json", str(path), *extra
+    )
+    assert ran.exit_code == 0, ran.output
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    keys = [p["key"] for p in doc["positions"]]
+    units = sorted(s["argument_id"] for s in doc["judgement"]["scores"])
+    (backend,) = backends  # every role names the same spec: one backend
+    assert len(backend.calls) == doc["usage"]["calls"]
+    seen: Counter[tuple[str, str]] = Counter()
+    for call in backend.calls:
+        context = call.context
+        assert type(context) is CallContext
+        assert (context.topic, context.lang) == (TOPIC, "en")
+        assert context.attempt >= 1
+        data = context.data
+        if context.role == "classifier":
+            assert (context.round, context.side, data) == ("classification", None, None)
+        elif context.role.startswith("judge:"):
+            assert (context.round, context.side, context.format) == ("judgement", None, fmt)
+            assert isinstance(data, JudgeCall)
+            assert sorted(u.id for u in data.units) == units
+        else:
+            assert context.role in keys
+            assert (context.side, context.format) == (context.role, fmt)
+            assert type(data) is CALL_DATA[fmt, context.round]
+            assert isinstance(data, OpeningCall | CrossExamCall | ClosingCall | SpeechCall)
+            assert data.position == context.role
+            if isinstance(data, SpeechCall):
+                assert context.round == f"round_{data.round}"
+        assert data is None or dataclasses.is_dataclass(data)
+        seen[context.role.partition("#")[0], context.round] += 1
+    rounds = [name for (owner, name) in CALL_DATA if owner == fmt]
+    assert set(seen) == {
+        ("classifier", "classification"),
+        ("judge:technical", "judgement"),
+        ("judge:general", "judgement"),
+        *((key, name) for key in keys for name in rounds),
+    }
 
 
 def test_register_provider_refuses_bad_names_and_unknown_removals() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from invariants import check_result_json
 from moot.debate import run_debate
 from moot.errors import BudgetExceeded
 from moot.store import Store
@@ -26,13 +28,25 @@ TOTAL_CALLS = 7  # 2 openings, 2 cross-examinations, 2 closings, 1 judge
 TOPIC = "Should a 10-person startup adopt microservices from day one?"
 
 
-def child(*args: str) -> subprocess.CompletedProcess[str]:
+FREEFORM = {
+    "format": "freeform",
+    "sides": ["Hainan", "the North-East", "Yunnan"],
+    "format_options": {"rounds": 3},
+}
+"""The child's run options for a three-sided free-form debate (some speeches of which
+the demo re-asks after a detector fires)."""
+
+
+def child(*args: str, options: dict[str, Any] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run tests/durable_child.py; ``options`` are run options beyond its defaults."""
+    env = {**os.environ, "MOOT_CHILD_OPTIONS": json.dumps(options or {})}
     return subprocess.run(
         [sys.executable, str(CHILD), *args],
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
+        env=env,
     )
 
 
@@ -42,35 +56,73 @@ def comparable(result: dict[str, Any]) -> dict[str, Any]:
     return {**result, "usage": usage}
 
 
-@pytest.fixture(scope="module")
-def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def finished_run(
+    tmp_path_factory: pytest.TempPathFactory, options: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The result of the child's debate run to the end, in a store of its own."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MOOT_HOME", str(tmp_path_factory.mktemp("baseline_home")))
-        done = child("run", "baseline", "0", "KILL")
+        done = child("run", "baseline", "0", "KILL", options=options)
     assert done.returncode == 0, done.stderr
     result: dict[str, Any] = json.loads(done.stdout)["result"]
     return result
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    return finished_run(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def uninterrupted_freeform(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    result = finished_run(tmp_path_factory, FREEFORM)
+    assert result["format"] == "freeform"
+    assert result["payload"]["freeform"]["detector_reasks"]
+    return result
+
+
+def kill_then_resume(
+    run_id: str, kill_after: int, expected: dict[str, Any], options: dict[str, Any] | None = None
+) -> None:
+    """SIGKILL the child's run once ``kill_after`` calls are done, then resume it: the
+    journal holds exactly those calls, the resume sends only the others and ends with
+    the ``expected`` result."""
+    total = expected["usage"]["calls"]
+    assert kill_after < total
+    killed = child("run", run_id, str(kill_after), "KILL", options=options)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    store = Store()
+    row = store.get_debate(run_id)
+    assert row is not None
+    assert row.status == "running"  # nothing could mark it: the process died at once
+    assert len(store.completed_calls(run_id)) == kill_after
+
+    resumed = child("resume", run_id, "0", "KILL")
+    assert resumed.returncode == 0, resumed.stderr
+    report = json.loads(resumed.stdout)
+    assert report["live"] == total - kill_after
+    assert comparable(report["result"]) == comparable(expected)
+    assert store.get_debate(run_id).status == "done"  # type: ignore[union-attr]
+    assert len(store.completed_calls(run_id)) == total
 
 
 @pytest.mark.parametrize("kill_after", [1, 3, 6])
 def test_sigkill_then_resume_sends_only_the_remaining_calls(
     kill_after: int, uninterrupted: dict[str, Any]
 ) -> None:
-    killed = child("run", "k", str(kill_after), "KILL")
-    assert killed.returncode == -signal.SIGKILL
-    store = Store()
-    row = store.get_debate("k")
-    assert row is not None
-    assert row.status == "running"  # nothing could mark it: the process died at once
-    assert len(store.completed_calls("k")) == kill_after
+    assert uninterrupted["usage"]["calls"] == TOTAL_CALLS
+    kill_then_resume("k", kill_after, uninterrupted)
 
-    resumed = child("resume", "k", "0", "KILL")
-    assert resumed.returncode == 0, resumed.stderr
-    report = json.loads(resumed.stdout)
-    assert report["live"] == TOTAL_CALLS - kill_after
-    assert comparable(report["result"]) == comparable(uninterrupted)
-    assert store.get_debate("k").status == "done"  # type: ignore[union-attr]
-    assert len(store.completed_calls("k")) == TOTAL_CALLS
+
+@pytest.mark.parametrize("kill_after", [2, 7])
+def test_a_killed_freeform_run_resumes_to_the_same_result(
+    kill_after: int, uninterrupted_freeform: dict[str, Any]
+) -> None:
+    """Killed in the first round, or in the second (whose first speech the demo is
+    asked for again): the resumed free-form run replays the journal, asks again what
+    it asked again, and ends as the run that was never stopped."""
+    kill_then_resume("ff", kill_after, uninterrupted_freeform, FREEFORM)
+    check_result_json(json.dumps(uninterrupted_freeform))
 
 
 def test_sigint_marks_the_run_interrupted_and_resume_finishes_it(
@@ -213,7 +265,6 @@ def test_cache_serves_deterministic_requests_and_skips_others() -> None:
 def test_kill_while_calls_are_in_flight(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The parent SIGKILLs the child while both sides' calls are in flight (each call
     takes 400 ms); resuming sends exactly the calls not journaled before the kill."""
-    import os
     import time
 
     monkeypatch.setenv("MOOT_CHILD_MODEL", "scripted:demo?latency_ms=400")
@@ -249,8 +300,6 @@ def test_kill_while_calls_are_in_flight(tmp_path: Path, monkeypatch: pytest.Monk
 def test_twenty_debates_at_once_on_one_database() -> None:
     """20 separate `moot run` processes share one store: no 'database is locked',
     exact row counts."""
-    import os
-
     processes = [
         subprocess.Popen(
             [

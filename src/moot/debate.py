@@ -34,7 +34,7 @@ from typing import Any, cast
 
 from moot.detectors.core import run_detectors
 from moot.errors import BudgetExceeded, ConfigError
-from moot.events import Listener, RunStored, deliver
+from moot.events import Listener, OptionAdvice, RunStored, deliver
 from moot.formats import get_format
 from moot.formats.base import Debate, DebateSettings, Format, Record, make_positions
 from moot.judging.panel import PanelPlan, Seat, judge_identity
@@ -217,6 +217,8 @@ class _Run:
         )
         budget.require_prices([b.spec for b in plan.backends.values()])
         meter = Meter(self.on_event)
+        for note in plan.notes:
+            meter.emit(OptionAdvice(note))
         journal: Journal | None = None
         if self.store is not None and self.debate_id is not None:
             journal = Journal(self.store, self.debate_id, cost_of=budget.cost_of)

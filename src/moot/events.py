@@ -17,6 +17,15 @@ class RunStored:
 
 
 @dataclass(frozen=True)
+class OptionAdvice:
+    """The run goes ahead with an option its format advises against (``message`` says
+    which and why): announced before the first call, and kept in the result's
+    warnings."""
+
+    message: str
+
+
+@dataclass(frozen=True)
 class RoundStarted:
     """A round (``opening``, ``cross_examination``, ``closing``, ``judgement``) began."""
 
@@ -82,7 +91,16 @@ class Validated:
     codes: tuple[str, ...]
 
 
-Event = RunStored | RoundStarted | CallStarted | CallFinished | Retrying | Reasked | Validated
+Event = (
+    RunStored
+    | OptionAdvice
+    | RoundStarted
+    | CallStarted
+    | CallFinished
+    | Retrying
+    | Reasked
+    | Validated
+)
 Listener = Callable[[Event], None]
 
 

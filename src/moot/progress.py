@@ -20,7 +20,16 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.live import Live
 from rich.text import Text
 
-from moot.events import CallFinished, CallStarted, Event, Reasked, Retrying, RoundStarted, RunStored
+from moot.events import (
+    CallFinished,
+    CallStarted,
+    Event,
+    OptionAdvice,
+    Reasked,
+    Retrying,
+    RoundStarted,
+    RunStored,
+)
 from moot.safe_text import one_line
 
 HEARTBEAT_SECONDS = 30.0
@@ -124,7 +133,11 @@ class Progress:
                 self._print(f"still waiting for {', '.join(labels)}")
 
     def handle(self, event: Event) -> None:
-        """Update the display for one event."""
+        """Update the display for one event. Advice on the options is printed even
+        when the display is off (``--quiet``): it is a warning, not progress."""
+        if isinstance(event, OptionAdvice):
+            self.console.print(Text(f"warning: {one_line(event.message)}"), soft_wrap=True)
+            return
         with self._lock:
             line = self._update(event)
         if line is not None:

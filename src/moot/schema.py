@@ -26,6 +26,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from moot.detectors.transcript import DetectorName
+
 SCHEMA_VERSION = "2.0"
 
 Lang = Literal["en", "zh"]
@@ -136,7 +138,8 @@ class DetectorFlag(_Frozen):
     ``moot.detectors``): ``turn`` indexes the debate's turns in speaking order (None for
     the whole debate), ``unit`` is the judged unit when the turn is one."""
 
-    detector: str
+    detector: DetectorName
+    """One of the seven detectors' names."""
     turn: int | None
     unit: str | None = None
     side: str | None

@@ -3,7 +3,7 @@ during it. Each detector lives in its own module; this one only calls them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from moot.detectors import (
@@ -71,10 +71,13 @@ class TurnIssue:
     reason: str
 
 
-def check_turn(transcript: Transcript, turn: Turn) -> list[TurnIssue]:
+def check_turn(
+    transcript: Transcript, turn: Turn, labels: Sequence[str] | None = None
+) -> list[TurnIssue]:
     """Which of repetition, topic drift and stance drift fire on ``turn`` if it were
     added to ``transcript`` (the turns so far). The same turn gets the same flags
-    from ``run_detectors`` later: these detectors only look back."""
+    from ``run_detectors`` later: these detectors only look back. ``labels`` names
+    the turns so far as the speaker saw them (speech ids), for the reasons."""
     extended = transcript.with_turn(turn)
     index = len(extended.turns) - 1
     issues: list[TurnIssue] = []
@@ -82,5 +85,5 @@ def check_turn(transcript: Transcript, turn: Turn) -> list[TurnIssue]:
         found = TURN_CHECKS[name](extended, index)
         if found is not None:
             lang = transcript.lang
-            issues.append(TurnIssue(flag=found.flag(lang), reason=found.reason(lang)))
+            issues.append(TurnIssue(flag=found.flag(lang), reason=found.reason(lang, labels)))
     return issues

@@ -4,7 +4,7 @@ shown as a flag's evidence or given to a speaker as the reason to try again."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from moot.detectors.messages import message
@@ -27,6 +27,12 @@ class Finding:
         text = message(lang, f"evidence.{self.evidence}", **self.values)
         return Flag(detector=self.detector, turn=self.turn, side=self.side, evidence=text)
 
-    def reason(self, lang: str) -> str:
-        """What to tell the speaker when the turn is asked for again, in ``lang``."""
+    def reason(self, lang: str, labels: Sequence[str] | None = None) -> str:
+        """What to tell the speaker when the turn is asked for again, in ``lang``.
+        ``labels`` names the earlier turns as the speaker saw them (a format's speech
+        ids): an earlier turn is then named by its label, not by its index."""
+        earlier = self.values.get("earlier")
+        if labels is not None and isinstance(earlier, int) and 0 <= earlier < len(labels):
+            values = {**self.values, "earlier": labels[earlier]}
+            return message(lang, f"reask.{self.detector}.named", **values)
         return message(lang, f"reask.{self.detector}", **self.values)

@@ -43,6 +43,9 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "reask.repetition": "Your reply repeats your earlier turn {earlier} almost word for word"
         " (similarity {similarity:.2f}). Make a new point, or answer the latest speeches,"
         " instead of restating it.",
+        "reask.repetition.named": "Your reply repeats your earlier speech {earlier} almost word"
+        " for word (similarity {similarity:.2f}). Make a new point, or answer the latest"
+        " speeches, instead of restating it.",
         "reask.topic_drift": "Your reply is not about the motion (“{topic}”). Stay on the motion"
         " and answer the other side's points.",
         "reask.stance_drift": "Your reply argues {opponents}'s case without rebutting it. Argue"
@@ -84,6 +87,8 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "evidence.false_consensus.standing": "对方已经承认了 {target}（“{concession}”），"
         "但 {target} 的判定状态是 {standing}",
         "reask.repetition": "你的发言与你方第 {earlier} 轮的发言几乎相同"
+        "（相似度 {similarity:.2f}）。请提出新的论点或回应最新的发言，不要重复。",
+        "reask.repetition.named": "你的发言与你方此前的发言 {earlier} 几乎相同"
         "（相似度 {similarity:.2f}）。请提出新的论点或回应最新的发言，不要重复。",
         "reask.topic_drift": "你的发言偏离了辩题（“{topic}”）。请围绕辩题发言，并回应对方的论点。",
         "reask.stance_drift": "你的发言在陈述{opponents}的观点，却没有反驳。"

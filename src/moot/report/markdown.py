@@ -89,11 +89,13 @@ def group_warnings(
     names: Mapping[str, str] | None = None,
 ) -> list[tuple[str, str, list[str]]]:
     """One line per (round, position, rule): the heading, the rule's words and the
-    fields. ``names`` names the positions (default: pro and con)."""
+    fields. A warning on the run's setup has no field: its message says which option
+    and why. ``names`` names the positions (default: pro and con)."""
     names = names or {"pro": labels["side.pro"], "con": labels["side.con"]}
     groups: dict[tuple[str, str | None, str], list[str]] = {}
     for w in warnings:
-        groups.setdefault((w.round, w.side, w.code), []).append(w.where)
+        place = w.where or (w.message if w.round == "setup" else "")
+        groups.setdefault((w.round, w.side, w.code), []).append(place)
     lines = []
     for (round_name, side, code), places in groups.items():
         heading = labels.get(f"round.{round_name}", round_name)

@@ -1,7 +1,10 @@
 """``scripted:demo`` for the free-form format: deterministic speeches, in English or
 Simplified Chinese, that make a different point each round, answer the previous
-round's speeches by id, and name the motion (so the detectors have nothing to flag
-on a clean demo). Every figure is labelled as illustrative demo data."""
+round's speeches by id, and name the motion. Pro and con never speak each other's
+sentences, so the detectors have nothing to flag on a clean two-sided demo of up to
+four rounds; named positions share one bank of points, so with three or more a
+speech may echo another position's earlier point, and the stance-drift re-ask shows.
+Every figure is labelled as illustrative demo data."""
 
 from __future__ import annotations
 
@@ -125,6 +128,11 @@ PHRASES: Final[dict[str, _Phrases]] = {
 }
 
 
+_CODES: Final = ((0, 0, 0), (0, 1, 1), (1, 0, 1), (1, 1, 0))
+"""Which of its two phrasings a pro or con speech takes for its evidence, answer and
+close, by turn: any two codes differ in two places."""
+
+
 def speech(request: DemoRequest) -> SpeechReply:
     data = request.context.data
     if not isinstance(data, SpeechCall):
@@ -150,12 +158,21 @@ def speech(request: DemoRequest) -> SpeechReply:
     point = (offset + data.round - 1 + retries * data.rounds) % len(bank)
     claim = w.say(bank[point], name=data.name, limit=220)
     turn = offset + data.round - 1 + retries
-    evidence = p.evidence[turn % len(p.evidence)]
+    evidence_at = answer_at = close_at = turn
+    if kind != "named":
+        # pro and con keep to two phrasings each of the evidence, the answer and the
+        # close (neither speaks the other's sentences), combined so that any two of a
+        # side's first four speeches differ in at least two of the three; a rewrite
+        # skips a combination, so that it does not take the next round's
+        lane = 2 if kind == "con" else 0
+        bits = _CODES[(turn + retries) % len(_CODES)]
+        evidence_at, answer_at, close_at = (lane + bit for bit in bits)
+    evidence = p.evidence[evidence_at % len(p.evidence)]
     sentences = [claim, evidence.format(n=rng.randint(40, 400), p=rng.randint(3, 28))]
     answered = [s.id for s in data.previous]
     if answered:
-        sentences.append(p.answer[turn % len(p.answer)].format(ids=", ".join(answered)))
-    sentences.append(p.close[turn % len(p.close)])
+        sentences.append(p.answer[answer_at % len(p.answer)].format(ids=", ".join(answered)))
+    sentences.append(p.close[close_at % len(p.close)])
     return SpeechReply(responds_to=answered, speech=sentences[: data.max_sentences])
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from moot.detectors.core import check_turn
+from moot.detectors.core import TurnIssue, check_turn
 from moot.detectors.transcript import Transcript, Turn
 from moot.formats.base import Debate, Record, first_wave_with_classification
 from moot.formats.freeform.payload import STANDINGS, DetectorReask, FreeformPayload, Speech
@@ -64,13 +64,17 @@ class FreeformRounds:
         self.speeches: list[Speech] = []
         self.reasks: list[DetectorReask] = []
 
-    def _transcript(self, before_round: int) -> Transcript:
-        return Transcript(
+    def _check(self, round_number: int, position: str, text: str) -> list[TurnIssue]:
+        """The per-turn detectors on a speech of ``round_number``, read against the
+        speeches of the rounds before it (the ones its speaker heard)."""
+        heard = [s for s in self.speeches if s.round < round_number]
+        transcript = Transcript(
             topic=self.debate.topic,
             lang=self.debate.lang,
             sides=stances(self.debate),
-            turns=[Turn(side=s.side, text=s.text) for s in self.speeches if s.round < before_round],
+            turns=[Turn(side=s.side, text=s.text) for s in heard],
         )
+        return check_turn(transcript, Turn(side=position, text=text), [s.id for s in heard])
 
     async def _speak(self, position: str, round_number: int) -> Speech:
         debate = self.debate
@@ -114,7 +118,7 @@ class FreeformRounds:
         round_name = f"round_{round_number}"
         reply, _ = await debate.ask(position, round_name, messages, SpeechReply, spec, data=data)
         text = join_sentences(list(reply.speech), debate.lang)
-        issues = check_turn(self._transcript(round_number), Turn(side=position, text=text))
+        issues = self._check(round_number, position, text)
         if issues:
             reasons = [issue.reason for issue in issues]
             retry = [
@@ -130,7 +134,7 @@ class FreeformRounds:
             )
             reply, _ = await debate.ask(position, round_name, retry, SpeechReply, spec, data=data)
             text = join_sentences(list(reply.speech), debate.lang)
-            still = check_turn(self._transcript(round_number), Turn(side=position, text=text))
+            still = self._check(round_number, position, text)
             detectors: list[str] = [issue.flag.detector for issue in issues]
             self.reasks.append(
                 DetectorReask(
