@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from competitive_checks import SMALL
 from moot.debate import run_debate
 from moot.schema import DebateResult
 from moot.store import Store
@@ -139,6 +140,14 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "market-zh-panel": (
         MARKET_ZH_TOPIC,
         {"format": "market", "format_options": MARKET_KB, "lang": "zh", "panel": PANEL},
+    ),
+    "competitive": (
+        TOPIC,
+        {"format": "competitive", "seed": 1, "swap_sides": True, "format_options": SMALL},
+    ),
+    "competitive-zh-panel": (
+        ZH_TOPIC,
+        {"format": "competitive", "lang": "zh", "panel": PANEL, "format_options": SMALL},
     ),
 }
 """The debates every report test renders: every format, two and three positions, with

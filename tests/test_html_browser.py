@@ -35,6 +35,7 @@ from html_support import (
     unit_ids,
 )
 from moot.report.html import to_html
+from moot.report.html.formats import BriefingView, view_of
 from moot.schema import DebateResult
 from moot.store import ReadOnlyStore, Store, default_path
 from moot.view import Served, serve_in_thread
@@ -139,11 +140,17 @@ def test_report_renders(
     )
     rows = page.locator(UNIT_ROWS)
     assert rows.count() == len(result.judgement.trace)
-    shown = page.locator(f"{UNIT_ROWS} td.id a.ref").all_inner_texts()
+    if isinstance(view_of(result.format), BriefingView):  # the briefing's own tables
+        shown = page.locator(f"{UNIT_ROWS} td.id").all_inner_texts()
+        table = ".briefing-table"
+    else:
+        shown = page.locator(f"{UNIT_ROWS} td.id a.ref").all_inner_texts()
+        table = {
+            "structured": "#trace-table",
+            "freeform": "#speech-table",
+            "market": "#trace-table",
+        }[result.format]
     assert sorted(shown) == sorted(unit_ids(result))
-    table = {"structured": "#trace-table", "freeform": "#speech-table", "market": "#trace-table"}[
-        result.format
-    ]
     assert page.locator(f"{table} {UNIT_ROWS}").count() == rows.count()
     assert page.locator("svg.chart").count() >= 3
     policy = page.locator('meta[http-equiv="Content-Security-Policy"]').get_attribute("content")

@@ -186,7 +186,9 @@ def test_the_csp_allows_only_the_inline_stylesheet(results: dict[str, DebateResu
     assert len(page.tags("style")) == 1
 
 
-@pytest.mark.parametrize("name", ["structured-panel-swap", "freeform-3-panel", "freeform-zh-3"])
+@pytest.mark.parametrize(
+    "name", ["structured-panel-swap", "freeform-3-panel", "freeform-zh-3", "competitive"]
+)
 def test_hostile_text_is_only_ever_text(name: str, results: dict[str, DebateResult]) -> None:
     evil = hostile(results[name])
     page = Elements(to_html(evil))
@@ -226,6 +228,7 @@ def test_a_hostile_topic_and_position_names_through_a_real_run_stay_text(fmt: st
     [
         ("structured-zh", ("论据追溯表", "结论", "完整辩论记录", "模型与用量", "各维度得分")),
         ("freeform-zh-3", ("发言", "第 1 回合", "被回应于", "各发言的得分", "自由辩论")),
+        ("competitive-zh-panel", ("辩论流程树", "演练树", "开篇", "结辩")),
     ],
 )
 def test_chinese_report_speaks_chinese(
@@ -265,12 +268,12 @@ def test_a_damaged_payload_is_a_clear_error(
         to_html(damaged)
 
 
-@pytest.mark.parametrize("name", ["structured-3", "freeform-3-panel"])
+@pytest.mark.parametrize("name", ["structured-3", "freeform-3-panel", "competitive"])
 def test_a_format_without_a_view_renders_its_briefing(
     name: str, results: dict[str, DebateResult], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     result = results[name]
-    monkeypatch.delitem(formats.VIEWS, result.format)
+    monkeypatch.delitem(formats.VIEWS, result.format, raising=False)  # competitive has none
     assert isinstance(view_of(result.format), BriefingView)
     sections = _sections(result)
     briefing = get_format(result.format).briefing(result, build_report(result).context.labels)
@@ -295,7 +298,9 @@ def test_rendering_is_deterministic(results: dict[str, DebateResult]) -> None:
         assert to_html(result) == to_html(result)
 
 
-@pytest.mark.parametrize("name", ["structured-panel-swap", "freeform-3-panel", "structured-zh"])
+@pytest.mark.parametrize(
+    "name", ["structured-panel-swap", "freeform-3-panel", "structured-zh", "competitive-zh-panel"]
+)
 def test_panel_item_scores_average_to_the_panel_totals(
     name: str, results: dict[str, DebateResult]
 ) -> None:
@@ -307,7 +312,7 @@ def test_panel_item_scores_average_to_the_panel_totals(
         assert statistics.fmean(mine) == pytest.approx(result.panel.totals[position.key], abs=1e-3)
 
 
-@pytest.mark.parametrize("name", ["structured", "structured-3", "freeform"])
+@pytest.mark.parametrize("name", ["structured", "structured-3", "freeform", "competitive"])
 def test_dimension_chart_shows_each_positions_means(
     name: str, results: dict[str, DebateResult]
 ) -> None:

@@ -151,6 +151,10 @@ def test_a_refused_schema_falls_back_instead_of_failing(cpp_llama_server: CppSer
 FORMAT_ARGS = {
     "structured": [],
     "freeform": ["--format", "freeform", "--rounds", "2"],
+    "competitive": [
+        *("--format", "competitive", "--stage-seconds", "45,45,30", "--depth", "1"),
+        *("--branching", "2", "--format-option", "claims=2", "--format-option", "voters=3"),
+    ],
 }
 """Every format's seeded debate against llama-server (a new format is one more line)."""
 

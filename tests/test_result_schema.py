@@ -1,7 +1,8 @@
 """``moot schema``: the JSON Schema of a debate result. Real results of every
 registered format (structured with two and three positions, with a panel and the
 swap rerun; free-form with two and three, a panel, Chinese, the swap rerun; market
-with its baseline, and in Chinese with a panel and the swap rerun) validate
+with its baseline, and in Chinese with a panel and the swap rerun; competitive with
+the swap rerun, and in Chinese with a panel) validate
 against it with ``jsonschema``; a result with a field of the wrong type, a missing
 field, an extra one, another format's payload or another version does not. The
 version is documented where the result is."""
@@ -20,6 +21,7 @@ import pytest
 from typer.testing import CliRunner
 
 import moot
+from competitive_checks import SMALL
 from moot.cli import app
 from moot.formats import formats
 from moot.result_schema import result_json_schema
@@ -54,6 +56,14 @@ RESULTS: dict[str, tuple[str, dict[str, Any]]] = {
             "panel": PANEL,
             "swap_sides": True,
         },
+    ),
+    "competitive-swap": (
+        "Should cities ban cars from their centres?",
+        {"format": "competitive", "format_options": SMALL, "swap_sides": True},
+    ),
+    "competitive-zh-panel": (
+        "城市应该禁止汽车进入市中心吗？",
+        {"format": "competitive", "lang": "zh", "format_options": SMALL, "panel": PANEL},
     ),
 }
 
@@ -164,6 +174,26 @@ BROKEN: dict[str, tuple[str, Callable[[dict[str, Any]], None], str]] = {
         "structured-panel-swap",
         _set("panel.judges", {}),
         "$.panel.judges",
+    ),
+    "duration-source-a-guess": (
+        "competitive-swap",
+        _set("payload.competitive.speeches.0.duration_source", "guess"),
+        "$.payload.competitive.speeches[0].duration_source",
+    ),
+    "measured-seconds-as-text": (
+        "competitive-zh-panel",
+        _set("payload.competitive.speeches.5.measured_seconds", "118"),
+        "$.payload.competitive.speeches[5].measured_seconds",
+    ),
+    "no-budget-steps": (
+        "competitive-swap",
+        _drop("payload.competitive.speeches.2.budget_steps"),
+        "$.payload.competitive.speeches[2]",
+    ),
+    "no-flow-tree": (
+        "competitive-swap",
+        _drop("payload.competitive.flow_tree"),
+        "$.payload.competitive",
     ),
     "no-topic": ("structured", _drop("topic"), "$"),
     "no-gap": ("freeform", _drop("judgement.gap"), "$.judgement"),

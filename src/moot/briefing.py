@@ -2,7 +2,8 @@
 
 A format describes its own section of the briefing (the structured format's
 argument trace and closing stances, the free-form format's speeches) as titled
-sections of tables, bullet lists and paragraphs of plain text. The renderers turn
+sections of tables, bullet lists, outlines (indented trees) and paragraphs of plain
+text. The renderers turn
 them into Markdown or HTML and neutralise every piece of text on the way, so no
 format can put structure into a briefing by accident, and none renders anything
 itself.
@@ -37,7 +38,25 @@ class Paragraph:
     text: str
 
 
-Block = Table | Bullets | Paragraph
+@dataclass(frozen=True)
+class Outline:
+    """An indented tree of plain-text items, in reading order: ``depths[i]`` is the
+    level of ``items[i]`` (0 at the top, at most one deeper than the item before)."""
+
+    items: list[str]
+    depths: list[int]
+
+    def __post_init__(self) -> None:
+        if len(self.items) != len(self.depths):
+            raise ValueError("an outline needs one depth per item")
+        previous = -1
+        for depth in self.depths:
+            if not 0 <= depth <= previous + 1:
+                raise ValueError(f"outline depth {depth} after {previous}: one level at a time")
+            previous = depth
+
+
+Block = Table | Bullets | Outline | Paragraph
 
 
 @dataclass(frozen=True)

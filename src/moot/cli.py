@@ -22,6 +22,7 @@ from rich.table import Table
 
 from moot import __version__
 from moot.calibrate import calibrate_panel, read_cases
+from moot.cli_formats import format_options
 from moot.cli_support import GuardedTyper, debugging, describe, set_debug
 from moot.debate import resume_debate, run_debate
 from moot.errors import ConfigError, MootError, OutputError, StoreError
@@ -185,6 +186,53 @@ def run(
         Path | None,
         typer.Option(help="TOML file of the market format's analysts (default: the eight)."),
     ] = None,
+    stage_seconds: Annotated[
+        str | None,
+        typer.Option(
+            help="Competitive: seconds of the opening, rebuttal and closing speeches"
+            " (default 240,240,120; or e.g. closing=90)."
+        ),
+    ] = None,
+    branching: Annotated[
+        int | None,
+        typer.Option(help="Competitive: rebuttals per node of the rehearsal tree (default 3)."),
+    ] = None,
+    depth: Annotated[
+        int | None,
+        typer.Option(help="Competitive: levels of rebuttal in the rehearsal tree (default 3)."),
+    ] = None,
+    no_rehearsal_tree: Annotated[
+        bool,
+        typer.Option(
+            "--no-rehearsal-tree", help="Competitive: no debater prepares a rehearsal tree."
+        ),
+    ] = False,
+    no_flow_tree: Annotated[
+        bool,
+        typer.Option(
+            "--no-flow-tree",
+            help="Competitive: no debater sees the flow tree and its legal moves (only the"
+            " speeches and the claims' ids).",
+        ),
+    ] = False,
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            help="Competitive: this side (pro or con) debates without either tree, for a"
+            " head-to-head against the other."
+        ),
+    ] = None,
+    audio: Annotated[
+        Path | None,
+        typer.Option(help="Competitive: write each speech as a WAV file into this directory."),
+    ] = None,
+    format_option: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A format option KEY=VALUE (the value as JSON, else text), e.g. claims=2,"
+            " similarity=0.85, voters=7; repeatable."
+        ),
+    ] = None,
     model: Annotated[
         str | None, typer.Option(help="Model spec for every role (default: local).")
     ] = None,
@@ -290,15 +338,19 @@ def run(
         **judging,
         format=debate_format,
         sides=_split_sides(sides),
-        format_options={
-            k: v
-            for k, v in (
-                ("rounds", rounds),
-                ("kb", kb),
-                ("analysts", None if analysts is None else str(analysts)),
-            )
-            if v is not None
-        },
+        format_options=format_options(
+            rounds=rounds,
+            seconds=stage_seconds,
+            branching=branching,
+            depth=depth,
+            no_rehearsal_tree=no_rehearsal_tree,
+            no_flow_tree=no_flow_tree,
+            baseline=baseline,
+            audio=audio,
+            kb=kb,
+            analysts=analysts,
+            extra=format_option or (),
+        ),
         model=model,
         pro_model=pro_model,
         con_model=con_model,
@@ -477,6 +529,93 @@ def backtest(
         write_output(json_path, _json_text(report.to_json()))
         say(f"backtest written to {json_path}")
     print_report(report)
+
+
+@app.command()
+def tournament(
+    topics: Annotated[list[str], typer.Argument(help="One or more topics, debated in turn.")],
+    configs: Annotated[
+        str,
+        typer.Option(help="The two competitive debaters: full, no-rehearsal, no-flow or baseline."),
+    ] = "full,baseline",
+    debates: Annotated[int, typer.Option(help="How many debates (sides alternate).")] = 10,
+    model: Annotated[
+        str | None, typer.Option(help="Model spec of both debaters (default: local).")
+    ] = None,
+    judge_model: Annotated[str | None, typer.Option(help="Model spec of the judge.")] = None,
+    panel: Annotated[str | None, typer.Option(help="Judge panel, e.g. technical,risk.")] = None,
+    lang: Annotated[str, typer.Option(help="en or zh.")] = "en",
+    seed: Annotated[
+        int | None, typer.Option(help="Base seed (debate i uses seed + i; default 0).")
+    ] = None,
+    stage_seconds: Annotated[
+        str | None, typer.Option(help="Seconds of the three stages, e.g. 240,240,120.")
+    ] = None,
+    branching: Annotated[int | None, typer.Option(help="Rehearsal tree branching.")] = None,
+    depth: Annotated[int | None, typer.Option(help="Rehearsal tree depth.")] = None,
+    format_option: Annotated[
+        list[str] | None, typer.Option(help="A competitive option KEY=VALUE; repeatable.")
+    ] = None,
+    json_path: Annotated[
+        Path | None, typer.Option("--json", help="Write the tournament's result as JSON.")
+    ] = None,
+    no_store: Annotated[
+        bool, typer.Option("--no-store", help="Write nothing to the run store.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
+) -> None:
+    """Run N competitive debates between two debater configurations and report each
+    one's win rate with a 95% Wilson interval (by the verdict, the audience vote and
+    the stages)."""
+    from moot.tournament import check_plan, run_tournament
+
+    plan = check_plan(topics, [c.strip() for c in configs.split(",")], debates)
+    if json_path is not None:
+        check_output_path(json_path)
+    judging: dict[str, Any] = {"judge_model": judge_model} if judge_model else {}
+    if panel:
+        judging = {"panel": [n.strip() for n in panel.split(",") if n.strip()]}
+        judging["judge_models"] = [judge_model] if judge_model else []
+    options = RunOptions().replace(
+        **judging,
+        format="competitive",
+        model=model,
+        lang=lang,
+        seed=seed,
+        format_options=format_options(
+            seconds=stage_seconds, branching=branching, depth=depth, extra=format_option or ()
+        ),
+    )
+    stored: list[str] = []
+    progress, listener = _progress(quiet, stored)
+    with progress:
+        result = run_tournament(
+            plan.topics,
+            plan.configs,
+            plan.debates,
+            options,
+            store=None if no_store else Store(),
+            on_event=listener,
+            prices=_prices(),
+        )
+    if json_path is not None:
+        write_output(json_path, _json_text(result.model_dump(mode="json")))
+        say(f"tournament written to {json_path}")
+    table = Table("debater", "measure", "wins", "losses", "no winner", "win rate", "95% interval")
+    for standing in result.standings:
+        for measure in ("verdict", "vote", "stages"):
+            t = getattr(standing, measure)
+            rate = "-" if t.rate is None else f"{t.rate:.2f}"
+            table.add_row(
+                text(standing.config),
+                text(measure),
+                text(str(t.wins)),
+                text(str(t.losses)),
+                text(str(t.undecided)),
+                text(rate),
+                text(f"[{t.interval[0]:.2f}, {t.interval[1]:.2f}]"),
+            )
+    print_stdout(table)
 
 
 @app.command()

@@ -274,6 +274,9 @@ class _Run:
                 QualityWarning(round="setup", side=None, code="format_option", message=note)
                 for note in plan.notes
             ],
+            store=self.store,
+            run_id=self.debate_id,
+            cache_policy=options.cache,
         )
         started = time.perf_counter()
         try:
@@ -347,6 +350,9 @@ class _Run:
             meter=first.meter,
             options=first.options,
             panel=panel,
+            store=first.store,
+            run_id=first.run_id,
+            cache_policy=first.cache_policy,
         )
         other = await first.format.run(swapped)
         one = verdict_leader(record.judgement, record.panel)

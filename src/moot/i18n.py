@@ -33,6 +33,12 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "round.setup": "Setup",
         "rule.detector_reask": "a detector fired; the speaker was asked again once",
         "rule.format_option": "an option the format advises against",
+        "rule.speech_outside_window": "the speech does not fit its time window",
+        "rule.duration_estimate": "speaking time estimated from word counts (no speech synthesis)",
+        "rule.similarity_fallback": "claims matched by the lexical fallback (no sentence"
+        " embeddings)",
+        "rule.audio_unavailable": "no audio written (no speech synthesis)",
+        "round.rebuttal": "Rebuttal",
         "unit.argument": "argument",
         "unit.speech": "speech",
         # the market format
@@ -290,6 +296,11 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "round.setup": "设置",
         "rule.detector_reask": "检测器触发，已要求发言者重写一次",
         "rule.format_option": "该辩论形式不建议的选项",
+        "rule.speech_outside_window": "发言时长不在规定的时间窗口内",
+        "rule.duration_estimate": "发言时长按字数估算（没有语音合成）",
+        "rule.similarity_fallback": "主张按词汇回退方法匹配（没有句向量）",
+        "rule.audio_unavailable": "没有写出音频（没有语音合成）",
+        "round.rebuttal": "反驳",
         "unit.argument": "论据",
         "unit.speech": "发言",
         # 市场辩论形式

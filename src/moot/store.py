@@ -646,6 +646,18 @@ class Store:
         )
         return [_debate_row(row) for row in rows]
 
+    def finished_results(self, format_name: str, limit: int = 200) -> list[tuple[str, str]]:
+        """``(id, result JSON)`` of the most recent finished runs of a format, newest
+        first (a format reads its earlier debates this way)."""
+        rows = self._read(
+            lambda conn: conn.execute(
+                "SELECT id, result_json FROM debates WHERE format = ? AND status = 'done'"
+                " AND result_json IS NOT NULL ORDER BY created_at DESC, rowid DESC LIMIT ?",
+                (format_name, max(0, int(limit))),
+            ).fetchall()
+        )
+        return [(str(row[0]), str(row[1])) for row in rows]
+
     def delete_debate(self, debate_id: str) -> bool:
         """Delete the debate and its journaled calls; ``False`` if there was none."""
         return self._write(

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from moot.errors import ConfigError
 from moot.formats.base import Format
+from moot.formats.competitive import CompetitiveFormat
+from moot.formats.competitive import demo as competitive_demo
 from moot.formats.freeform import FreeformFormat
 from moot.formats.freeform import demo as freeform_demo
 from moot.formats.market import MarketFormat
@@ -47,6 +49,7 @@ _BUILT_IN = (
     (StructuredFormat(), structured_demo.register),
     (FreeformFormat(), freeform_demo.register),
     (MarketFormat(), market_demo.register),
+    (CompetitiveFormat(), competitive_demo.register),
 )
 for _format, _register_demo in _BUILT_IN:
     register_format(_format)

@@ -16,6 +16,20 @@ keep every format's calls alike: :meth:`Debate.ask` (one validated structured ca
 with re-asks), :meth:`Debate.wave` (a round of concurrent calls: when one fails for
 good the others are cancelled, warnings are kept in a stable order) and
 :meth:`Debate.judge` (the single judge, or the panel).
+
+Two generic extensions serve formats that need more than their positions' calls:
+
+- **Extra roles.** ``ask`` takes any role name. A position's key, ``judge`` and
+  ``judge:NAME`` use their own model; any other role (an audience member, a
+  moderator) is played by the judge's model, with the judge's profile, under its
+  own name in the journal and in the seeds. ``ask(..., temperature=0.0)`` overrides
+  the debate's temperature for one call (deterministic ratings; temperature-0
+  replies are what the response cache keeps by default).
+- **The run store.** When the run is stored, :meth:`Debate.earlier_results` reads
+  finished runs of the same format, and :meth:`Debate.recall` / :meth:`Debate.keep`
+  keep a format's own values (a prepared structure that took many calls) in the
+  store's response cache, under the run's cache policy (``--no-cache``: nothing is
+  kept or read). Without a store both are empty.
 """
 
 from __future__ import annotations
@@ -29,7 +43,7 @@ from typing import Any, ClassVar, TypeVar
 from pydantic import BaseModel
 
 from moot.briefing import Section
-from moot.detectors.transcript import Flag, Transcript
+from moot.detectors.transcript import Flag, JudgeScore, Transcript, Turn
 from moot.errors import ConfigError
 from moot.events import RoundStarted
 from moot.judging.judge import JudgedUnit, ScoreAdjuster, bias_signals, judge_units
@@ -37,6 +51,7 @@ from moot.judging.panel import PanelPlan, judge_panel
 from moot.judging.rubric import Rubric
 from moot.judging.topic import classify_topic
 from moot.llm.backend import Backend
+from moot.llm.cache import CachePolicy
 from moot.llm.meter import Meter
 from moot.llm.structured import Checker, Problem, generate_structured
 from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
@@ -44,6 +59,7 @@ from moot.llm.waves import gather_wave
 from moot.profiles import PROFILES, STANDARD, ModelProfile
 from moot.prompts import render
 from moot.schema import DebateResult, Judgement, Lang, Panel, Position, QualityWarning
+from moot.store import Store
 
 T = TypeVar("T")
 ReplyT = TypeVar("ReplyT", bound=BaseModel)
@@ -100,17 +116,22 @@ class DebateSettings:
         """The profile of a role (a panel judge ``judge:NAME#K`` is ``judge:NAME``)."""
         return self.profiles.get(role.partition("#")[0], STANDARD)
 
-    def for_call(self, round_name: str, role: str) -> GenerationSettings:
+    def for_call(
+        self, round_name: str, role: str, temperature: float | None = None
+    ) -> GenerationSettings:
         """Per-call settings. The seed is derived from the debate seed and the call's
         role and round, so results do not depend on the order calls are made in. The
-        output limit is set per reply schema (``moot.llm.structured``)."""
+        output limit is set per reply schema (``moot.llm.structured``). ``temperature``
+        overrides the debate's for this call."""
         if self.swap_seeds:
             role = {"pro": "con", "con": "pro"}.get(role, role)
         seed = None
         if self.seed is not None:
             digest = hashlib.sha256(f"{self.seed}:{role}:{round_name}".encode()).digest()
             seed = int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
-        return GenerationSettings(temperature=self.temperature, seed=seed)
+        return GenerationSettings(
+            temperature=self.temperature if temperature is None else temperature, seed=seed
+        )
 
 
 @dataclass(frozen=True)
@@ -142,6 +163,12 @@ class Debate:
     """What the run completed so far, JSON-ready (saved when a run stops early)."""
     round: str = "setup"
     """The round under way (or the last one begun)."""
+    store: Store | None = None
+    """The run store when the run is stored (see :meth:`earlier_results`, :meth:`recall`)."""
+    run_id: str | None = None
+    """The stored run's id (``None`` when the run is not stored)."""
+    cache_policy: CachePolicy = "auto"
+    """The run's cache policy: ``off`` keeps and reads no format values either."""
     _pending: dict[tuple[str, str], list[QualityWarning]] = field(default_factory=dict)
 
     @property
@@ -154,9 +181,22 @@ class Debate:
     def name_of(self, key: str) -> str:
         return next(p.name for p in self.positions if p.key == key)
 
+    def _plays(self, role: str) -> str:
+        """The role whose model and profile ``role`` uses: its own for a position, the
+        judge and a panel judge; the judge's for any other (extra) role."""
+        return role if role.partition("#")[0] in self.backends else "judge"
+
+    def backend_for(self, role: str) -> Backend:
+        """The backend a call by ``role`` goes to (an extra role uses the judge's)."""
+        return self.backends[self._plays(role).partition("#")[0]]
+
+    def profile_for(self, role: str) -> ModelProfile:
+        """The model profile of ``role`` (an extra role has the judge's)."""
+        return self.settings.profile(self._plays(role))
+
     def spec_for(self, role: str, base: OutputSpec) -> OutputSpec:
         """A reply schema as ``role``'s model profile asks for it in this language."""
-        return self.settings.profile(role).spec(base, self.lang)
+        return self.profile_for(role).spec(base, self.lang)
 
     def render(self, template: str, /, **values: object) -> str:
         """One of the format's prompt templates, in the debate's language."""
@@ -184,16 +224,19 @@ class Debate:
         *,
         check: Checker[ReplyT] | None = None,
         data: object = None,
+        temperature: float | None = None,
     ) -> tuple[ReplyT, list[QualityWarning]]:
-        """One structured call by ``role`` (a position key): validated, re-asked as
-        its profile allows. Returns the reply and the rule problems it was kept with
-        (also recorded for the round: see :meth:`wave`)."""
-        profile = self.settings.profile(role)
+        """One structured call by ``role``: validated, re-asked as its profile allows.
+        ``role`` is a position key, ``judge``, or an extra role played by the judge's
+        model (see the module). ``temperature`` overrides the debate's for this call.
+        Returns the reply and the rule problems it was kept with (also recorded for
+        the round: see :meth:`wave`)."""
+        profile = self.profile_for(role)
         outcome = await generate_structured(
-            self.backends[role],
+            self.backend_for(role),
             messages,
             reply_type,
-            settings=self.settings.for_call(round_name, role),
+            settings=self.settings.for_call(round_name, role, temperature),
             context=self.context(role, round_name, data),
             meter=self.meter,
             spec=spec,
@@ -216,8 +259,45 @@ class Debate:
         try:
             return await gather_wave(calls)
         finally:
-            for role in [*self.position_keys(), *sorted(self.backends)]:
+            positions = self.position_keys()
+            others = sorted({r for rnd, r in self._pending if rnd == round_name} - set(positions))
+            for role in [*positions, *others]:
                 self.warnings += self._pending.pop((round_name, role), [])
+
+    def earlier_results(self, limit: int = 200) -> list[tuple[str, DebateResult]]:
+        """``(run id, result)`` of finished runs of this format in the run store, newest
+        first (at most ``limit``; not this run). Empty when the run is not stored; a
+        stored result that no longer reads back (another version of moot) is skipped."""
+        if self.store is None:
+            return []
+        results = []
+        for run_id, text in self.store.finished_results(self.format.name, limit + 1):
+            if run_id == self.run_id:
+                continue
+            try:
+                results.append((run_id, DebateResult.model_validate_json(text)))
+            except ValueError:
+                continue
+        return results[:limit]
+
+    def _format_key(self, key: str) -> str:
+        digest = hashlib.sha256(f"{self.format.name}\n{key}".encode()).hexdigest()
+        return f"format:{self.format.name}:{digest}"
+
+    def recall(self, key: str) -> dict[str, Any] | None:
+        """A value this format kept under ``key`` (see :meth:`keep`), or None: without
+        a store, under ``--no-cache``, or when nothing was kept."""
+        if self.store is None or self.cache_policy == "off":
+            return None
+        return self.store.cache_get(self._format_key(key))
+
+    def keep(self, key: str, model: str, value: Mapping[str, Any]) -> None:
+        """Keep ``value`` (JSON) under ``key`` in the store's response cache, for later
+        runs (``moot cache clear`` removes it; ``model`` names the model it came from).
+        Nothing is kept without a store or under ``--no-cache``."""
+        if self.store is None or self.cache_policy == "off":
+            return
+        self.store.cache_put(self._format_key(key), model=model, value=value)
 
     async def judge(
         self,
@@ -305,6 +385,38 @@ class Debate:
             settings=self.settings.for_call("classification", "classifier"),
             max_reasks=self.settings.max_reasks,
         )
+
+
+STANCES: dict[str, dict[str, str]] = {
+    "en": {"pro": "For: {topic}", "con": "Against: {topic}"},
+    "zh": {"pro": "正方：{topic}", "con": "反方：{topic}"},
+}
+"""Pro's and con's stances as the detectors read them (a named position is its name)."""
+
+
+def speech_transcript(
+    result: DebateResult, speeches: Sequence[tuple[str, str, str]]
+) -> tuple[Transcript, list[str | None]]:
+    """A debate of speeches as the detectors read it: each ``(id, position, text)`` a
+    turn in order, with the judge's weighted score of each speech (for formats whose
+    judged units are their speeches)."""
+    table = STANCES[result.lang]
+    index = {ident: n for n, (ident, _, _) in enumerate(speeches)}
+    transcript = Transcript(
+        topic=result.topic,
+        lang=result.lang,
+        sides={
+            p.key: table[p.key].format(topic=result.topic) if p.key in table else p.name
+            for p in result.positions
+        },
+        turns=[Turn(side=side, text=text) for _, side, text in speeches],
+        judge_scores=[
+            JudgeScore(turn=index[s.argument_id], score=s.weighted)
+            for s in result.judgement.scores
+            if s.argument_id in index
+        ],
+    )
+    return transcript, [ident for ident, _, _ in speeches]
 
 
 def as_sent(specs: Iterable[OutputSpec]) -> list[OutputSpec]:

@@ -263,21 +263,33 @@ class FlowTree(BaseModel):
 
     # -- rendering ----------------------------------------------------------------
 
-    def render(self, arguments: bool = False) -> str:
-        """The tree as indented text for the briefing and the prompts: each node's id,
-        side, status, visits and claim (and its arguments when asked)."""
-        if not self.nodes:
-            return message(self.lang, "flow.empty")
-        lines: list[str] = []
+    def _lines(self, arguments: bool) -> list[tuple[int, bool, str]]:
+        """(depth, is an argument, text) in reading order."""
+        lines: list[tuple[int, bool, str]] = []
         stack = [(0, n) for n in reversed(self.children(None))]
         while stack:
             depth, node = stack.pop()
-            pad = "  " * depth
             status = message(self.lang, f"flow.{node.status}")
             visits = f"{message(self.lang, 'flow.visits')} {node.visits}"
             side = message(self.lang, f"side.{node.side}")
-            lines.append(f"{pad}{node.id} [{side}, {status}, {visits}] {node.claim}")
+            lines.append((depth, False, f"{node.id} [{side}, {status}, {visits}] {node.claim}"))
             if arguments:
-                lines.extend(f"{pad}    · {argument}" for argument in node.arguments)
+                lines.extend((depth, True, f"· {argument}") for argument in node.arguments)
             stack.extend((depth + 1, child) for child in reversed(self.children(node.id)))
-        return "\n".join(lines)
+        return lines
+
+    def rows(self, arguments: bool = False) -> list[tuple[int, str]]:
+        """The tree as (depth, text) rows in reading order, for the briefing: each
+        node's id, side, status, visits and claim (and, when asked, each of its
+        arguments as a row one level below it)."""
+        return [(depth + argument, text) for depth, argument, text in self._lines(arguments)]
+
+    def render(self, arguments: bool = False) -> str:
+        """The tree as indented text for the prompts: each node's id, side, status,
+        visits and claim (and its arguments, four spaces in, when asked)."""
+        if not self.nodes:
+            return message(self.lang, "flow.empty")
+        return "\n".join(
+            "  " * depth + ("    " if argument else "") + text
+            for depth, argument, text in self._lines(arguments)
+        )

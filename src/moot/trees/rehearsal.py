@@ -127,11 +127,12 @@ class RehearsalTree(BaseModel):
         """A tree from JSON; pydantic's ValidationError (a ValueError) names what is wrong."""
         return cls.model_validate_json(text)
 
-    def render(self, k: int | None = None, gamma: float = DEFAULT_GAMMA) -> str:
-        """The tree as indented text for the briefing: each node's side, claim and
-        ratings and, when ``k`` is given, its strength with the steps left at its level
-        (``f_k`` for a claim, ``f_{k-1}`` for its rebuttals, down to ``f_0``)."""
-        lines: list[str] = []
+    def rows(self, k: int | None = None, gamma: float = DEFAULT_GAMMA) -> list[tuple[int, str]]:
+        """The tree as (level, text) rows in reading order, for the briefing: each
+        node's side, claim and ratings and, when ``k`` is given, its strength with the
+        steps left at its level (``f_k`` for a claim, ``f_{k-1}`` for its rebuttals,
+        down to ``f_0``)."""
+        rows: list[tuple[int, str]] = []
         numbers: dict[Side, int] = {}
         for located in self.walk():
             node = located.node
@@ -149,13 +150,30 @@ class RehearsalTree(BaseModel):
                 steps = max(k - located.level, 0)
                 name = message(self.lang, "strength", k=steps)
                 text += f"; {name} = {node.strength(steps, gamma):.2f}"
-            lines.append("  " * located.level + ("- " if located.level else "") + text + ")")
-        return "\n".join(lines)
+            rows.append((located.level, text + ")"))
+        return rows
+
+    def render(self, k: int | None = None, gamma: float = DEFAULT_GAMMA) -> str:
+        """The tree as indented text (see :meth:`rows`)."""
+        return "\n".join(
+            "  " * level + ("- " if level else "") + text for level, text in self.rows(k, gamma)
+        )
 
 
 Expand = Callable[[Sequence[RehearsalNode], Side], Awaitable[list[RehearsalNode]]]
 """Writes and rates the rebuttals of the last node of a line of argument (root first),
 for the given side: at most ``branching`` new nodes, with no children of their own."""
+
+
+Wave = Callable[[int, list[Awaitable[list[RehearsalNode]]]], Awaitable[list[list[RehearsalNode]]]]
+"""Runs one level's expansions concurrently and returns their results in order
+(``wave(level, calls)``); by default ``asyncio.gather``."""
+
+
+async def _gather(
+    level: int, calls: list[Awaitable[list[RehearsalNode]]]
+) -> list[list[RehearsalNode]]:
+    return list(await asyncio.gather(*calls))
 
 
 async def grow(
@@ -166,18 +184,24 @@ async def grow(
     *,
     depth: int = DEFAULT_DEPTH,
     branching: int = DEFAULT_BRANCHING,
+    wave: Wave | None = None,
 ) -> RehearsalTree:
     """Grow the rehearsal tree top-down from the rated candidate ``claims``: level by
     level, every node of a level is expanded concurrently (one wave of calls per
-    level). ``expand`` gets the line of argument from the claim down to the node and
-    the side that answers it. Raises ValueError when ``expand`` returns a node with
-    the wrong ratings, with children, or more than ``branching`` nodes."""
+    level, run by ``wave``: a debate passes its own, which announces the round and
+    cancels the rest when one call fails for good). ``expand`` gets the line of
+    argument from the claim down to the node and the side that answers it. Raises
+    ValueError when ``expand`` returns a node with the wrong ratings, with children,
+    or more than ``branching`` nodes."""
+    run_wave = wave or _gather
     grown = [claim.model_copy(deep=True) for claim in claims]
     frontier: list[tuple[str, list[RehearsalNode], Side]] = [
         (f"claims[{i}]", [claim.root], other_side(claim.side)) for i, claim in enumerate(grown)
     ]
     for level in range(1, depth + 1):
-        replies = await asyncio.gather(*(expand(list(line), side) for _, line, side in frontier))
+        if not frontier:
+            break
+        replies = await run_wave(level, [expand(list(line), side) for _, line, side in frontier])
         next_frontier: list[tuple[str, list[RehearsalNode], Side]] = []
         for (where, line, side), children in zip(frontier, replies, strict=True):
             if len(children) > branching:

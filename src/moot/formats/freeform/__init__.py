@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from moot.briefing import Bullets, Section, Table
-from moot.detectors.transcript import JudgeScore, Transcript, Turn
+from moot.detectors.transcript import Transcript
 from moot.errors import ConfigError
-from moot.formats.base import Debate, Format, Record, as_sent
+from moot.formats.base import Debate, Format, Record, as_sent, speech_transcript
 from moot.formats.freeform.payload import STANDINGS, FreeformPayload
 from moot.formats.freeform.replies import SpeechReply, speech_spec
 from moot.formats.freeform.rounds import FreeformRounds
@@ -26,10 +26,6 @@ from moot.schema import DebateResult
 DEFAULT_ROUNDS = 3
 ADVISED_ROUNDS = 4
 MAX_ROUNDS = 10
-_STANCES = {
-    "en": {"pro": "For: {topic}", "con": "Against: {topic}"},
-    "zh": {"pro": "正方：{topic}", "con": "反方：{topic}"},
-}
 
 
 class FreeformFormat(Format):
@@ -89,23 +85,7 @@ class FreeformFormat(Format):
 
     def transcript(self, result: DebateResult) -> tuple[Transcript, list[str | None]]:
         body = FreeformPayload.model_validate(result.body)
-        table = _STANCES[result.lang]
-        index = {s.id: n for n, s in enumerate(body.speeches)}
-        transcript = Transcript(
-            topic=result.topic,
-            lang=result.lang,
-            sides={
-                p.key: table[p.key].format(topic=result.topic) if p.key in table else p.name
-                for p in result.positions
-            },
-            turns=[Turn(side=s.side, text=s.text) for s in body.speeches],
-            judge_scores=[
-                JudgeScore(turn=index[s.argument_id], score=s.weighted)
-                for s in result.judgement.scores
-                if s.argument_id in index
-            ],
-        )
-        return transcript, [s.id for s in body.speeches]
+        return speech_transcript(result, [(s.id, s.side, s.text) for s in body.speeches])
 
     def briefing(self, result: DebateResult, labels: Mapping[str, str]) -> list[Section]:
         body = FreeformPayload.model_validate(result.body)

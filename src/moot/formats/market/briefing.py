@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from moot.briefing import Bullets, Paragraph, Section, Table
+from moot.briefing import Block, Bullets, Paragraph, Section, Table
 from moot.formats.market.payload import MarketEvidenceCheck, MarketNumberRecord, MarketPayload
 from moot.formats.market.rounds import checks_of
 from moot.schema import DebateResult
@@ -28,7 +28,7 @@ def _data_section(body: MarketPayload, L: Mapping[str, str]) -> Section:
         L["market.as_of"].format(date=kb.as_of, source=kb.source),
         L["market.modules"].format(modules=", ".join(kb.modules)),
     ]
-    blocks: list[Table | Bullets | Paragraph] = [Paragraph(" ".join(lines))]
+    blocks: list[Block] = [Paragraph(" ".join(lines))]
     if kb.synthetic or kb.warnings:
         blocks.append(Bullets(items=list(kb.warnings) or [L["market.synthetic"]]))
     blocks.append(
@@ -120,7 +120,7 @@ def _evidence_section(body: MarketPayload, L: Mapping[str, str]) -> Section:
         for n in check.numbers:
             counts[n.status] += 1
     rule = body.evidence_rule
-    blocks: list[Table | Bullets | Paragraph] = [
+    blocks: list[Block] = [
         Paragraph(L["market.evidence.summary"].format(checked=sum(counts.values()), **counts)),
         Paragraph(
             L["market.evidence.rule"].format(
@@ -192,7 +192,7 @@ def _closing_section(body: MarketPayload, L: Mapping[str, str]) -> Section:
 
 def _synthesis_section(result: DebateResult, body: MarketPayload, L: Mapping[str, str]) -> Section:
     s = body.synthesis
-    blocks: list[Table | Bullets | Paragraph] = [
+    blocks: list[Block] = [
         Bullets(
             labels=[L["market.bull_case"], L["market.bear_case"], L["market.judge_note"]],
             items=[s.bull_case, s.bear_case, s.judge_note],

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from moot.briefing import Bullets, Paragraph, Table
+from moot.briefing import Bullets, Outline, Paragraph, Table
 from moot.errors import ConfigError
 from moot.formats import get_format
 from moot.formats.base import Format
@@ -99,11 +99,13 @@ class RowView:
 
 @dataclass(frozen=True)
 class BlockView:
-    kind: Literal["table", "bullets", "paragraph"]
+    kind: Literal["table", "bullets", "outline", "paragraph"]
     headers: tuple[str, ...] = ()
     rows: tuple[RowView, ...] = ()
     items: tuple[tuple[str, str], ...] = ()
     """(label, text) of each bullet; the label may be empty."""
+    outline: tuple[tuple[int, str], ...] = ()
+    """(depth, text) of each item of an outline (an indented tree), in reading order."""
     text: str = ""
 
 
@@ -141,6 +143,9 @@ def sections(ctx: Context) -> list[Section]:
                 blocks.append(_table(ctx, block, anchored))
             elif isinstance(block, Bullets):
                 blocks.append(_bullets(block))
+            elif isinstance(block, Outline):
+                pairs = tuple(zip(block.depths, block.items, strict=True))
+                blocks.append(BlockView("outline", outline=pairs))
             elif isinstance(block, Paragraph):
                 blocks.append(BlockView("paragraph", text=block.text))
         found.append(

@@ -1,0 +1,163 @@
+"""The competitive format's options (``RunOptions.format_options``), checked before a
+run: stage lengths, the rehearsal tree's size, which side uses which tree, the
+similarity threshold and method, the Oxford vote's audience and where to write the
+speeches' audio."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final, Literal, cast
+
+from moot.errors import ConfigError
+from moot.trees import DEFAULT_THRESHOLD, STAGES, Stage
+from moot.trees.sides import SIDES, Side
+from moot.validation import check_number
+
+DEFAULT_SECONDS: Final[dict[Stage, float]] = {"opening": 240.0, "rebuttal": 240.0, "closing": 120.0}
+MIN_SECONDS = 30.0
+"""Shortest stage: the window is [T - 15 s, T + 1 s], so T must leave room below it."""
+MAX_SECONDS = 900.0
+MAX_CLAIMS = 5
+MAX_BRANCHING = 5
+MAX_DEPTH = 4
+MAX_VOTERS = 15
+Embedding = Literal["auto", "lexical"]
+
+OPTION_NAMES: Final[tuple[str, ...]] = (
+    "stage_seconds",
+    "claims",
+    "branching",
+    "depth",
+    "rehearsal_tree",
+    "flow_tree",
+    "similarity",
+    "embedder",
+    "voters",
+    "audio_dir",
+)
+
+CONFIGS: Final[dict[str, tuple[bool, bool]]] = {
+    "full": (True, True),
+    "no-rehearsal": (False, True),
+    "no-flow": (True, False),
+    "baseline": (False, False),
+}
+"""A debater's configuration by name: (uses the rehearsal tree, uses the flow tree)."""
+
+
+@dataclass(frozen=True)
+class SideConfig:
+    """What one debater uses: the rehearsal tree (prepared claims and their strength)
+    and the flow tree (the debate's state and its legal moves, in its prompt)."""
+
+    rehearsal_tree: bool
+    flow_tree: bool
+
+    @property
+    def name(self) -> str:
+        """``full``, ``no-rehearsal``, ``no-flow`` or ``baseline``."""
+        return next(n for n, c in CONFIGS.items() if c == (self.rehearsal_tree, self.flow_tree))
+
+
+@dataclass(frozen=True)
+class CompetitiveOptions:
+    """The checked options of one competitive debate."""
+
+    stage_seconds: Mapping[Stage, float]
+    claims: int = 3
+    branching: int = 3
+    depth: int = 3
+    rehearsal_tree: tuple[Side, ...] = SIDES
+    flow_tree: tuple[Side, ...] = SIDES
+    similarity: float = DEFAULT_THRESHOLD
+    embedder: Embedding = "auto"
+    voters: int = 5
+    audio_dir: str | None = None
+
+    def side(self, side: Side, swapped: bool = False) -> SideConfig:
+        """``side``'s configuration; in the swap rerun the configurations follow the
+        debaters (models), which exchange stances."""
+        source: Side = ("con" if side == "pro" else "pro") if swapped else side
+        return SideConfig(source in self.rehearsal_tree, source in self.flow_tree)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "stage_seconds": dict(self.stage_seconds),
+            "claims": self.claims,
+            "branching": self.branching,
+            "depth": self.depth,
+            "rehearsal_tree": list(self.rehearsal_tree),
+            "flow_tree": list(self.flow_tree),
+            "similarity": self.similarity,
+            "embedder": self.embedder,
+            "voters": self.voters,
+            "audio_dir": self.audio_dir,
+        }
+
+
+def _whole(options: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
+    value = options.get(key)
+    if value is None:
+        return default
+    return int(check_number(value, key, minimum=low, maximum=high, integer=True))
+
+
+def _sides(options: Mapping[str, Any], key: str) -> tuple[Side, ...]:
+    value = options.get(key)
+    if value is None:
+        return SIDES
+    if isinstance(value, str) or not isinstance(value, list | tuple):
+        raise ConfigError(f"{key} must be a list of sides (pro, con), not {value!r}")
+    unknown = [v for v in value if v not in SIDES]
+    if unknown:
+        raise ConfigError(f"{key} names sides pro and con only, not {unknown!r}")
+    return tuple(s for s in SIDES if s in value)
+
+
+def _stage_seconds(value: object) -> dict[Stage, float]:
+    seconds = dict(DEFAULT_SECONDS)
+    if value is None:
+        return seconds
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"stage_seconds must map stages to seconds, not {value!r}")
+    for stage, given in value.items():
+        if stage not in STAGES:
+            raise ConfigError(f"stage_seconds: no stage {stage!r} (stages: {', '.join(STAGES)})")
+        seconds[cast(Stage, stage)] = check_number(
+            given, f"{stage} seconds", minimum=MIN_SECONDS, maximum=MAX_SECONDS
+        )
+    return seconds
+
+
+def parse_options(options: Mapping[str, Any]) -> CompetitiveOptions:
+    """The options as the format runs with them; ``ConfigError`` names a bad one."""
+    similarity = options.get("similarity")
+    threshold = (
+        DEFAULT_THRESHOLD
+        if similarity is None
+        else check_number(similarity, "similarity", above=0.0, maximum=1.0)
+    )
+    embedder = options.get("embedder", "auto")
+    if embedder not in ("auto", "lexical"):
+        raise ConfigError(f"embedder must be auto or lexical, not {embedder!r}")
+    audio = options.get("audio_dir")
+    if audio is not None:
+        if not isinstance(audio, str) or not audio.strip():
+            raise ConfigError("audio_dir must be a directory path")
+        path = Path(audio)
+        if path.exists() and not path.is_dir():
+            raise ConfigError(f"--audio {audio}: exists and is not a directory")
+    return CompetitiveOptions(
+        stage_seconds=_stage_seconds(options.get("stage_seconds")),
+        claims=_whole(options, "claims", 3, 1, MAX_CLAIMS),
+        branching=_whole(options, "branching", 3, 1, MAX_BRANCHING),
+        depth=_whole(options, "depth", 3, 0, MAX_DEPTH),
+        rehearsal_tree=_sides(options, "rehearsal_tree"),
+        flow_tree=_sides(options, "flow_tree"),
+        similarity=threshold,
+        embedder=cast(Embedding, embedder),
+        voters=_whole(options, "voters", 5, 1, MAX_VOTERS),
+        audio_dir=audio,
+    )

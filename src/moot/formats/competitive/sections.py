@@ -1,0 +1,185 @@
+"""The competitive format's sections of the briefing: the speeches with their moves
+and timing, the head-to-head by stage, the Oxford vote, and both trees as outlines."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from moot.briefing import Bullets, Outline, Paragraph, Section, Table
+from moot.formats.competitive.payload import CompetitivePayload, CompetitiveSpeech
+from moot.formats.competitive.words import word
+from moot.schema import DebateResult
+from moot.trees import FlowTree, RehearsalTree, strength_steps
+
+
+def _moves(speech: CompetitiveSpeech) -> str:
+    return "; ".join(
+        f"{m.action} {m.target or '-'} -> {m.node}"
+        if m.action != "reinforce"
+        else f"reinforce {m.node}"
+        for m in speech.actions
+    )
+
+
+def _timing(speech: CompetitiveSpeech, lang: str) -> str:
+    low, high = speech.window
+    steps = [
+        word(lang, "timing.step", budget=s.budget, words=s.words, seconds=s.seconds)
+        for s in speech.budget_steps
+    ]
+    place = word(lang, "timing.within" if speech.within else "timing.outside", low=low, high=high)
+    parts = [
+        "; ".join(steps),
+        f"{speech.measured_seconds:.1f} s ({speech.duration_source}, {place})",
+    ]
+    if speech.cut:
+        parts.append(word(lang, "timing.cut"))
+    if speech.audio:
+        parts.append(word(lang, "audio", name=speech.audio))
+    if speech.refused_plans:
+        parts.append(word(lang, "refused", count=len(speech.refused_plans)))
+    return " | ".join(parts)
+
+
+def _outline(rows: list[tuple[int, str]]) -> Outline:
+    return Outline(items=[text for _, text in rows], depths=[depth for depth, _ in rows])
+
+
+def sections(
+    result: DebateResult, body: CompetitivePayload, labels: Mapping[str, str]
+) -> list[Section]:
+    lang = result.lang
+    names = {p.key: p.name for p in result.positions}
+    scores = {s.argument_id: s.weighted for s in result.judgement.scores}
+    standing = {row.argument_id: row.standing for row in result.judgement.trace}
+    speeches = Table(
+        headers=[
+            labels["col.id"],
+            word(lang, "col.stage"),
+            labels["col.side"],
+            word(lang, "col.config"),
+            word(lang, "col.time"),
+            word(lang, "col.tries"),
+            word(lang, "col.moves"),
+            labels["col.standing"],
+            labels["col.score"],
+        ],
+        rows=[
+            [
+                s.id,
+                word(lang, f"stage.{s.stage}"),
+                names.get(s.side, s.side),
+                word(lang, f"config.{body.sides[s.side].config}"),
+                f"{s.measured_seconds:.1f} / {s.target_seconds:g} ({s.duration_source})",
+                str(len(s.budget_steps)),
+                _moves(s),
+                labels.get("standing." + standing.get(s.id, ""), standing.get(s.id, "-")),
+                f"{scores[s.id]:.2f}" if s.id in scores else "-",
+            ]
+            for s in body.speeches
+        ],
+        anchors=[s.id for s in body.speeches],
+    )
+    timing_notes = (
+        word(lang, "timing.clock", clock=body.clock.detail)
+        if body.clock.source == "espeak-ng"
+        else word(lang, "timing.estimate", reason=body.clock.detail)
+    )
+    h2h = Table(
+        headers=[word(lang, "col.stage"), names["pro"], names["con"], word(lang, "col.winner")],
+        rows=[
+            [
+                word(lang, f"stage.{r.stage}"),
+                f"{r.scores['pro']:.2f} ({word(lang, 'config.' + r.configs['pro'])})",
+                f"{r.scores['con']:.2f} ({word(lang, 'config.' + r.configs['con'])})",
+                names[r.winner] if r.winner else word(lang, "h2h.none"),
+            ]
+            for r in body.head_to_head
+        ],
+    )
+    vote = body.vote
+    shares = Table(
+        headers=["", word(lang, "col.for"), word(lang, "col.against"), word(lang, "col.undecided")],
+        rows=[
+            [
+                word(lang, f"vote.{when}"),
+                *(f"{tally.share[v]:.0%}" for v in ("for", "against", "undecided")),
+            ]
+            for when, tally in (("before", vote.before), ("after", vote.after))
+        ],
+    )
+    verdict = (
+        word(lang, "vote.winner", side=names[vote.winner])
+        if vote.winner
+        else word(lang, "vote.tie")
+    )
+    vote_line = word(
+        lang,
+        "vote.line",
+        voters=vote.voters,
+        pro=vote.shift["pro"],
+        con=vote.shift["con"],
+        verdict=verdict,
+    )
+    similarity = [
+        word(lang, "similarity", method=body.similarity.method, threshold=body.similarity.threshold)
+    ]
+    if body.similarity.fallback_reason:
+        similarity.append(word(lang, "similarity.fallback", reason=body.similarity.fallback_reason))
+    priming = (
+        word(
+            lang,
+            "priming",
+            run=body.priming.run_id,
+            topic=body.priming.topic,
+            similarity=body.priming.similarity,
+        )
+        if body.priming
+        else word(lang, "priming.none")
+    )
+    flow = FlowTree.model_validate(body.flow_tree)
+    result_sections = [
+        Section(
+            word(lang, "section.speeches"),
+            [speeches, Paragraph(priming), *(Paragraph(s) for s in similarity)],
+        ),
+        Section(
+            word(lang, "section.texts"),
+            [Bullets(labels=[s.id for s in body.speeches], items=[s.text for s in body.speeches])],
+        ),
+        Section(word(lang, "section.h2h"), [h2h]),
+        Section(word(lang, "section.vote"), [shares, Paragraph(vote_line)]),
+        Section(
+            word(lang, "section.timing"),
+            [
+                Paragraph(timing_notes),
+                Bullets(
+                    labels=[s.id for s in body.speeches],
+                    items=[_timing(s, lang) for s in body.speeches],
+                ),
+            ],
+        ),
+        Section(
+            word(lang, "section.flow"),
+            [Paragraph(word(lang, "flow.note")), _outline(flow.rows(arguments=True))],
+        ),
+    ]
+    k = strength_steps("opening", "pro")
+    for record in body.rehearsal:
+        tree = RehearsalTree.model_validate(record.tree)
+        note = word(
+            lang,
+            "rehearsal.note",
+            model=record.model,
+            sides=", ".join(names.get(s, s) for s in record.sides),
+            origin=word(lang, "rehearsal.cached" if record.from_cache else "rehearsal.grown"),
+            calls=record.calls,
+            waves=record.waves,
+        )
+        result_sections.append(
+            Section(
+                word(lang, "section.rehearsal"),
+                [Paragraph(note), _outline(tree.rows(k))],
+            )
+        )
+    return result_sections
