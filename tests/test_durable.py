@@ -44,7 +44,7 @@ def child(*args: str, options: dict[str, Any] | None = None) -> subprocess.Compl
         [sys.executable, str(CHILD), *args],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,  # generous: a busy CI machine starts Python slowly
         check=False,
         env=env,
     )
