@@ -168,6 +168,31 @@ def test_cut_off_reply_is_a_failure_and_reasked() -> None:
     assert second_length == first_length // 2
 
 
+def test_a_reply_that_looped_to_the_limit_is_reasked_with_a_new_seed_and_a_clipped_echo() -> None:
+    loop = '{"arguments": [{"claim": "The 1' + ".1" * 2000
+
+    def looped(good: dict[str, object]) -> Completion:
+        return Completion(text=loop, finish_reason="length", usage=Usage(10, 10), model="x")
+
+    backend = faulty({("pro", "opening", 1): looped, ("pro", "opening", 2): looped})
+    result = debate(backend)
+    assert result.usage.reasks == 2
+    calls = [
+        c
+        for c in backend.calls
+        if c.context and (c.context.role, c.context.round) == ("pro", "opening")
+    ]
+    seeds = [c.settings.seed for c in calls]
+    assert seeds[0] is not None
+    assert seeds == [seeds[0], seeds[0] + 1, seeds[0] + 2]
+    # the loop is echoed only up to its first characters: the whole of it would prime
+    # the model to loop again
+    # (and only the last reply is shown: the prompt grows by one reply at most)
+    echoes = [m.content for m in calls[2].messages if m.role == "assistant"]
+    assert echoes == [loop[:300] + "…"]
+    assert len(calls[2].messages) == len(calls[0].messages) + 2
+
+
 def test_the_output_limit_is_the_longest_valid_reply() -> None:
     from moot.llm.bounds import max_reply_tokens
 

@@ -3,7 +3,8 @@
 The backend is asked for JSON matching the reply type's schema (backends constrain
 decoding where they can). The reply is parsed and validated with pydantic, then by
 the caller's rule checks. A failure is sent back to the model with the exact errors
-for a bounded number of re-asks. A reply cut off at the token limit is a failure.
+for a bounded number of re-asks; each re-ask shows the model its last reply only, so a
+call's prompt never grows by more than one reply. A reply cut off at the token limit is a failure.
 When the re-asks run out, the meter is told (``record_exhausted``): a journaled run
 then never replays those attempts, so resuming it asks the model afresh.
 
@@ -85,7 +86,23 @@ def _validation_messages(exc: ValidationError) -> list[Problem]:
 
 CUT_OFF_SCALE = 0.5
 """After a reply is cut off at the token limit, the re-ask's schema allows this share
-of the length (strings and free lists), so the next reply fits for certain."""
+of the length (strings and free lists), so a reply of ordinary text fits. A model
+caught in a loop of one-character tokens ("1.1.1.1...") can still outrun any limit
+that leaves room for real text: the re-ask's new seed and clipped echo are for it."""
+
+CUT_OFF_ECHO_CHARS = 300
+"""A cut-off reply is echoed back to the model only up to this many characters. The
+whole of a reply that looped until the limit would prime the model to loop again."""
+
+
+def attempt_settings(settings: GenerationSettings, attempt: int) -> GenerationSettings:
+    """The sampling settings of the ``attempt``-th ask (1-based): a seeded call's
+    re-asks sample with seed + attempt - 1, so a re-ask does not replay the sampling
+    that went wrong (a small model that looped at one seed rarely loops at the next),
+    and a seeded run stays reproducible. The first attempt keeps the seed as given."""
+    if settings.seed is None or attempt == 1:
+        return settings
+    return dataclasses.replace(settings, seed=settings.seed + attempt - 1)
 
 
 async def generate_structured(
@@ -102,7 +119,8 @@ async def generate_structured(
     rule_reasks: int | None = None,
     strict_rules: bool = False,
 ) -> Outcome[T]:
-    """Ask for a ``reply_type`` and return it validated, re-asking on failure.
+    """Ask for a ``reply_type`` and return it validated, re-asking on failure (each
+    re-ask with its own seed: ``attempt_settings``).
 
     The output limit is the longest valid reply to ``spec`` (``moot.llm.bounds``; for a
     schema with unbounded strings or lists, ``settings.max_tokens``), so
@@ -116,14 +134,14 @@ async def generate_structured(
         settings = dataclasses.replace(settings, max_tokens=max_reply_tokens(spec, context.lang))
     rule_budget = max_reasks if strict_rules or rule_reasks is None else rule_reasks
     rule_reasks_used = 0
-    history = list(messages)
+    history: Sequence[Message] = messages
     raw_replies: list[str] = []
     completions: list[Completion] = []
     for attempt in range(max_reasks + 1):
         completion = await backend.generate(
             history,
             schema=spec,
-            settings=settings,
+            settings=attempt_settings(settings, attempt + 1),
             context=dataclasses.replace(context, attempt=attempt + 1),
         )
         text = completion.text
@@ -181,8 +199,14 @@ async def generate_structured(
         meter.record_reask(
             context, attempt + 1, [p.message for p in problems], [p.code for p in problems]
         )
-        history.append(Message("assistant", text))
-        history.append(
-            Message("user", render("reask", context.lang, problems=[p.message for p in problems]))
-        )
+        # the re-ask shows the last reply and its problems only: earlier attempts add
+        # nothing the model needs, and keeping them all would grow the prompt by a whole
+        # reply per attempt (a judge's transcript plus two failed replies overflowed an
+        # 8k-token context)
+        cut_off = completion.finish_reason == "length" and len(text) > CUT_OFF_ECHO_CHARS
+        history = [
+            *messages,
+            Message("assistant", text[:CUT_OFF_ECHO_CHARS] + "…" if cut_off else text),
+            Message("user", render("reask", context.lang, problems=[p.message for p in problems])),
+        ]
     raise AssertionError("unreachable")  # pragma: no cover
