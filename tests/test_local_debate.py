@@ -46,14 +46,16 @@ def test_full_debate_on_the_embedded_model(
     assert "tokens" in done.stderr
     briefing = done.stdout
     assert briefing.startswith(title)
-    for arg in doc["arguments"]:
+    arguments = doc["payload"]["structured"]["arguments"]
+    assert arguments
+    for arg in arguments:
         assert f"| {arg['id']} |" in briefing
     if lang == "zh":
         assert has_cjk(doc["topic"])
         assert has_cjk(doc["judgement"]["gap"]["text"])
         assert "论据追溯表" in briefing
         # whatever language the model wrote in, a rule it broke is reported, not hidden
-        english_text = [a for a in doc["arguments"] if not has_cjk(a["claim"])]
+        english_text = [a for a in arguments if not has_cjk(a["claim"])]
         if english_text:
             assert any(w["code"] == "language" for w in doc["warnings"])
     json.dumps(doc)  # the document round-trips
