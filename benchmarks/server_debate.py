@@ -7,7 +7,10 @@ the server was used in, any schema fallback, and whether the server logged a sch
 error. ``--timeout`` bounds each request (moot's default is 120 s; a busy CPU may
 need more).
 
-    python benchmarks/server_debate.py [--seed 7] [--timeout 120] [--json]
+    python benchmarks/server_debate.py [--seed 7] [--timeout 120] [--profile compact] [--json]
+
+``--profile`` is moot's model profile (compact, the default here, is what the embedded
+backend picks for this 135M model; standard gives longer schemas and re-asks rules).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from moot import run_debate
 from moot.errors import MootError
 from moot.llm.local import embedded_model_path
 from moot.llm.openai import DEFAULT_TIMEOUT, OpenAIBackend
+from moot.profiles import PROFILES
 
 TOPIC = "Should a 10-person startup adopt microservices from day one?"
 SCHEMA_ERRORS = re.compile(
@@ -38,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT)
+    parser.add_argument("--profile", default="compact", choices=sorted(PROFILES))
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
@@ -45,9 +50,13 @@ def main(argv: list[str] | None = None) -> int:
         with llama_server.serve(embedded_model_path(), log=log) as root:
             backend = OpenAIBackend("smollm", base_url=f"{root}/v1", timeout=args.timeout)
             started = time.perf_counter()
-            report: dict[str, object] = {"seed": args.seed, "timeout": args.timeout}
+            report: dict[str, object] = {
+                "seed": args.seed,
+                "timeout": args.timeout,
+                "profile": args.profile,
+            }
             try:
-                result = run_debate(TOPIC, model=backend, seed=args.seed)
+                result = run_debate(TOPIC, model=backend, seed=args.seed, profile=args.profile)
             except MootError as exc:
                 report["outcome"] = f"{type(exc).__name__}: {exc}"
             else:

@@ -178,6 +178,10 @@ def test_seeded_debate_of_each_format_runs_against_llama_server(
             "--seed",
             "7",
             *FORMAT_ARGS[fmt],
+            # the server serves the embedded 135M model: give it the profile the embedded
+            # backend picks for it (shorter schemas, no re-asks of quality rules), as a
+            # user serving a small model would
+            *("--profile", "compact"),
             # a one-thread server on a busy shared CPU can take minutes for one reply:
             # this test is about schemas and a finished run, not speed
             "--timeout",
