@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from moot.doctor import build_features, cpu_summary, mask, native_features
+from moot.doctor import build_features, cpu_summary, load_finding, mask, native_features
 
 PORTABLE = (
     "CPU : SSE3 = 1 | SSSE3 = 1 | AVX = 1 | AVX2 = 1 | F16C = 1 | FMA = 1 | BMI2 = 1 |"
@@ -36,6 +36,16 @@ def test_cpu_summary_reads_the_model_name_and_flags(tmp_path: Path) -> None:
     assert cpu_summary(info) == ("Test CPU 9000", {"fpu", "avx2", "fma"})
 
 
+def test_an_oversubscribed_cpu_is_a_warning_with_the_fix() -> None:
+    assert load_finding(1.9, 2)[0] == "ok"
+    assert load_finding(2.0, 2)[0] == "ok"
+    status, detail, fix = load_finding(8.5, 2)
+    assert status == "warn"
+    assert "8.5" in detail
+    assert "2 cores" in detail
+    assert "busy CPU" in fix
+
+
 def test_secrets_are_masked() -> None:
     shown = mask("sk-secret-value")
     assert "secret" not in shown
@@ -60,7 +70,7 @@ def test_doctor_passes_on_this_machine_and_reports_what_it_saw() -> None:
     report = json.loads(done.stdout)
     assert report["healthy"] is True
     names = {c["name"]: c for c in report["checks"]}
-    for name in ("python", "moot", "cpu", "llama-cpp-python", "model file", "run store"):
+    for name in ("python", "moot", "cpu", "load", "llama-cpp-python", "model file", "run store"):
         assert name in names, name
     assert "AVX2 = 1" in names["llama.cpp build"]["detail"]
     assert "SmolLM2-135M-Instruct.Q4_1.gguf" in names["model file"]["detail"]

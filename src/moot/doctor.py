@@ -1,11 +1,12 @@
 """``moot doctor``: can this machine run moot? Every check says what it found and,
 when something is wrong, the fix. The report is plain text a bug report can quote.
 
-Checks: Python and moot; the CPU; llama-cpp-python and the CPU features its llama.cpp
-build uses (a build with AVX-512 or AMX kernels is a ``-march=native`` build, which
-has crashed on some virtual machines); the embedded model file; a tiny generation in
-the model worker, with its speed; the run store and its schema version; the model
-specs in use, with API keys masked. Nothing here is sent anywhere.
+Checks: Python and moot; the CPU and how busy it is; llama-cpp-python and the CPU
+features its llama.cpp build uses (a build with AVX-512 or AMX kernels is a
+``-march=native`` build, which has crashed on some virtual machines); the embedded
+model file; a tiny generation in the model worker, with its speed; the run store and
+its schema version; the model specs in use, with API keys masked. Nothing here is
+sent anywhere.
 """
 
 from __future__ import annotations
@@ -107,6 +108,22 @@ def native_features(features: set[str]) -> list[str]:
     return sorted(f for f in features if f in NATIVE_ONLY_FEATURES)
 
 
+def load_finding(load: float, cores: int) -> tuple[Status, str, str]:
+    """The status, finding and fix for a one-minute load average of ``load`` on
+    ``cores`` cores. llama.cpp's threads wait for each other at every step, so on an
+    oversubscribed CPU the embedded model slows far more than in proportion (a
+    debate measured at 20+ minutes instead of about two at a load of 8-25 on 2 cores)."""
+    detail = f"load average {load:.1f} over the last minute on {cores} cores"
+    if load <= cores:
+        return "ok", detail, ""
+    return (
+        "warn",
+        detail + ": the CPU is oversubscribed",
+        "the embedded model slows far more than in proportion on a busy CPU; run it when"
+        " the other work is done, or use a model served elsewhere (--model openai:...)",
+    )
+
+
 def mask(value: str) -> str:
     """A secret shown only as present, with its length."""
     return f"set ({len(value)} characters, not shown)"
@@ -124,7 +141,9 @@ def _check_platform(report: Report) -> set[str]:
     report.add("moot", "ok", f"{__version__} ({Path(__file__).resolve().parent})")
     name, flags = cpu_summary()
     shown = sorted(f for f in flags if f in ("avx2", "fma", "f16c", "avx512f", "amx_tile"))
-    report.add("cpu", "ok", f"{name}; {os.cpu_count()} cores; flags: {' '.join(shown) or '-'}")
+    cores = os.cpu_count() or 1
+    report.add("cpu", "ok", f"{name}; {cores} cores; flags: {' '.join(shown) or '-'}")
+    report.add("load", *load_finding(os.getloadavg()[0], cores))
     return flags
 
 
