@@ -191,6 +191,47 @@ def test_a_reply_that_looped_to_the_limit_is_reasked_with_a_new_seed_and_a_clipp
     echoes = [m.content for m in calls[2].messages if m.role == "assistant"]
     assert echoes == [loop[:300] + "…"]
     assert len(calls[2].messages) == len(calls[0].messages) + 2
+    # each re-ask after a cut-off samples hotter: near-greedy sampling stays in its loop
+    temperatures = [c.settings.temperature for c in calls]
+    assert temperatures[0] < temperatures[1] < temperatures[2] <= 1.0
+
+
+def test_a_reply_that_loops_inside_its_limits_is_a_hard_problem_and_reasked_hotter() -> None:
+    def looped(good: dict[str, object]) -> str:
+        arguments = good["arguments"]
+        assert isinstance(arguments, list)
+        arguments[0]["evidence"] = "Survey 2023: " + "1." * 30
+        return json.dumps(good)
+
+    backend = faulty({("con", "opening", 1): looped})
+    result = debate(backend)
+    (reask,) = reask_messages(backend, "con", "opening")
+    assert "repeats itself in a loop" in reask
+    assert "1.1.1.1" in reask
+    first, second = [
+        c
+        for c in backend.calls
+        if c.context and (c.context.role, c.context.round) == ("con", "opening")
+    ]
+    assert second.settings.temperature > first.settings.temperature
+    assert all("1.1.1.1" not in a.evidence for a in body(result).arguments)
+
+
+@pytest.mark.parametrize(
+    ("text", "looping"),
+    [
+        ("1." * 12, True),
+        ("the " * 8, True),
+        ("哈" * 24, True),
+        ("Costs rose 1.1% in 2021 and 1.2% in 2022.", False),
+        ("We ... hesitate. Then... we act.", False),
+        ("=" * 23, False),  # shorter than a loop
+    ],
+)
+def test_what_counts_as_a_loop(text: str, looping: bool) -> None:
+    from moot.llm.structured import loops
+
+    assert bool(loops({"a": [text]})) is looping
 
 
 def test_the_output_limit_is_the_longest_valid_reply() -> None:

@@ -7,6 +7,7 @@ Chinese) is built and counted with the embedded model's own tokenizer.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -26,7 +27,7 @@ from moot.formats.structured.replies import cross_exam_spec as cross_spec
 from moot.judging.judge import judge_spec
 from moot.judging.rubric import GENERAL
 from moot.judging.topic import TopicTypeReply
-from moot.llm.bounds import max_reply_chars, max_reply_tokens, scale_lengths
+from moot.llm.bounds import max_reply_chars, max_reply_tokens, relax_minimums, scale_lengths
 from moot.llm.local import check_grammar_limits
 from moot.llm.schemas import output_spec
 from moot.llm.types import OutputSpec
@@ -158,3 +159,23 @@ def test_scaling_never_goes_below_the_minimums_and_keeps_pinned_lists() -> None:
     assert (arguments["minItems"], arguments["maxItems"]) == (3, 3)
     assert arguments["items"]["properties"]["claim"]["maxLength"] == 100
     assert scale_lengths(spec) is spec
+
+
+def test_relaxing_minimums_halves_what_a_caller_demanded_but_not_what_the_reply_type_needs() -> (
+    None
+):
+    own = output_spec(OpeningReply)
+    schema = copy.deepcopy(own.json_schema)
+    arguments = schema["properties"]["arguments"]
+    arguments["items"]["properties"]["claim"]["minLength"] = 80  # a caller's demand
+    arguments["minItems"] = arguments["maxItems"] = 5
+    demanded = OutputSpec(own.name, schema)
+    relaxed = relax_minimums(demanded, own, 0.5).json_schema["properties"]["arguments"]
+    assert relaxed["items"]["properties"]["claim"]["minLength"] == 40
+    # the reply type itself needs 3 arguments: never relaxed below that
+    assert relaxed["minItems"] == own.json_schema["properties"]["arguments"]["minItems"] == 3
+    assert relaxed["maxItems"] == 5  # maximums are scale_lengths' job
+    # pinned tuples keep their size
+    pinned = cross_spec(output_spec(CrossExamReply), CON[:3])
+    responses = relax_minimums(pinned, output_spec(CrossExamReply), 0.5).json_schema
+    assert responses["properties"]["responses"]["minItems"] == 3

@@ -124,3 +124,29 @@ def scale_lengths(spec: OutputSpec, *, chars: float = 1.0, items: float = 1.0) -
     if chars == 1.0 and items == 1.0:
         return spec
     return OutputSpec(name=spec.name, json_schema=_scaled(spec.json_schema, chars, items))
+
+
+def _relaxed(node: Any, base: Any, scale: float) -> Any:
+    if isinstance(node, list):
+        bases = base if isinstance(base, list) and len(base) == len(node) else [None] * len(node)
+        return [_relaxed(v, b, scale) for v, b in zip(node, bases, strict=True)]
+    if not isinstance(node, dict):
+        return node
+    own = base if isinstance(base, dict) else {}
+    out = {k: _relaxed(v, own.get(k), scale) for k, v in node.items()}
+    if "minLength" in out:
+        out["minLength"] = max(int(own.get("minLength", 0)), math.floor(out["minLength"] * scale))
+    if "minItems" in out and "prefixItems" not in out:
+        out["minItems"] = max(int(own.get("minItems", 0)), math.floor(out["minItems"] * scale))
+    return out
+
+
+def relax_minimums(spec: OutputSpec, own: OutputSpec, scale: float) -> OutputSpec:
+    """``spec`` with every ``minLength`` and free array's ``minItems`` scaled by
+    ``scale``, never below the minimum the reply type itself has (``own``, its schema
+    before a caller added bounds). A caller may demand a length (a timed speech's
+    paragraphs); a reply cut off at the token limit under such a demand is re-asked
+    with the demand relaxed, or "write a shorter reply" could not be obeyed."""
+    return OutputSpec(
+        name=spec.name, json_schema=_relaxed(spec.json_schema, own.json_schema, scale)
+    )

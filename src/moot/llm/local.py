@@ -411,6 +411,7 @@ class LocalBackend:
                 "max_tokens": settings.max_tokens,
                 "seed": settings.seed,
                 "repeat_penalty": settings.repeat_penalty,
+                "frequency_penalty": settings.frequency_penalty,
             },
         }
 

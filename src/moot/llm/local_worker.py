@@ -188,6 +188,8 @@ class _Model:
         }
         if settings.get("seed") is not None:
             kwargs["seed"] = int(settings["seed"])
+        if settings.get("frequency_penalty"):
+            kwargs["frequency_penalty"] = float(settings["frequency_penalty"])
         if request.get("schema") is not None:
             kwargs["grammar"] = self._grammar(request["schema"])
         llama_cpp.llama_perf_context_reset(self.llama.ctx)

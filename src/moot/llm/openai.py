@@ -63,10 +63,11 @@ for llama.cpp it also tells a small model what the grammar-forced fields mean. I
 appended to the last user message rather than sent as an extra message, because
 many chat templates reject two user messages in a row or a late system message.
 
-``temperature``, ``max_tokens`` and ``seed`` (when set) are sent; ``repeat_penalty``
-is not part of the OpenAI API and is not sent. Connections are not kept alive
-between calls: each call opens its own, so the backend holds no sockets, needs no
-closing, and works from any event loop (``run_debate`` runs a new loop each time).
+``temperature``, ``max_tokens``, ``seed`` and ``frequency_penalty`` (when set) are
+sent; ``repeat_penalty`` is not part of the OpenAI API and is not sent. Connections
+are not kept alive between calls: each call opens its own, so the backend holds no
+sockets, needs no closing, and works from any event loop (``run_debate`` runs a new
+loop each time).
 """
 
 from __future__ import annotations
@@ -547,6 +548,7 @@ class OpenAIBackend:
                     temperature=settings.temperature,
                     max_tokens=settings.max_tokens,
                     seed=settings.seed if settings.seed is not None else openai.omit,
+                    frequency_penalty=settings.frequency_penalty or openai.omit,
                     extra_body=extra_body or None,
                 )
 

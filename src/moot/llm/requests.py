@@ -28,17 +28,18 @@ def request_hash(
 ) -> str:
     """Identity of a request: model spec, messages, schema and every sampling setting.
     Specs never hold secrets (keys come from the environment)."""
-    return _digest(
-        {
-            "spec": spec,
-            "messages": messages_as_json(messages),
-            "schema": None if schema is None else [schema.name, schema.json_schema],
-            "temperature": settings.temperature,
-            "max_tokens": settings.max_tokens,
-            "seed": settings.seed,
-            "repeat_penalty": settings.repeat_penalty,
-        }
-    )
+    identity: dict[str, Any] = {
+        "spec": spec,
+        "messages": messages_as_json(messages),
+        "schema": None if schema is None else [schema.name, schema.json_schema],
+        "temperature": settings.temperature,
+        "max_tokens": settings.max_tokens,
+        "seed": settings.seed,
+        "repeat_penalty": settings.repeat_penalty,
+    }
+    if settings.frequency_penalty:  # only when set, so earlier runs' hashes still match
+        identity["frequency_penalty"] = settings.frequency_penalty
+    return _digest(identity)
 
 
 def cache_key(

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -30,7 +31,7 @@ from pydantic import BaseModel, ValidationError
 
 from moot.errors import ModelOutputError
 from moot.llm.backend import Backend
-from moot.llm.bounds import max_reply_tokens, scale_lengths
+from moot.llm.bounds import max_reply_tokens, relax_minimums, scale_lengths
 from moot.llm.meter import Meter
 from moot.llm.schemas import output_spec
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
@@ -89,6 +90,47 @@ CUT_OFF_SCALE = 0.5
 of the length (strings and free lists), so a reply of ordinary text fits. A model
 caught in a loop of one-character tokens ("1.1.1.1...") can still outrun any limit
 that leaves room for real text: the re-ask's new seed and clipped echo are for it."""
+
+CUT_OFF_TEMPERATURE_STEP = 0.3
+"""Each re-ask after a cut-off samples this much hotter (up to ``MAX_TEMPERATURE``):
+near-greedy sampling keeps a small model in the loop it fell into, whatever the seed."""
+
+MAX_TEMPERATURE = 1.0
+
+LOOP = re.compile(r"(.{1,10}?)\1{7,}", re.DOTALL)
+LOOP_CHARS = 24
+"""A string with a run of at least this many characters made of one unit of at most 10
+characters repeated 8 times or more ("1.1.1.1...", "the the the ...") is a model caught
+in a loop, not text: a hard problem, re-asked."""
+
+
+def loops(value: Any) -> list[str]:
+    """The looping runs (``LOOP``) in any string inside a parsed JSON value."""
+    if isinstance(value, str):
+        return [m.group(0) for m in LOOP.finditer(value) if len(m.group(0)) >= LOOP_CHARS]
+    if isinstance(value, dict):
+        return [run for v in value.values() for run in loops(v)]
+    if isinstance(value, list):
+        return [run for v in value for run in loops(v)]
+    return []
+
+
+LOOP_PENALTY = 0.5
+"""The frequency penalty of a re-ask after a loop or a cut-off. A server without
+llama.cpp's repeat penalty (``llama-server`` through the OpenAI API) otherwise leaves a
+135M model looping ("1.1.1.1...") at every seed and temperature."""
+
+
+def _hotter(settings: GenerationSettings) -> GenerationSettings:
+    """The settings of a re-ask after a loop or a cut-off: sampled hotter
+    (``CUT_OFF_TEMPERATURE_STEP``) and with repeated tokens penalised (``LOOP_PENALTY``)."""
+    hotter = min(MAX_TEMPERATURE, settings.temperature + CUT_OFF_TEMPERATURE_STEP)
+    return dataclasses.replace(
+        settings,
+        temperature=max(settings.temperature, hotter),
+        frequency_penalty=max(settings.frequency_penalty, LOOP_PENALTY),
+    )
+
 
 CUT_OFF_ECHO_CHARS = 300
 """A cut-off reply is echoed back to the model only up to this many characters. The
@@ -158,17 +200,32 @@ async def generate_structured(
                     " write a shorter, complete reply"
                 )
             ]
-            spec = scale_lengths(spec, chars=CUT_OFF_SCALE, items=CUT_OFF_SCALE)
+            spec = scale_lengths(
+                relax_minimums(spec, output_spec(reply_type), CUT_OFF_SCALE),
+                chars=CUT_OFF_SCALE,
+                items=CUT_OFF_SCALE,
+            )
+            settings = _hotter(settings)
         else:
             try:
-                value = reply_type.model_validate(parse_json_text(text))
+                parsed = parse_json_text(text)
             except ValueError as exc:
-                if isinstance(exc, ValidationError):
-                    problems = _validation_messages(exc)
-                else:
-                    problems = [Problem(f"the reply is not valid JSON ({exc})")]
+                problems = [Problem(f"the reply is not valid JSON ({exc})")]
             else:
-                problems = check(value) if check else []
+                looping = loops(parsed)
+                if looping:
+                    problems = [
+                        Problem(f"the reply repeats itself in a loop ({run[:40]!r}...); write text")
+                        for run in looping[:3]
+                    ]
+                    settings = _hotter(settings)
+                else:
+                    try:
+                        value = reply_type.model_validate(parsed)
+                    except ValidationError as exc:
+                        problems = _validation_messages(exc)
+                    else:
+                        problems = check(value) if check else []
         meter.record_validation(
             completion,
             [p.message for p in problems],

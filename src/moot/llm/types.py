@@ -26,6 +26,9 @@ class GenerationSettings:
     max_tokens: int = 1024
     seed: int | None = None
     repeat_penalty: float = 1.1
+    frequency_penalty: float = 0.0
+    """OpenAI's frequency penalty (llama.cpp's over its last 64 tokens); moot sets it
+    only when it re-asks a reply that looped or was cut off, and sends it only then."""
 
 
 @dataclass(frozen=True)
