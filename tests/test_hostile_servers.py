@@ -255,3 +255,34 @@ def test_a_hanging_server_fails_within_its_timeout_and_resumes(
     resumed = moot("resume", "h", "-q")
     assert resumed.exit_code == 0, resumed.output
     assert status("h") == "done"
+
+
+def test_a_reply_that_loops_is_reasked_hotter_with_a_frequency_penalty(
+    serve: Callable[..., FakeOpenAI],
+) -> None:
+    """A small model served without a repeat penalty loops ("1.1.1.1..."): the loop is
+    refused, and only its re-ask is sent hotter and with OpenAI's frequency penalty."""
+    looped: list[int] = []
+
+    def behave(number: int, body: dict[str, Any]) -> Behaviour:
+        if not looped and _cross_exam(body):
+            looped.append(number)
+            return Behaviour(payload=" " + "1." * 20)
+        return NORMAL
+
+    server = serve(behave)
+    ran = moot("run", TOPIC, "--model", server.spec(), "--seed", "3", "--id", "loop", "-q")
+    assert ran.exit_code == 0, clean(ran)
+    assert status("loop") == "done"
+    (number,) = looped
+    first = server.requests[number - 1]
+    reasks = [
+        body
+        for body in server.requests[number:]
+        if _cross_exam(body) and "repeats itself in a loop" in body["messages"][-1]["content"]
+    ]
+    assert len(reasks) == 1
+    assert "frequency_penalty" not in first
+    assert reasks[0]["frequency_penalty"] == 0.5
+    assert reasks[0]["temperature"] > first["temperature"]
+    assert all("frequency_penalty" not in body for body in server.requests[: number - 1])
