@@ -196,7 +196,7 @@ def test_a_reply_that_looped_to_the_limit_is_reasked_with_a_new_seed_and_a_clipp
     assert temperatures[0] < temperatures[1] < temperatures[2] <= 1.0
 
 
-def test_a_reply_that_loops_inside_its_limits_is_a_hard_problem_and_reasked_hotter() -> None:
+def test_a_reply_that_loops_inside_its_limits_is_reasked_hotter() -> None:
     def looped(good: dict[str, object]) -> str:
         arguments = good["arguments"]
         assert isinstance(arguments, list)
@@ -215,6 +215,26 @@ def test_a_reply_that_loops_inside_its_limits_is_a_hard_problem_and_reasked_hott
     ]
     assert second.settings.temperature > first.settings.temperature
     assert all("1.1.1.1" not in a.evidence for a in body(result).arguments)
+
+
+def test_without_rule_reasks_a_loop_is_kept_with_a_warning_never_hidden() -> None:
+    def looped(good: dict[str, object]) -> str:
+        arguments = good["arguments"]
+        assert isinstance(arguments, list)
+        arguments[0]["evidence"] = "Survey 2023: " + "1." * 30
+        return json.dumps(good)
+
+    backend = faulty({("con", "opening", 1): looped})
+    result = debate(backend, profile="compact")
+    calls = [
+        c
+        for c in backend.calls
+        if c.context and (c.context.role, c.context.round) == ("con", "opening")
+    ]
+    assert len(calls) == 1  # the compact profile re-asks no rule problem
+    (warning,) = [w for w in result.warnings if w.code == "loop"]
+    assert "1.1.1.1" in warning.message
+    assert any("1.1.1.1" in a.evidence for a in body(result).arguments)
 
 
 @pytest.mark.parametrize(

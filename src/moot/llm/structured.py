@@ -101,7 +101,9 @@ LOOP = re.compile(r"(.{1,10}?)\1{7,}", re.DOTALL)
 LOOP_CHARS = 24
 """A string with a run of at least this many characters made of one unit of at most 10
 characters repeated 8 times or more ("1.1.1.1...", "the the the ...") is a model caught
-in a loop, not text: a hard problem, re-asked."""
+in a loop. It is a rule problem (code ``loop``): re-asked, sampled hotter, as rules are,
+and otherwise kept with a warning, because the reply is still well-formed and a small
+model may loop at every temperature."""
 
 
 def loops(value: Any) -> list[str]:
@@ -212,20 +214,22 @@ async def generate_structured(
             except ValueError as exc:
                 problems = [Problem(f"the reply is not valid JSON ({exc})")]
             else:
-                looping = loops(parsed)
+                looping = [
+                    Problem(
+                        f"the reply repeats itself in a loop ({run[:40]!r}...); write text",
+                        hard=False,
+                        code="loop",
+                    )
+                    for run in loops(parsed)[:3]
+                ]
                 if looping:
-                    problems = [
-                        Problem(f"the reply repeats itself in a loop ({run[:40]!r}...); write text")
-                        for run in looping[:3]
-                    ]
                     settings = _hotter(settings)
+                try:
+                    value = reply_type.model_validate(parsed)
+                except ValidationError as exc:
+                    problems = [*_validation_messages(exc), *looping]
                 else:
-                    try:
-                        value = reply_type.model_validate(parsed)
-                    except ValidationError as exc:
-                        problems = _validation_messages(exc)
-                    else:
-                        problems = check(value) if check else []
+                    problems = [*looping, *(check(value) if check else [])]
         meter.record_validation(
             completion,
             [p.message for p in problems],
