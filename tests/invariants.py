@@ -19,18 +19,23 @@ import json
 from collections import Counter
 from typing import Any
 
+from competitive_checks import check_competitive
+from moot.schema import DebateResult
+
 WEIGHTS = {"logic": 0.30, "evidence": 0.30, "responsiveness": 0.25, "honesty": 0.15}
 MARKET_WEIGHTS = {"logic": 0.30, "evidence": 0.30, "clarity": 0.20, "persuasiveness": 0.20}
 DIMENSIONS = {
     "structured": set(WEIGHTS),
     "freeform": set(WEIGHTS),
     "market": set(MARKET_WEIGHTS),
+    "competitive": set(WEIGHTS),
 }
 """The rubric dimensions each format's judge scores."""
 STANDINGS = {
     "structured": ("UPHELD", "PARTIALLY_UPHELD", "REFUTED", "UNCERTAIN"),
     "freeform": ("STRONG", "MIXED", "WEAK", "UNCERTAIN"),
     "market": ("UPHELD", "WEAKENED", "REFUTED", "UNCERTAIN"),
+    "competitive": ("STRONG", "MIXED", "WEAK", "UNCERTAIN"),
 }
 MARKET_ATTACKS = {"refute", "question_evidence"}
 MARKET_CHALLENGES = {*MARKET_ATTACKS, "concede", "partial"}
@@ -389,13 +394,17 @@ def check_result_json(text: str, *, extra_calls: int = 0) -> dict[str, Any]:
         check_freeform(doc)
     elif doc["format"] == "market":
         check_market(doc)
+    elif doc["format"] == "competitive":
+        # its own checks: speaking order, windows, legal moves replayed, trees, votes
+        check_competitive(DebateResult.model_validate(doc))
     else:
         raise AssertionError(f"no invariants for format {doc['format']!r}")
     check_judgement(doc, doc["judgement"])
     check_detectors(doc)
     usage = doc["usage"]
     assert usage["reasks"] >= 0
-    assert usage["calls"] == first_attempt_calls(doc) + extra_calls + usage["reasks"]
+    if doc["format"] != "competitive":  # its calls depend on the trees and the rewrites
+        assert usage["calls"] == first_attempt_calls(doc) + extra_calls + usage["reasks"]
     return doc
 
 
