@@ -172,8 +172,10 @@ def main(argv: list[str] | None = None) -> int:
     for config in configs:
         for lang in langs:
             for seed in seeds:
-                runs.append(run_one(config, lang, seed))
-                print(f"done: {config.name}, {lang}, seed {seed}", file=sys.stderr)
+                done = run_one(config, lang, seed)
+                runs.append(done)
+                # each run's figures as soon as it ends: a stopped benchmark keeps them
+                print(f"done: {json.dumps(asdict(done), ensure_ascii=False)}", file=sys.stderr)
     if args.json:
         report: dict[str, Any] = {"runs": [asdict(r) for r in runs]}
         json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
