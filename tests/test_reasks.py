@@ -14,7 +14,7 @@ import pytest
 
 from moot import ModelOutputError, run_debate
 from moot.formats.structured.payload import StructuredPayload
-from moot.llm.scripted import DemoBackend, ScriptedBackend
+from moot.llm.scripted import DemoBackend, ScriptedBackend, ScriptedCall
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec, Usage
 from moot.schema import DebateResult
 
@@ -168,6 +168,23 @@ def test_cut_off_reply_is_a_failure_and_reasked() -> None:
     assert second_length == first_length // 2
 
 
+def calls_of(backend: ScriptedBackend, role: str, round_name: str) -> list[ScriptedCall]:
+    """Every call ``backend`` received for ``role`` in ``round_name``, in order."""
+    return [
+        c
+        for c in backend.calls
+        if c.context and (c.context.role, c.context.round) == (role, round_name)
+    ]
+
+
+def loop_in_evidence(good: dict[str, object]) -> str:
+    """A fault: the first argument's evidence loops ("1.1.1.1...") inside its limits."""
+    arguments = good["arguments"]
+    assert isinstance(arguments, list)
+    arguments[0]["evidence"] = "Survey 2023: " + "1." * 30
+    return json.dumps(good)
+
+
 def test_a_reply_that_looped_to_the_limit_is_reasked_with_a_new_seed_and_a_clipped_echo() -> None:
     loop = '{"arguments": [{"claim": "The 1' + ".1" * 2000
 
@@ -177,11 +194,7 @@ def test_a_reply_that_looped_to_the_limit_is_reasked_with_a_new_seed_and_a_clipp
     backend = faulty({("pro", "opening", 1): looped, ("pro", "opening", 2): looped})
     result = debate(backend)
     assert result.usage.reasks == 2
-    calls = [
-        c
-        for c in backend.calls
-        if c.context and (c.context.role, c.context.round) == ("pro", "opening")
-    ]
+    calls = calls_of(backend, "pro", "opening")
     seeds = [c.settings.seed for c in calls]
     assert seeds[0] is not None
     assert seeds == [seeds[0], seeds[0] + 1, seeds[0] + 2]
@@ -197,40 +210,20 @@ def test_a_reply_that_looped_to_the_limit_is_reasked_with_a_new_seed_and_a_clipp
 
 
 def test_a_reply_that_loops_inside_its_limits_is_reasked_hotter() -> None:
-    def looped(good: dict[str, object]) -> str:
-        arguments = good["arguments"]
-        assert isinstance(arguments, list)
-        arguments[0]["evidence"] = "Survey 2023: " + "1." * 30
-        return json.dumps(good)
-
-    backend = faulty({("con", "opening", 1): looped})
+    backend = faulty({("con", "opening", 1): loop_in_evidence})
     result = debate(backend)
     (reask,) = reask_messages(backend, "con", "opening")
     assert "repeats itself in a loop" in reask
     assert "1.1.1.1" in reask
-    first, second = [
-        c
-        for c in backend.calls
-        if c.context and (c.context.role, c.context.round) == ("con", "opening")
-    ]
+    first, second = calls_of(backend, "con", "opening")
     assert second.settings.temperature > first.settings.temperature
     assert all("1.1.1.1" not in a.evidence for a in body(result).arguments)
 
 
 def test_without_rule_reasks_a_loop_is_kept_with_a_warning_never_hidden() -> None:
-    def looped(good: dict[str, object]) -> str:
-        arguments = good["arguments"]
-        assert isinstance(arguments, list)
-        arguments[0]["evidence"] = "Survey 2023: " + "1." * 30
-        return json.dumps(good)
-
-    backend = faulty({("con", "opening", 1): looped})
+    backend = faulty({("con", "opening", 1): loop_in_evidence})
     result = debate(backend, profile="compact")
-    calls = [
-        c
-        for c in backend.calls
-        if c.context and (c.context.role, c.context.round) == ("con", "opening")
-    ]
+    calls = calls_of(backend, "con", "opening")
     assert len(calls) == 1  # the compact profile re-asks no rule problem
     (warning,) = [w for w in result.warnings if w.code == "loop"]
     assert "1.1.1.1" in warning.message

@@ -92,7 +92,7 @@ caught in a loop of one-character tokens ("1.1.1.1...") can still outrun any lim
 that leaves room for real text: the re-ask's new seed and clipped echo are for it."""
 
 CUT_OFF_TEMPERATURE_STEP = 0.3
-"""Each re-ask after a cut-off samples this much hotter (up to ``MAX_TEMPERATURE``):
+"""Each re-ask after a loop or a cut-off samples this much hotter (up to ``MAX_TEMPERATURE``):
 near-greedy sampling keeps a small model in the loop it fell into, whatever the seed."""
 
 MAX_TEMPERATURE = 1.0
