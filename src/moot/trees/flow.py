@@ -12,7 +12,8 @@ The legal moves for side S:
 - ``attack`` a node of the other side in the other side's line of argument (under a
   claim the other side proposed);
 - ``rebut`` the other side's newest attack on S: a node of the other side under a
-  claim S proposed that nothing answers yet (the newest point of its line), or, with
+  claim S proposed that nothing answered when the speech began (the newest point of
+  its line; one speech may answer it more than once), or, with
   ``rebut_rule="latest"``, only the single newest such node;
 - ``reinforce`` a node of S's own.
 
@@ -151,9 +152,10 @@ class FlowTree(BaseModel):
     # -- checking and applying ---------------------------------------------------
 
     def _problem(
-        self, side: Side, stage: Stage, move: Move
+        self, side: Side, stage: Stage, move: Move, allowed: list[FlowNode]
     ) -> tuple[str, dict[str, object]] | None:
-        """Why ``move`` is illegal for ``side`` now (a message key and its values), or None."""
+        """Why ``move`` is illegal for ``side`` now (a message key and its values), or
+        None. ``allowed``: the attacks ``side`` may rebut in this speech."""
         if not move.claim.strip():
             return "illegal.empty_claim", {"action": move.action}
         if move.action == "propose":
@@ -187,7 +189,6 @@ class FlowTree(BaseModel):
             return "illegal.rebut_own", values
         if not in_my_line:
             return "illegal.rebut_not_attack", values
-        allowed = self.rebuttable(side)
         if target.id in {n.id for n in allowed}:
             return None
         newest = (
@@ -232,10 +233,14 @@ class FlowTree(BaseModel):
         if side not in SIDES:
             raise ValueError(f"side must be one of {', '.join(SIDES)}, got {side!r}")
         draft = self.model_copy(deep=True)
+        # the attacks to rebut are those standing when the speech begins: two answers
+        # to one attack in a speech are both rebuttals, so every sequence of the
+        # moves ``candidates`` offers is legal (a schema enum of them can be trusted)
+        allowed = self.rebuttable(side)
         touched: list[str] = []
         problems: list[IllegalMove] = []
         for index, move in enumerate(moves):
-            problem = draft._problem(side, stage, move)
+            problem = draft._problem(side, stage, move, allowed)
             if problem is None:
                 touched.append(draft._apply_one(side, move))
             else:
