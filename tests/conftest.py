@@ -8,6 +8,7 @@ embedded SmolLM2 GGUF) on loopback, started once per test session;
 
 from __future__ import annotations
 
+import signal
 import socket
 import subprocess
 import sys
@@ -23,6 +24,15 @@ import pytest
 from moot.llm.backend import ProviderFactory, register_provider, unregister_provider
 
 SERVER_START_TIMEOUT = 120.0
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Child processes get the usual Ctrl-C. A shell without job control starts a
+    command run in the background (``pytest ... &``) with SIGINT ignored, which every
+    child inherits, so the tests that send SIGINT would see it ignored. A handler
+    (unlike SIG_IGN) is reset to the default in each child on exec."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session", autouse=True)
