@@ -11,6 +11,11 @@ release (standard profile: longer fields, 3-5 arguments, rule re-asks; llama-cpp
 python's own grammar sampler) on the same topics and seeds and prints both.
 
     python benchmarks/embedded_debate.py [--lang en,zh] [--seeds 7] [--compare] [--json]
+                                         [--calls]
+
+``--calls`` also prints one row per model call: its round and attempt, the prompt's
+tokens, how many of them llama.cpp really evaluated (the rest came from the prefix
+it kept from the previous call), and the seconds of prompt evaluation and generation.
 
 Timings depend on the machine: run it on an otherwise idle one.
 """
@@ -22,7 +27,7 @@ import json
 import statistics
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
 from moot import MootError, run_debate
@@ -59,6 +64,8 @@ class Run:
     calls: int
     reasks: int
     prompt_tokens: int
+    evaluated_tokens: int
+    """Prompt tokens llama.cpp evaluated; the rest were reused from the previous call."""
     completion_tokens: int
     prompt_eval_seconds: float
     generation_seconds: float
@@ -68,6 +75,35 @@ class Run:
     arguments: int
     status: str
     """``ok``, or the error that stopped the debate (what ``moot run`` exits non-zero on)."""
+    calls_detail: list[Call] = field(default_factory=list)
+
+
+@dataclass
+class Call:
+    """One model call of a run."""
+
+    round: str
+    side: str
+    attempt: int
+    prompt_tokens: int
+    evaluated_tokens: int
+    prompt_eval_seconds: float
+    completion_tokens: int
+    generation_seconds: float
+
+    @classmethod
+    def of(cls, event: CallFinished) -> Call:
+        t = event.timings or {}
+        return cls(
+            round=event.context.round,
+            side=event.context.side or "-",
+            attempt=event.context.attempt,
+            prompt_tokens=event.usage.prompt_tokens,
+            evaluated_tokens=int(t.get("prompt_eval_tokens", 0)),
+            prompt_eval_seconds=round(t.get("prompt_eval_ms", 0.0) / 1000, 1),
+            completion_tokens=event.usage.completion_tokens,
+            generation_seconds=round(t.get("generation_ms", 0.0) / 1000, 1),
+        )
 
 
 def run_one(config: Config, lang: str, seed: int) -> Run:
@@ -108,6 +144,7 @@ def run_one(config: Config, lang: str, seed: int) -> Run:
         calls=result.usage.calls if result else len(finished),
         reasks=result.usage.reasks if result else 0,
         prompt_tokens=sum(e.usage.prompt_tokens for e in finished),
+        evaluated_tokens=sum(int(t.get("prompt_eval_tokens", 0)) for t in timings),
         completion_tokens=sum(e.usage.completion_tokens for e in finished),
         prompt_eval_seconds=round(prompt_eval, 1),
         generation_seconds=round(generation, 1),
@@ -116,6 +153,7 @@ def run_one(config: Config, lang: str, seed: int) -> Run:
         warnings=len(result.warnings) if result else 0,
         arguments=len(result.judgement.scores) if result else 0,
         status=status,
+        calls_detail=[Call.of(e) for e in finished],
     )
 
 
@@ -124,6 +162,7 @@ COLUMNS = (
     ("calls", "calls"),
     ("reasks", "re-asks"),
     ("prompt_tokens", "prompt tok"),
+    ("evaluated_tokens", "evaluated tok"),
     ("completion_tokens", "compl tok"),
     ("prompt_eval_seconds", "prompt s"),
     ("generation_seconds", "gen s"),
@@ -158,12 +197,23 @@ def table(runs: list[Run]) -> str:
     return "\n".join(lines)
 
 
+def call_table(runs: list[Run]) -> str:
+    names = [f.name for f in fields(Call)]
+    lines = [" | ".join(["lang", "seed", *names])]
+    for r in runs:
+        for c in r.calls_detail:
+            row = asdict(c)
+            lines.append(" | ".join([r.lang, str(r.seed), *(str(row[n]) for n in names)]))
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lang", default="en", help="comma-separated: en,zh")
     parser.add_argument("--seeds", default="7", help="comma-separated seeds")
     parser.add_argument("--compare", action="store_true", help="also run the previous config")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--calls", action="store_true", help="also print one row per call")
     args = parser.parse_args(argv)
     langs = [lang for lang in args.lang.split(",") if lang]
     seeds = [int(s) for s in args.seeds.split(",") if s]
@@ -182,6 +232,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write("\n")
     else:
         print(table(runs))
+        if args.calls:
+            print()
+            print(call_table(runs))
     return 0
 
 
