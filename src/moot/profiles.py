@@ -39,7 +39,8 @@ class ModelProfile:
     stance_words: tuple[int, int] = (100, 200)
     """How long the closing's final stance should be, in words."""
     examples: bool = False
-    """Show a worked example (on another topic) in the debaters' prompts."""
+    """Show a worked example (on another topic) in the debaters' prompts. Off in the
+    built-in profiles; a profile registered for a mid-size model may turn it on."""
 
     def spec(self, base: OutputSpec, lang: str) -> OutputSpec:
         """The reply schema as this profile asks for it in ``lang``."""
@@ -47,9 +48,9 @@ class ModelProfile:
 
 
 STANDARD = ModelProfile("standard")
-COMPACT = ModelProfile(
-    "compact", chars=0.5, items=0.6, rule_reasks=0, stance_words=(40, 80), examples=True
-)
+COMPACT = ModelProfile("compact", chars=0.5, items=0.6, rule_reasks=0, stance_words=(40, 80))
+"""No worked example: the 135M model copies it word for word into its own arguments
+(``benchmarks/stance.py`` measures how often, with and without)."""
 PROFILES = {p.name: p for p in (STANDARD, COMPACT)}
 
 
