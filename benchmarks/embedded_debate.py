@@ -136,6 +136,7 @@ def run_one(config: Config, lang: str, seed: int) -> Run:
     generation = sum(t.get("generation_ms", 0.0) for t in timings) / 1000
     in_calls = sum(t.get("seconds", 0.0) for t in timings)
     reask = sum((e.timings or {}).get("seconds", 0.0) for e in finished if e.context.attempt > 1)
+    calls = [Call.of(e) for e in finished]
     return Run(
         config=config.name,
         lang=lang,
@@ -144,7 +145,7 @@ def run_one(config: Config, lang: str, seed: int) -> Run:
         calls=result.usage.calls if result else len(finished),
         reasks=result.usage.reasks if result else 0,
         prompt_tokens=sum(e.usage.prompt_tokens for e in finished),
-        evaluated_tokens=sum(int(t.get("prompt_eval_tokens", 0)) for t in timings),
+        evaluated_tokens=sum(c.evaluated_tokens for c in calls),
         completion_tokens=sum(e.usage.completion_tokens for e in finished),
         prompt_eval_seconds=round(prompt_eval, 1),
         generation_seconds=round(generation, 1),
@@ -153,7 +154,7 @@ def run_one(config: Config, lang: str, seed: int) -> Run:
         warnings=len(result.warnings) if result else 0,
         arguments=len(result.judgement.scores) if result else 0,
         status=status,
-        calls_detail=[Call.of(e) for e in finished],
+        calls_detail=calls,
     )
 
 

@@ -180,8 +180,8 @@ def main(argv: list[str] | None = None) -> int:
     encoder = USE()
     example, run = example_text(args.lang), COPY_RUN.get(args.lang, COPY_RUN["en"])
     topics = [
-        (TOPICS_ZH[n] if args.lang == "zh" else topic, pro, con)
-        for n, (topic, pro, con) in enumerate(TOPICS)
+        (zh if args.lang == "zh" else topic, pro, con)
+        for (topic, pro, con), zh in zip(TOPICS, TOPICS_ZH, strict=True)
     ]
     outcomes: list[Outcome] = []
     for profile in args.profiles.split(","):
