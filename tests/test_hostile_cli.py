@@ -15,7 +15,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from subprocess import CompletedProcess
 from typing import IO
@@ -346,8 +345,7 @@ def test_a_signal_marks_the_run_interrupted_and_resume_finishes_it(sig: signal.S
             "run",
             TOPIC,
             "--model",
-            # slow enough that the signal lands in the cross-examination round even
-            # when a busy machine wakes the polling loop below late
+            # slow enough that the signal lands while the cross-examinations are out
             "scripted:demo?latency_ms=3000",
             "--seed",
             "3",
@@ -358,12 +356,19 @@ def test_a_signal_marks_the_run_interrupted_and_resume_finishes_it(sig: signal.S
         stderr=subprocess.PIPE,
         text=True,
     )
-    store = Store()
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline and len(store.completed_calls("sig")) < 2:
-        time.sleep(0.05)  # the openings are journaled: the cross-examinations are out
+    # the progress lines on stderr say when the cross-examination round has begun (the
+    # journal alone does not: the openings are stored a moment before the round starts)
+    assert process.stderr is not None
+    seen = []
+    for line in process.stderr:
+        seen.append(line)
+        if "round: cross_examination" in line:
+            break
+    assert "round: cross_examination" in "".join(seen), "".join(seen)
+    assert len(Store().completed_calls("sig")) == 2  # both openings are journaled
     process.send_signal(sig)
-    _, stderr = process.communicate(timeout=300)
+    _, rest = process.communicate(timeout=300)
+    stderr = "".join(seen) + rest
     assert process.returncode == 130, stderr
     assert "Traceback" not in stderr
     name = "SIGTERM" if sig == signal.SIGTERM else "Ctrl-C"
