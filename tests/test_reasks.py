@@ -337,3 +337,56 @@ def test_a_target_missing_in_a_three_sided_debate_is_reasked() -> None:
     assert any(i.startswith("C-") for i in others)
     answered = [c.target_id for c in body(result).cross_examinations if c.by == "B"]
     assert sorted(answered) == sorted(others)
+
+
+def claim_copies_its_description(good: dict[str, object]) -> str:
+    """A fault: the first argument's claim is the prompt's description of a claim."""
+    arguments = good["arguments"]
+    assert isinstance(arguments, list)
+    arguments[0]["claim"] = "ONE falsifiable sentence stating your point (against the topic)."
+    return json.dumps(good)
+
+
+def test_a_reply_that_copies_a_field_description_is_reasked() -> None:
+    backend = faulty({("con", "opening", 1): claim_copies_its_description})
+    result = debate(backend)
+    (reask,) = reask_messages(backend, "con", "opening")
+    assert "arguments[1].claim: copies the prompt's description of the field" in reask
+    assert all("falsifiable sentence" not in a.claim for a in body(result).arguments)
+    assert not [w for w in result.warnings if w.code == "echo"]
+
+
+def test_without_rule_reasks_a_copied_description_is_kept_with_a_warning() -> None:
+    backend = faulty({("con", "opening", 1): claim_copies_its_description})
+    result = debate(backend, profile="compact")
+    assert len(calls_of(backend, "con", "opening")) == 1
+    (warning,) = [w for w in result.warnings if w.code == "echo"]
+    assert warning.where == "arguments[1].claim"
+    assert (warning.round, warning.side) == ("opening", "con")
+
+
+@pytest.mark.parametrize(
+    ("text", "copied"),
+    [
+        ("The bull side's case as it stood at the end of the debate, in two or three.", True),
+        ("  THE BULL SIDE'S CASE   as it stood at the end of the debate", True),
+        ("The bull side's case rests on RSI 55 and a rising 50-day average.", False),
+        ("辩论结束时多头一方的论点，两三句话。", True),
+        ("多头一方的论点是均线向上。", False),
+        ("", False),
+    ],
+)
+def test_what_counts_as_a_copied_description(text: str, copied: bool) -> None:
+    from moot.llm.echo import echoes, instructions
+
+    prompt = (
+        'Write:\n- "bull_case": the bull side\'s case as it stood at the end of the debate,'
+        ' in two or three sentences.\n- "bear_case"：辩论结束时多头一方的论点，两三句话。\n'
+        "The bull side's case as it stood is not a field line."
+    )
+    described = instructions([Message("user", prompt)])
+    assert len(described) == 2
+    found = echoes({"cases": [{"bull_case": text}]}, described)
+    assert bool(found) is copied
+    if copied:
+        assert found[0][0] == "cases[1].bull_case"

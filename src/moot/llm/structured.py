@@ -32,6 +32,7 @@ from pydantic import BaseModel, ValidationError
 from moot.errors import ModelOutputError
 from moot.llm.backend import Backend
 from moot.llm.bounds import max_reply_tokens, relax_minimums, scale_lengths
+from moot.llm.echo import echoes, instructions
 from moot.llm.meter import Meter
 from moot.llm.schemas import output_spec
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
@@ -179,6 +180,7 @@ async def generate_structured(
     rule_budget = max_reasks if strict_rules or rule_reasks is None else rule_reasks
     rule_reasks_used = 0
     history: Sequence[Message] = messages
+    described = instructions(messages)
     raw_replies: list[str] = []
     completions: list[Completion] = []
     for attempt in range(max_reasks + 1):
@@ -224,12 +226,22 @@ async def generate_structured(
                 ]
                 if looping:
                     settings = _hotter(settings)
+                echoed = [
+                    Problem(
+                        f"{path}: copies the prompt's description of the field ({run[:40]!r}...);"
+                        " write the content it asks for",
+                        hard=False,
+                        code="echo",
+                        where=path,
+                    )
+                    for path, run in echoes(parsed, described)[:3]
+                ]
                 try:
                     value = reply_type.model_validate(parsed)
                 except ValidationError as exc:
-                    problems = [*_validation_messages(exc), *looping]
+                    problems = [*_validation_messages(exc), *looping, *echoed]
                 else:
-                    problems = [*looping, *(check(value) if check else [])]
+                    problems = [*looping, *echoed, *(check(value) if check else [])]
         meter.record_validation(
             completion,
             [p.message for p in problems],

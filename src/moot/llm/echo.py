@@ -1,0 +1,80 @@
+"""Replies that copy the prompt's own field instructions instead of answering them.
+
+Every prompt that asks for JSON describes its fields one to a line, as
+``- "bull_case": the bull side's case as it stood ...``. A small model often writes
+the description back as the value ("The bull side's case as it stood at the end of
+the debate, in two or three sentences."): well-formed, schema-valid and empty of
+content. This module finds those copies so the caller can re-ask, or keep the reply
+with a warning; it knows nothing of what the fields mean."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from difflib import SequenceMatcher
+from typing import Any
+
+from moot.llm.types import Message
+
+FIELD_LINE = re.compile(r'^[ \t]*- "[A-Za-z_][A-Za-z0-9_]*"[ \t]*[:：][ \t]*(.+?)[ \t]*$', re.M)
+"""A field instruction line of a prompt: its description is the first group."""
+
+ECHO_CHARS = 30
+"""A value echoes an instruction when it repeats a run of at least this many characters
+of it (case and spacing ignored): longer than the phrases a real answer shares with
+its question ("the bull side's case"), shorter than any description's body."""
+
+ECHO_CHARS_CJK = 12
+"""The same for a run that contains Chinese characters (one carries about a word)."""
+
+CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def instructions(messages: Sequence[Message]) -> list[str]:
+    """The field descriptions in ``messages`` (normalised, without repeats)."""
+    found = [
+        _normal(match.group(1))
+        for message in messages
+        for match in FIELD_LINE.finditer(message.content)
+    ]
+    return list(dict.fromkeys(found))
+
+
+def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list):
+        for n, item in enumerate(value, start=1):
+            yield from _strings(item, f"{path}[{n}]")
+
+
+def _copied_run(text: str, description: str) -> str:
+    """The longest run ``text`` shares with ``description`` if it is long enough to
+    be a copy, else ``""``."""
+    match = SequenceMatcher(None, text, description, autojunk=False).find_longest_match(
+        0, len(text), 0, len(description)
+    )
+    run = text[match.a : match.a + match.size]
+    limit = ECHO_CHARS_CJK if CJK.search(run) else ECHO_CHARS
+    return run if match.size >= limit else ""
+
+
+def echoes(value: Any, descriptions: Sequence[str]) -> list[tuple[str, str]]:
+    """``(path, copied run)`` for every string in a parsed JSON ``value`` that copies
+    one of ``descriptions``; a path reads ``arguments[1].claim`` (lists count from 1)."""
+    found = []
+    for path, text in _strings(value, ""):
+        normal = _normal(text)
+        for description in descriptions:
+            run = _copied_run(normal, description)
+            if run:
+                found.append((path, run))
+                break
+    return found
