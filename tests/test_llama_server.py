@@ -148,9 +148,15 @@ def test_a_refused_schema_falls_back_instead_of_failing(cpp_llama_server: CppSer
     assert backend.structured_mode == "json_schema"  # the other schemas keep it
 
 
+TWO_LENSES = Path(__file__).parent / "data" / "market" / "two_lenses.toml"
+MARKET_TOPIC = "Will ExampleIndex close higher a month from now?"
+
 FORMAT_ARGS = {
     "structured": [],
     "freeform": ["--format", "freeform", "--rounds", "2"],
+    # four analysts, not the default eight: the same rounds in half the calls (the eight
+    # took about 40 minutes on a one-thread server, mostly a judge reply that looped)
+    "market": ["--format", "market", "--kb", "demo", "--analysts", str(TWO_LENSES)],
     "competitive": [
         *("--format", "competitive", "--stage-seconds", "45,45,30", "--depth", "1"),
         *("--branching", "2", "--format-option", "claims=2", "--format-option", "voters=3"),
@@ -172,7 +178,7 @@ def test_seeded_debate_of_each_format_runs_against_llama_server(
             "-m",
             "moot",
             "run",
-            TOPIC,
+            MARKET_TOPIC if fmt == "market" else TOPIC,
             "--model",
             f"openai:smollm@{cpp_llama_server.base_url}",
             "--seed",
