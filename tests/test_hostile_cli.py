@@ -15,6 +15,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from subprocess import CompletedProcess
 from typing import IO
@@ -360,10 +361,13 @@ def test_a_signal_marks_the_run_interrupted_and_resume_finishes_it(sig: signal.S
     # journal alone does not: the openings are stored a moment before the round starts)
     assert process.stderr is not None
     seen = []
+    stuck = threading.Timer(300, process.kill)  # a run that never gets there ends the wait
+    stuck.start()
     for line in process.stderr:
         seen.append(line)
         if "round: cross_examination" in line:
             break
+    stuck.cancel()
     assert "round: cross_examination" in "".join(seen), "".join(seen)
     assert len(Store().completed_calls("sig")) == 2  # both openings are journaled
     process.send_signal(sig)

@@ -15,6 +15,7 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from moot.llm.types import Message
+from moot.text import cjk_share, normalise
 
 FIELD_LINE = re.compile(r'^[ \t]*- "[A-Za-z_][A-Za-z0-9_]*"[ \t]*[:：][ \t]*(.+?)[ \t]*$', re.M)
 """A field instruction line of a prompt: its description is the first group."""
@@ -27,17 +28,11 @@ its question ("the bull side's case"), shorter than any description's body."""
 ECHO_CHARS_CJK = 12
 """The same for a run that contains Chinese characters (one carries about a word)."""
 
-CJK = re.compile(r"[\u3400-\u9fff]")
-
-
-def _normal(text: str) -> str:
-    return " ".join(text.casefold().split())
-
 
 def instructions(messages: Sequence[Message]) -> list[str]:
     """The field descriptions in ``messages`` (normalised, without repeats)."""
     found = [
-        _normal(match.group(1))
+        normalise(match.group(1))
         for message in messages
         for match in FIELD_LINE.finditer(message.content)
     ]
@@ -62,7 +57,7 @@ def _copied_run(text: str, description: str) -> str:
         0, len(text), 0, len(description)
     )
     run = text[match.a : match.a + match.size]
-    limit = ECHO_CHARS_CJK if CJK.search(run) else ECHO_CHARS
+    limit = ECHO_CHARS_CJK if cjk_share(run) > 0 else ECHO_CHARS
     return run if match.size >= limit else ""
 
 
@@ -71,7 +66,7 @@ def echoes(value: Any, descriptions: Sequence[str]) -> list[tuple[str, str]]:
     one of ``descriptions``; a path reads ``arguments[1].claim`` (lists count from 1)."""
     found = []
     for path, text in _strings(value, ""):
-        normal = _normal(text)
+        normal = normalise(text)
         for description in descriptions:
             run = _copied_run(normal, description)
             if run:
