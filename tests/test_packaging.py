@@ -7,13 +7,19 @@ the wheel and compares it with the source tree."""
 
 from __future__ import annotations
 
+import importlib.metadata
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from test_layers import imports_of
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "moot"
@@ -52,3 +58,79 @@ def test_the_wheel_holds_every_data_file_of_the_package(tmp_path: Path) -> None:
     }
     assert any(name.endswith(".j2") for name in data)
     assert sorted(data - packed) == []
+
+
+# ---------------------------------------------------------------------------
+# Every package the code imports is declared
+
+
+def _imported_top_level_names(package: Path) -> dict[str, set[str]]:
+    """Top-level module names imported anywhere under ``package`` (at module level or in
+    a function, ``importlib.import_module("x")`` too), each with the files importing it."""
+    found: dict[str, set[str]] = {}
+    for path in sorted(package.rglob("*.py")):
+        for imported in imports_of(path, package.parent):
+            where = path.relative_to(package.parent).as_posix()
+            found.setdefault(imported.target.partition(".")[0], set()).add(where)
+    return found
+
+
+def _normalise(distribution: str) -> str:
+    return re.sub(r"[-_.]+", "-", distribution).lower()
+
+
+def _declared(pyproject: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """The distributions pyproject.toml declares: (required, in an extra)."""
+
+    def names(requirements: list[str]) -> set[str]:
+        found = set()
+        for requirement in requirements:
+            match = re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", requirement)
+            assert match, requirement
+            found.add(_normalise(match.group()))
+        return found - {"moot"}
+
+    project = pyproject["project"]
+    extras: set[str] = set()
+    for requirements in project.get("optional-dependencies", {}).values():
+        extras |= names(requirements)
+    return names(project["dependencies"]), extras
+
+
+def _undeclared(package: Path, pyproject: dict[str, Any]) -> list[str]:
+    """The imports of ``package`` that neither the standard library, moot itself, nor a
+    distribution pyproject.toml declares provides, as ``"module (files): why"``."""
+    required, extras = _declared(pyproject)
+    providers = importlib.metadata.packages_distributions()
+    problems = []
+    for module, files in sorted(_imported_top_level_names(package).items()):
+        if module in sys.stdlib_module_names or module == "moot":
+            continue
+        distributions = {_normalise(name) for name in providers.get(module, [])}
+        where = f"{module} ({', '.join(sorted(files))})"
+        if not distributions:
+            problems.append(f"{where}: no installed distribution provides it")
+        elif not distributions & (required | extras):
+            problems.append(f"{where}: from {sorted(distributions)}, declared nowhere")
+    return problems
+
+
+def _pyproject() -> dict[str, Any]:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def test_every_imported_package_is_a_declared_dependency() -> None:
+    # a package that only comes in as another's dependency can vanish with its next
+    # release (typer 0.29 stopped depending on click while cli_support imports it)
+    assert _undeclared(PACKAGE, _pyproject()) == []
+
+
+def test_the_cli_needs_click_declared_itself() -> None:
+    # the check above fails when click is no longer declared
+    pyproject = _pyproject()
+    pyproject["project"]["dependencies"] = [
+        requirement
+        for requirement in pyproject["project"]["dependencies"]
+        if not requirement.startswith("click")
+    ]
+    assert [problem.partition(" ")[0] for problem in _undeclared(PACKAGE, pyproject)] == ["click"]
