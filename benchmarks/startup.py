@@ -73,13 +73,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         "moot --help": lambda: wall_time([*moot_command(), "--help"]),
     }
     print(f"{runs} runs each, fresh processes; load average {os.getloadavg()[0]:.2f}")
-    print(f"{'measure':<26} {'median':>8} {'min':>8} {'max':>8} {'target':>8}")
+    print(f"{'measure (ms)':<26} {'median':>8} {'min':>8} {'max':>8} {'target':>8}")
     for name, measure in measures.items():
-        samples = [measure() for _ in range(runs)]
+        samples = [measure() * 1000 for _ in range(runs)]
         target = TARGETS.get(name)
         print(
-            f"{name:<26} {statistics.median(samples):>7.3f}s {min(samples):>7.3f}s"
-            f" {max(samples):>7.3f}s {f'{target:.1f}s' if target else '':>8}"
+            f"{name:<26} {statistics.median(samples):>8.1f} {min(samples):>8.1f}"
+            f" {max(samples):>8.1f} {f'{target * 1000:.0f}' if target else '':>8}"
         )
 
 
