@@ -6,6 +6,7 @@ loads its names lazily (PEP 562), so a fresh process checks what it imports."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
 import json
@@ -76,6 +77,23 @@ def test_the_lazy_table_names_each_export_where_it_is_defined() -> None:
         assert getattr(moot, name) is value
         if inspect.isclass(value) or inspect.isfunction(value):
             assert value.__module__ == source, name
+
+
+def test_type_checkers_see_the_same_table() -> None:
+    # the ``if typing.TYPE_CHECKING:`` imports are what mypy and editors read
+    tree = ast.parse(Path(moot.__file__).read_text(encoding="utf-8"))
+    (block,) = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "typing.TYPE_CHECKING"
+    ]
+    seen = {
+        alias.name: node.module
+        for node in block.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+    assert seen == moot._SOURCES
 
 
 def test_an_unknown_name_is_an_attribute_error() -> None:
