@@ -7,12 +7,18 @@
     |   +-- DataError          an input data file (knowledge base, CSV, snapshot set) is
     |                          malformed; the message names the file and the place
     |   +-- StoreError         the run store cannot be used (MOOT_HOME); names the path and fix
+    |   +-- SpeechUnavailable  espeak-ng cannot be loaded (the competitive format's timing)
+    |   +-- TranscriptError    a transcript given to the detectors (``moot lint``) is unreadable
     +-- BackendError           the transport failed: dead endpoint, HTTP error, model load failure
+    |   +-- RetryError         the retries ran out (RetriesExhausted) or the server's
+    |                          Retry-After was over the cap (RetryAfterTooLong); these
+    |                          three live in moot.llm.retry, beside the events they carry
     +-- ModelOutputError       the model misbehaved: its reply never validated after the
                                allowed re-asks; carries every raw reply and the errors
     +-- BudgetExceeded         the next call could take the run past --max-tokens or
                                --max-cost; raised before the call is sent
     +-- OutputError            a result could not be written (a --json path, standard output)
+    +-- SpeechError            espeak-ng was loaded but failed to synthesise a text
 
 A ``ModelOutputError`` is never swallowed and never replaced by invented content:
 the orchestration stops and the caller sees what the model actually wrote.
@@ -39,6 +45,18 @@ class DataError(ConfigError):
 class StoreError(ConfigError):
     """The run store cannot be opened, read or written: the message names the file and
     what to do (free the path, move a damaged file away, or set ``MOOT_HOME``)."""
+
+
+class SpeechUnavailable(ConfigError):
+    """espeak-ng cannot be loaded here; the message says why and how to install it."""
+
+
+class SpeechError(MootError):
+    """espeak-ng was loaded but failed to synthesise a text."""
+
+
+class TranscriptError(ConfigError):
+    """A transcript that cannot be read: not UTF-8, not JSON, or not a transcript."""
 
 
 class OutputError(MootError):

@@ -23,7 +23,8 @@ from pydantic import (
     model_validator,
 )
 
-from moot.errors import ConfigError
+# TranscriptError lives in moot.errors with every error a caller can catch
+from moot.errors import TranscriptError as TranscriptError
 from moot.text import cjk_share
 
 Lang = Literal["en", "zh"]
@@ -47,10 +48,6 @@ DETECTOR_NAMES: tuple[DetectorName, ...] = (
 )
 PER_TURN_DETECTORS: tuple[DetectorName, ...] = ("repetition", "topic_drift", "stance_drift")
 """The detectors a debate can run on each new turn before accepting it."""
-
-
-class TranscriptError(ConfigError):
-    """A transcript that cannot be read: not UTF-8, not JSON, or not a transcript."""
 
 
 class _Model(BaseModel):

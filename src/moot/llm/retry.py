@@ -44,15 +44,13 @@ import contextlib
 import email.utils
 import math
 import random
+import sys
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC
-from typing import TypeVar
-
-import httpx2
-import openai
+from typing import Any, TypeVar, cast
 
 from moot.errors import BackendError, ConfigError
 
@@ -219,15 +217,26 @@ def parse_retry_after(
     return max(when.timestamp() - now(), 0.0)
 
 
-# Connection failures that no retry can fix: the URL itself is wrong.
-_PERMANENT_TRANSPORT_ERRORS = (httpx2.UnsupportedProtocol, httpx2.InvalidURL)
+def _loaded(*names: str) -> tuple[type[BaseException], ...]:
+    """The exception classes named ``"module.Class"`` whose module this process has loaded.
+
+    The SDKs (openai, httpx2) are imported by the backends that use them, never here:
+    an exception of an SDK's class can only exist once its module is loaded, so a
+    class whose module is not loaded needs no check, and ``import moot`` stays cheap."""
+    found: list[type[BaseException]] = []
+    for name in names:
+        module, _, attribute = name.rpartition(".")
+        loaded = sys.modules.get(module)
+        if loaded is not None:
+            found.append(getattr(loaded, attribute))
+    return tuple(found)
 
 
 def classify_error(exc: BaseException) -> Failure:
     """Retryable or not, and why, for the errors of the OpenAI SDK, httpx2 and asyncio."""
-    if isinstance(exc, openai.APIStatusError | httpx2.HTTPStatusError):
-        response = exc.response
-        status = response.status_code
+    if isinstance(exc, _loaded("openai.APIStatusError", "httpx2.HTTPStatusError")):
+        response = cast(Any, exc).response
+        status: int = response.status_code
         if not retryable_status(status):
             return Failure(False, f"HTTP {status}", status=status)
         label = {408: "request timeout", 409: "conflict", 429: "rate limited"}.get(
@@ -239,15 +248,19 @@ def classify_error(exc: BaseException) -> Failure:
             status=status,
             retry_after=parse_retry_after(response.headers),
         )
-    if isinstance(exc, openai.APITimeoutError | httpx2.TimeoutException | TimeoutError):
+    if isinstance(
+        exc, (TimeoutError, *_loaded("openai.APITimeoutError", "httpx2.TimeoutException"))
+    ):
         return Failure(True, "timeout")
-    if isinstance(exc, openai.APIConnectionError):
-        if isinstance(exc.__cause__, _PERMANENT_TRANSPORT_ERRORS):
+    # connection failures that no retry can fix: the URL itself is wrong
+    permanent = _loaded("httpx2.UnsupportedProtocol", "httpx2.InvalidURL")
+    if isinstance(exc, _loaded("openai.APIConnectionError")):
+        if isinstance(exc.__cause__, permanent):
             return Failure(False, "invalid URL")
         return Failure(True, "connection error")
-    if isinstance(exc, _PERMANENT_TRANSPORT_ERRORS):
+    if isinstance(exc, permanent):
         return Failure(False, "invalid URL")
-    if isinstance(exc, httpx2.TransportError | ConnectionError):
+    if isinstance(exc, (ConnectionError, *_loaded("httpx2.TransportError"))):
         return Failure(True, "connection error")
     return Failure(False, type(exc).__name__)
 

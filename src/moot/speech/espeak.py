@@ -23,7 +23,11 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
-from moot.errors import ConfigError, MootError
+# SpeechError and SpeechUnavailable live in moot.errors with every error a caller can
+# catch; imported from here as before
+from moot.errors import ConfigError
+from moot.errors import SpeechError as SpeechError
+from moot.errors import SpeechUnavailable as SpeechUnavailable
 
 LIBRARY_ENV = "MOOT_ESPEAK_LIBRARY"
 DATA_ENV = "MOOT_ESPEAK_DATA"
@@ -39,14 +43,6 @@ _ERRORS: Final = {-1: "internal error", 1: "buffer full", 2: "not found"}
 _CALLBACK = ctypes.CFUNCTYPE(
     ctypes.c_int, ctypes.POINTER(ctypes.c_short), ctypes.c_int, ctypes.c_void_p
 )
-
-
-class SpeechUnavailable(ConfigError):
-    """espeak-ng cannot be loaded here; the message says why and how to install it."""
-
-
-class SpeechError(MootError):
-    """espeak-ng was loaded but failed to synthesise a text."""
 
 
 @dataclass(frozen=True)
