@@ -21,6 +21,9 @@ from moot.debate import plan_run, resume_debate
 from moot.errors import BudgetExceeded, ConfigError, DataError
 from moot.formats import get_format
 from moot.formats.market import demo
+from moot.formats.market.data import MODULES, demo_kb, dump_kb, load_panel, render_slice
+from moot.formats.market.data.evidence import penalised_evidence
+from moot.formats.market.data.slices import agent_slice
 from moot.formats.market.inputs import kb_option
 from moot.formats.market.payload import ATTACKS
 from moot.formats.market.replies import (
@@ -34,9 +37,6 @@ from moot.i18n import labels
 from moot.llm.schemas import portability_problems, registered_schemas
 from moot.llm.scripted import DemoBackend, DemoRequest, ScriptedBackend
 from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
-from moot.market import MODULES, demo_kb, dump_kb, load_panel, render_slice
-from moot.market.evidence import penalised_evidence
-from moot.market.slices import agent_slice
 from moot.options import RunOptions
 from moot.report import to_json, to_markdown
 from moot.schema import DebateResult
@@ -362,7 +362,7 @@ def penalised_evidence_int(raw: int, unsupported: int, cited: int) -> int:
 
 
 def test_penalty_rule_matches_the_library_function() -> None:
-    from moot.market.evidence import EvidenceReport, NumberCheck
+    from moot.formats.market.data.evidence import EvidenceReport, NumberCheck
 
     def report(unsupported: int, matched: int) -> EvidenceReport:
         checks = [
@@ -710,7 +710,7 @@ def test_a_stored_run_keeps_its_files_and_resumes_without_them(tmp_path: Any) ->
 
 
 def test_a_label_reaches_over_an_entry_name_and_ma_distances_are_percentages() -> None:
-    from moot.market import verify_numbers
+    from moot.formats.market.data import verify_numbers
 
     kb = demo_kb()
     checks = verify_numbers("The trailing P/E of ExampleIndex is 15.", kb).checks

@@ -9,12 +9,12 @@ spent, the result records a warning (with ``--strict-rules`` the debate stops):
 - the anti-handshake rule: a cross-examination must challenge or refute
   (``refute``, ``question_evidence``) at least half of the opponent's arguments;
 - a challenge's ``new_evidence`` cites a number that is not in the analyst's slice
-  (checked by code, ``moot.market.verify_numbers``);
+  (checked by code, ``moot.formats.market.data.verify_numbers``);
 - the final stance's length; the debate's language; the baseline's direction agrees
   with its probability of up.
 
 An opening argument's unsupported numbers are not re-asked: they are flagged and
-lower the argument's evidence score (``moot.market.penalised_evidence``), so a
+lower the argument's evidence score (``moot.formats.market.data.penalised_evidence``), so a
 fabrication shows in the result instead of being quietly rewritten.
 """
 

@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Final, Literal, Protocol
 
-from moot.speech.espeak import SpeechUnavailable, espeak
+from moot.formats.competitive.speech.espeak import SpeechUnavailable, espeak
 from moot.text import sentence_ends, word_count
 
 DurationSource = Literal["espeak-ng", "estimate"]

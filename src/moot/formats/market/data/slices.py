@@ -13,8 +13,8 @@ import json
 from collections.abc import Iterable
 
 from moot.errors import ConfigError
-from moot.market.analysts import Agent
-from moot.market.kb import MODULES, KnowledgeBase, kb_to_data
+from moot.formats.market.data.analysts import Agent
+from moot.formats.market.data.kb import MODULES, KnowledgeBase, kb_to_data
 
 
 def slice_kb(kb: KnowledgeBase, modules: Iterable[str]) -> KnowledgeBase:

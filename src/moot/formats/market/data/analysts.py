@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any, Final, Literal, cast
 
 from moot.errors import ConfigError
-from moot.market.kb import MODULES, Module
-from moot.market.words import HORIZON_AMOUNT, HORIZON_RANGE, HORIZON_UNITS, LANGS
+from moot.formats.market.data.kb import MODULES, Module
+from moot.formats.market.data.words import HORIZON_AMOUNT, HORIZON_RANGE, HORIZON_UNITS, LANGS
 
 Stance = Literal["bull", "bear"]
 STANCES: Final = ("bull", "bear")
@@ -273,7 +273,9 @@ def read_panel_tables(path: str | Path | None = None) -> dict[str, Any]:
     """The tables of an analysts TOML file (the built-in one for ``None``), unchecked:
     :func:`parse_panel` checks them."""
     if path is None:
-        text = resources.files("moot.market").joinpath("data/analysts.toml").read_text("utf-8")
+        text = (
+            resources.files("moot.formats.market.data").joinpath("analysts.toml").read_text("utf-8")
+        )
         source = "built-in analysts.toml"
     else:
         try:

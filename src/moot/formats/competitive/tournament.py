@@ -26,11 +26,11 @@ from moot.errors import ConfigError
 from moot.events import Event, Listener, RunStored
 from moot.formats.competitive.options import CONFIGS
 from moot.formats.competitive.payload import CompetitivePayload
+from moot.formats.competitive.trees.sides import SIDES, Side
 from moot.llm.budget import PriceTable
 from moot.options import RunOptions
 from moot.stats import wilson_interval
 from moot.store import Store
-from moot.trees.sides import SIDES, Side
 
 FORMAT = "competitive"
 CONFIDENCE = 0.95

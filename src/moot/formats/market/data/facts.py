@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from moot.market.kb import MODULES, Indicator, KnowledgeBase, Unit
+from moot.formats.market.data.kb import MODULES, Indicator, KnowledgeBase, Unit
 
 FactUnit = Unit | Literal["date"]
 

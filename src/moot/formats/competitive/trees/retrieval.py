@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from moot.detectors.lexical import char_ngrams
-from moot.trees.rehearsal import Located, RehearsalNode, RehearsalTree
-from moot.trees.sides import Side
-from moot.trees.strength import DEFAULT_GAMMA
+from moot.formats.competitive.trees.rehearsal import Located, RehearsalNode, RehearsalTree
+from moot.formats.competitive.trees.sides import Side
+from moot.formats.competitive.trees.strength import DEFAULT_GAMMA
 
 DEFAULT_THRESHOLD = 0.8
 LEXICAL_METHOD = "lexical-fallback: character n-gram TF-IDF cosine"
@@ -165,7 +165,8 @@ class RehearsalIndex:
     ) -> Prepared | None:
         """The prepared material for ``claim`` argued by ``owner``, from its most similar
         node, or None when no node reaches the threshold. ``k`` is the exchanges left
-        (``moot.trees.strength_steps``); replies are rated with ``k - 1`` (at least 0).
+        (``moot.formats.competitive.trees.strength_steps``); replies are rated with
+        ``k - 1`` (at least 0).
 
         Propose or reinforce a claim: ``prepared(claim, you, k)``. Attack or rebut the
         other side's claim: ``prepared(their_claim, them, k)``, whose replies are your

@@ -3,7 +3,7 @@ debate with the k-step minimax strength of its claims, the debate flow tree kept
 during it with its legal moves, and retrieval of prepared material by similarity.
 See docs/competitive.md."""
 
-from moot.trees.flow import (
+from moot.formats.competitive.trees.flow import (
     ACTIONS,
     Action,
     Candidate,
@@ -13,7 +13,7 @@ from moot.trees.flow import (
     IllegalMovesError,
     Move,
 )
-from moot.trees.rehearsal import (
+from moot.formats.competitive.trees.rehearsal import (
     Expand,
     Located,
     RehearsalClaim,
@@ -21,7 +21,7 @@ from moot.trees.rehearsal import (
     RehearsalTree,
     grow,
 )
-from moot.trees.retrieval import (
+from moot.formats.competitive.trees.retrieval import (
     DEFAULT_THRESHOLD,
     LEXICAL_METHOD,
     Embedder,
@@ -30,8 +30,8 @@ from moot.trees.retrieval import (
     RehearsalIndex,
     Reply,
 )
-from moot.trees.stages import SPEAKING_ORDER, STAGES, Stage, strength_steps
-from moot.trees.strength import DEFAULT_GAMMA, minimax_strength
+from moot.formats.competitive.trees.stages import SPEAKING_ORDER, STAGES, Stage, strength_steps
+from moot.formats.competitive.trees.strength import DEFAULT_GAMMA, minimax_strength
 
 __all__ = [
     "ACTIONS",

@@ -28,10 +28,10 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from moot.formats.competitive.trees.messages import STAGE_NAMES, message
+from moot.formats.competitive.trees.sides import SIDES, Side, other_side
+from moot.formats.competitive.trees.stages import Stage
 from moot.schema import Lang
-from moot.trees.messages import STAGE_NAMES, message
-from moot.trees.sides import SIDES, Side, other_side
-from moot.trees.stages import Stage
 
 Action = Literal["propose", "attack", "rebut", "reinforce"]
 ACTIONS: Final[tuple[Action, ...]] = ("propose", "attack", "rebut", "reinforce")

@@ -28,10 +28,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from moot.errors import DataError
-from moot.market.build import MarketData, build_kb
-from moot.market.demo import DEMO_SEED, DEMO_SOURCE, SYNTHETIC_WARNING, demo_market
-from moot.market.files import read_json
-from moot.market.kb import KnowledgeBase, dump_kb, parse_kb
+from moot.formats.market.data.build import MarketData, build_kb
+from moot.formats.market.data.demo import DEMO_SEED, DEMO_SOURCE, SYNTHETIC_WARNING, demo_market
+from moot.formats.market.data.files import read_json
+from moot.formats.market.data.kb import KnowledgeBase, dump_kb, parse_kb
 
 Direction = Literal["up", "down"]
 SNAPSHOT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")

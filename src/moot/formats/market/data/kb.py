@@ -11,7 +11,7 @@ Schema (``x-unit``), which the evidence check uses to match cited numbers:
 
 Numbers are stored in base units: 2.9 trillion is ``2.9e12``, never ``2.9`` with a
 scale word. The documentation of every field is in docs/market.md; the published
-JSON Schema is docs/market-kb.schema.json (``python -m moot.market.publish_schemas``).
+JSON Schema is docs/market-kb.schema.json (``python -m moot.formats.market.data.publish_schemas``).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any, Final, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from moot.errors import DataError
-from moot.market.files import read_json
+from moot.formats.market.data.files import read_json
 
 Unit = Literal["percent", "ratio", "level", "score", "count"]
 UNITS: Final[tuple[str, ...]] = get_args(Unit)
@@ -258,13 +258,9 @@ def parse_kb(data: Any, *, source: str = "knowledge base") -> KnowledgeBase:
         ) from exc
 
 
-def load_kb(source: str | Path) -> KnowledgeBase:
-    """The KB in a JSON file, or the synthetic demo KB for ``"demo"``."""
-    if str(source) == "demo":
-        from moot.market.demo import demo_kb
-
-        return demo_kb()
-    path = Path(source)
+def read_kb(path: Path) -> KnowledgeBase:
+    """The KB in a JSON file (``moot.formats.market.data.sources.load_kb`` also takes
+    ``"demo"``)."""
     return parse_kb(read_json(path, "knowledge base"), source=str(path))
 
 

@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from moot.market.kb import UNITS, Unit
+from moot.formats.market.data.kb import UNITS, Unit
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from moot.market import indicators as ind
-from moot.market.kb import (
+from moot.formats.market.data import indicators as ind
+from moot.formats.market.data.kb import (
     Fundamentals,
     IndexQuote,
     Indicator,
@@ -29,7 +29,7 @@ from moot.market.kb import (
     Trend,
     VolatilityRegime,
 )
-from moot.market.series import MacroSeries, PriceSeries
+from moot.formats.market.data.series import MacroSeries, PriceSeries
 
 RETURN_PERIODS = (1, 5, 20, 60, 252)
 TREND_WINDOW = 3

@@ -2,7 +2,7 @@
 package) and measured, and the controller that fits a speech into its time window.
 See docs/competitive.md."""
 
-from moot.speech.duration import (
+from moot.formats.competitive.speech.duration import (
     MAX_TRIES,
     OVERRUN,
     SECONDS_PER_WORD,
@@ -18,7 +18,7 @@ from moot.speech.duration import (
     control_duration,
     default_clock,
 )
-from moot.speech.espeak import (
+from moot.formats.competitive.speech.espeak import (
     VOICES,
     Espeak,
     SpeechError,
@@ -28,7 +28,7 @@ from moot.speech.espeak import (
     espeak,
     locate,
 )
-from moot.speech.wav import write_wav
+from moot.formats.competitive.speech.wav import write_wav
 
 __all__ = [
     "MAX_TRIES",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from moot.trees.sides import SIDES, Side
+from moot.formats.competitive.trees.sides import SIDES, Side
 
 Stage = Literal["opening", "rebuttal", "closing"]
 STAGES: Final[tuple[Stage, ...]] = ("opening", "rebuttal", "closing")

@@ -19,9 +19,9 @@ import random
 from collections.abc import Sequence
 from functools import lru_cache
 
-from moot.market.build import MarketData, Named, build_kb
-from moot.market.kb import Fundamentals, KnowledgeBase, Unit
-from moot.market.series import MacroSeries, PriceBar, PriceSeries
+from moot.formats.market.data.build import MarketData, Named, build_kb
+from moot.formats.market.data.kb import Fundamentals, KnowledgeBase, Unit
+from moot.formats.market.data.series import MacroSeries, PriceBar, PriceSeries
 
 DEMO_SEED = 2026
 DEMO_START = dt.date(2023, 6, 1)

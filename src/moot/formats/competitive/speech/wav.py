@@ -5,7 +5,7 @@ from __future__ import annotations
 import wave
 from pathlib import Path
 
-from moot.speech.espeak import Synthesis
+from moot.formats.competitive.speech.espeak import Synthesis
 
 
 def write_wav(path: Path, synthesis: Synthesis) -> Path:

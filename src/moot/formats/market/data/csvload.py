@@ -37,9 +37,9 @@ from pathlib import Path
 from typing import cast
 
 from moot.errors import DataError
-from moot.market.files import read_utf8
-from moot.market.kb import UNITS, Unit
-from moot.market.series import MacroSeries, PriceBar, PriceSeries
+from moot.formats.market.data.files import read_utf8
+from moot.formats.market.data.kb import UNITS, Unit
+from moot.formats.market.data.series import MacroSeries, PriceBar, PriceSeries
 
 PRICE_COLUMNS = ("date", "open", "high", "low", "close")
 _HEADER_UNIT = re.compile(r"^(?P<name>.*?)\s*\[(?P<unit>[a-z]+)\]\s*$")

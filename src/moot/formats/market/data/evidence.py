@@ -37,9 +37,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from moot.market.citations import Citation, extract_citations
-from moot.market.facts import Fact, FactSheet, fact_sheet
-from moot.market.kb import KnowledgeBase
+from moot.formats.market.data.citations import Citation, extract_citations
+from moot.formats.market.data.facts import Fact, FactSheet, fact_sheet
+from moot.formats.market.data.kb import KnowledgeBase
 
 Status = Literal["matched", "derived", "unsupported"]
 UNSUPPORTED_PENALTY: Final = 2.0

@@ -1,11 +1,11 @@
 """The market backtest (``moot backtest DIR|demo``): a market debate on every dated
 snapshot, against a single agent given the same data, scored against what happened.
 
-For each snapshot (``moot.market.snapshots``) the market format debates whether the
+For each snapshot (``moot.formats.market.data.snapshots``) the market format debates whether the
 target index closes higher at the end of the horizon, with the single-agent baseline
 in the same run (one call on the whole KB, in the first wave). The verdict's bull and
-bear totals give the direction and P(up) (``moot.market.direction_from_totals``); the
-baseline states its own. ``moot.market.summarise`` scores both, and
+bear totals give the direction and P(up) (``moot.formats.market.data.direction_from_totals``); the
+baseline states its own. ``moot.formats.market.data.summarise`` scores both, and
 ``grid_search_weights`` chooses the judge's dimension weights on the earlier
 snapshots and reports them on the later ones.
 
@@ -28,10 +28,7 @@ from pydantic import ValidationError
 from moot.debate import RESUMABLE, new_debate_id, resume_debate, run_debate
 from moot.errors import ConfigError, StoreError
 from moot.events import Listener
-from moot.formats.market.inputs import kb_option, stored_options
-from moot.formats.market.payload import MarketPayload
-from moot.llm.budget import PriceTable
-from moot.market.backtest import (
+from moot.formats.market.data.backtest import (
     MARKET_DIMENSIONS,
     BacktestSummary,
     ScoredSnapshot,
@@ -41,7 +38,10 @@ from moot.market.backtest import (
     grid_search_weights,
     summarise,
 )
-from moot.market.snapshots import Snapshot, load_snapshots
+from moot.formats.market.data.snapshots import Snapshot, load_snapshots
+from moot.formats.market.inputs import kb_option, stored_options
+from moot.formats.market.payload import MarketPayload
+from moot.llm.budget import PriceTable
 from moot.options import RunOptions
 from moot.schema import DebateResult
 from moot.store import Store

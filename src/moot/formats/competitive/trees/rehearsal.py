@@ -16,10 +16,10 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from moot.formats.competitive.trees.messages import message
+from moot.formats.competitive.trees.sides import Side, other_side
+from moot.formats.competitive.trees.strength import DEFAULT_GAMMA, minimax_strength
 from moot.schema import Lang
-from moot.trees.messages import message
-from moot.trees.sides import Side, other_side
-from moot.trees.strength import DEFAULT_GAMMA, minimax_strength
 
 RATING_MIN = 1.0
 RATING_MAX = 3.0
@@ -40,7 +40,8 @@ class RehearsalNode(BaseModel):
     children: list[RehearsalNode] = Field(default_factory=list)
 
     def strength(self, k: int, gamma: float = DEFAULT_GAMMA) -> float:
-        """This node's k-step minimax strength (see ``moot.trees.minimax_strength``)."""
+        """This node's k-step minimax strength (see
+        ``moot.formats.competitive.trees.minimax_strength``)."""
         return minimax_strength(self.model_dump(), k, gamma)
 
 

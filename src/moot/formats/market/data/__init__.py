@@ -3,8 +3,15 @@ synthetic demo, analysts as configuration, slices, the evidence check, backtest
 snapshots and backtest scoring. Documented in docs/market.md.
 """
 
-from moot.market.analysts import Agent, AnalystPanel, Lens, Pairing, load_panel, parse_panel
-from moot.market.backtest import (
+from moot.formats.market.data.analysts import (
+    Agent,
+    AnalystPanel,
+    Lens,
+    Pairing,
+    load_panel,
+    parse_panel,
+)
+from moot.formats.market.data.backtest import (
     DEFAULT_WEIGHTS,
     MARKET_DIMENSIONS,
     BacktestSummary,
@@ -15,15 +22,20 @@ from moot.market.backtest import (
     grid_search_weights,
     summarise,
 )
-from moot.market.build import MarketData, Named, build_kb
-from moot.market.csvload import load_macro, load_prices, parse_macro, parse_prices
-from moot.market.demo import SYNTHETIC_WARNING, demo_kb
-from moot.market.evidence import EvidenceReport, NumberCheck, penalised_evidence, verify_numbers
-from moot.market.kb import MODULES, KnowledgeBase, Meta, dump_kb, load_kb, parse_kb
-from moot.market.schema import kb_json_schema, outcome_json_schema
-from moot.market.series import MacroSeries, PriceBar, PriceSeries
-from moot.market.slices import agent_slice, render_slice, slice_kb
-from moot.market.snapshots import (
+from moot.formats.market.data.build import MarketData, Named, build_kb
+from moot.formats.market.data.csvload import load_macro, load_prices, parse_macro, parse_prices
+from moot.formats.market.data.demo import SYNTHETIC_WARNING, demo_kb
+from moot.formats.market.data.evidence import (
+    EvidenceReport,
+    NumberCheck,
+    penalised_evidence,
+    verify_numbers,
+)
+from moot.formats.market.data.kb import MODULES, KnowledgeBase, Meta, dump_kb, parse_kb, read_kb
+from moot.formats.market.data.schema import kb_json_schema, outcome_json_schema
+from moot.formats.market.data.series import MacroSeries, PriceBar, PriceSeries
+from moot.formats.market.data.slices import agent_slice, render_slice, slice_kb
+from moot.formats.market.data.snapshots import (
     Outcome,
     Snapshot,
     demo_snapshots,
@@ -31,6 +43,7 @@ from moot.market.snapshots import (
     snapshots_from_market,
     write_snapshots,
 )
+from moot.formats.market.data.sources import load_kb
 
 __all__ = [
     "DEFAULT_WEIGHTS",
@@ -75,6 +88,7 @@ __all__ = [
     "parse_panel",
     "parse_prices",
     "penalised_evidence",
+    "read_kb",
     "render_slice",
     "slice_kb",
     "snapshots_from_market",

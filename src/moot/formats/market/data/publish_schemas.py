@@ -1,12 +1,12 @@
-"""``python -m moot.market.publish_schemas [DIR]``: write the market format's JSON
-Schemas (``moot.market.schema``) into ``DIR`` (default ``docs``)."""
+"""``python -m moot.formats.market.data.publish_schemas [DIR]``: write the market format's JSON
+Schemas (``moot.formats.market.data.schema``) into ``DIR`` (default ``docs``)."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-from moot.market.schema import schema_files
+from moot.formats.market.data.schema import schema_files
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,6 +1,6 @@
 """The published JSON Schemas of the market format's input files.
 
-``python -m moot.market.publish_schemas [DIR]`` writes them into ``DIR`` (default
+``python -m moot.formats.market.data.publish_schemas [DIR]`` writes them into ``DIR`` (default
 ``docs``):
 ``market-kb.schema.json`` (a knowledge base) and ``market-outcome.schema.json`` (a
 backtest snapshot's outcome). A test keeps the files in docs/ equal to this output.
@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from moot.market.kb import KnowledgeBase
-from moot.market.snapshots import Outcome
+from moot.formats.market.data.kb import KnowledgeBase
+from moot.formats.market.data.snapshots import Outcome
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
