@@ -28,17 +28,18 @@ from html_support import (
     unit_ids,
 )
 from moot.errors import ConfigError
+from moot.formats import formats as formats_registered
 from moot.formats import formats as registered_formats
 from moot.formats import get_format
+from moot.formats.freeform.html import SpeechesView
 from moot.formats.freeform.payload import FreeformPayload
+from moot.formats.structured.html import TraceView
 from moot.formats.structured.payload import StructuredPayload
 from moot.report.html import build_report, formats, to_html
 from moot.report.html.common import FlagsView, ScoresView, UsageView, VerdictView, item_scores
 from moot.report.html.formats import BriefingView, view_of
-from moot.report.html.freeform import SpeechesView
 from moot.report.html.labels import CATALOG
 from moot.report.html.parts import Section
-from moot.report.html.structured import TraceView
 from moot.report.markdown import fallback_notes
 from moot.schema import DebateResult, StructuredFallback
 from moot.store import Store
@@ -245,6 +246,9 @@ def test_chinese_report_speaks_chinese(
 def test_catalogs_have_the_same_keys() -> None:
     assert set(CATALOG["en"]) == set(CATALOG["zh"])
     assert all(CATALOG["zh"].values())
+    for fmt in formats_registered():
+        assert set(fmt.labels("en")) == set(fmt.labels("zh")), fmt.name
+        assert all(fmt.labels("zh").values()), fmt.name
 
 
 def test_an_unknown_format_is_refused(results: dict[str, DebateResult]) -> None:
@@ -273,7 +277,9 @@ def test_a_format_without_a_view_renders_its_briefing(
     name: str, results: dict[str, DebateResult], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     result = results[name]
-    monkeypatch.delitem(formats.VIEWS, result.format, raising=False)  # competitive has none
+    # a format that names no view (competitive names none)
+    monkeypatch.setattr(type(get_format(result.format)), "html_view", None)
+    monkeypatch.delitem(formats.VIEWS, result.format, raising=False)
     assert isinstance(view_of(result.format), BriefingView)
     sections = _sections(result)
     briefing = get_format(result.format).briefing(result, build_report(result).context.labels)

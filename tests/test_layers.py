@@ -142,6 +142,7 @@ def concrete_formats(root: Path) -> tuple[str, ...]:
     return tuple(
         f"moot.formats.{path.parent.name}"
         for path in sorted((root / "moot" / "formats").glob("*/__init__.py"))
+        if path.parent.name != "common"
     )
 
 

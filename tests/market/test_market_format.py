@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from test_market_analysts import RATES_PANEL, canary_kb
 
 from invariants import check_result_json
-from moot import run_debate
+from moot import i18n, run_debate
 from moot.debate import plan_run, resume_debate
 from moot.errors import BudgetExceeded, ConfigError, DataError
 from moot.formats import get_format
@@ -33,7 +33,6 @@ from moot.formats.market.replies import (
     CrossExamReply,
     OpeningReply,
 )
-from moot.i18n import labels
 from moot.llm.schemas import portability_problems, registered_schemas
 from moot.llm.scripted import DemoBackend, DemoRequest, ScriptedBackend
 from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
@@ -42,6 +41,12 @@ from moot.report import to_json, to_markdown
 from moot.schema import DebateResult
 from moot.store import Store
 from panel_checks import check_panel
+
+
+def labels(lang: str) -> dict[str, str]:
+    """The shared labels and the market format's own, as a market briefing shows them."""
+    return {**i18n.labels(lang), **get_format("market").labels(lang)}
+
 
 TOPIC = "Will ExampleIndex close higher a month from now?"
 WEIGHTS = {"logic": 0.30, "evidence": 0.30, "clarity": 0.20, "persuasiveness": 0.20}

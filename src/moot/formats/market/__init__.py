@@ -21,6 +21,7 @@ from moot.detectors.false_consensus import Concession, check_concessions
 from moot.detectors.transcript import Flag, JudgeScore, Transcript, Turn
 from moot.errors import ConfigError
 from moot.formats.base import Debate, Format, Record, as_sent
+from moot.formats.market import labels as words
 from moot.formats.market.briefing import market_sections
 from moot.formats.market.inputs import (
     OPTION_NAMES,
@@ -42,7 +43,6 @@ from moot.formats.market.replies import (
     cross_exam_spec,
 )
 from moot.formats.market.rounds import MARKET, MarketRounds
-from moot.i18n import labels
 from moot.judging.judge import judge_spec
 from moot.llm.schemas import output_spec
 from moot.llm.types import OutputSpec
@@ -71,6 +71,7 @@ class MarketFormat(Format):
     standings = STANDINGS
     payload_type = MarketPayload
     prompts = "moot.formats.market"
+    html_view = "moot.formats.market.html:MarketView"
     option_names = OPTION_NAMES
 
     def positions(self, sides: Sequence[str], lang: str) -> list[Position]:
@@ -78,7 +79,7 @@ class MarketFormat(Format):
             raise ConfigError(
                 "the market format's positions are bull and bear; --sides does not apply"
             )
-        L = labels(lang)
+        L = words.labels(lang)
         return [
             Position(key="bull", name=L["side.bull"], prefix="BULL"),
             Position(key="bear", name=L["side.bear"], prefix="BEAR"),
@@ -127,6 +128,10 @@ class MarketFormat(Format):
 
     async def run(self, debate: Debate) -> Record:
         return await MarketRounds(debate, read_inputs(debate.options)).run()
+
+    def labels(self, lang: str) -> Mapping[str, str]:
+        """The market's sides, rounds, answers, rules, sections and columns."""
+        return words.labels(lang)
 
     def schemas(self) -> list[OutputSpec]:
         """Every shape of schema a market debate of the built-in analysts can send: the

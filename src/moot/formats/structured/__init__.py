@@ -17,6 +17,7 @@ from moot.briefing import Bullets, Section, Table
 from moot.detectors.false_consensus import Concession, check_concessions
 from moot.detectors.transcript import Flag, JudgeScore, Transcript, Turn
 from moot.formats.base import Debate, Format, Record, as_sent, example_ids
+from moot.formats.common.stances import stances
 from moot.formats.structured.payload import STANDINGS, StructuredPayload
 from moot.formats.structured.replies import (
     MAX_ARGUMENTS,
@@ -34,11 +35,6 @@ from moot.llm.schemas import output_spec
 from moot.llm.types import OutputSpec
 from moot.schema import DebateResult
 
-_STANCES = {
-    "en": {"pro": "For: {topic}", "con": "Against: {topic}", "other": "{name}"},
-    "zh": {"pro": "正方：{topic}", "con": "反方：{topic}", "other": "{name}"},
-}
-
 
 class StructuredFormat(Format):
     name = "structured"
@@ -50,6 +46,7 @@ class StructuredFormat(Format):
     standings = STANDINGS
     payload_type = StructuredPayload
     prompts = "moot.formats.structured"
+    html_view = "moot.formats.structured.html:StructuredView"
 
     async def run(self, debate: Debate) -> Record:
         return await StructuredRounds(debate).run()
@@ -97,11 +94,7 @@ class StructuredFormat(Format):
             turns.append(Turn(side=closing.side, text=closing.final_stance))
             units.append(None)
         index = {unit: n for n, unit in enumerate(units) if unit is not None}
-        stances = _STANCES[lang]
-        sides = {
-            p.key: stances.get(p.key, stances["other"]).format(topic=result.topic, name=p.name)
-            for p in result.positions
-        }
+        sides = stances(result.positions, result.topic, lang)
         transcript = Transcript(
             topic=result.topic,
             lang=lang,

@@ -4,19 +4,18 @@ closing to its standing), the closing stances and the transcript in speaking ord
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from moot.formats.common.html import Argument, ArgumentView
 from moot.formats.structured.payload import StructuredPayload
 from moot.report.html.common import (
     StandingView,
     add_turn,
-    argument_items,
     item_scores,
     item_standings,
 )
-from moot.report.html.formats import FormatView
 from moot.report.html.labels import label
 from moot.report.html.parts import (
     RESPONSE_CLASSES,
@@ -252,15 +251,14 @@ def closings_section(ctx: Context, turns: list[TurnView]) -> Section:
     )
 
 
-class StructuredView(FormatView):
+class StructuredView(ArgumentView):
     """The structured format: its opening arguments are the judged items."""
 
     name = NAME
-    unit = "argument"
 
-    def items(self, result: DebateResult, sides: tuple[SideView, ...]) -> list[ItemRef]:
+    def arguments(self, result: DebateResult) -> Sequence[Argument]:
         """The opening arguments, in the order they were made."""
-        return argument_items([(a.id, a.side, a.claim) for a in _body(result).arguments], sides)
+        return _body(result).arguments
 
     def transcript(self, ctx: Context) -> list[TurnView]:
         return transcript(ctx)

@@ -9,24 +9,23 @@ analysts make."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from moot.errors import MootError
+from moot.formats.common.html import Argument, ArgumentView
 from moot.formats.market.briefing import lead_judge
 from moot.formats.market.inputs import analysts_of
 from moot.formats.market.payload import MarketPayload
 from moot.report.html import generic
-from moot.report.html.common import ItemVerdict, add_turn, argument_items, item_verdicts
-from moot.report.html.formats import FormatView
+from moot.report.html.common import ItemVerdict, add_turn, item_verdicts
 from moot.report.html.labels import label
 from moot.report.html.parts import (
     Context,
     FieldView,
     ItemRef,
     Section,
-    SideView,
     TurnView,
     tone,
 )
@@ -194,15 +193,14 @@ def trace_section(ctx: Context, turns: list[TurnView]) -> Section:
     return Section("trace", labels["arguments"], "formats/market/trace.html.j2", data)
 
 
-class MarketView(FormatView):
+class MarketView(ArgumentView):
     """The market format: the analysts' arguments are the judged items."""
 
     name = NAME
-    unit = "argument"
 
-    def items(self, result: DebateResult, sides: tuple[SideView, ...]) -> list[ItemRef]:
+    def arguments(self, result: DebateResult) -> Sequence[Argument]:
         """The arguments, in the order the analysts made them."""
-        return argument_items([(a.id, a.side, a.claim) for a in _body(result).arguments], sides)
+        return _body(result).arguments
 
     def transcript(self, ctx: Context) -> list[TurnView]:
         return transcript(ctx)
