@@ -18,9 +18,10 @@ from typing import Any, ClassVar
 
 from moot.briefing import Section
 from moot.detectors.false_consensus import Concession, check_concessions
-from moot.detectors.transcript import Flag, JudgeScore, Transcript, Turn
+from moot.detectors.transcript import Flag, Transcript, Turn
 from moot.errors import ConfigError
 from moot.formats.base import Debate, Format, Record, as_sent
+from moot.formats.common.transcripts import unit_transcript
 from moot.formats.market import labels as words
 from moot.formats.market.briefing import market_sections
 from moot.formats.market.inputs import (
@@ -183,20 +184,9 @@ class MarketFormat(Format):
         for closing in body.closings:
             turns.append(Turn(side=closing.side, text=closing.final_stance))
             units.append(None)
-        index = {unit: n for n, unit in enumerate(units) if unit is not None}
         stances = _STANCES[result.lang]
-        transcript = Transcript(
-            topic=result.topic,
-            lang=result.lang,
-            sides={p.key: stances[p.key].format(topic=result.topic) for p in result.positions},
-            turns=turns,
-            judge_scores=[
-                JudgeScore(turn=index[s.argument_id], score=s.weighted)
-                for s in result.judgement.scores
-                if s.argument_id in index
-            ],
-        )
-        return transcript, units
+        sides = {p.key: stances[p.key].format(topic=result.topic) for p in result.positions}
+        return unit_transcript(result, sides, turns, units)
 
     def extra_flags(self, result: DebateResult, transcript: Transcript) -> list[Flag]:
         """A concession in cross-examination that the conceding analyst's closing does
