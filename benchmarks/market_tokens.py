@@ -39,10 +39,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from moot import run_debate
+from moot.formats.market.data import demo_kb, load_panel
+from moot.formats.market.data.slices import agent_slice
 from moot.llm.scripted import DemoBackend, ScriptedBackend, estimate_tokens
 from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
-from moot.market import demo_kb, load_panel
-from moot.market.slices import agent_slice
 
 TOPIC = {
     "en": "Will ExampleIndex close higher a month from now?",

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from moot.speech import EspeakClock, control_duration, espeak
+from moot.formats.competitive.speech import EspeakClock, control_duration, espeak
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "speech"
 SOURCES = {lang: (DATA / f"{lang}.txt").read_text(encoding="utf-8") for lang in ("en", "zh")}

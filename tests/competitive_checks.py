@@ -1,5 +1,5 @@
 """Checks every competitive debate result must pass, whatever model produced it:
-recomputed from the JSON alone (plus moot.trees to replay the moves)."""
+recomputed from the JSON alone (plus moot.formats.competitive.trees to replay the moves)."""
 
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from moot.formats.competitive.trees import SPEAKING_ORDER, FlowTree, Move, RehearsalTree
+from moot.formats.competitive.trees.sides import SIDES
 from moot.llm.backend import Backend
 from moot.llm.scripted import DemoBackend, ScriptedBackend, ScriptReply
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
 from moot.llm.wrapper import Wrapper
 from moot.schema import DebateResult
-from moot.trees import SPEAKING_ORDER, FlowTree, Move, RehearsalTree
-from moot.trees.sides import SIDES
 
 TOLERANCE, OVERRUN, MAX_TRIES = 15.0, 1.0, 10
 SMALL: dict[str, Any] = {

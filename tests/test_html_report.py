@@ -11,6 +11,7 @@ import hashlib
 import re
 import statistics
 
+import jinja2
 import pytest
 
 from html_support import (
@@ -30,15 +31,16 @@ from html_support import (
 from moot.errors import ConfigError
 from moot.formats import formats as registered_formats
 from moot.formats import get_format
+from moot.formats.freeform.html import SpeechesView
 from moot.formats.freeform.payload import FreeformPayload
+from moot.formats.structured.html import TraceView
 from moot.formats.structured.payload import StructuredPayload
 from moot.report.html import build_report, formats, to_html
 from moot.report.html.common import FlagsView, ScoresView, UsageView, VerdictView, item_scores
-from moot.report.html.formats import BriefingView, view_of
-from moot.report.html.freeform import SpeechesView
+from moot.report.html.formats import BriefingView, FormatView, view_of
 from moot.report.html.labels import CATALOG
-from moot.report.html.parts import Section
-from moot.report.html.structured import TraceView
+from moot.report.html.page import environment
+from moot.report.html.parts import Context, Section, TurnView
 from moot.report.markdown import fallback_notes
 from moot.schema import DebateResult, StructuredFallback
 from moot.store import Store
@@ -245,6 +247,60 @@ def test_chinese_report_speaks_chinese(
 def test_catalogs_have_the_same_keys() -> None:
     assert set(CATALOG["en"]) == set(CATALOG["zh"])
     assert all(CATALOG["zh"].values())
+    for fmt in registered_formats():
+        assert set(fmt.labels("en")) == set(fmt.labels("zh")), fmt.name
+        assert all(fmt.labels("zh").values()), fmt.name
+
+
+class PlainView(FormatView):
+    """A view declared outside moot: the structured format without its own sections."""
+
+    name = "structured"
+
+    def sections(self, ctx: Context, turns: list[TurnView]) -> list[Section]:
+        return []
+
+
+def test_a_format_names_its_view_and_the_report_loads_it(
+    results: dict[str, DebateResult], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The view is the one ``Format.html_view`` names (an import path), not one
+    registered by name in the report."""
+    result = results["structured"]
+    assert "trace" in {s.anchor for s in build_report(result).sections}
+    monkeypatch.delitem(formats.VIEWS, "structured", raising=False)
+    monkeypatch.setattr(type(get_format("structured")), "html_view", f"{__name__}:PlainView")
+    assert isinstance(view_of("structured"), PlainView)
+    anchors = {s.anchor for s in build_report(result).sections}
+    assert "trace" not in anchors
+    assert "verdict" in anchors
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        ("moot.nonesuch:View", "cannot load the HTML view 'moot.nonesuch:View'"),
+        ("moot.report.html.formats:Missing", "cannot load the HTML view"),
+        ("moot.report.html.formats:DEFAULT_POSITIONS", "is not a FormatView"),
+    ],
+)
+def test_a_view_that_cannot_be_loaded_is_a_clear_error(
+    path: str, message: str, results: dict[str, DebateResult], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delitem(formats.VIEWS, "structured", raising=False)
+    monkeypatch.setattr(type(get_format("structured")), "html_view", path)
+    with pytest.raises(ConfigError, match=message):
+        to_html(results["structured"])
+
+
+def test_a_format_template_is_read_beside_its_format() -> None:
+    env = environment()
+    found = env.get_template("formats/market/trace.html.j2").filename
+    assert found is not None
+    assert found.replace("\\", "/").endswith("/moot/formats/market/templates/trace.html.j2")
+    for missing in ("formats/nonesuch/trace.html.j2", "formats/competitive/trace.html.j2"):
+        with pytest.raises(jinja2.TemplateNotFound):
+            env.get_template(missing)
 
 
 def test_an_unknown_format_is_refused(results: dict[str, DebateResult]) -> None:
@@ -273,7 +329,9 @@ def test_a_format_without_a_view_renders_its_briefing(
     name: str, results: dict[str, DebateResult], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     result = results[name]
-    monkeypatch.delitem(formats.VIEWS, result.format, raising=False)  # competitive has none
+    # a format that names no view (competitive names none)
+    monkeypatch.setattr(type(get_format(result.format)), "html_view", None)
+    monkeypatch.delitem(formats.VIEWS, result.format, raising=False)
     assert isinstance(view_of(result.format), BriefingView)
     sections = _sections(result)
     briefing = get_format(result.format).briefing(result, build_report(result).context.labels)

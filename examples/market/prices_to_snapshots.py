@@ -22,10 +22,14 @@ import argparse
 from pathlib import Path
 
 from moot.errors import MootError
-from moot.market.build import MarketData, Named
-from moot.market.csvload import load_macro, load_prices
-from moot.market.demo import SYNTHETIC_WARNING
-from moot.market.snapshots import load_snapshots, snapshots_from_market, write_snapshots
+from moot.formats.market.data.build import MarketData, Named
+from moot.formats.market.data.csvload import load_macro, load_prices
+from moot.formats.market.data.demo import SYNTHETIC_WARNING
+from moot.formats.market.data.snapshots import (
+    load_snapshots,
+    snapshots_from_market,
+    write_snapshots,
+)
 
 
 def main(argv: list[str] | None = None) -> int:

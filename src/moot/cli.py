@@ -500,8 +500,8 @@ def backtest(
 ) -> None:
     """Run the market debate on every dated snapshot and score its direction against a
     single agent given the same data: accuracy, McNemar, Brier, reliability, weights."""
-    from moot.backtest import run_backtest
     from moot.cli_backtest import BacktestProgress, print_report
+    from moot.formats.market.backtest import run_backtest
 
     if json_path is not None:
         check_output_path(json_path)
@@ -567,7 +567,7 @@ def tournament(
     """Run N competitive debates between two debater configurations and report each
     one's win rate with a 95% Wilson interval (by the verdict, the audience vote and
     the stages)."""
-    from moot.tournament import check_plan, run_tournament
+    from moot.formats.competitive.tournament import check_plan, run_tournament
 
     plan = check_plan(topics, [c.strip() for c in configs.split(",")], debates)
     if json_path is not None:

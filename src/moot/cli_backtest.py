@@ -1,6 +1,6 @@
 """What ``moot backtest`` shows: a progress bar over the snapshots (plain lines when
 standard error is not a terminal) and the report's figures as tables. Every value
-printed is computed by code (``moot.market.backtest``)."""
+printed is computed by code (``moot.formats.market.data.backtest``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 from rich.table import Table
 
-from moot.backtest import BacktestReport, SnapshotDebate
+from moot.formats.market.backtest import BacktestReport, SnapshotDebate
 from moot.safe_text import one_line
 from moot.terminal import print_stdout, text
 

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from moot.errors import ConfigError
-from moot.trees import STAGES
-from moot.trees.sides import SIDES
+from moot.formats.competitive.trees import STAGES
+from moot.formats.competitive.trees.sides import SIDES
 
 
 def stage_seconds(text: str) -> dict[str, float]:

@@ -1,12 +1,20 @@
-"""Progress events a debate emits while it runs (for the CLI's live display or a caller)."""
+"""Progress events a debate emits while it runs (for the CLI's live display or a caller):
+its own (a run stored, an option advised against, a round started) and the model
+calls' (``moot.llm.events``)."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from moot.llm.types import CallContext, Usage
+from moot.llm.events import (
+    CallFinished,
+    CallStarted,
+    Reasked,
+    Retrying,
+    Validated,
+    deliver,
+)
 
 
 @dataclass(frozen=True)
@@ -32,65 +40,6 @@ class RoundStarted:
     round: str
 
 
-@dataclass(frozen=True)
-class CallStarted:
-    """A model call was sent."""
-
-    call_id: int
-    context: CallContext
-    model: str
-
-
-@dataclass(frozen=True)
-class CallFinished:
-    """A model call came back (``error`` is set when the transport failed)."""
-
-    call_id: int
-    context: CallContext
-    model: str
-    usage: Usage
-    seconds: float
-    error: str | None = None
-    source: str = "live"
-    """``live`` (the model answered), ``cache`` or ``journal`` (replayed on resume)."""
-    timings: dict[str, float] | None = None
-    """Where the call's time went, when the backend tells (``Completion.timings``)."""
-    sent: bool = True
-    """``False`` when the call was refused before it was sent (the budget): not a call."""
-
-
-@dataclass(frozen=True)
-class Retrying:
-    """A request of call ``call_id`` failed for a reason worth retrying (``reason``);
-    it is sent again after ``delay`` seconds (attempt ``attempt`` was the one that
-    failed)."""
-
-    call_id: int
-    context: CallContext
-    attempt: int
-    reason: str
-    delay: float
-
-
-@dataclass(frozen=True)
-class Reasked:
-    """A reply failed validation and the model was asked again."""
-
-    context: CallContext
-    attempt: int
-    problems: tuple[str, ...]
-    codes: tuple[str, ...] = ()
-    """Each problem's code: ``schema`` for hard problems, else the rule's code."""
-
-
-@dataclass(frozen=True)
-class Validated:
-    """A reply was validated: the codes of its problems (none: accepted as is)."""
-
-    context: CallContext
-    codes: tuple[str, ...]
-
-
 Event = (
     RunStored
     | OptionAdvice
@@ -104,19 +53,16 @@ Event = (
 Listener = Callable[[Event], None]
 
 
-_log = logging.getLogger(__name__)
-
-
-def deliver(listener: Listener | None, event: Event) -> bool:
-    """Give ``event`` to ``listener``. A listener that fails (a display that cannot
-    draw what a model wrote, a closed terminal) is logged and ``False`` is returned:
-    an observer never stops the debate it observes."""
-    if listener is None:
-        return True
-    try:
-        listener(event)
-    except Exception as exc:
-        # %r: the message may quote model text; repr shows its control characters
-        _log.warning("a progress listener failed (%r); it gets no more events", exc)
-        return False
-    return True
+__all__ = [
+    "CallFinished",
+    "CallStarted",
+    "Event",
+    "Listener",
+    "OptionAdvice",
+    "Reasked",
+    "Retrying",
+    "RoundStarted",
+    "RunStored",
+    "Validated",
+    "deliver",
+]

@@ -14,11 +14,11 @@ import pytest
 from competitive_checks import Recorder, check_competitive
 from moot import to_markdown
 from moot.debate import run_debate
+from moot.formats.competitive.trees import RehearsalTree
 from moot.llm.scripted import DemoBackend
 from moot.llm.types import OutputSpec
 from moot.result_schema import result_json_schema
 from moot.schema import DebateResult
-from moot.trees import RehearsalTree
 from schema_registry import all_registered
 
 TOPIC = "Should cities ban cars from their centres?"

@@ -17,11 +17,11 @@ from moot import to_markdown
 from moot.debate import run_debate
 from moot.formats.competitive import similarity
 from moot.formats.competitive.speeches import RewriteCall
+from moot.formats.competitive.trees import LEXICAL_METHOD
 from moot.llm.scripted import ScriptReply
 from moot.llm.types import CallContext
 from moot.schema import DebateResult
 from moot.text import word_count
-from moot.trees import LEXICAL_METHOD
 
 TOPIC = "Should cities ban cars from their centres?"
 # the sizes of SMALL; the similarity tests choose the embedder

@@ -21,9 +21,9 @@ from moot.formats.competitive.replies import (
     rewrite_spec,
     well_formed_moves,
 )
+from moot.formats.competitive.trees import Candidate
 from moot.llm.schemas import portability_problems
 from moot.profiles import COMPACT, STANDARD, ModelProfile
-from moot.trees import Candidate
 
 
 def speech(spec_schema: dict[str, Any]) -> dict[str, Any]:

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from moot.errors import ConfigError
+from moot.formats.competitive.tournament import check_plan, run_tournament, tally
 from moot.options import RunOptions
 from moot.stats import wilson_interval
 from moot.store import Store
-from moot.tournament import check_plan, run_tournament, tally
 
 TOPICS = ["Should cities ban cars from their centres?", "Should schools abolish homework?"]
 SMALL = {

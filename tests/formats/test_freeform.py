@@ -175,6 +175,27 @@ def test_the_api_runs_the_same_debate_and_the_run_is_stored(
     assert [s.id for s in body.speeches] == [s["id"] for s in _speeches(doc)]
 
 
+@pytest.mark.parametrize(("lang", "cross"), [("en", "cross-examination"), ("zh", "质询")])
+def test_the_demo_judge_speaks_of_speeches_not_of_cross_examination(lang: str, cross: str) -> None:
+    """Free-form has no cross-examination: its demo judge says what happened to speeches
+    (the structured format's words said "upheld after cross-examination")."""
+    topic = TOPIC if lang == "en" else "城市应该禁止汽车进入市中心吗？"
+    result = moot.run_debate(topic, model="scripted:demo", seed=3, format="freeform", lang=lang)
+    judgement = result.judgement
+    words = [judgement.key_insight, judgement.recommendation]
+    words += [row.reason for row in judgement.trace]
+    assert not [w for w in words if cross in w]
+    speeches = "speeches" if lang == "en" else "发言"
+    assert speeches in judgement.key_insight
+    # a speech the next round answered gets the reason that says so
+    answered = get_format("freeform").payload(result).model_dump()["speeches"]
+    targets = {t for s in answered for t in s["responds_to"]}
+    reasons = {row.argument_id: row.reason for row in judgement.trace}
+    said = "next round answered it" if lang == "en" else "下一轮的发言回应了它"
+    assert targets
+    assert all(said in reasons[t] for t in targets)
+
+
 # ---- waves ----------------------------------------------------------------------------------
 
 

@@ -14,10 +14,10 @@ import pytest
 from pydantic import BaseModel
 
 from moot.errors import ConfigError
-from moot.market.analysts import load_panel
-from moot.market.demo import SYNTHETIC_WARNING, demo_kb
-from moot.market.kb import MODULES, KnowledgeBase, dump_kb
-from moot.market.slices import agent_slice, render_slice, slice_kb
+from moot.formats.market.data.analysts import load_panel
+from moot.formats.market.data.demo import SYNTHETIC_WARNING, demo_kb
+from moot.formats.market.data.kb import MODULES, KnowledgeBase, dump_kb
+from moot.formats.market.data.slices import agent_slice, render_slice, slice_kb
 
 BUILTIN_LENSES = {
     "technical": (("indices", "technicals"), "1 day to 2 weeks", "1 天至2 周"),

@@ -15,7 +15,7 @@ from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.proportion import proportion_confint
 
 from moot.errors import DataError
-from moot.market.backtest import (
+from moot.formats.market.data.backtest import (
     DEFAULT_WEIGHTS,
     ScoredSnapshot,
     SnapshotRow,
@@ -25,9 +25,14 @@ from moot.market.backtest import (
     split_by_date,
     summarise,
 )
-from moot.market.demo import SYNTHETIC_WARNING
-from moot.market.kb import kb_to_data
-from moot.market.snapshots import Snapshot, demo_snapshots, load_snapshots, write_snapshots
+from moot.formats.market.data.demo import SYNTHETIC_WARNING
+from moot.formats.market.data.kb import kb_to_data
+from moot.formats.market.data.snapshots import (
+    Snapshot,
+    demo_snapshots,
+    load_snapshots,
+    write_snapshots,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 

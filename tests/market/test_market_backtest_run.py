@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
-from moot.backtest import run_backtest, snapshot_seed, topic_of
 from moot.cli import app
 from moot.errors import ConfigError
-from moot.market import demo_snapshots, write_snapshots
+from moot.formats.market.backtest import run_backtest, snapshot_seed, topic_of
+from moot.formats.market.data import demo_snapshots, write_snapshots
 from moot.options import RunOptions
 from moot.store import Store
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from moot.errors import ConfigError, DataError
-from moot.market.csvload import load_macro, load_prices, parse_macro, parse_prices
+from moot.formats.market.data.csvload import load_macro, load_prices, parse_macro, parse_prices
 
 PRICES = """Date,Open,High,Low,Close,Volume,Adj Close
 2024-01-02,100,102,99,101,1000,101

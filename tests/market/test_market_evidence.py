@@ -7,17 +7,17 @@ from typing import Any
 
 import pytest
 
-from moot.market.analysts import load_panel
-from moot.market.citations import cn_number, extract_citations
-from moot.market.evidence import (
+from moot.formats.market.data.analysts import load_panel
+from moot.formats.market.data.citations import cn_number, extract_citations
+from moot.formats.market.data.evidence import (
     EvidenceReport,
     NumberCheck,
     agrees,
     penalised_evidence,
     verify_numbers,
 )
-from moot.market.kb import KnowledgeBase, parse_kb
-from moot.market.slices import agent_slice
+from moot.formats.market.data.kb import KnowledgeBase, parse_kb
+from moot.formats.market.data.slices import agent_slice
 
 KB: dict[str, Any] = {
     "meta": {"as_of": "2026-05-15", "source": "test fixture", "warnings": []},

@@ -16,11 +16,14 @@ from pydantic import BaseModel
 from test_market_analysts import RATES_PANEL, canary_kb
 
 from invariants import check_result_json
-from moot import run_debate
+from moot import i18n, run_debate
 from moot.debate import plan_run, resume_debate
 from moot.errors import BudgetExceeded, ConfigError, DataError
 from moot.formats import get_format
 from moot.formats.market import demo
+from moot.formats.market.data import MODULES, demo_kb, dump_kb, load_panel, render_slice
+from moot.formats.market.data.evidence import penalised_evidence
+from moot.formats.market.data.slices import agent_slice
 from moot.formats.market.inputs import kb_option
 from moot.formats.market.payload import ATTACKS
 from moot.formats.market.replies import (
@@ -30,18 +33,20 @@ from moot.formats.market.replies import (
     CrossExamReply,
     OpeningReply,
 )
-from moot.i18n import labels
 from moot.llm.schemas import portability_problems, registered_schemas
 from moot.llm.scripted import DemoBackend, DemoRequest, ScriptedBackend
 from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
-from moot.market import MODULES, demo_kb, dump_kb, load_panel, render_slice
-from moot.market.evidence import penalised_evidence
-from moot.market.slices import agent_slice
 from moot.options import RunOptions
 from moot.report import to_json, to_markdown
 from moot.schema import DebateResult
 from moot.store import Store
 from panel_checks import check_panel
+
+
+def labels(lang: str) -> dict[str, str]:
+    """The shared labels and the market format's own, as a market briefing shows them."""
+    return {**i18n.labels(lang), **get_format("market").labels(lang)}
+
 
 TOPIC = "Will ExampleIndex close higher a month from now?"
 WEIGHTS = {"logic": 0.30, "evidence": 0.30, "clarity": 0.20, "persuasiveness": 0.20}
@@ -362,7 +367,7 @@ def penalised_evidence_int(raw: int, unsupported: int, cited: int) -> int:
 
 
 def test_penalty_rule_matches_the_library_function() -> None:
-    from moot.market.evidence import EvidenceReport, NumberCheck
+    from moot.formats.market.data.evidence import EvidenceReport, NumberCheck
 
     def report(unsupported: int, matched: int) -> EvidenceReport:
         checks = [
@@ -710,7 +715,7 @@ def test_a_stored_run_keeps_its_files_and_resumes_without_them(tmp_path: Any) ->
 
 
 def test_a_label_reaches_over_an_entry_name_and_ma_distances_are_percentages() -> None:
-    from moot.market import verify_numbers
+    from moot.formats.market.data import verify_numbers
 
     kb = demo_kb()
     checks = verify_numbers("The trailing P/E of ExampleIndex is 15.", kb).checks

@@ -7,9 +7,9 @@ import datetime as dt
 
 import pytest
 
-from moot.market import indicators as ind
-from moot.market.build import index_quote, technicals, tidy
-from moot.market.series import PriceBar, PriceSeries
+from moot.formats.market.data import indicators as ind
+from moot.formats.market.data.build import index_quote, technicals, tidy
+from moot.formats.market.data.series import PriceBar, PriceSeries
 
 
 def test_sma() -> None:

@@ -11,10 +11,10 @@ from typing import Any
 import jsonschema
 import pytest
 
-import moot.market
+import moot.formats.market.data
 import moot.stats
 from moot.errors import DataError
-from moot.market.build import (
+from moot.formats.market.data.build import (
     MarketData,
     Named,
     build_kb,
@@ -23,8 +23,8 @@ from moot.market.build import (
     sentiment,
     volatility_regime,
 )
-from moot.market.demo import SYNTHETIC_WARNING, demo_kb, demo_market
-from moot.market.kb import (
+from moot.formats.market.data.demo import SYNTHETIC_WARNING, demo_kb, demo_market
+from moot.formats.market.data.kb import (
     MODULES,
     Fundamentals,
     IndexQuote,
@@ -36,11 +36,11 @@ from moot.market.kb import (
     Technicals,
     dump_kb,
     kb_to_data,
-    load_kb,
     parse_kb,
 )
-from moot.market.schema import kb_json_schema, outcome_json_schema, schema_files
-from moot.market.series import MacroSeries, PriceBar, PriceSeries
+from moot.formats.market.data.schema import kb_json_schema, outcome_json_schema, schema_files
+from moot.formats.market.data.series import MacroSeries, PriceBar, PriceSeries
+from moot.formats.market.data.sources import load_kb
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -48,9 +48,11 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 def test_published_schemas_are_up_to_date() -> None:
     for name, text in schema_files().items():
         path = DOCS / name
-        assert path.is_file(), f"{path} is missing: run python -m moot.market.publish_schemas docs"
+        assert path.is_file(), (
+            f"{path} is missing: run python -m moot.formats.market.data.publish_schemas docs"
+        )
         assert path.read_text(encoding="utf-8") == text, (
-            f"{path} is stale: run python -m moot.market.publish_schemas docs"
+            f"{path} is stale: run python -m moot.formats.market.data.publish_schemas docs"
         )
 
 
@@ -245,13 +247,13 @@ def test_every_kb_field_is_documented() -> None:
 
 
 def test_public_api_is_importable() -> None:
-    for name in moot.market.__all__:
-        assert hasattr(moot.market, name), name
+    for name in moot.formats.market.data.__all__:
+        assert hasattr(moot.formats.market.data, name), name
     assert set(moot.stats.__all__) >= {"mcnemar_exact", "wilson_interval", "brier_score"}
 
 
 def test_publish_schemas_writes_the_files(tmp_path: Path) -> None:
-    from moot.market.publish_schemas import main
+    from moot.formats.market.data.publish_schemas import main
 
     assert main([str(tmp_path / "out")]) == 0
     for name, text in schema_files().items():

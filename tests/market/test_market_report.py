@@ -14,13 +14,19 @@ import pytest
 from pydantic import BaseModel
 from test_market_analysts import RATES_PANEL
 
-from moot import run_debate
+from moot import i18n, run_debate
+from moot.formats import get_format
 from moot.formats.market import demo
-from moot.i18n import labels
 from moot.llm.scripted import DemoBackend, DemoRequest, ScriptedBackend
 from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
 from moot.report.html import formats, to_html
 from moot.store import Store
+
+
+def labels(lang: str) -> dict[str, str]:
+    """The shared labels and the market format's own, as a market briefing shows them."""
+    return {**i18n.labels(lang), **get_format("market").labels(lang)}
+
 
 TOPIC = "Will ExampleIndex close higher a month from now?"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from moot.speech import (
+from moot.formats.competitive.speech import (
     BudgetSearch,
     EspeakClock,
     EstimateClock,

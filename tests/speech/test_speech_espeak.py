@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from moot.errors import ConfigError
-from moot.speech import (
+from moot.formats.competitive.speech import (
     SpeechUnavailable,
     Synthesis,
     espeak,
@@ -146,7 +146,7 @@ def test_without_espeak_the_estimate_is_used_and_labelled(tmp_path: Path) -> Non
     """In a process where espeak-ng cannot be found, durations are estimates, and the
     controller's result says so."""
     script = (
-        "from moot.speech import control_duration, default_clock\n"
+        "from moot.formats.competitive.speech import control_duration, default_clock\n"
         "clock = default_clock()\n"
         "print(clock.source)\n"
         "print(clock.reason)\n"

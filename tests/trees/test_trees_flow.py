@@ -7,8 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from moot.trees import SPEAKING_ORDER, Candidate, FlowTree, IllegalMovesError, Move
-from moot.trees.messages import CATALOG
+from moot.formats.competitive.trees import (
+    SPEAKING_ORDER,
+    Candidate,
+    FlowTree,
+    IllegalMovesError,
+    Move,
+)
+from moot.formats.competitive.trees.messages import CATALOG
 
 
 def propose(claim: str, argument: str = "") -> Move:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import pytest
 from pydantic import ValidationError
 
-from moot.trees import (
+from moot.formats.competitive.trees import (
     Located,
     RehearsalClaim,
     RehearsalNode,
@@ -19,7 +19,7 @@ from moot.trees import (
     minimax_strength,
     strength_steps,
 )
-from moot.trees.sides import Side
+from moot.formats.competitive.trees.sides import Side
 
 
 def example_tree(lang: str = "en") -> RehearsalTree:

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import pytest
 
 from moot.detectors.lexical import char_ngrams, cosine
-from moot.trees import LEXICAL_METHOD, RehearsalIndex, RehearsalTree
-from moot.trees.retrieval import LexicalSimilarity
+from moot.formats.competitive.trees import LEXICAL_METHOD, RehearsalIndex, RehearsalTree
+from moot.formats.competitive.trees.retrieval import LexicalSimilarity
 
 
 def tree(lang: str = "en") -> RehearsalTree:

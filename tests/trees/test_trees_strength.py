@@ -1,5 +1,5 @@
-"""moot.trees.minimax_strength: hand-computed trees, properties over generated trees,
-and the errors for bad input."""
+"""moot.formats.competitive.trees.minimax_strength: hand-computed trees, properties
+over generated trees, and the errors for bad input."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from moot.trees import minimax_strength
+from moot.formats.competitive.trees import minimax_strength
 
 # Reproducible (the same examples every run, no example database written). The
 # autouse MOOT_HOME fixture is function-scoped; these tests never touch the store.

@@ -444,13 +444,26 @@ def as_warning(problem: Problem, round_name: str, side: str | None) -> QualityWa
 
 class Format(ABC):
     """A debate format. Subclasses set the class attributes and implement the
-    methods; an instance is stateless (one per registry entry)."""
+    methods; an instance is stateless (one per registry entry).
+
+    A format owns what it adds, and the layers above find it through the format:
+    its HTML view is named by ``html_view`` (an import path the report resolves, so
+    a format never imports the report layer; its sections' templates live in a
+    ``templates/`` folder beside the ``Format`` class and are named
+    ``formats/<name>/<file>``), its report labels come from :meth:`labels`. A
+    format installed from another package declares its view and labels the same
+    way."""
 
     name: ClassVar[str]
     summary: ClassVar[dict[str, str]]
     """One line per language for ``moot formats``."""
     min_positions: ClassVar[int] = MIN_POSITIONS
     max_positions: ClassVar[int] = MAX_POSITIONS
+    html_view: ClassVar[str | None] = None
+    """``"package.module:ClassName"`` of the format's HTML view (a subclass of
+    ``moot.report.html.formats.FormatView``, made with no arguments), which also
+    describes its runs to ``moot view``'s live page. None: the generic view (the
+    judge's trace, the transcript and the format's briefing sections)."""
     rubric: ClassVar[Rubric]
     standings: ClassVar[tuple[str, ...]]
     """Ordered best, partial, worst, uncertain (the demo judge relies on the order)."""
@@ -528,6 +541,12 @@ class Format(ABC):
         """Detector flags only this format can raise (from its structured record, e.g.
         concessions the closings do not reflect). Default: none."""
         return []
+
+    def labels(self, lang: str) -> Mapping[str, str]:
+        """The format's own labels in ``lang`` (``en`` or ``zh``), added to the shared
+        ones (``moot.i18n``) wherever a result of this format is shown: its briefing,
+        the Markdown and the HTML report. Default: none."""
+        return {}
 
     @abstractmethod
     def schemas(self) -> list[OutputSpec]:

@@ -4,6 +4,9 @@ The demo judge reads what the format tells it (``JudgeCall``: the units, what th
 other positions answered to each, the standings and the rubric's dimensions) and
 scores each unit by what happened to it: refuted units low, conceded ones high.
 It never gives every unit identical scores, and its figures are labelled synthetic.
+Its words are the format's: a format whose rounds are not a cross-examination
+registers its own (:func:`register_judge_phrases`, from its demo writers); the
+others get :data:`PHRASES`, which speak of arguments and cross-examination.
 """
 
 from __future__ import annotations
@@ -36,18 +39,22 @@ _RESPONSE_RANK: Final[dict[str, int]] = {"concede": 0, "partial": 1, "refute": 2
 
 
 @dataclass(frozen=True)
-class _JudgePhrases:
+class JudgePhrases:
+    """What the demo judge writes in one language; ``{m}`` is the motion."""
+
     motion: str
     generic_motion: str
     topic_max_chars: int
-    reasons: Mapping[str, str]  # response (or "none") -> reason
+    reasons: Mapping[str, str]
+    """A unit's reason, by the answer that decided its standing (``none``: no answer,
+    or one with no reason of its own)."""
     key_insight: str  # {u} {n}
     unresolved: tuple[str, ...]
     recommendation: str
 
 
-PHRASES: Final[dict[str, _JudgePhrases]] = {
-    "en": _JudgePhrases(
+PHRASES: Final[dict[str, JudgePhrases]] = {
+    "en": JudgePhrases(
         motion='the motion "{topic}"',
         generic_motion="the motion",
         topic_max_chars=90,
@@ -77,7 +84,7 @@ PHRASES: Final[dict[str, _JudgePhrases]] = {
         " real data, starting with the arguments that were refuted or left"
         " uncertain.",
     ),
-    "zh": _JudgePhrases(
+    "zh": JudgePhrases(
         motion="“{topic}”这一动议",
         generic_motion="该动议",
         topic_max_chars=40,
@@ -102,6 +109,15 @@ PHRASES: Final[dict[str, _JudgePhrases]] = {
 }
 
 
+_FORMAT_PHRASES: dict[str, Mapping[str, JudgePhrases]] = {}
+
+
+def register_judge_phrases(format_name: str, phrases: Mapping[str, JudgePhrases]) -> None:
+    """Let the demo judge of format ``format_name`` write ``phrases`` (by language)
+    instead of :data:`PHRASES`."""
+    _FORMAT_PHRASES[format_name] = phrases
+
+
 def _rank(responses: Mapping[str, str], rng: random.Random) -> tuple[int, str]:
     """The standing rank a unit earns from what the others answered to it (the most
     damaging answer counts), and the answer that decided it."""
@@ -110,7 +126,7 @@ def _rank(responses: Mapping[str, str], rng: random.Random) -> tuple[int, str]:
     worst = max(responses.values(), key=lambda r: _RESPONSE_RANK.get(r, 1))
     if worst in _RESPONSE_RANK:
         return _RESPONSE_RANK[worst], worst
-    return rng.choice((1, 3)), "challenge" if worst == "challenge" else "none"
+    return rng.choice((1, 3)), worst
 
 
 def judge(request: DemoRequest) -> BaseModel:
@@ -118,9 +134,10 @@ def judge(request: DemoRequest) -> BaseModel:
     if not isinstance(call, JudgeCall):
         raise BackendError("scripted:demo: the judge call carries no JudgeCall")
     lang = request.context.lang
-    if lang not in PHRASES:
-        raise BackendError(f"scripted:demo writes {', '.join(PHRASES)}, not {lang!r}")
-    p = PHRASES[lang]
+    table = _FORMAT_PHRASES.get(request.context.format, PHRASES)
+    if lang not in table:
+        raise BackendError(f"scripted:demo writes {', '.join(table)}, not {lang!r}")
+    p = table[lang]
     w = Weaver(
         lang,
         request.context.topic,

@@ -11,17 +11,16 @@ import time
 from collections.abc import Callable, Sequence
 
 from moot.errors import BudgetExceeded
-from moot.events import (
+from moot.llm.backend import Backend
+from moot.llm.events import (
     CallFinished,
     CallStarted,
-    Event,
-    Listener,
+    Observer,
     Reasked,
     Retrying,
     Validated,
     deliver,
 )
-from moot.llm.backend import Backend
 from moot.llm.retry import RetryEvent, retry_listener
 from moot.llm.types import (
     CallContext,
@@ -42,7 +41,7 @@ ExhaustedHook = Callable[[Sequence[Completion]], None]
 class Meter:
     """Tallies calls, re-asks and tokens across a debate and forwards events."""
 
-    def __init__(self, listener: Listener | None = None) -> None:
+    def __init__(self, listener: Observer | None = None) -> None:
         self._listener = listener
         self._ids = itertools.count(1)
         self.calls = 0
@@ -53,7 +52,7 @@ class Meter:
         # (model, schema name, fallback) -> calls, in the order first seen
         self._fallbacks: dict[tuple[str, str, ModeFallback], int] = {}
 
-    def emit(self, event: Event) -> None:
+    def emit(self, event: object) -> None:
         if not deliver(self._listener, event):
             self._listener = None  # it failed: it gets no more events
 

@@ -46,7 +46,7 @@ def to_markdown(result: DebateResult) -> str:
     recommendation, unmet rules and usage."""
     from moot.formats import get_format
 
-    labels = i18n.labels(result.lang)
+    labels = {**i18n.labels(result.lang), **get_format(result.format).labels(result.lang)}
     usage = result.usage
     usage_line = labels["usage.line"].format(
         calls=usage.calls,

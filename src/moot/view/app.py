@@ -109,7 +109,7 @@ class Viewer:
             run=pages.run_list([row], self.labels).lines[0],
             row_error=row.error or "",
             unreadable=self.labels["view.unreadable"].format(error=error) if error else "",
-            progress=pages.progress(row, calls, self.labels),
+            progress=pages.progress(row, calls, labels(self.lang, row.format)),
             refresh=pages.LIVE_REFRESH_S if running else None,
             report_href=pages.run_href(row.id) if row.status == "done" and not error else "",
         )

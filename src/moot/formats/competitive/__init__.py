@@ -34,14 +34,14 @@ from moot.formats.competitive.replies import (
 from moot.formats.competitive.rounds import CompetitiveRounds
 from moot.formats.competitive.sections import sections
 from moot.formats.competitive.speeches import speech_id
+from moot.formats.competitive.trees import STAGES
+from moot.formats.competitive.trees.sides import SIDES
 from moot.formats.competitive.words import CATALOG
 from moot.judging.judge import judge_spec
 from moot.judging.rubric import GENERAL
 from moot.llm.types import OutputSpec
 from moot.profiles import PROFILES
 from moot.schema import DebateResult
-from moot.trees import STAGES
-from moot.trees.sides import SIDES
 
 REWRITE_WORDS = (30, 261, 522, 2000)
 """Word budgets whose rewrite schemas are registered as representatives."""

@@ -39,10 +39,10 @@ from moot.formats.competitive.replies import (
 )
 from moot.formats.competitive.rounds import VoteCall
 from moot.formats.competitive.speeches import AudienceCall, RewriteCall, WriteCall
+from moot.formats.competitive.trees import Move, Stage
+from moot.formats.competitive.trees.sides import Side
 from moot.llm.scripted import DemoRequest, demo_seed, register_demo_writer
 from moot.text import sentences, word_count
-from moot.trees import Move, Stage
-from moot.trees.sides import Side
 
 
 @dataclass(frozen=True)

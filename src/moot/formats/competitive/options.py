@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any, Final, Literal, cast
 
 from moot.errors import ConfigError
-from moot.trees import DEFAULT_THRESHOLD, STAGES, Stage
-from moot.trees.sides import SIDES, Side
+from moot.formats.competitive.trees import DEFAULT_THRESHOLD, STAGES, Stage
+from moot.formats.competitive.trees.sides import SIDES, Side
 from moot.validation import check_number
 
 DEFAULT_SECONDS: Final[dict[Stage, float]] = {"opening": 240.0, "rebuttal": 240.0, "closing": 120.0}

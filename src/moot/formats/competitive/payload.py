@@ -8,8 +8,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from moot.trees import Action, Stage
-from moot.trees.sides import Side
+from moot.formats.competitive.trees import Action, Stage
+from moot.formats.competitive.trees.sides import Side
 
 STANDINGS = ("STRONG", "MIXED", "WEAK", "UNCERTAIN")
 """How a speech held up by the end of the debate (best, partial, worst, uncertain)."""
@@ -112,7 +112,8 @@ class CompetitiveSpeech(_Frozen):
 
 class RehearsalRecord(_Frozen):
     """One rehearsal tree: the sides that use it, the model that grew it, whether it
-    came from the store's cache, and the tree (``moot.trees.RehearsalTree`` JSON)."""
+    came from the store's cache, and the tree
+    (``moot.formats.competitive.trees.RehearsalTree`` JSON)."""
 
     sides: list[Side]
     model: str
@@ -182,7 +183,7 @@ class CompetitivePayload(_Frozen):
     sides: dict[Side, SideSetup]
     speeches: list[CompetitiveSpeech]
     flow_tree: dict[str, Any]
-    """The final debate flow tree (``moot.trees.FlowTree`` JSON)."""
+    """The final debate flow tree (``moot.formats.competitive.trees.FlowTree`` JSON)."""
     rehearsal: list[RehearsalRecord]
     similarity: Similarity
     clock: Clock

@@ -2,9 +2,9 @@
 
 Each debater who uses the rehearsal tree prepares with its own model: candidate
 claims for both sides (one call per side, rated for support), then the rebuttals
-they invite, grown top-down with ``moot.trees.grow`` (one wave of concurrent calls
-per level, each call writing and rating ``branching`` rebuttals of one node). Every
-rating is asked at temperature 0. Sides that use the same model share one tree;
+they invite, grown top-down with ``moot.formats.competitive.trees.grow`` (one wave
+of concurrent calls per level, each call writing and rating ``branching`` rebuttals
+of one node). Every rating is asked at temperature 0. Sides that use the same model share one tree;
 when the sides use different models, their trees are grown one after the other.
 
 A grown tree is kept in the run store's response cache (``Debate.keep``) under its
@@ -33,9 +33,9 @@ from moot.formats.competitive.replies import (
     claims_spec,
     rebuttals_spec,
 )
+from moot.formats.competitive.trees import RehearsalClaim, RehearsalNode, RehearsalTree, grow
+from moot.formats.competitive.trees.sides import SIDES, Side
 from moot.llm.types import Message
-from moot.trees import RehearsalClaim, RehearsalNode, RehearsalTree, grow
-from moot.trees.sides import SIDES, Side
 
 CACHE_VERSION = "rehearsal-tree/1"
 TEMPLATES = ("rehearsal_system", "rehearsal_claims", "rehearsal_expand")

@@ -26,11 +26,11 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from moot.formats.competitive.options import MAX_BRANCHING, MAX_CLAIMS
+from moot.formats.competitive.trees import ACTIONS, Action, Candidate, Stage
 from moot.llm.schemas import output_spec
 from moot.llm.types import OutputSpec
 from moot.profiles import ModelProfile
 from moot.text import word_count
-from moot.trees import ACTIONS, Action, Candidate, Stage
 
 Rating = Annotated[int, Field(ge=1, le=3)]
 Score = Annotated[int, Field(ge=1, le=10)]

@@ -40,18 +40,24 @@ from moot.formats.competitive.payload import (
 from moot.formats.competitive.rehearsal import Rehearsal
 from moot.formats.competitive.replies import VoteReply, vote_spec
 from moot.formats.competitive.similarity import Choice, choose
+from moot.formats.competitive.speech import Clock as SpeechClock
+from moot.formats.competitive.speech import EstimateClock, default_clock, espeak
 from moot.formats.competitive.speeches import Speaker
+from moot.formats.competitive.trees import (
+    SPEAKING_ORDER,
+    STAGES,
+    FlowTree,
+    RehearsalIndex,
+    RehearsalTree,
+)
+from moot.formats.competitive.trees.retrieval import EmbeddingSimilarity, LexicalSimilarity
+from moot.formats.competitive.trees.sides import SIDES, Side
 from moot.i18n import labels
 from moot.judging.judge import JudgedUnit
 from moot.judging.rubric import GENERAL
 from moot.llm.types import Message
 from moot.llm.waves import gather_wave
 from moot.schema import DebateResult, Judgement, Panel, QualityWarning
-from moot.speech import Clock as SpeechClock
-from moot.speech import EstimateClock, default_clock, espeak
-from moot.trees import SPEAKING_ORDER, STAGES, FlowTree, RehearsalIndex, RehearsalTree
-from moot.trees.retrieval import EmbeddingSimilarity, LexicalSimilarity
-from moot.trees.sides import SIDES, Side
 
 FORMAT = "competitive"
 VOTES: tuple[Vote, ...] = ("for", "against", "undecided")

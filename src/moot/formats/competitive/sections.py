@@ -7,9 +7,9 @@ from collections.abc import Mapping
 
 from moot.briefing import Bullets, Outline, Paragraph, Section, Table
 from moot.formats.competitive.payload import CompetitivePayload, CompetitiveSpeech
+from moot.formats.competitive.trees import FlowTree, RehearsalTree, strength_steps
 from moot.formats.competitive.words import word
 from moot.schema import DebateResult
-from moot.trees import FlowTree, RehearsalTree, strength_steps
 
 
 def _moves(speech: CompetitiveSpeech) -> str:

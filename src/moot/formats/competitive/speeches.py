@@ -13,7 +13,8 @@
    it is primed with the flow tree of the most similar earlier debate in the store.
 3. The **revision** rewrites the draft with that feedback to the first word budget,
    and is the duration controller's first try; every further try is a model call for
-   the controller's next budget (``moot.speech.acontrol_duration``): a speech that
+   the controller's next budget
+   (``moot.formats.competitive.speech.acontrol_duration``): a speech that
    fell short of it is continued by the missing words (what a small model can do:
    it keeps what it wrote), a longer one is rewritten shorter. Each try is measured
    with espeak-ng, until the speech lasts between T - 15 s and T + 1 s (10 tries at
@@ -51,9 +52,7 @@ from moot.formats.competitive.replies import (
     move_label,
     rewrite_spec,
 )
-from moot.llm.structured import Problem
-from moot.llm.types import Message
-from moot.speech import (
+from moot.formats.competitive.speech import (
     SECONDS_PER_WORD,
     Clock,
     DurationSource,
@@ -62,10 +61,19 @@ from moot.speech import (
     espeak,
     write_wav,
 )
+from moot.formats.competitive.trees import (
+    Candidate,
+    FlowTree,
+    Move,
+    RehearsalIndex,
+    RehearsalTree,
+    Stage,
+)
+from moot.formats.competitive.trees import strength_steps as steps_left
+from moot.formats.competitive.trees.sides import Side
+from moot.llm.structured import Problem
+from moot.llm.types import Message
 from moot.text import word_count
-from moot.trees import Candidate, FlowTree, Move, RehearsalIndex, RehearsalTree, Stage
-from moot.trees import strength_steps as steps_left
-from moot.trees.sides import Side
 
 RewriteMode = Literal["revise", "extend", "shorten"]
 MAX_RETRIEVALS = 6

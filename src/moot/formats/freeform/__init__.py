@@ -41,6 +41,7 @@ class FreeformFormat(Format):
     standings = STANDINGS
     payload_type = FreeformPayload
     prompts = "moot.formats.freeform"
+    html_view = "moot.formats.freeform.html:FreeformView"
 
     @staticmethod
     def rounds(options: Mapping[str, Any]) -> int:

@@ -8,13 +8,15 @@ Every figure is labelled as illustrative demo data."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from moot.demo_text import Weaver
 from moot.errors import BackendError
 from moot.formats.freeform.replies import SpeechReply
 from moot.formats.freeform.rounds import SpeechCall
+from moot.judging import demo as judge_demo
+from moot.judging.demo import JudgePhrases, register_judge_phrases
 from moot.llm.scripted import DemoRequest, register_demo_writer
 
 
@@ -176,6 +178,40 @@ def speech(request: DemoRequest) -> SpeechReply:
     return SpeechReply(responds_to=answered, speech=sentences[: data.max_sentences])
 
 
+JUDGE_PHRASES: Final[dict[str, JudgePhrases]] = {
+    # the judged units are speeches, answered (or not) by the next round's: there is
+    # no cross-examination, so no argument is refuted or conceded in one
+    "en": replace(
+        judge_demo.PHRASES["en"],
+        reasons={
+            "answered": "A speech of the next round answered it; the answer weakened it"
+            " without settling the point.",
+            "none": "No speech of the next round answered it, so its standing is uncertain.",
+        },
+        key_insight="The debate on {m} turned on evidence quality: {u} of {n} speeches held"
+        " their ground through the later rounds, and every figure offered was"
+        " illustrative rather than real.",
+        recommendation="Treat this scripted demo as an illustration of the debate's structure"
+        " only: before deciding on {m}, replace the illustrative figures with"
+        " real data, starting with the speeches whose standing is uncertain.",
+    ),
+    "zh": replace(
+        judge_demo.PHRASES["zh"],
+        reasons={
+            "answered": "下一轮的发言回应了它；回应削弱了它，但没有定论。",
+            "none": "下一轮没有发言回应它，因此其地位尚不确定。",
+        },
+        key_insight="关于{m}的辩论取决于证据质量：{n}篇发言中有{u}篇在后续轮次中站住了脚，"
+        "而双方提供的所有数据都是示例性的，并非真实数据。",
+        recommendation="请仅将本脚本演示视为辩论结构的示例：在就{m}作出决定之前，"
+        "应当用真实数据替换示例数据，并优先核实地位尚不确定的发言。",
+    ),
+}
+"""What the demo judge writes of a free-form debate."""
+
+
 def register() -> None:
-    """Let ``scripted:demo`` play the free-form format (every round is a speech)."""
+    """Let ``scripted:demo`` play the free-form format (every round is a speech) and
+    judge it in its own words."""
     register_demo_writer("freeform", "*", speech)
+    register_judge_phrases("freeform", JUDGE_PHRASES)

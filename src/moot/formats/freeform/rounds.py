@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from moot.detectors.core import TurnIssue, check_turn
 from moot.detectors.transcript import Transcript, Turn
 from moot.formats.base import Debate, Record, first_wave_with_classification
+from moot.formats.common.stances import stances as common_stances
 from moot.formats.freeform.payload import STANDINGS, DetectorReask, FreeformPayload, Speech
 from moot.formats.freeform.replies import SpeechReply, speech_spec
 from moot.i18n import labels
@@ -24,11 +25,6 @@ from moot.llm.schemas import output_spec
 from moot.llm.types import Message
 from moot.schema import QualityWarning
 from moot.text import join_sentences, sentences
-
-_STANCES = {
-    "en": {"pro": "For: {topic}", "con": "Against: {topic}"},
-    "zh": {"pro": "正方：{topic}", "con": "反方：{topic}"},
-}
 
 
 @dataclass(frozen=True)
@@ -47,11 +43,7 @@ class SpeechCall:
 
 def stances(debate: Debate) -> dict[str, str]:
     """Each position's stance as the detectors read it."""
-    table = _STANCES[debate.lang]
-    return {
-        p.key: table[p.key].format(topic=debate.topic) if p.key in table else p.name
-        for p in debate.positions
-    }
+    return common_stances(debate.positions, debate.topic, debate.lang)
 
 
 class FreeformRounds:

@@ -18,9 +18,11 @@ from typing import Any, ClassVar
 
 from moot.briefing import Section
 from moot.detectors.false_consensus import Concession, check_concessions
-from moot.detectors.transcript import Flag, JudgeScore, Transcript, Turn
+from moot.detectors.transcript import Flag, Transcript, Turn
 from moot.errors import ConfigError
 from moot.formats.base import Debate, Format, Record, as_sent
+from moot.formats.common.transcripts import unit_transcript
+from moot.formats.market import labels as words
 from moot.formats.market.briefing import market_sections
 from moot.formats.market.inputs import (
     OPTION_NAMES,
@@ -42,7 +44,6 @@ from moot.formats.market.replies import (
     cross_exam_spec,
 )
 from moot.formats.market.rounds import MARKET, MarketRounds
-from moot.i18n import labels
 from moot.judging.judge import judge_spec
 from moot.llm.schemas import output_spec
 from moot.llm.types import OutputSpec
@@ -71,6 +72,7 @@ class MarketFormat(Format):
     standings = STANDINGS
     payload_type = MarketPayload
     prompts = "moot.formats.market"
+    html_view = "moot.formats.market.html:MarketView"
     option_names = OPTION_NAMES
 
     def positions(self, sides: Sequence[str], lang: str) -> list[Position]:
@@ -78,7 +80,7 @@ class MarketFormat(Format):
             raise ConfigError(
                 "the market format's positions are bull and bear; --sides does not apply"
             )
-        L = labels(lang)
+        L = words.labels(lang)
         return [
             Position(key="bull", name=L["side.bull"], prefix="BULL"),
             Position(key="bear", name=L["side.bear"], prefix="BEAR"),
@@ -127,6 +129,10 @@ class MarketFormat(Format):
 
     async def run(self, debate: Debate) -> Record:
         return await MarketRounds(debate, read_inputs(debate.options)).run()
+
+    def labels(self, lang: str) -> Mapping[str, str]:
+        """The market's sides, rounds, answers, rules, sections and columns."""
+        return words.labels(lang)
 
     def schemas(self) -> list[OutputSpec]:
         """Every shape of schema a market debate of the built-in analysts can send: the
@@ -178,20 +184,9 @@ class MarketFormat(Format):
         for closing in body.closings:
             turns.append(Turn(side=closing.side, text=closing.final_stance))
             units.append(None)
-        index = {unit: n for n, unit in enumerate(units) if unit is not None}
         stances = _STANCES[result.lang]
-        transcript = Transcript(
-            topic=result.topic,
-            lang=result.lang,
-            sides={p.key: stances[p.key].format(topic=result.topic) for p in result.positions},
-            turns=turns,
-            judge_scores=[
-                JudgeScore(turn=index[s.argument_id], score=s.weighted)
-                for s in result.judgement.scores
-                if s.argument_id in index
-            ],
-        )
-        return transcript, units
+        sides = {p.key: stances[p.key].format(topic=result.topic) for p in result.positions}
+        return unit_transcript(result, sides, turns, units)
 
     def extra_flags(self, result: DebateResult, transcript: Transcript) -> list[Flag]:
         """A concession in cross-examination that the conceding analyst's closing does

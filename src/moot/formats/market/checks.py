@@ -1,5 +1,5 @@
 """The market format's evidence check: every number a reply cites, checked by code
-against the speaker's slice of the knowledge base (``moot.market.verify_numbers``),
+against the speaker's slice of the knowledge base (``moot.formats.market.data.verify_numbers``),
 and where an unsupported one sits in the whole knowledge base if anywhere.
 
 A reply's fields are checked together (so a number derived from two others the same
@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from moot.formats.market.data.evidence import EvidenceReport, NumberCheck, verify_numbers
+from moot.formats.market.data.kb import KnowledgeBase
 from moot.formats.market.payload import CheckStatus, MarketEvidenceCheck, MarketNumberRecord
-from moot.market.evidence import EvidenceReport, NumberCheck, verify_numbers
-from moot.market.kb import KnowledgeBase
 
 _SEPARATOR = "\n"
 

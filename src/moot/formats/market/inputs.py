@@ -25,9 +25,16 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from moot.errors import ConfigError
-from moot.market.analysts import Agent, AnalystPanel, load_panel, parse_panel, read_panel_tables
-from moot.market.kb import KnowledgeBase, dump_kb, load_kb, parse_kb
-from moot.market.slices import agent_slice
+from moot.formats.market.data.analysts import (
+    Agent,
+    AnalystPanel,
+    load_panel,
+    parse_panel,
+    read_panel_tables,
+)
+from moot.formats.market.data.kb import KnowledgeBase, dump_kb, parse_kb
+from moot.formats.market.data.slices import agent_slice
+from moot.formats.market.data.sources import load_kb
 
 OPTION_NAMES: Final = ("kb", "analysts", "baseline")
 MAX_ID = 16

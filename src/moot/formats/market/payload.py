@@ -29,7 +29,8 @@ class _Frozen(BaseModel):
 
 
 class MarketNumberRecord(_Frozen):
-    """One number or date a text cites, as the code checked it (``moot.market.evidence``).
+    """One number or date a text cites, as the code checked it
+    (``moot.formats.market.data.evidence``).
 
     ``status``: ``matched`` (a field of the data holds it, within rounding),
     ``derived`` (computed from two cited fields: ``field`` is the formula),
@@ -134,7 +135,8 @@ class MarketEvidenceScore(_Frozen):
 
 
 class MarketEvidenceRule(_Frozen):
-    """The unsupported-number rule applied (``moot.market.evidence.penalised_evidence``):
+    """The unsupported-number rule applied
+    (``moot.formats.market.data.evidence.penalised_evidence``):
     each unsupported number takes ``per_unsupported`` points off the evidence score,
     an argument whose every number is unsupported scores at most
     ``cap_when_all_unsupported``, never below ``floor``."""

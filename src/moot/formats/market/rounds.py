@@ -15,7 +15,7 @@ cross-examine, or the challenges it received and gave to close. Never the whole 
 never its whole history. Every number an argument or a challenge cites is checked by
 code against the analyst's slice (``checks``); after the judge's integer scores, each
 argument's evidence score is lowered for its unsupported numbers
-(``moot.market.penalised_evidence``), both scores kept.
+(``moot.formats.market.data.penalised_evidence``), both scores kept.
 """
 
 from __future__ import annotations
@@ -29,6 +29,17 @@ from pydantic import BaseModel
 
 from moot.formats.base import Debate, Record, first_wave_with_classification
 from moot.formats.market.checks import Checked, check_fields, unsupported_texts
+from moot.formats.market.data.analysts import Agent
+from moot.formats.market.data.evidence import (
+    ALL_UNSUPPORTED_CAP,
+    SCORE_FLOOR,
+    UNSUPPORTED_PENALTY,
+    EvidenceReport,
+    penalised_evidence,
+)
+from moot.formats.market.data.kb import KnowledgeBase
+from moot.formats.market.data.slices import agent_slice, render_slice
+from moot.formats.market.data.words import MODULE_DESCRIPTIONS
 from moot.formats.market.inputs import MarketInputs, argument_id, role_of
 from moot.formats.market.payload import (
     STANDINGS,
@@ -68,17 +79,6 @@ from moot.judging.rubric import Rubric
 from moot.llm.schemas import output_spec as build_spec
 from moot.llm.types import Message, OutputSpec
 from moot.llm.waves import gather_wave
-from moot.market.analysts import Agent
-from moot.market.evidence import (
-    ALL_UNSUPPORTED_CAP,
-    SCORE_FLOOR,
-    UNSUPPORTED_PENALTY,
-    EvidenceReport,
-    penalised_evidence,
-)
-from moot.market.kb import KnowledgeBase
-from moot.market.slices import agent_slice, render_slice
-from moot.market.words import MODULE_DESCRIPTIONS
 from moot.text import join_sentences
 
 

@@ -9,12 +9,12 @@ spent, the result records a warning (with ``--strict-rules`` the debate stops):
 - the anti-handshake rule: a cross-examination must challenge or refute
   (``refute``, ``question_evidence``) at least half of the opponent's arguments;
 - a challenge's ``new_evidence`` cites a number that is not in the analyst's slice
-  (checked by code, ``moot.market.verify_numbers``);
+  (checked by code, ``moot.formats.market.data.verify_numbers``);
 - the final stance's length; the debate's language; the baseline's direction agrees
   with its probability of up.
 
 An opening argument's unsupported numbers are not re-asked: they are flagged and
-lower the argument's evidence score (``moot.market.penalised_evidence``), so a
+lower the argument's evidence score (``moot.formats.market.data.penalised_evidence``), so a
 fabrication shows in the result instead of being quietly rewritten.
 """
 
@@ -22,32 +22,21 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
-from moot import i18n
+from moot.formats.common.rules import soft, stance_length
+from moot.formats.common.rules import wrong_language as _language
+from moot.formats.market import labels as words
 from moot.formats.market.payload import ATTACKS
 from moot.formats.market.replies import BaselineReply, ClosingReply, CrossExamReply, OpeningReply
 from moot.llm.structured import Problem
-from moot.text import cjk_share, join_sentences, word_count
+from moot.text import join_sentences
 
 
 def _soft(where: str, code: str, lang: str, **values: object) -> Problem:
-    """A rule problem, told to the model in the debate's language."""
-    return Problem(
-        f"{where}: {i18n.message(lang, f'reask.{code}', **values)}",
-        hard=False,
-        code=code,
-        where=where,
-    )
-
-
-def _language(fields: Iterable[tuple[str, str]], lang: str) -> list[Problem]:
-    problems = []
-    for where, text in fields:
-        share = cjk_share(text)
-        if (lang == "zh" and share < 0.3) or (lang == "en" and share > 0.3):
-            problems.append(_soft(where, "language", lang))
-    return problems
+    """A rule problem, told to the model in the debate's language (the market's own
+    rules are worded in its labels)."""
+    return soft(where, code, lang, labels=words.labels(lang), **values)
 
 
 def min_attacks(targets: int) -> int:
@@ -120,25 +109,8 @@ def check_closing(
     reply: ClosingReply, lang: str, stance_words: tuple[int, int] = (50, 100)
 ) -> list[Problem]:
     """The final stance is ``stance_words`` long, in the debate's language."""
-    problems: list[Problem] = []
     stance = join_sentences(list(reply.final_stance), lang)
-    words = word_count(stance)
-    low, high = stance_words
-    if not low <= words <= high:
-        problems.append(
-            _soft(
-                "final_stance",
-                "stance_length",
-                lang,
-                words=words,
-                chars=round(words * 1.5),
-                low=low,
-                high=high,
-                zh_low=round(low * 1.5),
-                zh_high=round(high * 1.5),
-            )
-        )
-    return problems + _language([("final_stance", stance)], lang)
+    return stance_length(stance, lang, stance_words) + _language([("final_stance", stance)], lang)
 
 
 def check_baseline(reply: BaselineReply, lang: str) -> list[Problem]:

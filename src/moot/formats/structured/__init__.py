@@ -15,8 +15,10 @@ from typing import ClassVar
 
 from moot.briefing import Bullets, Section, Table
 from moot.detectors.false_consensus import Concession, check_concessions
-from moot.detectors.transcript import Flag, JudgeScore, Transcript, Turn
+from moot.detectors.transcript import Flag, Transcript, Turn
 from moot.formats.base import Debate, Format, Record, as_sent, example_ids
+from moot.formats.common.stances import stances
+from moot.formats.common.transcripts import unit_transcript
 from moot.formats.structured.payload import STANDINGS, StructuredPayload
 from moot.formats.structured.replies import (
     MAX_ARGUMENTS,
@@ -34,11 +36,6 @@ from moot.llm.schemas import output_spec
 from moot.llm.types import OutputSpec
 from moot.schema import DebateResult
 
-_STANCES = {
-    "en": {"pro": "For: {topic}", "con": "Against: {topic}", "other": "{name}"},
-    "zh": {"pro": "正方：{topic}", "con": "反方：{topic}", "other": "{name}"},
-}
-
 
 class StructuredFormat(Format):
     name = "structured"
@@ -50,6 +47,7 @@ class StructuredFormat(Format):
     standings = STANDINGS
     payload_type = StructuredPayload
     prompts = "moot.formats.structured"
+    html_view = "moot.formats.structured.html:StructuredView"
 
     async def run(self, debate: Debate) -> Record:
         return await StructuredRounds(debate).run()
@@ -96,24 +94,7 @@ class StructuredFormat(Format):
         for closing in body.closings:
             turns.append(Turn(side=closing.side, text=closing.final_stance))
             units.append(None)
-        index = {unit: n for n, unit in enumerate(units) if unit is not None}
-        stances = _STANCES[lang]
-        sides = {
-            p.key: stances.get(p.key, stances["other"]).format(topic=result.topic, name=p.name)
-            for p in result.positions
-        }
-        transcript = Transcript(
-            topic=result.topic,
-            lang=lang,
-            sides=sides,
-            turns=turns,
-            judge_scores=[
-                JudgeScore(turn=index[s.argument_id], score=s.weighted)
-                for s in result.judgement.scores
-                if s.argument_id in index
-            ],
-        )
-        return transcript, units
+        return unit_transcript(result, stances(result.positions, result.topic, lang), turns, units)
 
     def extra_flags(self, result: DebateResult, transcript: Transcript) -> list[Flag]:
         """A concession in cross-examination that the conceding position's closing

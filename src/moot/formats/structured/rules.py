@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import cache
 
-from moot import i18n
+from moot.formats.common.rules import soft as _soft
+from moot.formats.common.rules import stance_length
+from moot.formats.common.rules import wrong_language as _language
 from moot.formats.structured.replies import ClosingReply, CrossExamReply, OpeningReply
 from moot.llm.structured import Problem
-from moot.text import cjk_share, join_sentences, normalise, sentences, word_count
+from moot.text import join_sentences, normalise, sentences
 
 CAUSAL = re.compile(
     r"\b(?:because|since|therefore|thus|hence|so|leads? to|led to|results? in|resulting in"
@@ -96,21 +98,6 @@ def _is_question(text: str) -> bool:
         or bool(QUESTION_START.search(stripped))
         or stripped.endswith(("吗", "呢"))
     )
-
-
-def _soft(where: str, code: str, lang: str, **values: object) -> Problem:
-    """A rule problem, told to the model in the debate's language."""
-    message = i18n.message(lang, f"reask.{code}", **values)
-    return Problem(f"{where}: {message}", hard=False, code=code, where=where)
-
-
-def _language(fields: Iterable[tuple[str, str]], lang: str) -> list[Problem]:
-    problems = []
-    for label, text in fields:
-        share = cjk_share(text)
-        if (lang == "zh" and share < 0.3) or (lang == "en" and share > 0.3):
-            problems.append(_soft(label, "language", lang))
-    return problems
 
 
 def check_opening(
@@ -251,21 +238,6 @@ def check_closing(
     if len(given) != len(reply.unrefuted):
         problems.append(Problem("unrefuted: an argument id is given twice"))
     stance = join_sentences(reply.final_stance, lang)
-    words = word_count(stance)
-    low, high = stance_words
-    if not low <= words <= high:
-        problems.append(
-            _soft(
-                "final_stance",
-                "stance_length",
-                lang,
-                words=words,
-                chars=round(words * 1.5),
-                low=low,
-                high=high,
-                zh_low=round(low * 1.5),
-                zh_high=round(high * 1.5),
-            )
-        )
+    problems += stance_length(stance, lang, stance_words)
     problems += _language([("final_stance", stance)], lang)
     return problems

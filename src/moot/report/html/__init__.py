@@ -3,8 +3,8 @@
 ``to_html(result)`` returns a complete document that needs no network: inline CSS
 (allowed by its hash in a strict Content-Security-Policy), charts as inline SVG,
 collapsing with ``<details>``, and no script. The page is assembled from sections:
-the ones every format shares (``common``) and the format's own, chosen by the
-result's ``format`` (``formats``). Every template autoescapes: whatever a model
+the ones every format shares (``common``) and the format's own, from the view its
+``Format`` names (``formats``). Every template autoescapes: whatever a model
 wrote is shown as text, never interpreted as markup.
 """
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pydantic import ValidationError
 
 from moot.errors import ConfigError
-from moot.report.html import common, formats, freeform, generic, market, structured
+from moot.report.html import common, generic
 from moot.report.html.formats import FormatView, register, view_of
 from moot.report.html.labels import label, labels
 from moot.report.html.page import render
@@ -32,10 +32,6 @@ __all__ = [
     "render_report",
     "to_html",
 ]
-
-formats.register(structured.StructuredView())
-formats.register(freeform.FreeformView())
-formats.register(market.MarketView())
 
 
 @dataclass(frozen=True)
@@ -78,7 +74,7 @@ def build_report(result: DebateResult) -> ReportPage:
 
 
 def _build(result: DebateResult, view: FormatView) -> ReportPage:
-    text = labels(result.lang)
+    text = labels(result.lang, result.format)
     sides = common.sides_of(result)
     ctx = Context(
         result=result,

@@ -1,5 +1,9 @@
-"""Which view renders which debate format: a registry keyed by the result's
-``format``.
+"""Which view renders which debate format: the one its ``Format`` names.
+
+A format names its view with ``Format.html_view``, an import path
+(``"package.module:ClassName"``) resolved here the first time a result of that
+format is shown, so the formats layer never imports the report layer and a format
+installed from another package brings its view the same way.
 
 A :class:`FormatView` says how one format is shown: its judged items, its transcript
 in speaking order, its own sections, and for the viewer's live page its rounds and
@@ -12,11 +16,12 @@ rest of the page (verdict, panel, scores, flags, questions, usage) is shared.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from typing import Any
 
 from moot.errors import ConfigError
-from moot.formats import get_format
+from moot.formats import formats, get_format
 from moot.report.html import generic
 from moot.report.html.parts import Context, ItemRef, Section, SideView, TurnView
 from moot.schema import DebateResult
@@ -27,7 +32,10 @@ DEFAULT_POSITIONS = 2
 class FormatView:
     """How one debate format is shown. Subclass it, set ``name`` (the format's) and
     ``unit`` (what the judge scores: a label key ``unit.<unit>``), override what the
-    defaults do not show well, and :func:`register` an instance."""
+    defaults do not show well, and name the class in the format's
+    ``Format.html_view`` (or :func:`register` an instance). Templates its sections
+    name ``formats/<format>/<file>`` are read from the ``templates`` folder beside the
+    format's ``Format`` class."""
 
     name: str = ""
     unit: str = "item"
@@ -78,19 +86,36 @@ def register(view: FormatView) -> None:
 
 
 def view_of(format_name: str) -> FormatView:
-    """The view of a format: its own, else the briefing view of a registered format;
-    ``ConfigError`` for a format this installation does not know."""
+    """The view of a format: one registered, else the one its ``Format.html_view``
+    names, else the briefing view; ``ConfigError`` for a format this installation
+    does not know, or a view that cannot be loaded."""
     view = VIEWS.get(format_name)
     if view is not None:
         return view
     try:
-        get_format(format_name)
+        fmt = get_format(format_name)
     except ConfigError:
-        known = ", ".join(sorted(VIEWS))
+        known = ", ".join(sorted({*VIEWS, *(f.name for f in formats() if f.html_view)}))
         raise ConfigError(
             f"no HTML view for debate format {format_name!r} (known: {known})"
         ) from None
-    return BriefingView(format_name)
+    if fmt.html_view is None:
+        return BriefingView(format_name)
+    view = VIEWS[format_name] = load_view(fmt.html_view)
+    return view
+
+
+def load_view(path: str) -> FormatView:
+    """The view named by ``"package.module:ClassName"``, made with no arguments."""
+    module_name, _, class_name = path.partition(":")
+    try:
+        found = getattr(importlib.import_module(module_name), class_name)
+    except (ImportError, AttributeError) as exc:
+        raise ConfigError(f"cannot load the HTML view {path!r}: {exc}") from exc
+    if not (isinstance(found, type) and issubclass(found, FormatView)):
+        raise ConfigError(f"the HTML view {path!r} is not a FormatView")
+    view: FormatView = found()
+    return view
 
 
 # ---- the live page ------------------------------------------------------------------

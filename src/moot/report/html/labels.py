@@ -3,9 +3,12 @@ briefing's catalog (``moot.i18n``): one catalog per language, the same keys in b
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 from moot import i18n
+from moot.errors import ConfigError
+from moot.formats import get_format
 
 CATALOG: Final[dict[str, dict[str, str]]] = {
     "en": {
@@ -68,16 +71,6 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "html.standing_panel": "panel majority",
         "html.standing_judge": "judge",
         "html.disputed": "disputed",
-        "html.market_trace_note": "One row per argument: the analyst who made it, the"
-        " challenges it received, the numbers it cites as code checked them against the"
-        " analyst's data, its evidence score (the judge's, then lowered for each unsupported"
-        " number), and where it stood in the end.",
-        "html.evidence_check": "Evidence check",
-        "html.numbers_checked": "{n} numbers checked",
-        "html.unsupported_numbers": "Not in the data",
-        "html.counterpoints": "Counterpoints",
-        "html.challenge_by": "Challenge from {agent}",
-        "html.refined_claims": "Claims that stand",
         "html.flags": "Flags",
         "html.detectors": "Detector flags",
         "html.detectors_note": "Found on this transcript by moot's lexical detectors (no model):"
@@ -235,15 +228,6 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "html.standing_panel": "评审团多数意见",
         "html.standing_judge": "裁判",
         "html.disputed": "有争议",
-        "html.market_trace_note": "每条论据一行：提出它的分析师、它受到的质询、代码按该分析师"
-        "的数据核对它所引用的数字的结果、它的证据得分（裁判的分数，以及按每个无依据数字扣分"
-        "后的分数），以及它最终的状态。",
-        "html.evidence_check": "证据核查",
-        "html.numbers_checked": "核对了 {n} 个数字",
-        "html.unsupported_numbers": "数据中没有",
-        "html.counterpoints": "反论点",
-        "html.challenge_by": "来自 {agent} 的质询",
-        "html.refined_claims": "仍然成立的论点",
         "html.flags": "标记",
         "html.detectors": "检测器标记",
         "html.detectors_note": "由 moot 的词法检测器（不用模型）在本次辩论文本上发现："
@@ -349,11 +333,22 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
 LANGS: Final = tuple(CATALOG)
 
 
-def labels(lang: str) -> dict[str, str]:
-    """Every label of a language for HTML pages: the briefing's and the page's own
-    (English for an unknown language)."""
+def labels(lang: str, format_name: str | None = None) -> dict[str, str]:
+    """Every label of a language for HTML pages: the briefing's, the page's own and,
+    for a page of one format's result, that format's (``Format.labels``; none for a
+    format this installation does not know). English for an unknown language."""
     own = CATALOG.get(lang, CATALOG["en"])
-    return {**i18n.labels(lang), **own}
+    return {**i18n.labels(lang), **own, **format_labels(lang, format_name)}
+
+
+def format_labels(lang: str, format_name: str | None) -> Mapping[str, str]:
+    """The labels format ``format_name`` adds in ``lang`` (none when it is unknown)."""
+    if format_name is None:
+        return {}
+    try:
+        return get_format(format_name).labels(lang)
+    except ConfigError:
+        return {}
 
 
 def round_label(labels_: dict[str, str], code: str) -> str:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import math
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -19,7 +21,13 @@ from importlib import resources
 import jinja2
 from markupsafe import Markup
 
+from moot.errors import ConfigError
+from moot.formats import get_format
+
 TEMPLATES = "report/templates/html"
+FORMAT_TEMPLATES = "templates"
+"""The folder, beside a format's ``Format`` class, of the templates its view's
+sections name ``formats/<format>/<file>``."""
 HTML_LANG = {"en": "en", "zh": "zh-Hans"}
 
 
@@ -60,11 +68,45 @@ def number(value: float | None, digits: int = 2) -> str:
     return f"{value:.{digits}f}"
 
 
+class FormatTemplates(jinja2.BaseLoader):
+    """Templates named ``formats/<name>/<file>``: ``<file>`` in the ``templates``
+    folder of the package that defines format ``<name>`` (the package of its
+    ``Format`` class), so a format, built in or installed, ships the templates of its
+    report sections beside its view."""
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, str | None, Callable[[], bool] | None]:
+        prefix, _, rest = template.partition("/")
+        name, _, file = rest.partition("/")
+        if prefix != "formats" or not name or not file:
+            raise jinja2.TemplateNotFound(template)
+        try:
+            fmt = get_format(name)
+        except ConfigError:
+            raise jinja2.TemplateNotFound(template) from None
+        module = sys.modules[type(fmt).__module__]
+        package = module.__package__ or module.__name__
+        try:
+            return _package_loader(package).get_source(environment, file)
+        except ValueError:  # the package has no templates folder
+            raise jinja2.TemplateNotFound(template) from None
+
+
+@cache
+def _package_loader(package: str) -> jinja2.PackageLoader:
+    return jinja2.PackageLoader(package, FORMAT_TEMPLATES)
+
+
 @cache
 def environment(*extra: tuple[str, str]) -> jinja2.Environment:
-    """The environment for HTML templates: moot's report templates, then the
-    ``(package, folder)`` template folders given; autoescaping always on."""
-    loaders: list[jinja2.BaseLoader] = [jinja2.PackageLoader("moot", TEMPLATES)]
+    """The environment for HTML templates: moot's report templates, the formats'
+    (:class:`FormatTemplates`), then the ``(package, folder)`` template folders given;
+    autoescaping always on."""
+    loaders: list[jinja2.BaseLoader] = [
+        jinja2.PackageLoader("moot", TEMPLATES),
+        FormatTemplates(),
+    ]
     loaders += [jinja2.PackageLoader(package, folder) for package, folder in extra]
     env = jinja2.Environment(
         loader=jinja2.ChoiceLoader(loaders),

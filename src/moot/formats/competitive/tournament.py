@@ -1,0 +1,197 @@
+"""Tournaments between competitive debaters (``moot tournament``).
+
+Two debater configurations (``full``, ``no-rehearsal``, ``no-flow``, ``baseline``: which
+of the rehearsal and flow trees a debater uses) meet in N competitive debates with
+the same models. They alternate sides (the first configuration argues pro in the
+odd-numbered debates, con in the even ones), so a side's advantage cancels out, and
+each debate has its own seed (the base seed plus its number). Topics are taken in
+turn.
+
+A debate's winner is the configuration whose side the verdict favours (the judge's
+leader unless evenly matched, or the panel's winner); a debate without one counts
+for neither. Each configuration's win rate is its wins over the debates with a
+winner, with a Wilson score interval (``moot.stats.wilson_interval``). The Oxford
+vote and the head-to-head by stage are tallied the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict
+
+from moot.debate import run_debate, verdict_leader
+from moot.errors import ConfigError
+from moot.events import Event, Listener, RunStored
+from moot.formats.competitive.options import CONFIGS
+from moot.formats.competitive.payload import CompetitivePayload
+from moot.formats.competitive.trees.sides import SIDES, Side
+from moot.llm.budget import PriceTable
+from moot.options import RunOptions
+from moot.stats import wilson_interval
+from moot.store import Store
+
+FORMAT = "competitive"
+CONFIDENCE = 0.95
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Game(_Frozen):
+    """One debate of the tournament: who argued which side, and who won what."""
+
+    number: int
+    topic: str
+    seed: int
+    run_id: str | None
+    configs: dict[Side, str]
+    verdict: str | None
+    """The configuration the verdict favours (None: no winner)."""
+    vote: str | None
+    """The configuration whose side gained more in the Oxford vote."""
+    stages: dict[str, str | None]
+    """Stage -> the configuration whose speech the judge scored higher."""
+
+
+class Tally(_Frozen):
+    """Wins and losses of one configuration by one measure, and the win rate over the
+    decided debates (or stages) with its Wilson interval."""
+
+    wins: int
+    losses: int
+    undecided: int
+    rate: float | None
+    interval: tuple[float, float]
+
+
+class Standing(_Frozen):
+    config: str
+    verdict: Tally
+    vote: Tally
+    stages: Tally
+
+
+class TournamentResult(_Frozen):
+    configs: tuple[str, str]
+    debates: int
+    confidence: float
+    games: list[Game]
+    standings: list[Standing]
+
+
+def tally(outcomes: Sequence[str | None], config: str) -> Tally:
+    """``config``'s record over ``outcomes`` (each the winning configuration or None)."""
+    wins = sum(1 for o in outcomes if o == config)
+    losses = sum(1 for o in outcomes if o is not None and o != config)
+    decided = wins + losses
+    low, high = wilson_interval(wins, decided, CONFIDENCE)
+    return Tally(
+        wins=wins,
+        losses=losses,
+        undecided=len(outcomes) - decided,
+        rate=round(wins / decided, 4) if decided else None,
+        interval=(round(low, 4), round(high, 4)),
+    )
+
+
+@dataclass(frozen=True)
+class Plan:
+    topics: tuple[str, ...]
+    configs: tuple[str, str]
+    debates: int
+
+
+def check_plan(topics: Sequence[str], configs: Sequence[str], debates: int) -> Plan:
+    """The tournament's plan, or ``ConfigError``."""
+    cleaned = tuple(t.strip() for t in topics)
+    if not cleaned or any(not t for t in cleaned):
+        raise ConfigError("a tournament needs at least one topic, none of them empty")
+    if len(configs) != 2:
+        raise ConfigError(f"a tournament is between two configurations, not {len(configs)}")
+    unknown = [c for c in configs if c not in CONFIGS]
+    if unknown:
+        raise ConfigError(f"unknown configuration {unknown[0]!r}; known: {', '.join(CONFIGS)}")
+    if configs[0] == configs[1]:
+        raise ConfigError("a tournament needs two different configurations")
+    if isinstance(debates, bool) or not isinstance(debates, int) or not 1 <= debates <= 1000:
+        raise ConfigError("--debates must be a whole number from 1 to 1000")
+    return Plan(cleaned, (configs[0], configs[1]), debates)
+
+
+def _sides(config: str, other: str, first: Side) -> dict[Side, str]:
+    second: Side = "con" if first == "pro" else "pro"
+    return {first: config, second: other}
+
+
+def run_tournament(
+    topics: Sequence[str],
+    configs: Sequence[str],
+    debates: int,
+    options: RunOptions,
+    *,
+    store: Store | None = None,
+    on_event: Listener | None = None,
+    prices: PriceTable | None = None,
+) -> TournamentResult:
+    """Run the debates one after another and tally them (see the module)."""
+    plan = check_plan(topics, configs, debates)
+    a, b = plan.configs
+    base_seed = options.seed or 0
+    games: list[Game] = []
+    for number in range(1, plan.debates + 1):
+        sides = _sides(a, b, "pro" if number % 2 else "con")
+        format_options = {
+            **dict(options.format_options),
+            "rehearsal_tree": [s for s in SIDES if CONFIGS[sides[s]][0]],
+            "flow_tree": [s for s in SIDES if CONFIGS[sides[s]][1]],
+        }
+        seed = base_seed + number
+        topic = plan.topics[(number - 1) % len(plan.topics)]
+        stored: list[str] = []
+
+        def listener(event: Event, stored: list[str] = stored) -> None:
+            if isinstance(event, RunStored):
+                stored.append(event.debate_id)
+            if on_event is not None:
+                on_event(event)
+
+        result = run_debate(
+            topic,
+            options.replace(format=FORMAT, seed=seed, format_options=format_options),
+            store=store,
+            on_event=listener,
+            prices=prices,
+        )
+        body = CompetitivePayload.model_validate(result.body)
+        leader = verdict_leader(result.judgement, result.panel)
+        games.append(
+            Game(
+                number=number,
+                topic=topic,
+                seed=seed,
+                run_id=stored[0] if stored else None,
+                configs=sides,
+                verdict=next((c for side, c in sides.items() if side == leader), None),
+                vote=sides[body.vote.winner] if body.vote.winner else None,
+                stages={r.stage: sides[r.winner] if r.winner else None for r in body.head_to_head},
+            )
+        )
+    standings = [
+        Standing(
+            config=config,
+            verdict=tally([g.verdict for g in games], config),
+            vote=tally([g.vote for g in games], config),
+            stages=tally([w for g in games for w in g.stages.values()], config),
+        )
+        for config in plan.configs
+    ]
+    return TournamentResult(
+        configs=plan.configs,
+        debates=plan.debates,
+        confidence=CONFIDENCE,
+        games=games,
+        standings=standings,
+    )

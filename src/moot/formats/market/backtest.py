@@ -1,0 +1,266 @@
+"""The market backtest (``moot backtest DIR|demo``): a market debate on every dated
+snapshot, against a single agent given the same data, scored against what happened.
+
+For each snapshot (``moot.formats.market.data.snapshots``) the market format debates whether the
+target index closes higher at the end of the horizon, with the single-agent baseline
+in the same run (one call on the whole KB, in the first wave). The verdict's bull and
+bear totals give the direction and P(up) (``moot.formats.market.data.direction_from_totals``); the
+baseline states its own. ``moot.formats.market.data.summarise`` scores both, and
+``grid_search_weights`` chooses the judge's dimension weights on the earlier
+snapshots and reports them on the later ones.
+
+Each snapshot's debate is a stored run ``<backtest id>.<snapshot id>``: a rerun with
+the same id takes the finished ones from the store, resumes the unfinished ones from
+their journal and runs the rest. Documented in docs/market.md, "Backtest".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from pydantic import ValidationError
+
+from moot.debate import RESUMABLE, new_debate_id, resume_debate, run_debate
+from moot.errors import ConfigError, StoreError
+from moot.events import Listener
+from moot.formats.market.data.backtest import (
+    MARKET_DIMENSIONS,
+    BacktestSummary,
+    ScoredSnapshot,
+    SnapshotRow,
+    WeightSearch,
+    direction_from_totals,
+    grid_search_weights,
+    summarise,
+)
+from moot.formats.market.data.snapshots import Snapshot, load_snapshots
+from moot.formats.market.inputs import kb_option, stored_options
+from moot.formats.market.payload import MarketPayload
+from moot.llm.budget import PriceTable
+from moot.options import RunOptions
+from moot.schema import DebateResult
+from moot.store import Store
+from moot.validation import RUN_ID, check_name
+
+TOPICS: Final = {
+    "en": "Will {name} ({target}) close higher {horizon} sessions after {as_of} than it did"
+    " on {as_of}?",
+    "zh": "{name}（{target}）在 {as_of} 之后第 {horizon} 个交易日的收盘价，会高于 {as_of}"
+    " 的收盘价吗？",
+}
+
+
+@dataclass(frozen=True)
+class SnapshotDebate:
+    """One snapshot's debate as the backtest reads it."""
+
+    snapshot: Snapshot
+    run_id: str
+    result: DebateResult
+    row: SnapshotRow
+    scored: ScoredSnapshot
+    reused: bool
+    """Taken finished from the store (a rerun with the same id)."""
+
+
+@dataclass(frozen=True)
+class BacktestReport:
+    """Every snapshot's forecasts and the figures computed from them."""
+
+    id: str
+    source: str
+    synthetic: bool
+    debates: list[SnapshotDebate]
+    summary: BacktestSummary
+    weights: WeightSearch | None
+    weights_note: str | None
+
+    @property
+    def rows(self) -> list[SnapshotRow]:
+        return [d.row for d in self.debates]
+
+    def to_json(self) -> dict[str, Any]:
+        """``snapshots`` (one row per snapshot), ``summary`` (the figures, the chosen
+        weights and their out-of-sample accuracy) and ``debates`` (each snapshot's
+        stored run and the verdict's totals)."""
+        summary = self.summary.to_json()
+        summary["weights"] = self.weights.weights if self.weights else None
+        summary["out_of_sample_accuracy"] = self.weights.test_accuracy if self.weights else None
+        summary["weight_search"] = self.weights.to_json() if self.weights else None
+        summary["weight_search_note"] = self.weights_note
+        return {
+            "id": self.id,
+            "source": self.source,
+            "synthetic": self.synthetic,
+            "snapshots": [row.to_json() for row in self.rows],
+            "summary": summary,
+            "debates": [
+                {
+                    "id": d.snapshot.id,
+                    "run_id": d.run_id,
+                    "return_pct": d.snapshot.outcome.return_pct,
+                    "totals": dict(d.result.judgement.totals),
+                    "scores": {"bull": dict(d.scored.bull), "bear": dict(d.scored.bear)},
+                }
+                for d in self.debates
+            ],
+        }
+
+
+def topic_of(snapshot: Snapshot, lang: str) -> str:
+    """The question debated on a snapshot."""
+    outcome = snapshot.outcome
+    return TOPICS[lang].format(
+        name=snapshot.kb.indices[outcome.target].name,
+        target=outcome.target,
+        horizon=outcome.horizon_sessions,
+        as_of=outcome.as_of.isoformat(),
+    )
+
+
+def snapshot_seed(seed: int | None, snapshot_id: str) -> int | None:
+    """Each snapshot's debate seed, derived from the backtest's (the same seed on every
+    snapshot would make every debate sample alike)."""
+    if seed is None:
+        return None
+    digest = hashlib.sha256(f"{seed}:{snapshot_id}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
+def _mean_scores(result: DebateResult, side: str) -> dict[str, float]:
+    own = [s.scores for s in result.judgement.scores if s.side == side]
+    return {d: statistics.fmean(s[d] for s in own) for d in MARKET_DIMENSIONS}
+
+
+def read_debate(
+    snapshot: Snapshot, run_id: str, result: DebateResult, reused: bool
+) -> SnapshotDebate:
+    """A finished snapshot debate as the backtest's row and scores."""
+    totals = result.judgement.totals
+    predicted, p_up = direction_from_totals(totals["bull"], totals["bear"])
+    baseline = MarketPayload.model_validate(result.body).baseline
+    if baseline is None:
+        raise StoreError(f"run {run_id!r} has no baseline: it was not made by a backtest")
+    row = SnapshotRow(
+        id=snapshot.id,
+        as_of=snapshot.as_of,
+        predicted=predicted,
+        actual=snapshot.outcome.direction,
+        confidence_up=round(p_up, 6),
+        baseline_predicted=baseline.direction,
+        baseline_confidence_up=baseline.probability_up,
+    )
+    scored = ScoredSnapshot(
+        id=snapshot.id,
+        as_of=snapshot.as_of,
+        actual=snapshot.outcome.direction,
+        bull=_mean_scores(result, "bull"),
+        bear=_mean_scores(result, "bear"),
+    )
+    return SnapshotDebate(snapshot, run_id, result, row, scored, reused)
+
+
+def _stored_result(
+    store: Store,
+    run_id: str,
+    topic: str,
+    on_event: Listener | None,
+    prices: PriceTable | None,
+) -> tuple[DebateResult | None, bool]:
+    """This snapshot's stored run, finished (reused) or resumed from its journal;
+    ``(None, False)`` when there is none."""
+    row = store.get_debate(run_id)
+    if row is None:
+        return None, False
+    if row.topic != topic or row.format != "market":
+        raise ConfigError(
+            f"run {run_id!r} holds another debate ({row.format}: {row.topic!r}); choose"
+            " another backtest --id"
+        )
+    if row.status in RESUMABLE:
+        return resume_debate(run_id, store=store, on_event=on_event, prices=prices), False
+    try:
+        return DebateResult.model_validate_json(row.result_json or ""), True
+    except ValidationError as exc:
+        raise StoreError(f"the stored result of run {run_id!r} does not read back") from exc
+
+
+def run_backtest(
+    source: str | Path,
+    options: RunOptions,
+    *,
+    store: Store,
+    backtest_id: str | None = None,
+    on_event: Listener | None = None,
+    on_snapshot: Callable[[int, int, SnapshotDebate], None] | None = None,
+    on_started: Callable[[str, int], None] | None = None,
+    prices: PriceTable | None = None,
+    train_fraction: float = 0.6,
+) -> BacktestReport:
+    """Debate every snapshot of ``source`` (a directory, or ``"demo"``) with the market
+    format and its baseline under ``options`` (model, seed, language...), and score
+    the forecasts. ``on_started(backtest id, snapshots)`` is told the id to rerun
+    with before the first debate; ``on_snapshot(done, total, debate)`` after each."""
+    if options.panel:
+        raise ConfigError("the backtest judges with one judge: no --panel")
+    if options.sides:
+        raise ConfigError("the backtest debates bull against bear: no --sides")
+    snapshots = load_snapshots(source)
+    ident = check_name(
+        backtest_id or "bt-" + new_debate_id(),
+        RUN_ID,
+        "backtest id",
+        "use letters, digits, '.', '_' or '-', starting with a letter or digit",
+    )
+    # the analysts file read once, before the first debate, for every snapshot
+    analysts = stored_options({k: v for k, v in options.format_options.items() if k == "analysts"})
+    if on_started is not None:
+        on_started(ident, len(snapshots))
+    debates: list[SnapshotDebate] = []
+    for n, snapshot in enumerate(snapshots, start=1):
+        run_id = check_name(
+            f"{ident}.{snapshot.id}", RUN_ID, "snapshot run id", "use a shorter backtest --id"
+        )
+        topic = topic_of(snapshot, options.lang)
+        result, reused = _stored_result(store, run_id, topic, on_event, prices)
+        if result is None:
+            format_options = {**analysts, "kb": kb_option(snapshot.kb), "baseline": True}
+            result = run_debate(
+                topic,
+                options.replace(
+                    format="market",
+                    format_options=format_options,
+                    seed=snapshot_seed(options.seed, snapshot.id),
+                ),
+                store=store,
+                debate_id=run_id,
+                on_event=on_event,
+                prices=prices,
+            )
+        debate = read_debate(snapshot, run_id, result, reused)
+        debates.append(debate)
+        if on_snapshot is not None:
+            on_snapshot(n, len(snapshots), debate)
+    weights, note = _weights([d.scored for d in debates], train_fraction)
+    return BacktestReport(
+        id=ident,
+        source=str(source),
+        synthetic=any(s.synthetic for s in snapshots),
+        debates=debates,
+        summary=summarise([d.row for d in debates]),
+        weights=weights,
+        weights_note=note,
+    )
+
+
+def _weights(
+    scored: Sequence[ScoredSnapshot], train_fraction: float
+) -> tuple[WeightSearch | None, str | None]:
+    if len({s.as_of for s in scored}) < 2:
+        return None, "the weight search needs snapshots on at least 2 dates"
+    return grid_search_weights(scored, train_fraction=train_fraction), None

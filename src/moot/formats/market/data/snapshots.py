@@ -1,0 +1,213 @@
+"""Backtest snapshots: a KB as known on a date, with the known next-period outcome.
+
+Layout of a snapshot set (docs/market.md, "Backtest snapshots")::
+
+    DIR/
+      <snapshot-id>/kb.json        the KB as of that date (meta.as_of)
+      <snapshot-id>/outcome.json   {"as_of", "target", "horizon_sessions",
+                                    "end_date", "return_pct", "direction"}
+
+A snapshot id is letters, digits, ``.``, ``_`` and ``-`` (e.g. ``2024-05-15``).
+Other files in DIR and directories whose name starts with ``.`` are ignored. The
+loader checks every snapshot: both files valid, ``outcome.as_of == kb.meta.as_of``,
+the target among the KB's indices, ``end_date`` after ``as_of``, and ``direction``
+``up`` exactly when ``return_pct > 0``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from moot.errors import DataError
+from moot.formats.market.data.build import MarketData, build_kb
+from moot.formats.market.data.demo import DEMO_SEED, DEMO_SOURCE, SYNTHETIC_WARNING, demo_market
+from moot.formats.market.data.files import read_json
+from moot.formats.market.data.kb import KnowledgeBase, dump_kb, parse_kb
+
+Direction = Literal["up", "down"]
+SNAPSHOT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
+KB_FILE = "kb.json"
+OUTCOME_FILE = "outcome.json"
+
+
+class Outcome(BaseModel):
+    """What happened after the snapshot: the target's return over the horizon."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    as_of: dt.date = Field(description="The snapshot's date (the KB's meta.as_of).")
+    target: str = Field(min_length=1, description="Ticker of the index forecast (in indices).")
+    horizon_sessions: int = Field(ge=1, description="Sessions from as_of to end_date.")
+    end_date: dt.date = Field(description="Date of the closing price the return ends at.")
+    return_pct: float = Field(description="Close-to-close return of the target, in percent.")
+    direction: Direction = Field(description="up when return_pct > 0, else down.")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Outcome:
+        if self.end_date <= self.as_of:
+            raise ValueError(f"end_date {self.end_date} is not after as_of {self.as_of}")
+        expected = "up" if self.return_pct > 0 else "down"
+        if self.direction != expected:
+            raise ValueError(
+                f"direction is {self.direction} but return_pct {self.return_pct} means {expected}"
+                " (up exactly when return_pct > 0)"
+            )
+        return self
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One dated KB and its outcome, cross-checked."""
+
+    id: str
+    kb: KnowledgeBase
+    outcome: Outcome
+
+    def __post_init__(self) -> None:
+        if not SNAPSHOT_ID.match(self.id):
+            raise ValueError(f"snapshot id {self.id!r}: use letters, digits, '.', '_' and '-'")
+        if self.kb.meta.as_of != self.outcome.as_of:
+            raise ValueError(
+                f"snapshot {self.id}: outcome.as_of {self.outcome.as_of} differs from the KB's"
+                f" meta.as_of {self.kb.meta.as_of}"
+            )
+        if self.outcome.target not in self.kb.indices:
+            raise ValueError(
+                f"snapshot {self.id}: target {self.outcome.target!r} is not in the KB's indices"
+                f" ({', '.join(self.kb.indices) or 'none'})"
+            )
+
+    @property
+    def as_of(self) -> dt.date:
+        return self.outcome.as_of
+
+    @property
+    def synthetic(self) -> bool:
+        return self.kb.meta.synthetic
+
+
+def _load_one(directory: Path) -> Snapshot:
+    name = directory.name
+    for file in (KB_FILE, OUTCOME_FILE):
+        if not (directory / file).is_file():
+            raise DataError(f"snapshot {directory} has no {file}")
+    kb = parse_kb(read_json(directory / KB_FILE, "knowledge base"), source=str(directory / KB_FILE))
+    try:
+        outcome = Outcome.model_validate(read_json(directory / OUTCOME_FILE, "outcome"))
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'outcome'}: {e['msg']}" for e in exc.errors()
+        )
+        raise DataError(f"{directory / OUTCOME_FILE} is not a valid outcome: {problems}") from exc
+    try:
+        return Snapshot(name, kb, outcome)
+    except ValueError as exc:
+        raise DataError(f"{directory}: {exc}") from exc
+
+
+def load_snapshots(source: str | Path) -> list[Snapshot]:
+    """The snapshots in a directory (see the module docstring), oldest first, or the
+    synthetic demo set for ``"demo"``."""
+    if str(source) == "demo":
+        return demo_snapshots()
+    root = Path(source)
+    if not root.is_dir():
+        raise DataError(f"snapshot set {root} is not a directory")
+    snapshots = [
+        _load_one(d) for d in sorted(root.iterdir()) if d.is_dir() and not d.name.startswith(".")
+    ]
+    if not snapshots:
+        raise DataError(
+            f"snapshot set {root} has no snapshot: expected {root}/<id>/{KB_FILE} and"
+            f" {root}/<id>/{OUTCOME_FILE}"
+        )
+    return sorted(snapshots, key=lambda s: (s.as_of, s.id))
+
+
+def write_snapshots(snapshots: Sequence[Snapshot], directory: str | Path) -> Path:
+    """Write ``snapshots`` in the layout ``load_snapshots`` reads; returns the directory."""
+    root = Path(directory)
+    ids = [s.id for s in snapshots]
+    if len(set(ids)) != len(ids):
+        raise ValueError("two snapshots share an id")
+    for snapshot in snapshots:
+        folder = root / snapshot.id
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / KB_FILE).write_text(dump_kb(snapshot.kb), encoding="utf-8")
+        outcome = snapshot.outcome.model_dump(mode="json")
+        (folder / OUTCOME_FILE).write_text(
+            json.dumps(outcome, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+        )
+    return root
+
+
+def snapshots_from_market(
+    data: MarketData,
+    target: str,
+    *,
+    every: int,
+    horizon: int,
+    warmup: int = 252,
+    source: str,
+    warnings: Sequence[str] = (),
+    synthetic: bool = False,
+) -> list[Snapshot]:
+    """Snapshots of ``data`` every ``every`` sessions of the target index, each with
+    the target's return over the next ``horizon`` sessions.
+
+    The first snapshot is on the target's ``warmup``-th session (252 by default: a
+    year of history, so the 52-week range and SMA-200 exist); the last is the latest
+    one with ``horizon`` sessions after it. Each KB is built from the data up to its
+    date only. Snapshot ids are the dates (``YYYY-MM-DD``).
+    """
+    if target not in data.indices:
+        raise ValueError(f"target {target!r} is not one of the indices")
+    if every < 1 or horizon < 1 or warmup < 1:
+        raise ValueError("every, horizon and warmup must be at least 1")
+    bars = data.indices[target].series.bars
+    snapshots = []
+    for i in range(warmup - 1, len(bars) - horizon, every):
+        start, end = bars[i], bars[i + horizon]
+        change = round((end.close / start.close - 1) * 100, 4)
+        outcome = Outcome(
+            as_of=start.date,
+            target=target,
+            horizon_sessions=horizon,
+            end_date=end.date,
+            return_pct=change,
+            direction="up" if change > 0 else "down",
+        )
+        kb = build_kb(data, start.date, source=source, warnings=warnings, synthetic=synthetic)
+        snapshots.append(Snapshot(start.date.isoformat(), kb, outcome))
+    return snapshots
+
+
+def demo_snapshots(seed: int = DEMO_SEED) -> list[Snapshot]:
+    """The synthetic demo snapshot set: the demo market every 20 sessions after a
+    year of history, each with ExampleIndex's return over the next 20 sessions."""
+    return list(_demo_snapshots(seed))
+
+
+@lru_cache(maxsize=2)
+def _demo_snapshots(seed: int) -> tuple[Snapshot, ...]:
+    return tuple(
+        snapshots_from_market(
+            demo_market(seed),
+            "EXI",
+            every=20,
+            horizon=20,
+            warmup=260,
+            source=DEMO_SOURCE,
+            warnings=[SYNTHETIC_WARNING],
+            synthetic=True,
+        )
+    )

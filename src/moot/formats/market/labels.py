@@ -1,0 +1,174 @@
+"""The market format's labels, in English and Chinese: its sides, rounds, answers
+and rules, its briefing sections and columns, and its HTML report's words. They join
+the shared labels (``moot.i18n``) wherever a market result is shown
+(``MarketFormat.labels``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+LABELS: Final[dict[str, dict[str, str]]] = {
+    "en": {
+        "side.bull": "Bull",
+        "side.bear": "Bear",
+        "standing.WEAKENED": "WEAKENED",
+        "response.question_evidence": "questioned the evidence",
+        "round.baseline": "Single-agent baseline",
+        "round.synthesis": "Market synthesis",
+        "conviction.strengthened": "conviction strengthened",
+        "conviction.weakened": "conviction weakened",
+        "conviction.unchanged": "conviction unchanged",
+        "direction.up": "up",
+        "direction.down": "down",
+        "reask.evidence_no_data": "cite the data points from your data that support the claim,"
+        " with their numbers",
+        "reask.handshake": "you challenged or refuted {attacks} of {n} arguments; challenge or"
+        " refute at least {needed} (refute or question_evidence) instead of agreeing",
+        "reask.unsupported_number": "cites {numbers}, which is not in your data; cite only"
+        " numbers from your data",
+        "reask.baseline_inconsistent": "direction {direction} contradicts probability_up: up"
+        " needs a probability above 50, down one below",
+        "rule.evidence_no_data": "the evidence cites no data point",
+        "rule.handshake": "fewer than half of the opponent's arguments were challenged or"
+        " refuted (anti-handshake rule)",
+        "rule.unsupported_number": "new evidence cites numbers that are not in the analyst's data",
+        "rule.baseline_inconsistent": "the direction contradicts the probability of up",
+        "market.data": "Market data and analysts",
+        "market.as_of": "Data as of {date}, from {source}.",
+        "market.modules": "Modules: {modules}.",
+        "market.synthetic": "synthetic data",
+        "market.synthesis": "Market synthesis",
+        "market.bull_case": "Bull case:",
+        "market.bear_case": "Bear case:",
+        "market.judge_note": "Judge's note:",
+        "market.not_forecast": "This judges the quality of the debate, not where the market"
+        " will go: it is not a forecast and not investment advice.",
+        "market.panel_weights": "The judge profiles' own weights cover the standard dimensions,"
+        " not the market rubric's, so every judge of the panel weighs logic 30%, evidence 30%,"
+        " clarity 20% and persuasiveness 20%.",
+        "market.evidence": "Evidence check (every cited number verified by code)",
+        "market.evidence.summary": "{checked} numbers and dates checked: {matched} found in the"
+        " data, {derived} computed from cited fields, {quoted} quoted from an opponent,"
+        " {unsupported} unsupported.",
+        "market.evidence.rule": "Rule: each unsupported number in an argument takes {per:g}"
+        " points off its evidence score (1-10); an argument whose every number is unsupported"
+        " scores at most {cap:g}; never below {floor:g}. The trace shows the judge's score and"
+        " the penalised one.",
+        "market.evidence.none": "No unsupported number.",
+        "market.elsewhere": "in the knowledge base at {field}, outside the analyst's slice",
+        "market.concedes": "Concedes",
+        "market.baseline": "Single-agent baseline",
+        "market.baseline.line": "One agent, one call on the whole knowledge base: {direction},"
+        " probability of up {p}%.",
+        "col.agent": "Analyst",
+        "col.lens": "Lens",
+        "col.modules": "Data (slice)",
+        "col.horizon": "Horizon",
+        "col.opponents": "Cross-examines",
+        "col.confidence": "Confidence",
+        "col.evidence_score": "Evidence (judge -> code)",
+        "col.unsupported": "Unsupported",
+        "col.where": "Field",
+        "col.cited": "Cited",
+        "col.closest": "Closest field",
+        "col.kb_value": "Value there",
+        "col.note": "Note",
+        "col.target": "Target",
+        "col.challenge": "Challenge",
+        "col.new_evidence": "New evidence",
+        # the HTML report
+        "html.market_trace_note": "One row per argument: the analyst who made it, the"
+        " challenges it received, the numbers it cites as code checked them against the"
+        " analyst's data, its evidence score (the judge's, then lowered for each unsupported"
+        " number), and where it stood in the end.",
+        "html.evidence_check": "Evidence check",
+        "html.numbers_checked": "{n} numbers checked",
+        "html.unsupported_numbers": "Not in the data",
+        "html.counterpoints": "Counterpoints",
+        "html.challenge_by": "Challenge from {agent}",
+        "html.refined_claims": "Claims that stand",
+    },
+    "zh": {
+        "side.bull": "多头",
+        "side.bear": "空头",
+        "standing.WEAKENED": "被削弱",
+        "response.question_evidence": "质疑证据",
+        "round.baseline": "单智能体基准",
+        "round.synthesis": "市场综合",
+        "conviction.strengthened": "信心增强",
+        "conviction.weakened": "信心减弱",
+        "conviction.unchanged": "信心不变",
+        "direction.up": "上涨",
+        "direction.down": "下跌",
+        "reask.evidence_no_data": "请引用你的数据中支持该主张的数据点，并写出数字",
+        "reask.handshake": "你只对 {n} 条论据中的 {attacks} 条提出了质疑或反驳；请至少对 {needed}"
+        " 条使用 refute 或 question_evidence，而不是一味同意",
+        "reask.unsupported_number": "引用了 {numbers}，这些数字不在你的数据中；"
+        "只能引用你的数据中的数字",
+        "reask.baseline_inconsistent": "方向 {direction} 与 probability_up 矛盾："
+        "up 需要高于 50 的概率，down 需要低于 50",
+        "rule.evidence_no_data": "证据没有引用任何数据点",
+        "rule.handshake": "对对手论据提出质疑或反驳的不到一半（反握手规则）",
+        "rule.unsupported_number": "新证据引用了分析师数据中没有的数字",
+        "rule.baseline_inconsistent": "方向与上涨概率矛盾",
+        "market.data": "市场数据与分析师",
+        "market.as_of": "数据截至 {date}，来源：{source}。",
+        "market.modules": "模块：{modules}。",
+        "market.synthetic": "合成数据",
+        "market.synthesis": "市场综合",
+        "market.bull_case": "多头观点：",
+        "market.bear_case": "空头观点：",
+        "market.judge_note": "裁判说明：",
+        "market.not_forecast": "这里评判的是辩论质量，而不是市场走向：它不是预测，也不是投资建议。",
+        "market.panel_weights": "评审团各裁判档案的权重针对的是标准维度，而不是市场评分维度，"
+        "因此每位裁判都按逻辑 30%、证据 30%、清晰度 20%、说服力 20% 计分。",
+        "market.evidence": "证据核查（每个引用的数字都由代码核对）",
+        "market.evidence.summary": "共核对 {checked} 个数字和日期：{matched} 个在数据中找到，"
+        "{derived} 个由引用的字段计算得出，{quoted} 个引自对手，{unsupported} 个无依据。",
+        "market.evidence.rule": "规则：论据中每个无依据的数字扣除其证据得分（1-10）{per:g} 分；"
+        "所有数字都无依据的论据最多得 {cap:g} 分；最低 {floor:g} 分。"
+        "追溯表同时列出裁判的原始得分和扣分后的得分。",
+        "market.evidence.none": "没有无依据的数字。",
+        "market.elsewhere": "在知识库的 {field} 中，但不在该分析师的数据切片内",
+        "market.concedes": "让步",
+        "market.baseline": "单智能体基准",
+        "market.baseline.line": "单个智能体对完整知识库的一次调用：{direction}，上涨概率 {p}%。",
+        "col.agent": "分析师",
+        "col.lens": "视角",
+        "col.modules": "数据（切片）",
+        "col.horizon": "时间维度",
+        "col.opponents": "质询对象",
+        "col.confidence": "置信度",
+        "col.evidence_score": "证据（裁判 -> 代码）",
+        "col.unsupported": "无依据",
+        "col.where": "字段",
+        "col.cited": "引用",
+        "col.closest": "最接近的字段",
+        "col.kb_value": "该字段的值",
+        "col.note": "说明",
+        "col.target": "对象",
+        "col.challenge": "质询",
+        "col.new_evidence": "新证据",
+        # HTML 报告
+        "html.market_trace_note": "每条论据一行：提出它的分析师、它受到的质询、代码按该分析师"
+        "的数据核对它所引用的数字的结果、它的证据得分（裁判的分数，以及按每个无依据数字扣分"
+        "后的分数），以及它最终的状态。",
+        "html.evidence_check": "证据核查",
+        "html.numbers_checked": "核对了 {n} 个数字",
+        "html.unsupported_numbers": "数据中没有",
+        "html.counterpoints": "反论点",
+        "html.challenge_by": "来自 {agent} 的质询",
+        "html.refined_claims": "仍然成立的论点",
+    },
+}
+
+
+def labels(lang: str) -> Mapping[str, str]:
+    """The market format's labels in ``lang`` (English for an unknown language)."""
+    return LABELS.get(lang, LABELS["en"])
+
+
+def message(lang: str, key: str, **values: object) -> str:
+    """One of the market format's messages, formatted with ``values``."""
+    return labels(lang)[key].format(**values)
