@@ -145,7 +145,7 @@ def test_the_errors_named_in_the_docs_are_exported(name: str) -> None:
 
 def test_errors_moved_to_moot_errors_are_still_importable_where_they_were() -> None:
     from moot.detectors import TranscriptError
-    from moot.speech import SpeechError, SpeechUnavailable
+    from moot.formats.competitive.speech import SpeechError, SpeechUnavailable
 
     assert (SpeechError, SpeechUnavailable, TranscriptError) == (
         moot.SpeechError,
