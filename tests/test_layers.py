@@ -31,11 +31,11 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("formats", ("moot.formats.*",)),
     ("judging", ("moot.judging.*",)),
     ("llm", ("moot.llm.*",)),
-    ("store/schema", ("moot.store", "moot.schema")),
+    ("store/schema", ("moot.store.*", "moot.schema")),
 )
 ENGINE = (
     *("moot", "moot.debate", "moot.options", "moot.calibrate", "moot.result_schema"),
-    *("moot.cli", "moot.cli_support", "moot.store", "moot.schema", "moot.events"),
+    *("moot.cli", "moot.cli_support", "moot.store.*", "moot.schema", "moot.events"),
 )
 """The format-agnostic modules: they may import the registry and the base only."""
 FORMAT_API = ("moot.formats", "moot.formats.base")
