@@ -46,7 +46,13 @@ from moot.briefing import Section
 from moot.detectors.transcript import Flag, JudgeScore, Transcript, Turn
 from moot.errors import ConfigError
 from moot.events import RoundStarted
-from moot.judging.judge import JudgedUnit, ScoreAdjuster, bias_signals, judge_units
+from moot.judging.judge import (
+    JudgedUnit,
+    JudgeRequest,
+    ScoreAdjuster,
+    bias_signals,
+    judge_units,
+)
 from moot.judging.panel import PanelPlan, judge_panel
 from moot.judging.rubric import Rubric
 from moot.judging.topic import classify_topic
@@ -319,50 +325,39 @@ class Debate:
         self.round = "judgement"
         self.meter.emit(RoundStarted("judgement"))
         keys = list(order) if order is not None else self.position_keys()
-        names = {p.key: p.name for p in self.positions}
+        request = JudgeRequest(
+            topic=self.topic,
+            lang=self.lang,
+            units=tuple(units),
+            transcript=transcript,
+            positions=tuple(keys),
+            rubric=rubric,
+            standings=tuple(standings),
+            meter=self.meter,
+            max_reasks=self.settings.max_reasks,
+            strict_rules=self.settings.strict_rules,
+            format_name=self.format.name,
+            names={p.key: p.name for p in self.positions},
+            unit=unit,
+            adjust=adjust,
+        )
         if self.panel is not None:
             topic_type = self.progress.get("topic_type")
             judgement, panel, warnings = await judge_panel(
                 self.panel,
-                topic=self.topic,
+                request,
                 topic_type=topic_type or ("general", "user"),
-                lang=self.lang,
-                units=units,
-                transcript=transcript,
-                positions=keys,
-                rubric=rubric,
-                standings=standings,
                 settings_for=lambda role: self.settings.for_call("judgement", role),
                 profile_for=self.settings.profile,
-                meter=self.meter,
-                max_reasks=self.settings.max_reasks,
-                strict_rules=self.settings.strict_rules,
                 seed=self.settings.seed or 0,
-                format_name=self.format.name,
-                names=names,
-                unit=unit,
-                adjust=adjust,
             )
             self.warnings += warnings
             return judgement, panel
         judgement, problems = await judge_units(
             self.backends["judge"],
-            topic=self.topic,
-            lang=self.lang,
-            units=units,
-            transcript=transcript,
-            positions=keys,
-            rubric=rubric,
-            standings=standings,
+            request,
             settings=self.settings.for_call("judgement", "judge"),
-            meter=self.meter,
-            max_reasks=self.settings.max_reasks,
-            strict_rules=self.settings.strict_rules,
             profile=self.settings.profile("judge"),
-            format_name=self.format.name,
-            names=names,
-            unit=unit,
-            adjust=adjust,
         )
         self.warnings += [as_warning(p, "judgement", None) for p in problems]
         self.warnings += bias_signals(judgement, self.lang)
