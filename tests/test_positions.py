@@ -192,7 +192,6 @@ def test_bad_positions_are_refused_before_anything_is_stored(
     [
         (["--sides", "Hainan"], "2 to 6 positions, not 1"),
         (["--sides", "Hainan;;Yunnan"], "none of them empty"),
-        (["--sides", "A;B;C", "--swap-sides"], "needs exactly two"),
         (["--sides", "A;B;C", "--pro-model", "scripted:demo"], "with --sides, give --model"),
         (["--rounds", "2"], "the structured format has no option rounds"),
     ],

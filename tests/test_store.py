@@ -19,6 +19,7 @@ import pytest
 from moot import store as store_module
 from moot.errors import ConfigError
 from moot.store import STATUSES, Store, default_path
+from moot.store import migrations as migrations_module
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -111,8 +112,8 @@ def test_reopening_applies_only_new_migrations(
         applied.append("0003")
         conn.execute("ALTER TABLE judge_history ADD COLUMN note TEXT")
 
-    extra = (("0005_note", add_column),)
-    monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS + extra)
+    extra = [("0005_note", add_column)]
+    monkeypatch.setattr(migrations_module, "MIGRATIONS", [*store_module.MIGRATIONS, *extra])
     with open_store(tmp_path) as store:
         after = store.migrations()
     with open_store(tmp_path) as store:
@@ -133,8 +134,14 @@ def test_a_failing_migration_leaves_nothing_behind(
 ) -> None:
     with open_store(tmp_path):
         pass
-    broken = (("0003_broken", ("CREATE TABLE half (x INTEGER)", "THIS IS NOT SQL")),)
-    monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS + broken)
+
+    def broken(conn: sqlite3.Connection) -> None:
+        conn.execute("CREATE TABLE half (x INTEGER)")
+        conn.execute("THIS IS NOT SQL")
+
+    monkeypatch.setattr(
+        migrations_module, "MIGRATIONS", [*store_module.MIGRATIONS, ("0003_broken", broken)]
+    )
     with pytest.raises(sqlite3.OperationalError):
         open_store(tmp_path)
     tables = {row[0] for row in raw_rows(tmp_path / "moot.db", "SELECT name FROM sqlite_master")}
@@ -146,8 +153,12 @@ def test_a_failing_migration_leaves_nothing_behind(
 def test_a_database_from_a_newer_moot_is_refused(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    extra = (("0099_future", ("CREATE TABLE future (x INTEGER)",)),)
-    monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS + extra)
+    def future(conn: sqlite3.Connection) -> None:
+        conn.execute("CREATE TABLE future (x INTEGER)")
+
+    monkeypatch.setattr(
+        migrations_module, "MIGRATIONS", [*store_module.MIGRATIONS, ("0099_future", future)]
+    )
     with open_store(tmp_path):
         pass
     monkeypatch.undo()
@@ -473,7 +484,7 @@ def test_twenty_processes_write_one_database_at_once(tmp_path: Path) -> None:
 def test_a_database_from_an_older_version_gets_only_the_new_migrations(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:2])
+    monkeypatch.setattr(migrations_module, "MIGRATIONS", store_module.MIGRATIONS[:2])
     with open_store(tmp_path) as store:
         before = store.migrations()
     with sqlite3.connect(tmp_path / "moot.db") as conn:  # a row written by that version
@@ -517,3 +528,49 @@ def test_claim_refuses_a_run_alive_in_another_process(tmp_path: Path) -> None:
         row = store.get_debate("r")
         assert row is not None
         assert row.owner == store_module.this_process()
+
+
+# -- databases written by earlier versions ------------------------------------------
+
+OLD_DB = ROOT / "tests" / "data" / "store_d7f6093.db"
+"""A store written by ``moot.store`` as it was at commit d7f6093 (one module, before
+it became a package): every migration through 0004, a finished debate with one
+journaled call (its usage, validation and structured-mode fallback), a cache entry
+and a judge-history row. Made with that commit's ``src/moot/store.py``
+(``git show d7f6093:src/moot/store.py``), then checkpointed and vacuumed."""
+
+
+def _schema(path: Path) -> list[tuple[Any, ...]]:
+    return raw_rows(path, "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name")
+
+
+def test_a_store_written_by_the_single_module_opens_unchanged(tmp_path: Path) -> None:
+    path = tmp_path / "moot.db"
+    path.write_bytes(OLD_DB.read_bytes())
+    schema = _schema(path)
+    migrations = raw_rows(path, "SELECT name, applied_at FROM migrations ORDER BY rowid")
+    with Store(path) as store:
+        assert store.migrations() == migrations  # nothing to apply, nothing re-applied
+        row = store.get_debate("old-run")
+        assert row is not None
+        assert (row.status, row.topic, row.calls) == ("done", "Should tea be free?", 1)
+        assert row.config == {"options": {"seed": 3}}
+        assert (row.prompt_tokens, row.completion_tokens, row.cost_usd) == (10, 5, 0.25)
+        [call] = store.calls("old-run")
+        assert (call.role, call.validation, call.structured_mode) == ("pro", "ok", "prompt")
+        assert call.messages == [{"role": "user", "content": "論點 please"}]
+        assert call.structured_fallback == {"rejected": ["json_schema"], "reason": "HTTP 400"}
+        assert store.cache_get("k1") == {"text": "cached"}
+        assert store.judge_accuracy("general@scripted:demo") == (1, 1)
+        record(store, "old-run", request_hash="h2")  # and it takes new writes
+        assert [c.seq for c in store.calls("old-run")] == [1, 2]
+    assert _schema(path) == schema
+    with store_module.ReadOnlyStore(path) as viewer:
+        assert [d.id for d in viewer.list_debates()] == ["old-run"]
+
+
+def test_a_new_store_has_the_schema_the_single_module_wrote(tmp_path: Path) -> None:
+    """Same tables, columns, indexes and SQL text as a store the old module created."""
+    with open_store(tmp_path):
+        pass
+    assert _schema(tmp_path / "moot.db") == _schema(OLD_DB)

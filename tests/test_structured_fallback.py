@@ -141,10 +141,8 @@ def test_migration_0004_adds_the_columns_to_an_existing_store(tmp_path: Path) ->
     # a store as the previous release left it: migrations 0001-0003 only
     conn = sqlite3.connect(path)
     conn.execute("CREATE TABLE migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
-    for name, steps in MIGRATIONS[:3]:
-        assert isinstance(steps, Sequence)
-        for statement in steps:
-            conn.execute(statement)
+    for name, migration in MIGRATIONS[:3]:
+        migration(conn)
         conn.execute("INSERT INTO migrations VALUES (?, '2026-01-01T00:00:00+00:00')", (name,))
     conn.commit()
     conn.close()

@@ -36,7 +36,7 @@ from moot.detectors.core import run_detectors
 from moot.errors import BudgetExceeded, ConfigError
 from moot.events import Listener, OptionAdvice, RunStored, deliver
 from moot.formats import get_format
-from moot.formats.base import Debate, DebateSettings, Format, Record
+from moot.formats.base import Debate, DebateSettings, Format, Record, mirrored, swap_roles
 from moot.judging.panel import PanelPlan, Seat, judge_identity
 from moot.judging.profiles import JudgeProfile, assign_models, select_profiles
 from moot.llm.backend import DEFAULT_SPEC, Backend, resolve_backend
@@ -306,11 +306,12 @@ class _Run:
         return result
 
     async def _swap(self, record: Record, first: Debate) -> SwapCheck:
-        """Rerun with the two positions exchanged: the first position's model (and
-        its sampling seeds and profile) now argues the second and vice versa, and the
-        judges read the second position first. The verdict survives when the same
-        position leads."""
-        a, b = first.position_keys()
+        """Rerun with the positions exchanged (``mirrored``: pro and con, or the first
+        and the last of several): each model, with its sampling seeds and profile, now
+        argues the mirrored position, and the judges read the positions in reverse
+        order. The verdict survives when the same position leads."""
+        keys = first.position_keys()
+        mirror = mirrored(keys)
         panel = first.panel
         if panel is not None and record.panel is not None:
             # the same topic type (and so the same judge weights) as the first run
@@ -320,12 +321,12 @@ class _Run:
                 topic_type_source=record.panel.topic_type_source,
             )
         settings = first.settings
-        opposite = {a: b, b: a}
-        # the format's further roles argue with their position's model: they swap too
-        roles = {
-            role: opposite[key]
-            for role, key in first.format.roles(first.positions, first.options).items()
-            if key in opposite
+        derived = first.format.roles(first.positions, first.options)
+        # whose model each position plays now; the format's further roles argue with
+        # their position's model: they move with it
+        plays = {
+            **mirror,
+            **{role: mirror[key] for role, key in derived.items() if key in mirror},
         }
         swapped = Debate(
             format=first.format,
@@ -333,19 +334,15 @@ class _Run:
             positions=first.positions,
             settings=dataclasses.replace(
                 settings,
-                swap_seeds=True,
+                swap=swap_roles(keys, derived),
                 profiles={
                     **settings.profiles,
-                    a: settings.profile(b),
-                    b: settings.profile(a),
-                    **{role: settings.profile(key) for role, key in roles.items()},
+                    **{role: settings.profile(key) for role, key in plays.items()},
                 },
             ),
             backends={
                 **first.backends,
-                a: first.backends[b],
-                b: first.backends[a],
-                **{role: first.backends[key] for role, key in roles.items()},
+                **{role: first.backends[key] for role, key in plays.items()},
             },
             meter=first.meter,
             options=first.options,
@@ -365,8 +362,8 @@ class _Run:
             survives=one == two,
             swapped_totals=totals,
             swapped_diverged=other.panel.divergence.diverged if other.panel else None,
-            same_model=specs[a].spec == specs[b].spec,
-            models={a: specs[b].spec, b: specs[a].spec},
+            same_model=all(specs[key].spec == specs[other].spec for key, other in mirror.items()),
+            models={key: specs[other].spec for key, other in mirror.items()},
         )
 
     @staticmethod

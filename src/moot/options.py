@@ -115,8 +115,6 @@ class RunOptions:
                 "--pro-model and --con-model name the sides of a pro/con debate;"
                 " with --sides, give --model"
             )
-        if self.swap_sides and len(self.sides) > 2:
-            raise ConfigError("--swap-sides exchanges two positions; it needs exactly two")
 
     def as_json(self) -> dict[str, Any]:
         """The options as stored with a run (model options must be specs)."""

@@ -344,7 +344,8 @@ class SwapCheck(_Frozen):
     swapped_diverged: bool | None
     """Whether the swapped run's panel could not agree (None without a panel)."""
     same_model: bool
-    """Both sides use one model: the swap exchanges sampling seeds and reading order."""
+    """Each position uses the same model as the position it exchanges with (both sides
+    use one model): the swap exchanges sampling seeds and reading order only."""
     models: dict[str, str]
 
 

@@ -46,7 +46,13 @@ from moot.briefing import Section
 from moot.detectors.transcript import Flag, JudgeScore, Transcript, Turn
 from moot.errors import ConfigError
 from moot.events import RoundStarted
-from moot.judging.judge import JudgedUnit, ScoreAdjuster, bias_signals, judge_units
+from moot.judging.judge import (
+    JudgedUnit,
+    JudgeRequest,
+    ScoreAdjuster,
+    bias_signals,
+    judge_units,
+)
 from moot.judging.panel import PanelPlan, judge_panel
 from moot.judging.rubric import Rubric
 from moot.judging.topic import classify_topic
@@ -97,6 +103,31 @@ def make_positions(names: Sequence[str] | None, lang: str) -> list[Position]:
     ]
 
 
+def mirrored(keys: Sequence[str]) -> dict[str, str]:
+    """The swap-sides exchange of positions: the i-th of ``n`` and the ``(n+1-i)``-th
+    trade places, as the judge's reading order is reversed (pro and con trade; of
+    ``A``, ``B``, ``C`` the first and the last, the middle one keeps its own)."""
+    return dict(zip(keys, reversed(keys), strict=True))
+
+
+def swap_roles(keys: Sequence[str], roles: Mapping[str, str]) -> dict[str, str]:
+    """Whose seeds each role takes in the swap-sides rerun, so that seeds follow the
+    models (:func:`mirrored`): a position takes its mirror's. A role the format derives
+    from a position (``Format.roles``: role -> position) takes the seeds of the role
+    derived from the mirrored position in the same place, the ``k``-th of one
+    position's roles the ``k``-th of the other's (the market format's ``bull:tech_bull``
+    those of ``bear:tech_bear`` when the analysts list the lenses alike); a derived
+    role without a counterpart keeps its own. Every other role (the judges, a role
+    played by the judge's model) keeps its own."""
+    mirror = mirrored(keys)
+    derived = {key: [role for role, source in roles.items() if source == key] for key in keys}
+    swap = {key: other for key, other in mirror.items() if key != other}
+    for key, other in mirror.items():
+        if key != other:
+            swap.update(zip(derived[key], derived[other], strict=False))
+    return swap
+
+
 @dataclass(frozen=True)
 class DebateSettings:
     """How the debate samples and validates, for every format."""
@@ -106,11 +137,19 @@ class DebateSettings:
     temperature: float = 0.3
     max_reasks: int = 2
     strict_rules: bool = False
-    swap_seeds: bool = False
-    """Give the first position the seeds the second would have had and vice versa
-    (the swap-sides rerun)."""
+    swap: Mapping[str, str] = field(default_factory=dict)
+    """The swap-sides rerun: each role -> the role whose seeds it takes instead of its
+    own (:func:`swap_roles`), in the round of the same name, or in the mirrored round
+    when the round is named after a position (the competitive format's ``opening_pro``
+    is ``opening_con``'s in the rerun); empty in every other run."""
     profiles: Mapping[str, ModelProfile] = field(default_factory=dict)
     """Each role's model profile; standard where a role is missing."""
+
+    @property
+    def swap_seeds(self) -> bool:
+        """Whether this is the swap-sides rerun: the models and their seeds exchanged
+        between mirrored positions, and the judges reading the positions in reverse."""
+        return bool(self.swap)
 
     def profile(self, role: str) -> ModelProfile:
         """The profile of a role (a panel judge ``judge:NAME#K`` is ``judge:NAME``)."""
@@ -123,8 +162,10 @@ class DebateSettings:
         role and round, so results do not depend on the order calls are made in. The
         output limit is set per reply schema (``moot.llm.structured``). ``temperature``
         overrides the debate's for this call."""
-        if self.swap_seeds:
-            role = {"pro": "con", "con": "pro"}.get(role, role)
+        if self.swap:
+            role = self.swap.get(role, role)
+            # a round named after a position (``opening_pro``) is its mirror's round
+            round_name = "_".join(self.swap.get(word, word) for word in round_name.split("_"))
         seed = None
         if self.seed is not None:
             digest = hashlib.sha256(f"{self.seed}:{role}:{round_name}".encode()).digest()
@@ -319,50 +360,39 @@ class Debate:
         self.round = "judgement"
         self.meter.emit(RoundStarted("judgement"))
         keys = list(order) if order is not None else self.position_keys()
-        names = {p.key: p.name for p in self.positions}
+        request = JudgeRequest(
+            topic=self.topic,
+            lang=self.lang,
+            units=tuple(units),
+            transcript=transcript,
+            positions=tuple(keys),
+            rubric=rubric,
+            standings=tuple(standings),
+            meter=self.meter,
+            max_reasks=self.settings.max_reasks,
+            strict_rules=self.settings.strict_rules,
+            format_name=self.format.name,
+            names={p.key: p.name for p in self.positions},
+            unit=unit,
+            adjust=adjust,
+        )
         if self.panel is not None:
             topic_type = self.progress.get("topic_type")
             judgement, panel, warnings = await judge_panel(
                 self.panel,
-                topic=self.topic,
+                request,
                 topic_type=topic_type or ("general", "user"),
-                lang=self.lang,
-                units=units,
-                transcript=transcript,
-                positions=keys,
-                rubric=rubric,
-                standings=standings,
                 settings_for=lambda role: self.settings.for_call("judgement", role),
                 profile_for=self.settings.profile,
-                meter=self.meter,
-                max_reasks=self.settings.max_reasks,
-                strict_rules=self.settings.strict_rules,
                 seed=self.settings.seed or 0,
-                format_name=self.format.name,
-                names=names,
-                unit=unit,
-                adjust=adjust,
             )
             self.warnings += warnings
             return judgement, panel
         judgement, problems = await judge_units(
             self.backends["judge"],
-            topic=self.topic,
-            lang=self.lang,
-            units=units,
-            transcript=transcript,
-            positions=keys,
-            rubric=rubric,
-            standings=standings,
+            request,
             settings=self.settings.for_call("judgement", "judge"),
-            meter=self.meter,
-            max_reasks=self.settings.max_reasks,
-            strict_rules=self.settings.strict_rules,
             profile=self.settings.profile("judge"),
-            format_name=self.format.name,
-            names=names,
-            unit=unit,
-            adjust=adjust,
         )
         self.warnings += [as_warning(p, "judgement", None) for p in problems]
         self.warnings += bias_signals(judgement, self.lang)

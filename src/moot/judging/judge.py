@@ -60,6 +60,35 @@ class JudgedUnit:
 
 
 @dataclass(frozen=True)
+class JudgeRequest:
+    """What the judges of a debate are asked to judge, and how: the same for the single
+    judge and for every judge of a panel (who weighs the rubric its own way: see
+    ``Rubric.applied_to``). What differs between judges (the backend, the sampling
+    settings, the model profile, the role and persona) is given with each call."""
+
+    topic: str
+    lang: str
+    units: tuple[JudgedUnit, ...]
+    """Every judged unit (argument, speech), with what the other positions answered."""
+    transcript: str
+    """The debate as the judge reads it (rendered by the format)."""
+    positions: tuple[str, ...]
+    """The reading order of the positions' units (the swap rerun reverses it)."""
+    rubric: Rubric
+    standings: tuple[str, ...]
+    meter: Meter
+    max_reasks: int
+    strict_rules: bool
+    format_name: str = ""
+    names: Mapping[str, str] | None = None
+    """Each position's name, for the gap's text (default: the keys)."""
+    unit: str = ""
+    """What is judged (an argument, a speech) in the debate's language."""
+    adjust: ScoreAdjuster | None = None
+    """The format's correction of the integer scores by code (see :data:`ScoreAdjuster`)."""
+
+
+@dataclass(frozen=True)
 class JudgeCall:
     """What a judge call is about (the ``data`` of its call context): the units in
     the order they are judged, the format's standings and the rubric's dimensions,
@@ -241,39 +270,27 @@ def judge_spec(rubric: Rubric, standings: Sequence[str], ids: Sequence[str]) -> 
 
 async def judge_units(
     backend: Backend,
+    request: JudgeRequest,
     *,
-    topic: str,
-    lang: str,
-    units: Sequence[JudgedUnit],
-    transcript: str,
-    positions: Sequence[str],
-    rubric: Rubric,
-    standings: Sequence[str],
     settings: GenerationSettings,
-    meter: Meter,
-    max_reasks: int,
-    strict_rules: bool,
-    names: Mapping[str, str] | None = None,
-    unit: str = "",
-    role: str = "judge",
     profile: ModelProfile = STANDARD,
-    format_name: str = "",
+    role: str = "judge",
     persona: str = "general",
-    adjust: ScoreAdjuster | None = None,
 ) -> tuple[Judgement, list[Problem]]:
-    """Ask ``backend`` to judge the units and return the computed ``Judgement`` with
-    the rule problems the reply was kept with. ``role`` names the call (a panel runs
-    ``judge:NAME#RUN``); ``persona`` is the judge profile the system prompt names;
-    ``positions`` is the reading order of the units; ``unit`` names what is judged
-    (an argument, a speech) in the debate's language; ``adjust`` corrects the
-    integer scores by code (see :data:`ScoreAdjuster`)."""
+    """Ask ``backend`` to judge ``request`` and return the computed ``Judgement`` with
+    the rule problems the reply was kept with. ``settings`` and ``profile`` are this
+    judge's (its seed, its model's profile); ``role`` names the call (a panel runs
+    ``judge:NAME#RUN``); ``persona`` is the judge profile the system prompt names."""
+    topic, lang, units, transcript = request.topic, request.lang, request.units, request.transcript
+    positions, rubric, standings = request.positions, request.rubric, request.standings
+    adjust = request.adjust
     order = {side: n for n, side in enumerate(positions)}
     ordered = sorted(units, key=lambda u: order.get(u.side, len(order)))
     ids = [u.id for u in ordered]
     debate_text = normalise(transcript)
     reply_type = judge_reply_type(rubric.dimensions, tuple(standings))
     labels = i18n.labels(lang)
-    noun = unit or labels["unit.argument"]
+    noun = request.unit or labels["unit.argument"]
     messages = [
         Message(
             "system",
@@ -302,15 +319,15 @@ async def judge_units(
             round="judgement",
             topic=topic,
             lang=lang,
-            format=format_name,
+            format=request.format_name,
             data=JudgeCall(tuple(ordered), tuple(standings), rubric.dimensions, transcript),
         ),
-        meter=meter,
+        meter=request.meter,
         spec=profile.spec(judge_spec(rubric, standings, ids), lang),
         check=lambda reply: check_judge_reply(reply, ids, debate_text, lang),
-        max_reasks=max_reasks,
+        max_reasks=request.max_reasks,
         rule_reasks=profile.rule_reasks,
-        strict_rules=strict_rules,
+        strict_rules=request.strict_rules,
     )
     judgement = build_judgement(
         outcome.value,
@@ -319,7 +336,7 @@ async def judge_units(
         units=units,
         debate_text=debate_text,
         lang=lang,
-        names=names or {side: side for side in positions},
+        names=request.names or {side: side for side in positions},
         adjust=None if adjust is None else (lambda ident, dims: adjust(role, ident, dims)),
     )
     return judgement, outcome.warnings

@@ -16,7 +16,7 @@ import random
 import statistics
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from moot import i18n
 from moot.judging.agreement import (
@@ -27,12 +27,11 @@ from moot.judging.agreement import (
     krippendorff_alpha,
 )
 from moot.judging.calibration import calibrate
-from moot.judging.judge import JudgedUnit, ScoreAdjuster, bias_signals, judge_units, read_gap
+from moot.judging.judge import JudgeRequest, bias_signals, judge_units, read_gap
 from moot.judging.profiles import JudgeProfile
 from moot.judging.rubric import Rubric
 from moot.judging.topic import Source as TopicSource
 from moot.llm.backend import Backend
-from moot.llm.meter import Meter
 from moot.llm.structured import Problem
 from moot.llm.types import GenerationSettings
 from moot.llm.waves import gather_wave
@@ -310,55 +309,33 @@ def decide_divergence(
 
 async def judge_panel(
     plan: PanelPlan,
+    request: JudgeRequest,
     *,
-    topic: str,
     topic_type: tuple[TopicType, TopicSource],
-    lang: str,
-    units: Sequence[JudgedUnit],
-    transcript: str,
-    positions: Sequence[str],
-    rubric: Rubric,
-    standings: Sequence[str],
     settings_for: Callable[[str], GenerationSettings],
     profile_for: Callable[[str], ModelProfile],
-    meter: Meter,
-    max_reasks: int,
-    strict_rules: bool,
     seed: int = 0,
-    format_name: str = "",
-    names: Mapping[str, str] | None = None,
-    unit: str = "",
-    adjust: ScoreAdjuster | None = None,
 ) -> tuple[Judgement, Panel, list[QualityWarning]]:
-    """Run every judge ``plan.runs`` times, concurrently, and compute the panel
-    verdict. Each judge weighs the format's rubric dimensions its own way (see
-    ``Rubric.applied_to``); ``adjust`` corrects every run's integer scores by code
-    before anything is computed from them. Returns the lead judgement (the general judge's first
-    run, else the first judge's), the panel, and the warnings of every judge run."""
+    """Run every judge ``plan.runs`` times on ``request``, concurrently, and compute
+    the panel verdict. Each judge weighs the request's rubric dimensions its own way
+    (see ``Rubric.applied_to``); the request's ``adjust`` corrects every run's integer
+    scores by code before anything is computed from them. ``settings_for`` and
+    ``profile_for`` give a judge run's settings (by ``judge:NAME#RUN``) and a judge's
+    model profile (by ``judge:NAME``); ``seed`` seeds the bootstrap. Returns the lead
+    judgement (the general judge's first run, else the first judge's), the panel, and
+    the warnings of every judge run."""
     seats, runs, method = plan.seats, plan.runs, plan.method
     kind, kind_source = topic_type
-    rubrics = [seat.profile.rubric.applied_to(rubric) for seat in seats]
+    lang, units, names = request.lang, request.units, request.names
+    rubrics = [seat.profile.rubric.applied_to(request.rubric) for seat in seats]
     calls = [
         judge_units(
             seat.backend,
-            topic=topic,
-            lang=lang,
-            units=units,
-            transcript=transcript,
-            positions=positions,
-            rubric=own,
-            standings=standings,
+            replace(request, rubric=own),
             settings=settings_for(f"judge:{seat.profile.name}#{k}"),
-            meter=meter,
-            max_reasks=max_reasks,
-            strict_rules=strict_rules,
-            names=names,
-            unit=unit,
-            role=f"judge:{seat.profile.name}#{k}",
             profile=profile_for(f"judge:{seat.profile.name}"),
-            format_name=format_name,
+            role=f"judge:{seat.profile.name}#{k}",
             persona=seat.profile.name,
-            adjust=adjust,
         )
         for seat, own in zip(seats, rubrics, strict=True)
         for k in range(1, runs + 1)
@@ -408,7 +385,7 @@ async def judge_panel(
             )
         )
     ids = [u.id for u in units]
-    agreement = measure_agreement(judges, ids, lang, standings)
+    agreement = measure_agreement(judges, ids, lang, request.standings)
     totals = panel_totals(judges)
     rows = consensus(judges, ids)
     divergence = decide_divergence(agreement, rows, totals, judges)

@@ -1,0 +1,233 @@
+"""The one connection every part of the store goes through.
+
+:class:`Database` holds one SQLite connection, guarded by a lock so the event loop
+thread and worker threads may share it. Opened for writing, it runs in WAL mode with
+a busy timeout, and every write is one ``BEGIN IMMEDIATE`` transaction, so several
+processes can write to one database at once; a write that still meets "database is
+locked" is retried a bounded number of times. Opened read-only, it uses SQLite's
+``mode=ro`` plus ``query_only`` and refuses every write.
+
+A failure that comes from the store's state (``MOOT_HOME`` is not a directory, the
+file is not SQLite, the disk is full or read-only) is a ``StoreError`` whose message
+names the file and what to do about it; any other failure (a bug) is raised as it is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, NoReturn, Self, TypeVar
+
+import platformdirs
+
+from moot.errors import ConfigError, StoreError
+
+DB_FILENAME = "moot.db"
+BUSY_TIMEOUT_S = 30.0
+LOCK_RETRIES = 20
+LOCK_RETRY_SLEEP_S = 0.05
+LOCK_RETRY_SLEEP_MAX_S = 1.0
+
+T = TypeVar("T")
+
+
+def default_path() -> Path:
+    """``$MOOT_HOME/moot.db`` when ``MOOT_HOME`` is set, else ``moot.db`` in the user's
+    data directory (e.g. ``~/.local/share/moot`` on Linux)."""
+    home = os.environ.get("MOOT_HOME", "").strip()
+    base = Path(home).expanduser() if home else Path(platformdirs.user_data_dir("moot"))
+    return base / DB_FILENAME
+
+
+def now() -> str:
+    """The current time as stored: ISO-8601 UTC with microseconds."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def dumps(value: Any, what: str) -> str:
+    """``value`` as the JSON text a column holds (``ConfigError`` if it is not JSON)."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"cannot store {what}: not JSON-serialisable ({exc})") from exc
+
+
+def _is_lock_error(exc: sqlite3.Error) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int) and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return True
+    message = str(exc).lower()
+    return "database is locked" in message or "database table is locked" in message
+
+
+class Database:
+    """A connection to the moot database file (see the module).
+
+    Thread-safe: one connection, one lock. Use as a context manager or call ``close``.
+    """
+
+    _conn: sqlite3.Connection
+
+    def __init__(self, path: Path | str | None = None, *, read_only: bool = False) -> None:
+        self.path = Path(path).expanduser() if path is not None else default_path()
+        self.read_only = read_only
+        self._lock = threading.Lock()
+        self._conn = self._open_read_only() if read_only else self._open()
+
+    # -- opening ----------------------------------------------------------------
+
+    def _open(self) -> sqlite3.Connection:
+        fix = "or set MOOT_HOME to a writable directory"
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            why = exc.strerror or str(exc)
+            if isinstance(exc, FileExistsError | NotADirectoryError):
+                why = "something in that path is a file, not a directory"
+            raise StoreError(
+                f"cannot use the run store {self.path}: cannot create the directory"
+                f" {self.path.parent} ({why}); free that path, {fix}"
+            ) from exc
+        if self.path.is_dir():
+            raise StoreError(
+                f"cannot use the run store {self.path}: it is a directory; move it away, {fix}"
+            )
+        try:
+            # isolation_level=None: no implicit transactions; writes use BEGIN IMMEDIATE.
+            self._conn = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as exc:
+            self._reraise(exc)
+        try:
+            self._configure()
+        except BaseException:
+            self._conn.close()
+            raise
+        return self._conn
+
+    def _configure(self) -> None:
+        conn = self._conn
+        self._retry(lambda: conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}"))
+        # Switching to WAL takes a lock of its own: retry like any write.
+        self._retry(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
+        # NORMAL is durable across a crash or kill of the process in WAL mode; only a
+        # power loss may roll back the last transactions.
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        if not self.path.is_file():
+            raise ConfigError(f"no run store at {self.path} (run a debate first, or set MOOT_HOME)")
+        conn = sqlite3.connect(
+            f"{self.path.resolve().as_uri()}?mode=ro",
+            uri=True,
+            timeout=BUSY_TIMEOUT_S,
+            isolation_level=None,
+            check_same_thread=False,
+        )
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+            conn.execute("PRAGMA query_only = ON")
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    # -- failures ---------------------------------------------------------------
+
+    def _reraise(self, exc: sqlite3.Error) -> NoReturn:
+        """Raise the ``StoreError`` for ``exc`` when it comes from the store's state, else
+        ``exc`` itself (integrity and programming errors are bugs, not the store's state)."""
+        failure = self._failure(exc)
+        if failure is exc or isinstance(exc, sqlite3.IntegrityError | sqlite3.ProgrammingError):
+            raise exc
+        raise failure from exc
+
+    def _failure(self, exc: sqlite3.Error) -> BaseException:
+        """The ``StoreError`` for a database failure that comes from the store's state
+        (what is wrong and what to do); any other failure (a bug) is returned as it is."""
+        message = str(exc).lower()
+        fix = "or set MOOT_HOME to another directory"
+        if "not a database" in message or "malformed" in message or "no such table" in message:
+            why = f"it is not a moot database (not SQLite, or damaged); move it away, {fix}"
+        elif "unable to open" in message:
+            why = f"it cannot be opened; check that {self.path.parent} is writable, {fix}"
+        elif "readonly" in message or "read-only" in message:
+            why = f"it is read-only; make it writable, {fix}"
+        elif "full" in message or "disk i/o" in message:
+            why = f"the disk failed or is full ({exc}); free some space, {fix}"
+        elif _is_lock_error(exc):
+            why = f"another process keeps it locked ({exc}); try again, {fix}"
+        else:
+            return exc
+        return StoreError(f"cannot use the run store {self.path}: {why}")
+
+    # -- reading and writing ----------------------------------------------------
+
+    def _retry(self, fn: Callable[[], T]) -> T:
+        """Run ``fn``; on "database is locked" roll back and run it again (bounded).
+        A failure that comes from the store's state is a ``StoreError``."""
+        for attempt in range(LOCK_RETRIES + 1):
+            try:
+                return fn()
+            except sqlite3.OperationalError as exc:
+                if self._conn.in_transaction:
+                    self._conn.rollback()
+                if not _is_lock_error(exc) or attempt == LOCK_RETRIES:
+                    self._reraise(exc)
+                delay = min(LOCK_RETRY_SLEEP_S * 2**attempt, LOCK_RETRY_SLEEP_MAX_S)
+                time.sleep(delay * (0.5 + random.random()))  # noqa: S311 (jitter only)
+            except sqlite3.DatabaseError as exc:
+                self._reraise(exc)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn`` in one ``BEGIN IMMEDIATE`` transaction, committed before returning."""
+        if self.read_only:
+            raise ConfigError(f"the run store {self.path} is open read-only")
+
+        def transaction() -> T:
+            conn = self._conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                result = fn(conn)
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.rollback()
+                raise
+            return result
+
+        with self._lock:
+            return self._retry(transaction)
+
+    def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        with self._lock:
+            return self._retry(lambda: fn(self._conn))
+
+    # -- closing ----------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the connection (idempotent)."""
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
