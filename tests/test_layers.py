@@ -26,7 +26,14 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # top to bottom; "moot" alone is the package itself (the public API), a name with
     # ".*" is a package and everything in it
-    ("cli", ("moot.cli", "moot.cli_support", "moot.cli_html", "moot.__main__")),
+    (
+        "cli",
+        (
+            *("moot.cli.*", "moot.__main__"),
+            # the commands a format adds belong to the command line
+            *("moot.formats.market.commands", "moot.formats.competitive.commands"),
+        ),
+    ),
     ("engine", ("moot", "moot.debate", "moot.options", "moot.calibrate")),
     ("formats", ("moot.formats.*",)),
     ("judging", ("moot.judging.*",)),
@@ -35,7 +42,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 ENGINE = (
     *("moot", "moot.debate", "moot.options", "moot.calibrate", "moot.result_schema"),
-    *("moot.cli", "moot.cli_support", "moot.store", "moot.schema", "moot.events"),
+    *("moot.cli.*", "moot.store", "moot.schema", "moot.events"),
 )
 """The format-agnostic modules: they may import the registry and the base only."""
 FORMAT_API = ("moot.formats", "moot.formats.base")
@@ -256,9 +263,7 @@ def test_nothing_under_llm_imports_formats_judging_the_engine_or_the_cli() -> No
         "moot.formats.*",
         "moot.judging.*",
         "moot.debate",
-        "moot.cli",
-        "moot.cli_support",
-        "moot.cli_html",
+        "moot.cli.*",
         "moot.briefing",
     )
     found = [

@@ -46,6 +46,7 @@ from moot.briefing import Section
 from moot.detectors.transcript import Flag, JudgeScore, Transcript, Turn
 from moot.errors import ConfigError
 from moot.events import RoundStarted
+from moot.formats.fields import FormatOption, option_names
 from moot.judging.judge import JudgedUnit, ScoreAdjuster, bias_signals, judge_units
 from moot.judging.panel import PanelPlan, judge_panel
 from moot.judging.rubric import Rubric
@@ -444,7 +445,20 @@ def as_warning(problem: Problem, round_name: str, side: str | None) -> QualityWa
 
 class Format(ABC):
     """A debate format. Subclasses set the class attributes and implement the
-    methods; an instance is stateless (one per registry entry)."""
+    methods; an instance is stateless (one per registry entry).
+
+    A format can live in another package: declare it in that package's metadata under
+    the entry-point group ``moot.formats``, naming a ``Format`` subclass (instantiated
+    with no arguments) or an instance::
+
+        [project.entry-points."moot.formats"]
+        toy = "toy_format:ToyFormat"
+
+    moot loads the group when the registry is first used (``--format``, ``moot
+    formats``), registers each format under its ``name``, and calls the format's
+    :meth:`register_extras` once (demo writers, HTML view). A plugin that fails to
+    load or to register is reported with a warning naming it and left out; every
+    other format and command keeps working."""
 
     name: ClassVar[str]
     summary: ClassVar[dict[str, str]]
@@ -457,8 +471,25 @@ class Format(ABC):
     payload_type: ClassVar[type[BaseModel]]
     prompts: ClassVar[str]
     """The package whose ``prompts/<lang>/`` directory holds the format's templates."""
-    option_names: ClassVar[tuple[str, ...]] = ()
-    """The format's own options (``RunOptions.format_options``)."""
+    fields: ClassVar[tuple[FormatOption, ...]] = ()
+    """The format's own options (``RunOptions.format_options``) and the ``moot run``
+    flags that set them, declared once (see :mod:`moot.formats.fields`)."""
+    side_names: ClassVar[tuple[str, str] | None] = None
+    """What ``--pro-model`` and ``--con-model`` mean in a format whose two positions
+    are not pro and con (market: bull and bear), for their help text."""
+    command_modules: ClassVar[tuple[str, ...]] = ()
+    """Modules of commands the format adds to ``moot`` (``moot backtest``): each has a
+    ``register(app)`` taking the command line's Typer app. They belong to the command
+    line's layer and are imported only by it."""
+
+    @property
+    def option_names(self) -> tuple[str, ...]:
+        """The names of the format's options."""
+        return option_names(self.fields)
+
+    def register_extras(self) -> None:  # noqa: B027 (a hook most formats leave alone)
+        """Register what the format adds beside itself when the registry takes it in:
+        its ``scripted:demo`` writers, its HTML view. Default: nothing."""
 
     def positions(self, sides: Sequence[str], lang: str) -> list[Position]:
         """The positions debated: by default pro and con, or the names given with

@@ -5,12 +5,13 @@ speeches' audio."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal, cast
 
 from moot.errors import ConfigError
+from moot.formats.fields import FormatOption
 from moot.trees import DEFAULT_THRESHOLD, STAGES, Stage
 from moot.trees.sides import SIDES, Side
 from moot.validation import check_number
@@ -25,18 +26,6 @@ MAX_DEPTH = 4
 MAX_VOTERS = 15
 Embedding = Literal["auto", "lexical"]
 
-OPTION_NAMES: Final[tuple[str, ...]] = (
-    "stage_seconds",
-    "claims",
-    "branching",
-    "depth",
-    "rehearsal_tree",
-    "flow_tree",
-    "similarity",
-    "embedder",
-    "voters",
-    "audio_dir",
-)
 
 CONFIGS: Final[dict[str, tuple[bool, bool]]] = {
     "full": (True, True),
@@ -45,6 +34,107 @@ CONFIGS: Final[dict[str, tuple[bool, bool]]] = {
     "baseline": (False, False),
 }
 """A debater's configuration by name: (uses the rehearsal tree, uses the flow tree)."""
+
+
+def stage_seconds(text: str) -> dict[str, float]:
+    """``--stage-seconds``: ``240,240,120`` (opening, rebuttal, closing) or
+    ``opening=200,closing=90``."""
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        if all("=" in p for p in parts):
+            pairs = [p.split("=", 1) for p in parts]
+            return {key.strip(): float(value) for key, value in pairs}
+        if len(parts) == len(STAGES):
+            return {stage: float(value) for stage, value in zip(STAGES, parts, strict=True)}
+    except ValueError:
+        pass
+    raise ConfigError(
+        f"--stage-seconds takes three numbers (opening,rebuttal,closing) or STAGE=SECONDS"
+        f" pairs, not {text!r}"
+    )
+
+
+def _no_tree(key: str) -> Callable[[Any, dict[str, Any]], None]:
+    def apply(value: Any, options: dict[str, Any]) -> None:
+        options[key] = []
+
+    return apply
+
+
+def _baseline(side: Any, options: dict[str, Any]) -> None:
+    """``--baseline SIDE``: that side debates without either tree."""
+    if side not in SIDES:
+        raise ConfigError(f"--baseline names a side: pro or con, not {side!r}")
+    for key in ("rehearsal_tree", "flow_tree"):
+        options[key] = [s for s in SIDES if s != side]
+
+
+FIELDS: Final[tuple[FormatOption, ...]] = (
+    FormatOption(
+        "stage_seconds",
+        "Competitive: seconds of the opening, rebuttal and closing speeches"
+        " (default 240,240,120; or e.g. closing=90).",
+        default=dict(DEFAULT_SECONDS),
+        flag="--stage-seconds",
+        parse=stage_seconds,
+    ),
+    FormatOption("claims", "Claims each side prepares in its rehearsal tree.", type=int, default=3),
+    FormatOption(
+        "branching",
+        "Competitive: rebuttals per node of the rehearsal tree (default 3).",
+        type=int,
+        default=3,
+        flag="--branching",
+    ),
+    FormatOption(
+        "depth",
+        "Competitive: levels of rebuttal in the rehearsal tree (default 3).",
+        type=int,
+        default=3,
+        flag="--depth",
+    ),
+    FormatOption(
+        None,
+        "Competitive: this side (pro or con) debates without either tree, for a"
+        " head-to-head against the other.",
+        flag="--baseline",
+        apply=_baseline,
+    ),
+    FormatOption(
+        "rehearsal_tree",
+        "Competitive: no debater prepares a rehearsal tree.",
+        type=bool,
+        default=list(SIDES),
+        flag="--no-rehearsal-tree",
+        apply=_no_tree("rehearsal_tree"),
+    ),
+    FormatOption(
+        "flow_tree",
+        "Competitive: no debater sees the flow tree and its legal moves (only the"
+        " speeches and the claims' ids).",
+        type=bool,
+        default=list(SIDES),
+        flag="--no-flow-tree",
+        apply=_no_tree("flow_tree"),
+    ),
+    FormatOption(
+        "similarity",
+        "Similarity at which two claims count as the same.",
+        type=float,
+        default=DEFAULT_THRESHOLD,
+    ),
+    FormatOption("embedder", "How claims are compared: auto or lexical.", default="auto"),
+    FormatOption("voters", "The Oxford vote's audience.", type=int, default=5),
+    FormatOption(
+        "audio_dir",
+        "Competitive: write each speech as a WAV file into this directory.",
+        type=Path,
+        flag="--audio",
+        parse=str,
+    ),
+)
+"""The format's options and flags. ``--baseline`` comes before the ``--no-...-tree``
+flags, so a side turned off for both debaters stays off."""
 
 
 @dataclass(frozen=True)

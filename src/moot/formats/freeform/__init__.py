@@ -14,6 +14,7 @@ from moot.briefing import Bullets, Section, Table
 from moot.detectors.transcript import Transcript
 from moot.errors import ConfigError
 from moot.formats.base import Debate, Format, Record, as_sent, speech_transcript
+from moot.formats.fields import FormatOption
 from moot.formats.freeform.payload import STANDINGS, FreeformPayload
 from moot.formats.freeform.replies import SpeechReply, speech_spec
 from moot.formats.freeform.rounds import FreeformRounds
@@ -36,7 +37,15 @@ class FreeformFormat(Format):
         "zh": "N 轮（--rounds，默认 3）：每方回应上一轮发言；裁判为每次发言打分；"
         "2-6 方；N + 1 轮调用",
     }
-    option_names = ("rounds",)
+    fields = (
+        FormatOption(
+            "rounds",
+            "Rounds of the free-form format (default 3).",
+            type=int,
+            default=DEFAULT_ROUNDS,
+            flag="--rounds",
+        ),
+    )
     rubric = GENERAL
     standings = STANDINGS
     payload_type = FreeformPayload

@@ -23,7 +23,7 @@ from moot.errors import ConfigError
 from moot.formats.base import Debate, Format, Record, as_sent
 from moot.formats.market.briefing import market_sections
 from moot.formats.market.inputs import (
-    OPTION_NAMES,
+    FIELDS,
     analysts_of,
     empty_slices,
     read_inputs,
@@ -71,7 +71,9 @@ class MarketFormat(Format):
     standings = STANDINGS
     payload_type = MarketPayload
     prompts = "moot.formats.market"
-    option_names = OPTION_NAMES
+    fields = FIELDS
+    side_names = ("bull", "bear")
+    command_modules = ("moot.formats.market.commands",)
 
     def positions(self, sides: Sequence[str], lang: str) -> list[Position]:
         if sides:

@@ -22,14 +22,36 @@ import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final
 
 from moot.errors import ConfigError
+from moot.formats.fields import FormatOption
 from moot.market.analysts import Agent, AnalystPanel, load_panel, parse_panel, read_panel_tables
 from moot.market.kb import KnowledgeBase, dump_kb, load_kb, parse_kb
 from moot.market.slices import agent_slice
 
-OPTION_NAMES: Final = ("kb", "analysts", "baseline")
+FIELDS: Final = (
+    FormatOption(
+        "kb",
+        "Knowledge base of the market format: a KB JSON file, or demo (synthetic).",
+        flag="--kb",
+    ),
+    FormatOption(
+        "analysts",
+        "TOML file of the market format's analysts (default: the eight).",
+        type=Path,
+        flag="--analysts",
+        parse=str,
+    ),
+    FormatOption(
+        "baseline",
+        "Also ask a single agent given the same data for its direction (true or false).",
+        type=bool,
+        default=False,
+    ),
+)
+"""The market format's options."""
 MAX_ID = 16
 """The longest argument id a judge reply may carry."""
 
