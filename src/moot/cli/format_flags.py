@@ -66,7 +66,7 @@ def _flag_params(formats: Sequence[Format]) -> list[Any]:
         """(the formats' flags)"""
 
     flags.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
-    probe = typer.Typer()
+    probe = typer.Typer(add_completion=False)
     probe.command()(flags)
     return list(typer.main.get_command(probe).params)
 
