@@ -60,8 +60,15 @@ def _models(p: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _judging(p: Mapping[str, Any]) -> dict[str, Any]:
-    names = ("panel", "panel_file", "judge_model", "judge_runs", "calibration", "topic_type")
-    return panel_options(*(p[name] for name in names), p["swap_sides"])
+    return panel_options(
+        p["panel"],
+        p["panel_file"],
+        p["judge_model"],
+        p["judge_runs"],
+        p["calibration"],
+        p["topic_type"],
+        p["swap_sides"],
+    )
 
 
 def _limits(p: Mapping[str, Any]) -> dict[str, Any]:

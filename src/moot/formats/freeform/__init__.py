@@ -37,7 +37,7 @@ class FreeformFormat(Format):
         "zh": "N 轮（--rounds，默认 3）：每方回应上一轮发言；裁判为每次发言打分；"
         "2-6 方；N + 1 轮调用",
     }
-    fields = (
+    fields: ClassVar[tuple[FormatOption, ...]] = (
         FormatOption(
             "rounds",
             "Rounds of the free-form format (default 3).",
