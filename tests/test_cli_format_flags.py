@@ -17,6 +17,7 @@ from typer.testing import CliRunner, Result
 import moot.debate
 import moot.formats
 from moot.cli import app
+from moot.errors import ConfigError
 from moot.formats import formats
 from moot.formats.fields import FormatOption, flag_options, parse_pairs
 from moot.formats.freeform import FreeformFormat
@@ -168,3 +169,21 @@ def test_the_import_check_sees_a_heavy_import(tmp_path: Path) -> None:
         "planted.py:4 imports moot.store",
         "planted.py:5 imports jinja2",
     ]
+
+
+def test_a_declared_constraint_names_the_option_and_the_format() -> None:
+    level = FormatOption(
+        "level", "L.", type=int, flag="--level", integer=True, minimum=1, maximum=3
+    )
+    message = (
+        r"--level must be a whole number from 1 to 3, not 4 \(the probe format's option level\)"
+    )
+    with pytest.raises(ConfigError, match=message):
+        level.check(4, "probe")
+    with pytest.raises(ConfigError, match="whole number"):
+        level.check(True, "probe")
+    level.check(2, "probe")
+    ratio = FormatOption("ratio", "R.", type=float, above=0.0, maximum=1.0)
+    with pytest.raises(ConfigError, match=r"ratio must be at most 1, not 2 \(the probe format's"):
+        ratio.check(2, "probe")
+    ratio.check(0.5, "probe")

@@ -46,7 +46,7 @@ from moot.briefing import Section
 from moot.detectors.transcript import Flag, JudgeScore, Transcript, Turn
 from moot.errors import ConfigError
 from moot.events import RoundStarted
-from moot.formats.fields import FormatOption, option_names
+from moot.formats.fields import FormatOption, check_fields, option_names
 from moot.judging.judge import JudgedUnit, ScoreAdjuster, bias_signals, judge_units
 from moot.judging.panel import PanelPlan, judge_panel
 from moot.judging.rubric import Rubric
@@ -527,8 +527,9 @@ class Format(ABC):
         return max(len(positions) + classifier, judge_calls)
 
     def check_options(self, options: Mapping[str, Any], positions: int) -> list[str]:
-        """Refuse options the format cannot run with (``ConfigError``); return
-        warnings about options it runs with but advises against."""
+        """Refuse options the format cannot run with (``ConfigError``): unknown ones,
+        and values outside their fields' declared constraints; return warnings about
+        options it runs with but advises against."""
         unknown = sorted(set(options) - set(self.option_names))
         if unknown:
             raise ConfigError(
@@ -540,6 +541,7 @@ class Format(ABC):
                 f"the {self.name} format takes {self.min_positions} to {self.max_positions}"
                 f" positions, not {positions}"
             )
+        check_fields(self.fields, options, self.name)
         return []
 
     @abstractmethod

@@ -8,8 +8,8 @@ flag's text (``--stage-seconds 240,240,120``), the ``--format-option KEY=VALUE``
 values, and the help text. A field with no ``key`` is a flag only: it sets other
 options (the competitive format's ``--baseline`` sets which sides use its trees).
 
-This module imports nothing of moot but the errors, so the command line can read the
-declarations cheaply.
+This module imports nothing of moot but the errors and the number check, so the
+command line can read the declarations cheaply.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from moot.errors import ConfigError
+from moot.validation import check_number
 
 FlagType = type[int] | type[float] | type[str] | type[bool] | type[Any]
 
@@ -48,12 +49,45 @@ class FormatOption:
     """The ``moot run`` flag (``--stage-seconds``); None: only ``--format-option``."""
     parse: Callable[[Any], Any] | None = None
     apply: Callable[[Any, dict[str, Any]], None] | None = None
+    integer: bool = False
+    """The option is a whole number (checked, with the bounds, by :meth:`check`)."""
+    minimum: float | None = None
+    maximum: float | None = None
+    above: float | None = None
+    """The option is a number more than this."""
 
     def __post_init__(self) -> None:
         if self.key is None and (self.flag is None or self.apply is None):
             raise ValueError("a field without a key is a flag that applies itself")
         if self.flag is not None and not self.flag.startswith("--"):
             raise ValueError(f"flag {self.flag!r} must start with --")
+
+    @property
+    def bounded(self) -> bool:
+        """Whether the option is a number the field's constraints check."""
+        return self.integer or (self.minimum, self.maximum, self.above) != (None, None, None)
+
+    def check(self, value: Any, format_name: str) -> None:
+        """Refuse a value outside the declared constraints: a ``ConfigError`` naming
+        the option (by its flag when it has one) and the format."""
+        if value is None or not self.bounded:
+            return
+        label = self.flag or str(self.key)
+        where = f" (the {format_name} format's option {self.key})"
+        low, high = self.minimum, self.maximum
+        if self.integer and low is not None and high is not None:
+            whole = isinstance(value, int) and not isinstance(value, bool)
+            if not whole or not low <= value <= high:
+                raise ConfigError(
+                    f"{label} must be a whole number from {low:g} to {high:g}, not {value!r}{where}"
+                )
+            return
+        try:
+            check_number(
+                value, label, minimum=low, maximum=high, above=self.above, integer=self.integer
+            )
+        except ConfigError as exc:
+            raise ConfigError(f"{exc}{where}") from None
 
     @property
     def param(self) -> str:
@@ -74,6 +108,13 @@ class FormatOption:
         if self.key is None:  # (refused by __post_init__)
             raise ValueError("a flag without a key must apply itself")
         options[self.key] = value if self.parse is None else self.parse(value)
+
+
+def check_fields(fields: Iterable[FormatOption], options: Mapping[str, Any], name: str) -> None:
+    """Check every option given against its field's declared constraints."""
+    for field in fields:
+        if field.key is not None:
+            field.check(options.get(field.key), name)
 
 
 def option_names(fields: Iterable[FormatOption]) -> tuple[str, ...]:

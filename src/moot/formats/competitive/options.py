@@ -78,13 +78,24 @@ FIELDS: Final[tuple[FormatOption, ...]] = (
         flag="--stage-seconds",
         parse=stage_seconds,
     ),
-    FormatOption("claims", "Claims each side prepares in its rehearsal tree.", type=int, default=3),
+    FormatOption(
+        "claims",
+        "Claims each side prepares in its rehearsal tree.",
+        type=int,
+        default=3,
+        integer=True,
+        minimum=1,
+        maximum=MAX_CLAIMS,
+    ),
     FormatOption(
         "branching",
         "Competitive: rebuttals per node of the rehearsal tree (default 3).",
         type=int,
         default=3,
         flag="--branching",
+        integer=True,
+        minimum=1,
+        maximum=MAX_BRANCHING,
     ),
     FormatOption(
         "depth",
@@ -92,6 +103,9 @@ FIELDS: Final[tuple[FormatOption, ...]] = (
         type=int,
         default=3,
         flag="--depth",
+        integer=True,
+        minimum=0,
+        maximum=MAX_DEPTH,
     ),
     FormatOption(
         None,
@@ -122,9 +136,19 @@ FIELDS: Final[tuple[FormatOption, ...]] = (
         "Similarity at which two claims count as the same.",
         type=float,
         default=DEFAULT_THRESHOLD,
+        above=0.0,
+        maximum=1.0,
     ),
     FormatOption("embedder", "How claims are compared: auto or lexical.", default="auto"),
-    FormatOption("voters", "The Oxford vote's audience.", type=int, default=5),
+    FormatOption(
+        "voters",
+        "The Oxford vote's audience.",
+        type=int,
+        default=5,
+        integer=True,
+        minimum=1,
+        maximum=MAX_VOTERS,
+    ),
     FormatOption(
         "audio_dir",
         "Competitive: write each speech as a WAV file into this directory.",
@@ -187,11 +211,10 @@ class CompetitiveOptions:
         }
 
 
-def _whole(options: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
+def _whole(options: Mapping[str, Any], key: str, default: int) -> int:
+    """A whole-number option (its bounds checked by its field), or its default."""
     value = options.get(key)
-    if value is None:
-        return default
-    return int(check_number(value, key, minimum=low, maximum=high, integer=True))
+    return default if value is None else int(value)
 
 
 def _sides(options: Mapping[str, Any], key: str) -> tuple[Side, ...]:
@@ -222,13 +245,11 @@ def _stage_seconds(value: object) -> dict[Stage, float]:
 
 
 def parse_options(options: Mapping[str, Any]) -> CompetitiveOptions:
-    """The options as the format runs with them; ``ConfigError`` names a bad one."""
+    """The options as the format runs with them, once ``Format.check_options`` has
+    checked the numbers against their fields; ``ConfigError`` names a bad one of the
+    rest."""
     similarity = options.get("similarity")
-    threshold = (
-        DEFAULT_THRESHOLD
-        if similarity is None
-        else check_number(similarity, "similarity", above=0.0, maximum=1.0)
-    )
+    threshold = DEFAULT_THRESHOLD if similarity is None else float(similarity)
     embedder = options.get("embedder", "auto")
     if embedder not in ("auto", "lexical"):
         raise ConfigError(f"embedder must be auto or lexical, not {embedder!r}")
@@ -241,13 +262,13 @@ def parse_options(options: Mapping[str, Any]) -> CompetitiveOptions:
             raise ConfigError(f"--audio {audio}: exists and is not a directory")
     return CompetitiveOptions(
         stage_seconds=_stage_seconds(options.get("stage_seconds")),
-        claims=_whole(options, "claims", 3, 1, MAX_CLAIMS),
-        branching=_whole(options, "branching", 3, 1, MAX_BRANCHING),
-        depth=_whole(options, "depth", 3, 0, MAX_DEPTH),
+        claims=_whole(options, "claims", 3),
+        branching=_whole(options, "branching", 3),
+        depth=_whole(options, "depth", 3),
         rehearsal_tree=_sides(options, "rehearsal_tree"),
         flow_tree=_sides(options, "flow_tree"),
         similarity=threshold,
         embedder=cast(Embedding, embedder),
-        voters=_whole(options, "voters", 5, 1, MAX_VOTERS),
+        voters=_whole(options, "voters", 5),
         audio_dir=audio,
     )

@@ -12,7 +12,6 @@ from typing import Any, ClassVar
 
 from moot.briefing import Bullets, Section, Table
 from moot.detectors.transcript import Transcript
-from moot.errors import ConfigError
 from moot.formats.base import Debate, Format, Record, as_sent, speech_transcript
 from moot.formats.fields import FormatOption
 from moot.formats.freeform.payload import STANDINGS, FreeformPayload
@@ -44,6 +43,9 @@ class FreeformFormat(Format):
             type=int,
             default=DEFAULT_ROUNDS,
             flag="--rounds",
+            integer=True,
+            minimum=1,
+            maximum=MAX_ROUNDS,
         ),
     )
     rubric = GENERAL
@@ -58,11 +60,6 @@ class FreeformFormat(Format):
 
     def check_options(self, options: Mapping[str, Any], positions: int) -> list[str]:
         notes = super().check_options(options, positions)
-        rounds = options.get("rounds")
-        if rounds is not None and (
-            isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS
-        ):
-            raise ConfigError(f"--rounds must be a whole number from 1 to {MAX_ROUNDS}")
         if self.rounds(options) > ADVISED_ROUNDS:
             notes.append(
                 f"{self.rounds(options)} rounds: over {ADVISED_ROUNDS}, debates mostly repeat"
