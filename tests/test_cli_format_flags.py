@@ -19,6 +19,7 @@ import moot.formats
 from moot.cli import app
 from moot.errors import ConfigError
 from moot.formats import formats
+from moot.formats.competitive.options import FIELDS
 from moot.formats.fields import FormatOption, flag_options, parse_pairs
 from moot.formats.freeform import FreeformFormat
 from moot.options import RunOptions
@@ -41,6 +42,9 @@ def test_every_declared_flag_of_every_format_is_a_run_option_with_its_help() -> 
     for fmt, field in declared:
         assert str(field.flag) in helped, (fmt.name, field.flag)
         assert " ".join(field.help.split()[:4]) in helped, (fmt.name, field.help)
+    # --format-option's help lists each format's options
+    assert "freeform: rounds;" in helped
+    assert "market: kb, analysts, baseline" in helped
     # --pro-model's help says what pro means in a format with sides of its own
     assert "Model spec for the pro side (market: the bull side)." in helped
 
@@ -97,6 +101,14 @@ def test_flags_apply_in_declared_order_after_the_format_option_values() -> None:
     }
     assert flag_options((first, second), {"a": None, "b": None}) == {}
     assert parse_pairs(["n=2", "s=text", "t=true"]) == {"n": 2, "s": "text", "t": True}
+    # a text value is read by its field's parser, as its flag's text would be
+    assert flag_options(FIELDS, {}, ["stage_seconds=closing=90", "claims=2"]) == {
+        "stage_seconds": {"closing": 90.0},
+        "claims": 2,
+    }
+    assert flag_options(FIELDS, {}, ['stage_seconds={"opening": 200}']) == {
+        "stage_seconds": {"opening": 200}
+    }
     with pytest.raises(ValueError, match="applies itself"):
         FormatOption(None, "No key, no apply.", flag="--x")
 

@@ -78,6 +78,12 @@ def _side_help(base: str, index: int, formats: Sequence[Format]) -> str:
     return f"{base} ({'; '.join(others)})." if others else f"{base}."
 
 
+def _option_help(formats: Sequence[Format]) -> str:
+    """The options each format takes, for ``--format-option``'s help."""
+    named = [f"{f.name}: {', '.join(f.option_names)}" for f in formats if f.option_names]
+    return f"Options: {'; '.join(named)}." if named else ""
+
+
 class FormatFlagsCommand(TyperCommand):
     """``moot run``: a command whose format flags are added on first use."""
 
@@ -99,6 +105,9 @@ class FormatFlagsCommand(TyperCommand):
             if index is not None:
                 base = str(getattr(param, "help", "") or "").rstrip(".")
                 param.help = _side_help(base, index, registered)  # type: ignore[attr-defined]
+            elif param.name == BEFORE:
+                base = str(getattr(param, "help", "") or "")
+                param.help = f"{base} {_option_help(registered)}"  # type: ignore[attr-defined]
 
     def get_params(self, ctx: Any) -> list[Any]:
         self._add_flags()

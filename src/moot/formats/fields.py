@@ -122,9 +122,11 @@ def option_names(fields: Iterable[FormatOption]) -> tuple[str, ...]:
     return tuple(f.key for f in fields if f.key is not None)
 
 
-def parse_pairs(items: Sequence[str]) -> dict[str, Any]:
+def parse_pairs(items: Sequence[str], fields: Iterable[FormatOption] = ()) -> dict[str, Any]:
     """``--format-option KEY=VALUE``: the value as JSON (``2``, ``0.85``, ``true``,
-    ``["pro"]``), else as text."""
+    ``["pro"]``), else as text, read by the parser of the option's field when it has
+    one (``stage_seconds=closing=90`` as ``--stage-seconds closing=90``)."""
+    parsers = {f.key: f.parse for f in fields if f.key is not None and f.parse is not None}
     options: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
@@ -134,7 +136,8 @@ def parse_pairs(items: Sequence[str]) -> dict[str, Any]:
         try:
             options[key] = json.loads(value)
         except ValueError:
-            options[key] = value
+            parse = parsers.get(key)
+            options[key] = value if parse is None else parse(value)
     return options
 
 
@@ -147,7 +150,8 @@ def flag_options(
     missing from ``values`` was not given) and the ``--format-option`` items ask for.
     Only the options given are set, so a format refuses another format's flag by its
     option's name (``Format.check_options``)."""
-    options = parse_pairs(extra)
+    fields = tuple(fields)
+    options = parse_pairs(extra, fields)
     for field in fields:
         if field.flag is None:
             continue
