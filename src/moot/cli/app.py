@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import warnings
 from typing import Annotated, Any
 
 import typer
@@ -84,9 +85,29 @@ def _main(
     set_debug(debug)
 
 
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+) -> None:
+    """A format plugin left out is one line on standard error, like moot's own
+    warnings; any other warning as Python shows it."""
+    if category.__name__ == "PluginWarning":
+        say(str(message), label="warning:", style="yellow")
+    else:
+        _python_warning(message, category, filename, lineno, file, line)
+
+
+_python_warning = warnings.showwarning
+
+
 def main() -> None:
     """The ``moot`` console script: the app, with the same clean end for anything that
     escapes a command (a failure while parsing, say)."""
+    warnings.showwarning = _show_warning
     try:
         app(prog_name="moot")
     except SystemExit:
