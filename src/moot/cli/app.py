@@ -47,11 +47,21 @@ class _FormatCommands:
         return cls.loaded
 
 
+ORDER = (
+    *("version", "run", "calibrate", "resume", "list", "show", "export", "report", "view"),
+    *("lint", "formats", "schema", "doctor", "delete", "cache"),
+)
+"""The built-in commands in the order ``moot --help`` lists them (whichever module
+registers them)."""
+
+
 class MootGroup(TyperGroup):
     """The top-level group: the built-in commands, then the formats' own."""
 
     def list_commands(self, ctx: Any) -> list[str]:
-        return [*super().list_commands(ctx), *_FormatCommands.get()]
+        rank = {name: n for n, name in enumerate(ORDER)}
+        built_in = sorted(super().list_commands(ctx), key=lambda n: rank.get(n, len(rank)))
+        return [*built_in, *_FormatCommands.get()]
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         command = super().get_command(ctx, cmd_name)
