@@ -32,8 +32,8 @@ from collections import Counter
 from typing import Any
 
 from moot import run_debate
-from moot.cli_formats import stage_seconds
 from moot.events import CallFinished, CallStarted, Event
+from moot.formats.competitive.options import stage_seconds
 from moot.formats.competitive.rehearsal import ClaimsCall, ExpandCall
 from moot.formats.competitive.rounds import VoteCall
 from moot.formats.competitive.speeches import AudienceCall, RewriteCall, WriteCall

@@ -40,7 +40,7 @@ from hostile import (
     raw_controls,
     structure,
 )
-from moot import cli as cli_module
+from moot import report as report_module
 from moot.cli import app
 from moot.report.escape import markdown_text
 from moot.store import Store
@@ -316,7 +316,8 @@ def test_an_internal_error_is_a_message_unless_debugging(monkeypatch: pytest.Mon
     def broken(*_: object, **__: object) -> str:
         raise RuntimeError("boom [/red] \x1b[2J")
 
-    monkeypatch.setattr(cli_module, "to_markdown", broken)
+    # the command line imports the renderers when it prints the briefing
+    monkeypatch.setattr(report_module, "to_markdown", broken)
     result = moot("run", TOPIC, *DEMO, "-q")
     assert result.exit_code == 1
     message = clean(result)

@@ -75,16 +75,6 @@ REGISTRY = "moot.formats"
 """The one module outside a format that may import it: it lists the built-ins."""
 COMMON = "moot.formats.common"
 """Helpers every format may import; a format package of its own for none."""
-FORMAT_COMMANDS_IN_CLI = {
-    ("moot.cli", "moot.formats.market.backtest"),
-    ("moot.cli", "moot.formats.competitive.tournament"),
-    ("moot.cli_backtest", "moot.formats.market.backtest"),
-    ("moot.cli_formats", "moot.formats.competitive.trees"),
-    ("moot.cli_formats", "moot.formats.competitive.trees.sides"),
-}
-"""The CLI's format-only commands and flags (``backtest``, ``tournament``, the
-competitive options), still in ``moot.cli*`` until they move into their formats'
-``commands`` modules: the only imports of a format from outside it."""
 STANDALONE = {
     # package: what it may not import (it must work without them)
     "moot.detectors.*": (
@@ -226,12 +216,7 @@ def violations(root: Path) -> list[str]:
                 " layer above it"
             )
         own, target = format_of(imp.module, formats), format_of(imp.target, formats)
-        if (
-            target is not None
-            and own != target
-            and imp.module != REGISTRY
-            and (imp.module, imp.target) not in FORMAT_COMMANDS_IN_CLI
-        ):
+        if target is not None and own != target and imp.module != REGISTRY:
             where = (
                 "another format"
                 if own
@@ -516,12 +501,6 @@ def test_the_tree_keeps_the_one_way_layers(rule: str) -> None:
         "alone": "stands alone",
     }[rule]
     assert [b for b in violations(SRC) if words in b] == []
-
-
-def test_the_allowed_exceptions_are_still_needed() -> None:
-    """An exception that no import uses any more is dropped from the list."""
-    found = {(i.module, i.target) for i in walk(SRC)}
-    assert found >= FORMAT_COMMANDS_IN_CLI
 
 
 def test_the_readme_states_the_layers() -> None:

@@ -10,11 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from competitive_checks import SMALL, Recorder, check_competitive
-from moot.cli_formats import format_options
 from moot.debate import run_debate
+from moot.formats.competitive.options import FIELDS
 from moot.formats.competitive.rehearsal import ClaimsCall, ExpandCall
 from moot.formats.competitive.replies import move_label, well_formed_moves
 from moot.formats.competitive.speeches import WriteCall
+from moot.formats.fields import flag_options
 from moot.llm.scripted import DemoBackend
 
 TOPIC = "Should cities ban cars from their centres?"
@@ -78,7 +79,7 @@ def test_full_debaters_see_the_flow_tree_and_prepared_material() -> None:
 
 
 def test_no_rehearsal_tree_means_no_preparation_at_all() -> None:
-    recorder, body = debate(**format_options(no_rehearsal_tree=True))
+    recorder, body = debate(**flag_options(FIELDS, {"no_rehearsal_tree": True}))
     assert rehearsal_calls(recorder) == 0
     assert body["rehearsal"] == []
     assert all(s["prepared"] == [] for s in body["speeches"])
@@ -88,7 +89,7 @@ def test_no_rehearsal_tree_means_no_preparation_at_all() -> None:
 
 
 def test_no_flow_tree_shows_the_speeches_and_ids_instead() -> None:
-    recorder, _ = debate(**format_options(no_flow_tree=True))
+    recorder, _ = debate(**flag_options(FIELDS, {"no_flow_tree": True}))
     for side in ("pro", "con"):
         prompts = writer_prompts(recorder, side)
         assert not any(FLOW_HEADER in p or LEGAL_MOVES in p for p in prompts)
@@ -101,7 +102,7 @@ def test_no_flow_tree_shows_the_speeches_and_ids_instead() -> None:
 
 
 def test_the_baseline_side_has_neither_tree_and_the_other_both() -> None:
-    recorder, body = debate(**format_options(baseline="con"))
+    recorder, body = debate(**flag_options(FIELDS, {"baseline": "con"}))
     assert body["sides"] == {
         "pro": {"config": "full", "rehearsal_tree": True, "flow_tree": True},
         "con": {"config": "baseline", "rehearsal_tree": False, "flow_tree": False},
@@ -123,7 +124,7 @@ def test_in_the_swap_rerun_the_configurations_follow_the_debaters() -> None:
         model=recorder,
         seed=4,
         format="competitive",
-        format_options={**SMALL, **format_options(baseline="con")},
+        format_options={**SMALL, **flag_options(FIELDS, {"baseline": "con"})},
         swap_sides=True,
     )
     assert result.swap is not None

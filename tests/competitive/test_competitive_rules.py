@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 
 from competitive_checks import SMALL, check_competitive, demo_except
-from moot.cli_formats import format_options, stage_seconds
 from moot.debate import run_debate
 from moot.errors import ConfigError, ModelOutputError
+from moot.formats.competitive.options import FIELDS, stage_seconds
 from moot.formats.competitive.speeches import WriteCall
+from moot.formats.fields import flag_options
 from moot.llm.scripted import ScriptedBackend, ScriptReply
 from moot.llm.types import CallContext
 from moot.store import Store
@@ -74,15 +75,15 @@ def test_an_illegal_plan_is_never_accepted() -> None:
     [
         ({"stage_seconds": {"opening": 20}}, "opening seconds must be at least 30"),
         ({"stage_seconds": {"debate": 60}}, "no stage 'debate'"),
-        ({"branching": 0}, "branching must be at least 1"),
-        ({"depth": 9}, "depth must be at most 4"),
+        ({"branching": 0}, "--branching must be a whole number from 1 to 5, not 0"),
+        ({"depth": 9}, "depth must be a whole number from 0 to 4"),
         ({"claims": 2.5}, "claims must be a whole number"),
         ({"rehearsal_tree": ["pro", "judge"]}, "sides pro and con only"),
         ({"flow_tree": "pro"}, "must be a list of sides"),
-        ({"similarity": 0}, "similarity must be more than 0"),
+        ({"similarity": 0}, r"more than 0, not 0 \(the competitive format's option similarity\)"),
         ({"similarity": float("nan")}, "similarity must be a finite number"),
         ({"embedder": "bert"}, "embedder must be auto or lexical"),
-        ({"voters": 0}, "voters must be at least 1"),
+        ({"voters": 0}, r"voters must be a whole number from 1 to 15, not 0 \(the competitive"),
         ({"tempo": 3}, "has no option tempo"),
     ],
 )
@@ -112,24 +113,31 @@ def test_the_cli_flags_map_to_format_options(tmp_path: Path) -> None:
     assert stage_seconds("closing=90") == {"closing": 90.0}
     with pytest.raises(ConfigError, match="--stage-seconds"):
         stage_seconds("200,90")
-    assert format_options() == {}
-    assert format_options(baseline="pro") == {"rehearsal_tree": ["con"], "flow_tree": ["con"]}
-    assert format_options(no_flow_tree=True, baseline="con") == {
+    assert flag_options(FIELDS, {}) == {}
+    assert flag_options(FIELDS, {"baseline": "pro"}) == {
+        "rehearsal_tree": ["con"],
+        "flow_tree": ["con"],
+    }
+    assert flag_options(FIELDS, {"no_flow_tree": True, "baseline": "con"}) == {
         "rehearsal_tree": ["pro"],
         "flow_tree": [],
     }
-    assert format_options(audio=tmp_path, extra=["claims=2", "embedder=lexical"]) == {
+    assert flag_options(FIELDS, {"audio": tmp_path}, ["claims=2", "embedder=lexical"]) == {
         "audio_dir": str(tmp_path),
         "claims": 2,
         "embedder": "lexical",
     }
     with pytest.raises(ConfigError, match="--baseline"):
-        format_options(baseline="judge")
+        flag_options(FIELDS, {"baseline": "judge"})
     with pytest.raises(ConfigError, match="KEY=VALUE"):
-        format_options(extra=["claims"])
+        flag_options(FIELDS, {}, ["claims"])
     # another format refuses the competitive options by name
     with pytest.raises(ConfigError, match="structured format has no option flow_tree"):
-        run_debate(TOPIC, model="scripted:demo", format_options=format_options(no_flow_tree=True))
+        run_debate(
+            TOPIC,
+            model="scripted:demo",
+            format_options=flag_options(FIELDS, {"no_flow_tree": True}),
+        )
 
 
 def rehearsal_calls(store: Store, run_id: str) -> list[str]:

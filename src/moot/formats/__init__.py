@@ -3,10 +3,16 @@
 A format is a package under ``moot/formats/`` with a :class:`moot.formats.base.Format`
 subclass; adding one means writing that package and one line in ``_BUILT_IN`` below
 (or calling :func:`register_format` from outside). Importing this package registers
-the built-in formats, their ``scripted:demo`` writers, and the demo judge.
+the built-in formats, their ``scripted:demo`` writers, and the demo judge. Formats of
+other packages join through the entry-point group ``moot.formats`` (the contract is
+in :class:`moot.formats.base.Format`), loaded when the registry is first read.
 """
 
 from __future__ import annotations
+
+import warnings
+from importlib.metadata import EntryPoint, entry_points
+from typing import ClassVar
 
 from moot.errors import ConfigError
 from moot.formats.base import Format
@@ -22,6 +28,18 @@ from moot.judging import demo as judge_demo
 from moot.llm.schemas import register_schemas
 
 _FORMATS: dict[str, Format] = {}
+ENTRY_POINTS = "moot.formats"
+"""The entry-point group through which other packages add formats."""
+
+
+class PluginWarning(UserWarning):
+    """A format plugin that could not be loaded (it is left out)."""
+
+
+class _Plugins:
+    loaded = False
+    failed: ClassVar[dict[str, str]] = {}
+    """Plugins left out, by entry-point name: why."""
 
 
 def register_format(fmt: Format) -> None:
@@ -31,8 +49,49 @@ def register_format(fmt: Format) -> None:
     register_schemas(f"{fmt.name} format")(fmt.schemas)
 
 
+def _load(entry: EntryPoint) -> Format:
+    target = entry.load()
+    fmt = target() if isinstance(target, type) and issubclass(target, Format) else target
+    if not isinstance(fmt, Format):
+        raise TypeError(f"{entry.value} is neither a Format subclass nor a Format")
+    if fmt.name in _FORMATS:
+        raise ValueError(f"a format named {fmt.name!r} is already registered")
+    return fmt
+
+
+def load_plugins() -> dict[str, str]:
+    """Register the formats of the ``moot.formats`` entry points (once). A plugin that
+    fails is left out with a :class:`PluginWarning` naming it and the reason; returns
+    the plugins left out."""
+    if _Plugins.loaded:
+        return _Plugins.failed
+    _Plugins.loaded = True
+    for entry in entry_points(group=ENTRY_POINTS):
+        fmt: Format | None = None
+        try:
+            fmt = _load(entry)
+            register_format(fmt)
+            fmt.register_extras()
+        except Exception as exc:  # a broken plugin must not break every command
+            if fmt is not None and _FORMATS.get(fmt.name) is fmt:
+                del _FORMATS[fmt.name]
+            reason = f"{type(exc).__name__}: {exc}"
+            _Plugins.failed[entry.name] = reason
+            warnings.warn(
+                f"format plugin {entry.name!r} ({entry.value}) was not loaded: {reason}",
+                PluginWarning,
+                stacklevel=2,
+            )
+    return _Plugins.failed
+
+
 def get_format(name: str) -> Format:
     """The format registered under ``name``; ``ConfigError`` names the known ones."""
+    if name not in _FORMATS:
+        load_plugins()
+    failed = _Plugins.failed.get(name)
+    if failed is not None and name not in _FORMATS:
+        raise ConfigError(f"the format plugin {name!r} could not be loaded: {failed}")
     try:
         return _FORMATS[name]
     except KeyError:
@@ -42,6 +101,7 @@ def get_format(name: str) -> Format:
 
 def formats() -> list[Format]:
     """Every registered format, by name."""
+    load_plugins()
     return [_FORMATS[name] for name in sorted(_FORMATS)]
 
 

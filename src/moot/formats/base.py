@@ -46,6 +46,7 @@ from moot.briefing import Section
 from moot.detectors.transcript import Flag, JudgeScore, Transcript, Turn
 from moot.errors import ConfigError
 from moot.events import RoundStarted
+from moot.formats.fields import FormatOption, check_fields, option_names
 from moot.judging.judge import (
     JudgedUnit,
     JudgeRequest,
@@ -482,7 +483,20 @@ class Format(ABC):
     ``templates/`` folder beside the ``Format`` class and are named
     ``formats/<name>/<file>``), its report labels come from :meth:`labels`. A
     format installed from another package declares its view and labels the same
-    way."""
+    way.
+
+    A format can live in another package: declare it in that package's metadata under
+    the entry-point group ``moot.formats``, naming a ``Format`` subclass (instantiated
+    with no arguments) or an instance::
+
+        [project.entry-points."moot.formats"]
+        toy = "toy_format:ToyFormat"
+
+    moot loads the group when the registry is first used (``--format``, ``moot
+    formats``), registers each format under its ``name``, and calls the format's
+    :meth:`register_extras` once (demo writers, HTML view). A plugin that fails to
+    load or to register is reported with a warning naming it and left out; every
+    other format and command keeps working."""
 
     name: ClassVar[str]
     summary: ClassVar[dict[str, str]]
@@ -500,8 +514,25 @@ class Format(ABC):
     payload_type: ClassVar[type[BaseModel]]
     prompts: ClassVar[str]
     """The package whose ``prompts/<lang>/`` directory holds the format's templates."""
-    option_names: ClassVar[tuple[str, ...]] = ()
-    """The format's own options (``RunOptions.format_options``)."""
+    fields: ClassVar[tuple[FormatOption, ...]] = ()
+    """The format's own options (``RunOptions.format_options``) and the ``moot run``
+    flags that set them, declared once (see :mod:`moot.formats.fields`)."""
+    side_names: ClassVar[tuple[str, str] | None] = None
+    """What ``--pro-model`` and ``--con-model`` mean in a format whose two positions
+    are not pro and con (market: bull and bear), for their help text."""
+    command_modules: ClassVar[tuple[str, ...]] = ()
+    """Modules of commands the format adds to ``moot`` (``moot backtest``): each has a
+    ``register(app)`` taking the command line's Typer app. They belong to the command
+    line's layer and are imported only by it."""
+
+    @property
+    def option_names(self) -> tuple[str, ...]:
+        """The names of the format's options."""
+        return option_names(self.fields)
+
+    def register_extras(self) -> None:  # noqa: B027 (a hook most formats leave alone)
+        """Register what the format adds beside itself when the registry takes it in:
+        its ``scripted:demo`` writers, its HTML view. Default: nothing."""
 
     def positions(self, sides: Sequence[str], lang: str) -> list[Position]:
         """The positions debated: by default pro and con, or the names given with
@@ -539,8 +570,9 @@ class Format(ABC):
         return max(len(positions) + classifier, judge_calls)
 
     def check_options(self, options: Mapping[str, Any], positions: int) -> list[str]:
-        """Refuse options the format cannot run with (``ConfigError``); return
-        warnings about options it runs with but advises against."""
+        """Refuse options the format cannot run with (``ConfigError``): unknown ones,
+        and values outside their fields' declared constraints; return warnings about
+        options it runs with but advises against."""
         unknown = sorted(set(options) - set(self.option_names))
         if unknown:
             raise ConfigError(
@@ -552,6 +584,7 @@ class Format(ABC):
                 f"the {self.name} format takes {self.min_positions} to {self.max_positions}"
                 f" positions, not {positions}"
             )
+        check_fields(self.fields, options, self.name)
         return []
 
     @abstractmethod

@@ -21,7 +21,7 @@ from moot.briefing import Section
 from moot.detectors.transcript import Transcript
 from moot.errors import ConfigError
 from moot.formats.base import Debate, Format, Record, as_sent, speech_transcript
-from moot.formats.competitive.options import OPTION_NAMES, parse_options
+from moot.formats.competitive.options import FIELDS, parse_options
 from moot.formats.competitive.payload import STANDINGS, CompetitivePayload
 from moot.formats.competitive.replies import (
     audience_spec,
@@ -56,7 +56,8 @@ class CompetitiveFormat(Format):
     standings = STANDINGS
     payload_type = CompetitivePayload
     prompts = "moot.formats.competitive"
-    option_names = OPTION_NAMES
+    fields = FIELDS
+    command_modules = ("moot.formats.competitive.commands",)
 
     def check_options(self, options: Mapping[str, Any], positions: int) -> list[str]:
         notes = super().check_options(options, positions)

@@ -5,7 +5,7 @@ speeches' audio."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal, cast
@@ -13,6 +13,7 @@ from typing import Any, Final, Literal, cast
 from moot.errors import ConfigError
 from moot.formats.competitive.trees import DEFAULT_THRESHOLD, STAGES, Stage
 from moot.formats.competitive.trees.sides import SIDES, Side
+from moot.formats.fields import FormatOption
 from moot.validation import check_number
 
 DEFAULT_SECONDS: Final[dict[Stage, float]] = {"opening": 240.0, "rebuttal": 240.0, "closing": 120.0}
@@ -25,18 +26,6 @@ MAX_DEPTH = 4
 MAX_VOTERS = 15
 Embedding = Literal["auto", "lexical"]
 
-OPTION_NAMES: Final[tuple[str, ...]] = (
-    "stage_seconds",
-    "claims",
-    "branching",
-    "depth",
-    "rehearsal_tree",
-    "flow_tree",
-    "similarity",
-    "embedder",
-    "voters",
-    "audio_dir",
-)
 
 CONFIGS: Final[dict[str, tuple[bool, bool]]] = {
     "full": (True, True),
@@ -45,6 +34,131 @@ CONFIGS: Final[dict[str, tuple[bool, bool]]] = {
     "baseline": (False, False),
 }
 """A debater's configuration by name: (uses the rehearsal tree, uses the flow tree)."""
+
+
+def stage_seconds(text: str) -> dict[str, float]:
+    """``--stage-seconds``: ``240,240,120`` (opening, rebuttal, closing) or
+    ``opening=200,closing=90``."""
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        if all("=" in p for p in parts):
+            pairs = [p.split("=", 1) for p in parts]
+            return {key.strip(): float(value) for key, value in pairs}
+        if len(parts) == len(STAGES):
+            return {stage: float(value) for stage, value in zip(STAGES, parts, strict=True)}
+    except ValueError:
+        pass
+    raise ConfigError(
+        f"--stage-seconds takes three numbers (opening,rebuttal,closing) or STAGE=SECONDS"
+        f" pairs, not {text!r}"
+    )
+
+
+def _no_tree(key: str) -> Callable[[Any, dict[str, Any]], None]:
+    def apply(value: Any, options: dict[str, Any]) -> None:
+        options[key] = []
+
+    return apply
+
+
+def _baseline(side: Any, options: dict[str, Any]) -> None:
+    """``--baseline SIDE``: that side debates without either tree."""
+    if side not in SIDES:
+        raise ConfigError(f"--baseline names a side: pro or con, not {side!r}")
+    for key in ("rehearsal_tree", "flow_tree"):
+        options[key] = [s for s in SIDES if s != side]
+
+
+FIELDS: Final[tuple[FormatOption, ...]] = (
+    FormatOption(
+        "stage_seconds",
+        "Competitive: seconds of the opening, rebuttal and closing speeches"
+        " (default 240,240,120; or e.g. closing=90).",
+        default=dict(DEFAULT_SECONDS),
+        flag="--stage-seconds",
+        parse=stage_seconds,
+    ),
+    FormatOption(
+        "claims",
+        "Claims each side prepares in its rehearsal tree.",
+        type=int,
+        default=3,
+        integer=True,
+        minimum=1,
+        maximum=MAX_CLAIMS,
+    ),
+    FormatOption(
+        "branching",
+        "Competitive: rebuttals per node of the rehearsal tree (default 3).",
+        type=int,
+        default=3,
+        flag="--branching",
+        integer=True,
+        minimum=1,
+        maximum=MAX_BRANCHING,
+    ),
+    FormatOption(
+        "depth",
+        "Competitive: levels of rebuttal in the rehearsal tree (default 3).",
+        type=int,
+        default=3,
+        flag="--depth",
+        integer=True,
+        minimum=0,
+        maximum=MAX_DEPTH,
+    ),
+    FormatOption(
+        None,
+        "Competitive: this side (pro or con) debates without either tree, for a"
+        " head-to-head against the other.",
+        flag="--baseline",
+        apply=_baseline,
+    ),
+    FormatOption(
+        "rehearsal_tree",
+        "Competitive: no debater prepares a rehearsal tree.",
+        type=bool,
+        default=list(SIDES),
+        flag="--no-rehearsal-tree",
+        apply=_no_tree("rehearsal_tree"),
+    ),
+    FormatOption(
+        "flow_tree",
+        "Competitive: no debater sees the flow tree and its legal moves (only the"
+        " speeches and the claims' ids).",
+        type=bool,
+        default=list(SIDES),
+        flag="--no-flow-tree",
+        apply=_no_tree("flow_tree"),
+    ),
+    FormatOption(
+        "similarity",
+        "Similarity at which two claims count as the same.",
+        type=float,
+        default=DEFAULT_THRESHOLD,
+        above=0.0,
+        maximum=1.0,
+    ),
+    FormatOption("embedder", "How claims are compared: auto or lexical.", default="auto"),
+    FormatOption(
+        "voters",
+        "The Oxford vote's audience.",
+        type=int,
+        default=5,
+        integer=True,
+        minimum=1,
+        maximum=MAX_VOTERS,
+    ),
+    FormatOption(
+        "audio_dir",
+        "Competitive: write each speech as a WAV file into this directory.",
+        type=Path,
+        flag="--audio",
+        parse=str,
+    ),
+)
+"""The format's options and flags. ``--baseline`` comes before the ``--no-...-tree``
+flags, so a side turned off for both debaters stays off."""
 
 
 @dataclass(frozen=True)
@@ -97,11 +211,10 @@ class CompetitiveOptions:
         }
 
 
-def _whole(options: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
+def _whole(options: Mapping[str, Any], key: str, default: int) -> int:
+    """A whole-number option (its bounds checked by its field), or its default."""
     value = options.get(key)
-    if value is None:
-        return default
-    return int(check_number(value, key, minimum=low, maximum=high, integer=True))
+    return default if value is None else int(value)
 
 
 def _sides(options: Mapping[str, Any], key: str) -> tuple[Side, ...]:
@@ -132,13 +245,11 @@ def _stage_seconds(value: object) -> dict[Stage, float]:
 
 
 def parse_options(options: Mapping[str, Any]) -> CompetitiveOptions:
-    """The options as the format runs with them; ``ConfigError`` names a bad one."""
+    """The options as the format runs with them, once ``Format.check_options`` has
+    checked the numbers against their fields; ``ConfigError`` names a bad one of the
+    rest."""
     similarity = options.get("similarity")
-    threshold = (
-        DEFAULT_THRESHOLD
-        if similarity is None
-        else check_number(similarity, "similarity", above=0.0, maximum=1.0)
-    )
+    threshold = DEFAULT_THRESHOLD if similarity is None else float(similarity)
     embedder = options.get("embedder", "auto")
     if embedder not in ("auto", "lexical"):
         raise ConfigError(f"embedder must be auto or lexical, not {embedder!r}")
@@ -151,13 +262,13 @@ def parse_options(options: Mapping[str, Any]) -> CompetitiveOptions:
             raise ConfigError(f"--audio {audio}: exists and is not a directory")
     return CompetitiveOptions(
         stage_seconds=_stage_seconds(options.get("stage_seconds")),
-        claims=_whole(options, "claims", 3, 1, MAX_CLAIMS),
-        branching=_whole(options, "branching", 3, 1, MAX_BRANCHING),
-        depth=_whole(options, "depth", 3, 0, MAX_DEPTH),
+        claims=_whole(options, "claims", 3),
+        branching=_whole(options, "branching", 3),
+        depth=_whole(options, "depth", 3),
         rehearsal_tree=_sides(options, "rehearsal_tree"),
         flow_tree=_sides(options, "flow_tree"),
         similarity=threshold,
         embedder=cast(Embedding, embedder),
-        voters=_whole(options, "voters", 5, 1, MAX_VOTERS),
+        voters=_whole(options, "voters", 5),
         audio_dir=audio,
     )

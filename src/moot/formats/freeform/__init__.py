@@ -12,8 +12,8 @@ from typing import Any, ClassVar
 
 from moot.briefing import Bullets, Section, Table
 from moot.detectors.transcript import Transcript
-from moot.errors import ConfigError
 from moot.formats.base import Debate, Format, Record, as_sent, speech_transcript
+from moot.formats.fields import FormatOption
 from moot.formats.freeform.payload import STANDINGS, FreeformPayload
 from moot.formats.freeform.replies import SpeechReply, speech_spec
 from moot.formats.freeform.rounds import FreeformRounds
@@ -36,7 +36,18 @@ class FreeformFormat(Format):
         "zh": "N 轮（--rounds，默认 3）：每方回应上一轮发言；裁判为每次发言打分；"
         "2-6 方；N + 1 轮调用",
     }
-    option_names = ("rounds",)
+    fields: ClassVar[tuple[FormatOption, ...]] = (
+        FormatOption(
+            "rounds",
+            "Rounds of the free-form format (default 3).",
+            type=int,
+            default=DEFAULT_ROUNDS,
+            flag="--rounds",
+            integer=True,
+            minimum=1,
+            maximum=MAX_ROUNDS,
+        ),
+    )
     rubric = GENERAL
     standings = STANDINGS
     payload_type = FreeformPayload
@@ -50,11 +61,6 @@ class FreeformFormat(Format):
 
     def check_options(self, options: Mapping[str, Any], positions: int) -> list[str]:
         notes = super().check_options(options, positions)
-        rounds = options.get("rounds")
-        if rounds is not None and (
-            isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS
-        ):
-            raise ConfigError(f"--rounds must be a whole number from 1 to {MAX_ROUNDS}")
         if self.rounds(options) > ADVISED_ROUNDS:
             notes.append(
                 f"{self.rounds(options)} rounds: over {ADVISED_ROUNDS}, debates mostly repeat"

@@ -25,7 +25,7 @@ from moot.formats.common.transcripts import unit_transcript
 from moot.formats.market import labels as words
 from moot.formats.market.briefing import market_sections
 from moot.formats.market.inputs import (
-    OPTION_NAMES,
+    FIELDS,
     analysts_of,
     empty_slices,
     read_inputs,
@@ -73,7 +73,9 @@ class MarketFormat(Format):
     payload_type = MarketPayload
     prompts = "moot.formats.market"
     html_view = "moot.formats.market.html:MarketView"
-    option_names = OPTION_NAMES
+    fields = FIELDS
+    side_names = ("bull", "bear")
+    command_modules = ("moot.formats.market.commands",)
 
     def positions(self, sides: Sequence[str], lang: str) -> list[Position]:
         if sides:

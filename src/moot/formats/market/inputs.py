@@ -22,9 +22,11 @@ import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final
 
 from moot.errors import ConfigError
+from moot.formats.fields import FormatOption
 from moot.formats.market.data.analysts import (
     Agent,
     AnalystPanel,
@@ -36,7 +38,27 @@ from moot.formats.market.data.kb import KnowledgeBase, dump_kb, parse_kb
 from moot.formats.market.data.slices import agent_slice
 from moot.formats.market.data.sources import load_kb
 
-OPTION_NAMES: Final = ("kb", "analysts", "baseline")
+FIELDS: Final = (
+    FormatOption(
+        "kb",
+        "Knowledge base of the market format: a KB JSON file, or demo (synthetic).",
+        flag="--kb",
+    ),
+    FormatOption(
+        "analysts",
+        "TOML file of the market format's analysts (default: the eight).",
+        type=Path,
+        flag="--analysts",
+        parse=str,
+    ),
+    FormatOption(
+        "baseline",
+        "Also ask a single agent given the same data for its direction (true or false).",
+        type=bool,
+        default=False,
+    ),
+)
+"""The market format's options."""
 MAX_ID = 16
 """The longest argument id a judge reply may carry."""
 

@@ -35,7 +35,6 @@ from enum import IntEnum
 from types import FrameType
 from typing import Any, TypeVar
 
-import click
 import typer
 
 from moot.errors import BudgetExceeded, ConfigError, ModelOutputError, MootError
@@ -121,7 +120,7 @@ def guard() -> Iterator[None]:
     try:
         with _sigterm_as_interrupt():
             yield
-    except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
+    except (typer.Exit, typer.Abort, typer.BadParameter):
         raise  # typer's own ends (usage errors, --help, Exit(n)) keep their meaning
     except (Exception, KeyboardInterrupt, asyncio.CancelledError) as exc:
         code, label, message = describe(exc)

@@ -1,18 +1,26 @@
-"""What ``moot backtest`` shows: a progress bar over the snapshots (plain lines when
-standard error is not a terminal) and the report's figures as tables. Every value
-printed is computed by code (``moot.formats.market.data.backtest``)."""
+"""The market format's command, ``moot backtest``, and what it shows: a progress bar
+over the snapshots (plain lines when standard error is not a terminal) and the
+report's figures as tables. Every value printed is computed by code
+(``moot.formats.market.backtest``). Part of the command line's layer: the command line imports this
+module (``MarketFormat.command_modules``), never the format."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING, Annotated
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
-from rich.table import Table
+import typer
 
-from moot.formats.market.backtest import BacktestReport, SnapshotDebate
+from moot.cli.common import ConcurrencyOption, QuietOption, json_text, prices
 from moot.safe_text import one_line
-from moot.terminal import print_stdout, text
+from moot.terminal import console, print_stdout, say, text
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress, TaskID
+
+    from moot.formats.market.backtest import BacktestReport, SnapshotDebate
 
 
 class BacktestProgress:
@@ -26,6 +34,8 @@ class BacktestProgress:
 
     def __enter__(self) -> BacktestProgress:
         if self.enabled and self.console.is_terminal:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
             self._bar = Progress(
                 TextColumn("backtest"),
                 BarColumn(),
@@ -77,6 +87,8 @@ def _interval(pair: tuple[float, float]) -> str:
 
 def print_report(report: BacktestReport) -> None:
     """The figures of a backtest as tables on standard output."""
+    from rich.table import Table
+
     s = report.summary
     label = " (synthetic data)" if report.synthetic else ""
     table = Table(title=f"backtest {report.id}: {s.n} snapshots{label}")
@@ -122,3 +134,73 @@ def print_report(report: BacktestReport) -> None:
             f" Brier {w.default_test_brier:.4f})"
         )
     )
+
+
+def backtest(
+    source: Annotated[
+        str, typer.Argument(help="Snapshot directory (DIR/<id>/kb.json, outcome.json) or demo.")
+    ],
+    model: Annotated[
+        str | None, typer.Option(help="Model spec for every role (default: local).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of every debate.")] = None,
+    json_path: Annotated[
+        Path | None,
+        typer.Option("--json", help="Write the per-snapshot rows and the summary as JSON."),
+    ] = None,
+    debate_id: Annotated[
+        str | None,
+        typer.Option(
+            "--id", help="Name this backtest; rerun with the same id to resume (default: new)."
+        ),
+    ] = None,
+    analysts: Annotated[
+        Path | None, typer.Option(help="TOML file of analysts (default: the eight).")
+    ] = None,
+    lang: Annotated[str, typer.Option(help="Language of the debates: en or zh.")] = "en",
+    concurrency: ConcurrencyOption = None,
+    timeout: Annotated[
+        float | None, typer.Option(help="Seconds one request to a model may take.")
+    ] = None,
+    quiet: QuietOption = False,
+) -> None:
+    """Run the market debate on every dated snapshot and score its direction against a
+    single agent given the same data: accuracy, McNemar, Brier, reliability, weights."""
+    from moot.files import check_output_path, write_output
+    from moot.formats.fields import flag_options
+    from moot.formats.market.backtest import run_backtest
+    from moot.formats.market.inputs import FIELDS
+    from moot.options import RunOptions
+    from moot.store import Store
+
+    if json_path is not None:
+        check_output_path(json_path)
+    options = RunOptions().replace(
+        model=model,
+        seed=seed,
+        lang=lang,
+        concurrency=concurrency,
+        timeout=timeout,
+        format="market",
+        format_options=flag_options(FIELDS, {"analysts": analysts}),
+    )
+    options.validate()
+    with BacktestProgress(console(stderr=True), enabled=not quiet) as progress:
+        report = run_backtest(
+            source,
+            options,
+            store=Store(),
+            backtest_id=debate_id,
+            on_snapshot=progress.snapshot,
+            on_started=progress.started,
+            prices=prices(),
+        )
+    if json_path is not None:
+        write_output(json_path, json_text(report.to_json()))
+        say(f"backtest written to {json_path}")
+    print_report(report)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``moot backtest`` to the command line's app."""
+    app.command()(backtest)

@@ -1,0 +1,95 @@
+"""The commands around the debates: ``moot version``, ``lint``, ``formats``,
+``schema`` and ``doctor``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from moot.cli.app import app
+from moot.cli.common import json_text
+from moot.errors import ConfigError
+from moot.safe_text import one_line, visible
+from moot.terminal import print_stdout, text, write_stdout
+
+
+@app.command()
+def version() -> None:
+    """Print moot's version."""
+    from moot import __version__
+
+    write_stdout(__version__ + "\n")
+
+
+@app.command()
+def lint(
+    transcript: Annotated[
+        Path,
+        typer.Argument(
+            help='Transcript JSON: {"topic", "lang": "en"|"zh", "sides": {NAME: stance},'
+            ' "turns": [{"side", "text"}], "judge_scores": [{"turn", "score"}] (optional)}.'
+        ),
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the flags as JSON.")] = False,
+) -> None:
+    """Run the debate detectors on a transcript, from moot or any other system."""
+    from rich.table import Table
+
+    from moot.detectors.lint import lint_file, payload
+    from moot.detectors.messages import message
+
+    read, flags = lint_file(transcript)
+    if as_json:
+        write_stdout(json_text(payload(flags)))
+        return
+    if not flags:
+        write_stdout(message(read.lang, "lint.none") + "\n")
+        return
+    table = Table("turn", "side", "detector", "evidence")
+    for flag in flags:
+        turn = message(read.lang, "lint.whole") if flag.turn is None else str(flag.turn)
+        cells = (turn, flag.side or "-", flag.detector, flag.evidence)
+        table.add_row(*(text(one_line(cell)) for cell in cells))
+    print_stdout(table)
+
+
+@app.command("formats")
+def list_formats(lang: Annotated[str, typer.Option(help="en or zh.")] = "en") -> None:
+    """List the debate formats (``--format NAME``)."""
+    from moot.formats import formats
+
+    if lang not in ("en", "zh"):
+        raise ConfigError("--lang must be en or zh")
+    for fmt in formats():
+        write_stdout(f"{fmt.name:12} {fmt.summary[lang]}\n")
+
+
+@app.command("schema")
+def print_schema() -> None:
+    """Print the JSON Schema of a debate result, with every format's payload."""
+    from moot.result_schema import result_json_schema
+
+    write_stdout(json_text(result_json_schema()))
+
+
+@app.command()
+def doctor(
+    model: Annotated[
+        list[str] | None,
+        typer.Option("--model", help="A model spec to check (repeatable; default: local)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Check that this machine can run moot: versions, llama.cpp's CPU features, the
+    embedded model, a tiny generation, the run store and the model specs in use."""
+    from moot.doctor import diagnose
+
+    report = diagnose(model or ["local"])
+    if as_json:
+        write_stdout(json_text(report.as_json()))
+    else:
+        write_stdout(visible(report.as_text()))
+    if not report.healthy:
+        raise typer.Exit(1)

@@ -1,0 +1,111 @@
+"""The competitive format's command, ``moot tournament``: N debates between two
+debater configurations, each one's win rate with a 95% Wilson interval. Part of the
+command line's layer: the command line imports this module
+(``CompetitiveFormat.command_modules``), never the format."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from moot.cli.common import QuietOption, json_text, prices, progress
+from moot.terminal import print_stdout, say, text
+
+
+def tournament(
+    topics: Annotated[list[str], typer.Argument(help="One or more topics, debated in turn.")],
+    configs: Annotated[
+        str,
+        typer.Option(help="The two competitive debaters: full, no-rehearsal, no-flow or baseline."),
+    ] = "full,baseline",
+    debates: Annotated[int, typer.Option(help="How many debates (sides alternate).")] = 10,
+    model: Annotated[
+        str | None, typer.Option(help="Model spec of both debaters (default: local).")
+    ] = None,
+    judge_model: Annotated[str | None, typer.Option(help="Model spec of the judge.")] = None,
+    panel: Annotated[str | None, typer.Option(help="Judge panel, e.g. technical,risk.")] = None,
+    lang: Annotated[str, typer.Option(help="en or zh.")] = "en",
+    seed: Annotated[
+        int | None, typer.Option(help="Base seed (debate i uses seed + i; default 0).")
+    ] = None,
+    stage_seconds: Annotated[
+        str | None, typer.Option(help="Seconds of the three stages, e.g. 240,240,120.")
+    ] = None,
+    branching: Annotated[int | None, typer.Option(help="Rehearsal tree branching.")] = None,
+    depth: Annotated[int | None, typer.Option(help="Rehearsal tree depth.")] = None,
+    format_option: Annotated[
+        list[str] | None, typer.Option(help="A competitive option KEY=VALUE; repeatable.")
+    ] = None,
+    json_path: Annotated[
+        Path | None, typer.Option("--json", help="Write the tournament's result as JSON.")
+    ] = None,
+    no_store: Annotated[
+        bool, typer.Option("--no-store", help="Write nothing to the run store.")
+    ] = False,
+    quiet: QuietOption = False,
+) -> None:
+    """Run N competitive debates between two debater configurations and report each
+    one's win rate with a 95% Wilson interval (by the verdict, the audience vote and
+    the stages)."""
+    from rich.table import Table
+
+    from moot.files import check_output_path, write_output
+    from moot.formats.competitive.options import FIELDS
+    from moot.formats.competitive.tournament import check_plan, run_tournament
+    from moot.formats.fields import flag_options
+    from moot.options import RunOptions
+    from moot.store import Store
+
+    plan = check_plan(topics, [c.strip() for c in configs.split(",")], debates)
+    if json_path is not None:
+        check_output_path(json_path)
+    judging: dict[str, Any] = {"judge_model": judge_model} if judge_model else {}
+    if panel:
+        judging = {"panel": [n.strip() for n in panel.split(",") if n.strip()]}
+        judging["judge_models"] = [judge_model] if judge_model else []
+    flags = {"stage_seconds": stage_seconds, "branching": branching, "depth": depth}
+    options = RunOptions().replace(
+        **judging,
+        format="competitive",
+        model=model,
+        lang=lang,
+        seed=seed,
+        format_options=flag_options(FIELDS, flags, format_option or ()),
+    )
+    stored: list[str] = []
+    display, listener = progress(quiet, stored)
+    with display:
+        result = run_tournament(
+            plan.topics,
+            plan.configs,
+            plan.debates,
+            options,
+            store=None if no_store else Store(),
+            on_event=listener,
+            prices=prices(),
+        )
+    if json_path is not None:
+        write_output(json_path, json_text(result.model_dump(mode="json")))
+        say(f"tournament written to {json_path}")
+    table = Table("debater", "measure", "wins", "losses", "no winner", "win rate", "95% interval")
+    for standing in result.standings:
+        for measure in ("verdict", "vote", "stages"):
+            t = getattr(standing, measure)
+            rate = "-" if t.rate is None else f"{t.rate:.2f}"
+            table.add_row(
+                text(standing.config),
+                text(measure),
+                text(str(t.wins)),
+                text(str(t.losses)),
+                text(str(t.undecided)),
+                text(rate),
+                text(f"[{t.interval[0]:.2f}, {t.interval[1]:.2f}]"),
+            )
+    print_stdout(table)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``moot tournament`` to the command line's app."""
+    app.command()(tournament)
