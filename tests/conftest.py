@@ -23,6 +23,9 @@ import pytest
 
 from moot.llm.backend import ProviderFactory, register_provider, unregister_provider
 
+#: The tiers, the fast tier's guard and the time per tier (tests/tiers.py).
+pytest_plugins = ["tiers"]
+
 SERVER_START_TIMEOUT = 120.0
 
 

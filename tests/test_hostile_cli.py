@@ -252,6 +252,7 @@ def _subprocess(*args: str, stdout: IO[str] | int = subprocess.PIPE) -> Complete
     )
 
 
+@pytest.mark.process
 def test_json_to_dev_full_still_prints_the_briefing() -> None:
     result = _subprocess("run", TOPIC, *DEMO, "--id", "full", "--json", "/dev/full", "-q")
     assert result.returncode == 1, result.stderr
@@ -262,6 +263,7 @@ def test_json_to_dev_full_still_prints_the_briefing() -> None:
     assert debates() == [("full", "done")]
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("command", [*READ_COMMANDS, ("run", TOPIC, *DEMO, "-q")], ids=" ".join)
 def test_standard_output_on_dev_full(command: tuple[str, ...]) -> None:
     assert moot("run", TOPIC, *DEMO, "--id", "e", "-q").exit_code == 0
@@ -335,6 +337,7 @@ def test_debug_shows_the_traceback_of_a_moot_error_too() -> None:
     assert "error: unknown model provider" in result.stderr
 
 
+@pytest.mark.process
 @pytest.mark.timing
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_a_signal_marks_the_run_interrupted_and_resume_finishes_it(sig: signal.Signals) -> None:

@@ -49,6 +49,7 @@ FAKE_BUILD = textwrap.dedent(
 )
 
 
+@pytest.mark.process
 def test_concurrent_builds_build_once_and_leave_one_complete_entry(tmp_path: Path) -> None:
     counter = tmp_path / "builds.txt"
     script = tmp_path / "fake_build.py"

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 from moot import ConfigError
 from moot.llm.backend import resolve_backend
-from moot.llm.local import LocalBackend, check_grammar_limits, embedded_model_path
+from moot.llm.local import LocalBackend, check_grammar_limits, embedded_model_path, usable_cores
 from moot.llm.types import GenerationSettings, Message, OutputSpec
 
 ZEBRA = OutputSpec(
@@ -132,3 +133,14 @@ def test_budget_estimate_is_an_upper_bound_on_the_real_tokenizer(
     for messages, schema in requests:
         real = sum(n + 5 for n in backend.count_tokens([m.content for m in messages]))
         assert real <= estimate_prompt_tokens(messages, schema)
+
+
+def test_llama_threads_follow_the_cpu_affinity(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a process pinned to one core (taskset, a container's cpuset, a test worker) runs
+    # llama.cpp on one thread, not on as many threads as the machine has cores
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {3}, raising=False)
+    assert usable_cores() == 1
+    assert LocalBackend()._n_threads == 1
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)
+    assert usable_cores() == 3
+    assert LocalBackend(n_threads=2)._n_threads == 2

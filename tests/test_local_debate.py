@@ -24,6 +24,7 @@ CASES = [
 ]
 
 
+@pytest.mark.process
 @pytest.mark.slow
 @pytest.mark.parametrize(("topic", "lang", "title"), CASES, ids=["en", "zh"])
 def test_full_debate_on_the_embedded_model(
@@ -61,6 +62,7 @@ def test_full_debate_on_the_embedded_model(
     json.dumps(doc)  # the document round-trips
 
 
+@pytest.mark.process
 @pytest.mark.slow
 def test_panel_debate_on_the_embedded_model(tmp_path: Path) -> None:
     """Three judges on the embedded model; every panel figure is recomputed from the

@@ -20,6 +20,7 @@ PACKAGE = ROOT / "src" / "moot"
 CODE = {".py", ".pyc"}
 
 
+@pytest.mark.process
 @pytest.mark.slow
 def test_the_wheel_holds_every_data_file_of_the_package(tmp_path: Path) -> None:
     # from a copy: setuptools reuses a ``build/`` directory left in the tree, which can

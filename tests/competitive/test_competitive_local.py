@@ -22,6 +22,7 @@ from moot.schema import DebateResult
 TOPIC = "Should cities ban cars from their centres?"
 
 
+@pytest.mark.process
 @pytest.mark.slow
 def test_a_competitive_debate_on_the_embedded_model(tmp_path: Path) -> None:
     out, audio = tmp_path / "result.json", tmp_path / "audio"
