@@ -322,6 +322,7 @@ class _Broken:
         raise BackendError("the server is gone", spec=self.spec)
 
 
+@pytest.mark.timing
 def test_a_failing_call_cancels_its_hanging_sibling() -> None:
     sleepy = _Sleepy(3600)
     started = time.monotonic()
@@ -332,6 +333,7 @@ def test_a_failing_call_cancels_its_hanging_sibling() -> None:
     assert sleepy.cancelled == 1
 
 
+@pytest.mark.timing
 def test_gather_wave_lets_siblings_of_a_budget_refusal_finish() -> None:
     finished: list[str] = []
 

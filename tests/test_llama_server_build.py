@@ -99,6 +99,7 @@ def test_a_missing_build_tool_is_named(tmp_path: Path, monkeypatch: pytest.Monke
     assert "apt-get install cmake g++ make" in message
 
 
+@pytest.mark.process
 def test_the_toolchain_of_this_machine_is_complete() -> None:
     # the README's test command builds llama-server here: say now if it cannot
     toolchain = tool.check_toolchain()

@@ -41,6 +41,8 @@ def test_embedded_model_comes_from_the_installed_package() -> None:
     assert resolve_backend("local").spec == "local"
 
 
+@pytest.mark.slow
+@pytest.mark.process
 def test_schema_constraint_is_really_applied(backend: LocalBackend) -> None:
     settings = GenerationSettings(temperature=0.0, max_tokens=64, seed=1)
     free = asyncio.run(backend.generate(PROMPT, schema=None, settings=settings))
@@ -52,6 +54,8 @@ def test_schema_constraint_is_really_applied(backend: LocalBackend) -> None:
     assert constrained.usage.completion_tokens > 0
 
 
+@pytest.mark.slow
+@pytest.mark.process
 def test_max_tokens_is_passed_not_the_library_default_of_16(backend: LocalBackend) -> None:
     settings = GenerationSettings(temperature=0.0, max_tokens=120, seed=1)
     reply = asyncio.run(backend.generate(PROMPT, schema=None, settings=settings))
@@ -63,6 +67,8 @@ def test_max_tokens_is_passed_not_the_library_default_of_16(backend: LocalBacken
     assert short.usage.completion_tokens == 5
 
 
+@pytest.mark.slow
+@pytest.mark.process
 def test_same_seed_same_reply(backend: LocalBackend) -> None:
     settings = GenerationSettings(temperature=0.8, max_tokens=40, seed=123)
     first = asyncio.run(backend.generate(PROMPT, schema=None, settings=settings))
@@ -113,6 +119,8 @@ def test_missing_model_file_is_a_config_error(tmp_path: Path) -> None:
         ("zh", "冬季旅行应该去海南还是去东北？"),
     ],
 )
+@pytest.mark.slow
+@pytest.mark.process
 def test_budget_estimate_is_an_upper_bound_on_the_real_tokenizer(
     backend: LocalBackend, lang: str, topic: str
 ) -> None:

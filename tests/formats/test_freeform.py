@@ -178,6 +178,7 @@ def test_the_api_runs_the_same_debate_and_the_run_is_stored(
 # ---- waves ----------------------------------------------------------------------------------
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("rounds", [1, 3])
 def test_a_round_is_one_wave_and_the_rounds_follow_each_other(rounds: int) -> None:
     """Within a round every position's speech is in flight at once (every call's
