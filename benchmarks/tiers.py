@@ -5,7 +5,7 @@ cores).
     python benchmarks/tiers.py fast server         # only these tiers
     python benchmarks/tiers.py --junit run.xml     # reads a run's JUnit XML instead
 
-Running, each tier is its own pytest session (``-m`` selects it, as tests/tiers.py
+Running, each tier is its own pytest session (``-m`` selects it, as tests/tier_plugin.py
 defines the tiers), so its wall time includes starting the workers and collecting.
 Reading a JUnit XML (``python -m pytest --junitxml run.xml``), the time of a tier is
 its tests' time summed (each test's report says its tier).
@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from tiers import FAST, TIER_MARKERS, TIERS  # noqa: E402 (tests/ is not a package)
+from tier_plugin import FAST, TIER_MARKERS, TIERS  # noqa: E402 (tests/ is not a package)
 
 BUDGET = {FAST: 3 * 60.0}
 TOTAL_BUDGET = 40 * 60.0

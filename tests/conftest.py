@@ -20,12 +20,13 @@ from pathlib import Path
 from typing import IO, Any
 
 import pytest
+import typer.main
 import typer.testing
 
 from moot.llm.backend import ProviderFactory, register_provider, unregister_provider
 
-#: The tiers, the fast tier's guard and the time per tier (tests/tiers.py).
-pytest_plugins = ["tiers"]
+#: The tiers, the fast tier's guard and the time per tier (tests/tier_plugin.py).
+pytest_plugins = ["tier_plugin"]
 
 SERVER_START_TIMEOUT = 120.0
 
@@ -41,7 +42,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 # --- the CLI in process, built once ----------------------------------------------------
 
-_build_command = typer.testing._get_command
+_build_command = typer.main.get_command
 _BUILT: dict[tuple[object, ...], tuple[object, Any]] = {}
 
 
@@ -70,7 +71,7 @@ def _built_command(app: Any) -> Any:
     return _BUILT[key][1]
 
 
-typer.testing._get_command = _built_command  # type: ignore[attr-defined]
+typer.testing._get_command = _built_command  # type: ignore[attr-defined,assignment]
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -170,8 +170,14 @@ FORMAT_ARGS = {
 }
 """Every format's seeded debate against llama-server (a new format is one more line)."""
 
+MINUTES = {"market": 10, "competitive": 12}
+"""The longer debates' minutes on a one-thread server (the others take about two): the
+slow tier starts the longest first (tests/tier_plugin.py)."""
 
-@pytest.mark.parametrize("fmt", list(FORMAT_ARGS))
+
+@pytest.mark.parametrize(
+    "fmt", [pytest.param(f, marks=pytest.mark.slow(minutes=MINUTES.get(f, 2))) for f in FORMAT_ARGS]
+)
 def test_seeded_debate_of_each_format_runs_against_llama_server(
     cpp_llama_server: CppServer, tmp_path: Path, fmt: str
 ) -> None:

@@ -25,7 +25,7 @@ CASES = [
 
 
 @pytest.mark.process
-@pytest.mark.slow
+@pytest.mark.slow(minutes=3)
 @pytest.mark.parametrize(("topic", "lang", "title"), CASES, ids=["en", "zh"])
 def test_full_debate_on_the_embedded_model(
     topic: str, lang: str, title: str, tmp_path: Path
@@ -63,7 +63,7 @@ def test_full_debate_on_the_embedded_model(
 
 
 @pytest.mark.process
-@pytest.mark.slow
+@pytest.mark.slow(minutes=4)
 def test_panel_debate_on_the_embedded_model(tmp_path: Path) -> None:
     """Three judges on the embedded model; every panel figure is recomputed from the
     JSON's raw scores (weights, totals, alpha with the krippendorff package, kappa)."""

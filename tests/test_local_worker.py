@@ -118,7 +118,7 @@ def _moot(*args: str) -> list[str]:
 
 
 @pytest.mark.process
-@pytest.mark.slow
+@pytest.mark.slow(minutes=3)
 def test_cli_worker_crash_exits_1_with_the_fix_and_the_run_resumes() -> None:
     run = subprocess.Popen(
         _moot("run", TOPIC, "--seed", "7", "--id", "crashed", "--quiet"),

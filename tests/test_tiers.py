@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from tiers import FAST, GUARD, TierViolation, fast_tier_guard, unguarded
+from tier_plugin import FAST, GUARD, TierViolation, fast_tier_guard, unguarded
 
 pytest_plugins = ["pytester"]
 
@@ -101,7 +101,7 @@ def test_the_session_fails_unmarked_tests_and_runs_marked_ones(
     pytester.makepyfile(test_guarded=SESSION)
     pytester.makeini("[pytest]\nmarkers =\n    timing: t\n    fast: f\n")
     with unguarded():  # the inner session's own guard decides, test by test
-        result = pytester.runpytest_inprocess("-p", "tiers", "-p", "no:cacheprovider")
+        result = pytester.runpytest_inprocess("-p", "tier_plugin", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=3, failed=1, errors=1)
     output = result.stdout.str()
     result.stdout.fnmatch_lines(

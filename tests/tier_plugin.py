@@ -23,7 +23,7 @@ import socket
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -191,8 +191,8 @@ _CALL_FAILED = pytest.StashKey[bool]()
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
-) -> Iterator[pytest.TestReport]:
-    report: pytest.TestReport = yield
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
     if report.when == "call":
         item.stash[_CALL_FAILED] = report.failed
     return report
@@ -236,7 +236,22 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 item.add_marker(marker)
         if tier_of(item) == FAST:
             item.add_marker(FAST)
-    items.sort(key=lambda item: TIERS.index(tier_of(item)))
+    items.sort(key=_run_order)
+
+
+def minutes(item: pytest.Item) -> float:
+    """The minutes a slow test is expected to take on one core (``@pytest.mark.slow(
+    minutes=12)``; 1 when not said)."""
+    mark = item.get_closest_marker("slow")
+    return float(mark.kwargs.get("minutes", 1)) if mark is not None else 0.0
+
+
+def _run_order(item: pytest.Item) -> tuple[int, float]:
+    """Tier by tier; within the slow tier the longest first, so that under pytest-xdist
+    (which hands out tests in this order) the long debates start at once and the short
+    ones fill the gaps at the end."""
+    tier = tier_of(item)
+    return TIERS.index(tier), -minutes(item) if tier == "slow" else 0.0
 
 
 # --- the time each tier took -----------------------------------------------------------
