@@ -1,8 +1,8 @@
 """A competitive debate on the real embedded model (SmolLM2-135M via llama.cpp), through
 the ``moot`` command line, with the shortest stage times (30 s each, the least the
-format allows) and a small rehearsal tree (about ten minutes on 2 cores with 45/45/30 s;
-the default 240/240/120 s speeches take several times longer and are measured by
-``benchmarks/competitive.py --model local``).
+format allows) and a small rehearsal tree: 7.5 minutes on one llama.cpp thread, on a
+shared core (about ten on 2 cores with 45/45/30 s; the default 240/240/120 s speeches
+take several times longer and are measured by ``benchmarks/competitive.py --model local``).
 
 The 135M model argues badly; what is checked is what the format promises whatever the
 model: every speech synthesised with espeak-ng and inside [T - 15 s, T + 1 s], only
