@@ -17,11 +17,16 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import pytest
+import typer.main
+import typer.testing
 
 from moot.llm.backend import ProviderFactory, register_provider, unregister_provider
+
+#: The tiers, the fast tier's guard and the time per tier (tests/tier_plugin.py).
+pytest_plugins = ["tier_plugin"]
 
 SERVER_START_TIMEOUT = 120.0
 
@@ -33,6 +38,40 @@ def pytest_configure(config: pytest.Config) -> None:
     (unlike SIG_IGN) is reset to the default in each child on exec."""
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+# --- the CLI in process, built once ----------------------------------------------------
+
+_build_command = typer.main.get_command
+_BUILT: dict[tuple[object, ...], tuple[object, Any]] = {}
+
+
+def _app_state(app: Any) -> tuple[object, ...]:
+    """What the click command built from a typer app depends on: the app, what is
+    registered on it, and the registered formats (a format may bring its own options)."""
+    from moot.formats import formats
+
+    return (
+        id(app),
+        tuple(id(c) for c in app.registered_commands),
+        tuple(id(g) for g in app.registered_groups),
+        id(app.registered_callback),
+        tuple((f.name, id(f)) for f in formats()),
+    )
+
+
+def _built_command(app: Any) -> Any:
+    """``typer.testing.CliRunner`` builds the click command from the app on every
+    ``invoke`` (reading every parameter's type hints: about 0.25 s, a third of a
+    scripted debate); the suite invokes it thousands of times. Built once per state of
+    the app instead (the command holds no state between invocations)."""
+    key = _app_state(app)
+    if key not in _BUILT:
+        _BUILT[key] = (app, _build_command(app))  # the app is kept: its id stays its own
+    return _BUILT[key][1]
+
+
+typer.testing._get_command = _built_command  # type: ignore[attr-defined,assignment]
 
 
 @pytest.fixture(scope="session", autouse=True)

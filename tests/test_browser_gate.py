@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.process]
 
 ROOT = Path(__file__).resolve().parent.parent
 ONE_BROWSER_TEST = "tests/test_html_browser.py::test_report_renders[structured]"

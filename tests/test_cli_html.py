@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner, Result
 
 from html_support import PLACES, TOPIC, Elements, unit_ids
@@ -96,6 +97,7 @@ def test_view_refuses_a_wildcard_or_a_name_to_listen_on() -> None:
     assert "must be an IP address or localhost" in _flat(name.stderr)
 
 
+@pytest.mark.server
 def test_view_without_a_store_says_so() -> None:
     result = _moot("view", "--port", "0")
     assert result.exit_code == 2

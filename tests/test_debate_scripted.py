@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 
+import pytest
+
 from invariants import check_result_json, has_cjk
 from moot import arun_debate, run_debate, to_json, to_markdown
 from moot.formats.structured.payload import StructuredPayload
@@ -66,6 +68,7 @@ def test_roles_can_use_different_models() -> None:
     check_result_json(to_json(result))
 
 
+@pytest.mark.timing
 def test_independent_calls_run_concurrently() -> None:
     """Both sides' calls of a round are in flight together (overlapping intervals),
     and no round starts before the previous one ended: four waves."""

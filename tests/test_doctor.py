@@ -8,7 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner, Result
 
+from moot.cli import app
 from moot.doctor import build_features, cpu_summary, load_finding, mask, native_features
 
 PORTABLE = (
@@ -63,7 +65,15 @@ def _doctor(*args: str, env: dict[str, str] | None = None) -> subprocess.Complet
     )
 
 
+def _doctor_in_process(*args: str, env: dict[str, str] | None = None) -> Result:
+    result = CliRunner(env=env).invoke(app, ["doctor", *args])
+    # a clean exit with a status, as a process would end: not an uncaught exception
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
 @pytest.mark.slow
+@pytest.mark.process
 def test_doctor_passes_on_this_machine_and_reports_what_it_saw() -> None:
     done = _doctor("--json")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -81,22 +91,17 @@ def test_doctor_passes_on_this_machine_and_reports_what_it_saw() -> None:
 
 
 def test_a_broken_store_fails_with_the_fix(tmp_path: Path) -> None:
-    import os
-
-    env = {**os.environ, "MOOT_HOME": "/dev/null"}
-    done = _doctor("--model", "scripted:demo", env=env)
-    assert done.returncode == 1
+    done = _doctor_in_process("--model", "scripted:demo", env={"MOOT_HOME": "/dev/null"})
+    assert done.exit_code == 1
     assert "[fail] run store: /dev/null/moot.db" in done.stdout
     assert "fix: set MOOT_HOME" in done.stdout
     assert "Traceback" not in done.stderr
 
 
 def test_a_bad_spec_fails_and_keys_are_never_printed(tmp_path: Path) -> None:
-    import os
-
-    env = {**os.environ, "OPENAI_API_KEY": "sk-canary-0123456789"}
-    done = _doctor("--model", "nosuch:model", "--model", "scripted:demo", env=env)
-    assert done.returncode == 1
+    env = {"OPENAI_API_KEY": "sk-canary-0123456789"}
+    done = _doctor_in_process("--model", "nosuch:model", "--model", "scripted:demo", env=env)
+    assert done.exit_code == 1
     assert "[fail] model spec: nosuch:model" in done.stdout
     assert "[ok  ] model spec: scripted:demo" in done.stdout
     assert "OPENAI_API_KEY set (20 characters, not shown)" in done.stdout

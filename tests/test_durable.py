@@ -106,6 +106,7 @@ def kill_then_resume(
     assert len(store.completed_calls(run_id)) == total
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("kill_after", [1, 3, 6])
 def test_sigkill_then_resume_sends_only_the_remaining_calls(
     kill_after: int, uninterrupted: dict[str, Any]
@@ -114,6 +115,7 @@ def test_sigkill_then_resume_sends_only_the_remaining_calls(
     kill_then_resume("k", kill_after, uninterrupted)
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("kill_after", [2, 7])
 def test_a_killed_freeform_run_resumes_to_the_same_result(
     kill_after: int, uninterrupted_freeform: dict[str, Any]
@@ -125,6 +127,7 @@ def test_a_killed_freeform_run_resumes_to_the_same_result(
     check_result_json(json.dumps(uninterrupted_freeform))
 
 
+@pytest.mark.process
 def test_sigint_marks_the_run_interrupted_and_resume_finishes_it(
     uninterrupted: dict[str, Any],
 ) -> None:
@@ -150,6 +153,7 @@ def test_sigint_marks_the_run_interrupted_and_resume_finishes_it(
     assert comparable(report["result"]) == comparable(uninterrupted)
 
 
+@pytest.mark.process
 def test_two_kills_in_a_row(uninterrupted: dict[str, Any]) -> None:
     assert child("run", "twice", "2", "KILL").returncode == -signal.SIGKILL
     assert child("resume", "twice", "2", "KILL").returncode == -signal.SIGKILL
@@ -262,6 +266,8 @@ def test_cache_serves_deterministic_requests_and_skips_others() -> None:
     assert store.cache_clear() == TOTAL_CALLS
 
 
+@pytest.mark.process
+@pytest.mark.timing
 def test_kill_while_calls_are_in_flight(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The parent SIGKILLs the child while both sides' calls are in flight (each call
     takes 400 ms); resuming sends exactly the calls not journaled before the kill."""
@@ -297,6 +303,7 @@ def test_kill_while_calls_are_in_flight(tmp_path: Path, monkeypatch: pytest.Monk
     assert comparable(report["result"]) == comparable(expected)
 
 
+@pytest.mark.process
 def test_twenty_debates_at_once_on_one_database() -> None:
     """20 separate `moot run` processes share one store: no 'database is locked',
     exact row counts."""

@@ -109,17 +109,25 @@ def baseline(request: pytest.FixtureRequest) -> DebateResult:
     return run_debate(TOPIC, model="scripted:demo", seed=5, **fmt.api_options)
 
 
+@pytest.fixture(scope="module")
+def clean_view(baseline: DebateResult) -> tuple[dict[str, Any], str]:
+    """The baseline's JSON schema and briefing: the same for every payload (read only)."""
+    return result_schema(baseline.model_dump(mode="json")), moot.to_markdown(baseline)
+
+
 @pytest.mark.parametrize("name", list(PAYLOADS))
-def test_no_text_restructures_the_briefing(baseline: DebateResult, name: str) -> None:
+def test_no_text_restructures_the_briefing(
+    baseline: DebateResult, clean_view: tuple[dict[str, Any], str], name: str
+) -> None:
     """Every free-text field of a result (topic, claims, reasons, stances, insights,
     model specs...) carrying the payload renders to exactly the same Markdown
     structure as without it, and shows no raw control character."""
     payload = PAYLOADS[name]
+    schema, clean = clean_view
     clean_data = baseline.model_dump(mode="json")
-    data = poison(clean_data, result_schema(clean_data), payload)
+    data = poison(clean_data, schema, payload)
     assert data != baseline.model_dump(mode="json")
     hostile = DebateResult.model_validate(data)
-    clean = moot.to_markdown(baseline)
     briefing = moot.to_markdown(hostile)
     assert structure(briefing) == structure(clean)
     assert headings(briefing) == headings(clean)
@@ -322,6 +330,7 @@ class _Broken:
         raise BackendError("the server is gone", spec=self.spec)
 
 
+@pytest.mark.timing
 def test_a_failing_call_cancels_its_hanging_sibling() -> None:
     sleepy = _Sleepy(3600)
     started = time.monotonic()
@@ -332,6 +341,7 @@ def test_a_failing_call_cancels_its_hanging_sibling() -> None:
     assert sleepy.cancelled == 1
 
 
+@pytest.mark.timing
 def test_gather_wave_lets_siblings_of_a_budget_refusal_finish() -> None:
     finished: list[str] = []
 

@@ -20,6 +20,8 @@ from hostile import CONTROL, MARKDOWN, MARKUP, PAYLOADS, headings, raw_controls,
 from moot.cli import app
 from moot.store import Store
 
+pytestmark = pytest.mark.server
+
 TOPIC = "Should we adopt x?"
 
 

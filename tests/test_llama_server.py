@@ -148,24 +148,36 @@ def test_a_refused_schema_falls_back_instead_of_failing(cpp_llama_server: CppSer
     assert backend.structured_mode == "json_schema"  # the other schemas keep it
 
 
-TWO_LENSES = Path(__file__).parent / "data" / "market" / "two_lenses.toml"
+ONE_LENS = Path(__file__).parent / "data" / "market" / "one_lens.toml"
 MARKET_TOPIC = "Will ExampleIndex close higher a month from now?"
 
 FORMAT_ARGS = {
     "structured": [],
     "freeform": ["--format", "freeform", "--rounds", "2"],
-    # four analysts, not the default eight: the same rounds in half the calls (the eight
-    # took about 40 minutes on a one-thread server, mostly a judge reply that looped)
-    "market": ["--format", "market", "--kb", "demo", "--analysts", str(TWO_LENSES)],
+    # a bull and a bear on one lens, not the default eight analysts: every round in 8
+    # calls instead of 26 (four analysts on two lenses, 14 calls, took about 18 minutes on
+    # a one-thread server; the eight about 40, mostly a judge reply that looped)
+    "market": ["--format", "market", "--kb", "demo", "--analysts", str(ONE_LENS)],
+    # the shortest speeches and one claim, branch and voter: every stage, the rehearsal
+    # and flow trees and a ballot (on the scripted model 31 calls and 11k tokens, against
+    # 37 and 14k for 45,45,30 with two claims, two branches and three voters, which took
+    # 12-16 minutes here); tests/competitive/test_competitive_local.py runs the larger
+    # tree on the embedded model
     "competitive": [
-        *("--format", "competitive", "--stage-seconds", "45,45,30", "--depth", "1"),
-        *("--branching", "2", "--format-option", "claims=2", "--format-option", "voters=3"),
+        *("--format", "competitive", "--stage-seconds", "30,30,30", "--depth", "1"),
+        *("--branching", "1", "--format-option", "claims=1", "--format-option", "voters=1"),
     ],
 }
 """Every format's seeded debate against llama-server (a new format is one more line)."""
 
+MINUTES = {"market": 10, "competitive": 12}
+"""The longer debates' minutes on a one-thread server (the others take about two): the
+slow tier starts the longest first (tests/tier_plugin.py)."""
 
-@pytest.mark.parametrize("fmt", list(FORMAT_ARGS))
+
+@pytest.mark.parametrize(
+    "fmt", [pytest.param(f, marks=pytest.mark.slow(minutes=MINUTES.get(f, 2))) for f in FORMAT_ARGS]
+)
 def test_seeded_debate_of_each_format_runs_against_llama_server(
     cpp_llama_server: CppServer, tmp_path: Path, fmt: str
 ) -> None:

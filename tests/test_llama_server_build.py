@@ -49,6 +49,7 @@ FAKE_BUILD = textwrap.dedent(
 )
 
 
+@pytest.mark.process
 def test_concurrent_builds_build_once_and_leave_one_complete_entry(tmp_path: Path) -> None:
     counter = tmp_path / "builds.txt"
     script = tmp_path / "fake_build.py"
@@ -98,6 +99,7 @@ def test_a_missing_build_tool_is_named(tmp_path: Path, monkeypatch: pytest.Monke
     assert "apt-get install cmake g++ make" in message
 
 
+@pytest.mark.process
 def test_the_toolchain_of_this_machine_is_complete() -> None:
     # the README's test command builds llama-server here: say now if it cannot
     toolchain = tool.check_toolchain()

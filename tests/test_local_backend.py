@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 from moot import ConfigError
 from moot.llm.backend import resolve_backend
-from moot.llm.local import LocalBackend, check_grammar_limits, embedded_model_path
+from moot.llm.local import LocalBackend, check_grammar_limits, embedded_model_path, usable_cores
 from moot.llm.types import GenerationSettings, Message, OutputSpec
 
 ZEBRA = OutputSpec(
@@ -40,6 +41,8 @@ def test_embedded_model_comes_from_the_installed_package() -> None:
     assert resolve_backend("local").spec == "local"
 
 
+@pytest.mark.slow
+@pytest.mark.process
 def test_schema_constraint_is_really_applied(backend: LocalBackend) -> None:
     settings = GenerationSettings(temperature=0.0, max_tokens=64, seed=1)
     free = asyncio.run(backend.generate(PROMPT, schema=None, settings=settings))
@@ -51,6 +54,8 @@ def test_schema_constraint_is_really_applied(backend: LocalBackend) -> None:
     assert constrained.usage.completion_tokens > 0
 
 
+@pytest.mark.slow
+@pytest.mark.process
 def test_max_tokens_is_passed_not_the_library_default_of_16(backend: LocalBackend) -> None:
     settings = GenerationSettings(temperature=0.0, max_tokens=120, seed=1)
     reply = asyncio.run(backend.generate(PROMPT, schema=None, settings=settings))
@@ -62,6 +67,8 @@ def test_max_tokens_is_passed_not_the_library_default_of_16(backend: LocalBacken
     assert short.usage.completion_tokens == 5
 
 
+@pytest.mark.slow
+@pytest.mark.process
 def test_same_seed_same_reply(backend: LocalBackend) -> None:
     settings = GenerationSettings(temperature=0.8, max_tokens=40, seed=123)
     first = asyncio.run(backend.generate(PROMPT, schema=None, settings=settings))
@@ -112,6 +119,8 @@ def test_missing_model_file_is_a_config_error(tmp_path: Path) -> None:
         ("zh", "冬季旅行应该去海南还是去东北？"),
     ],
 )
+@pytest.mark.slow
+@pytest.mark.process
 def test_budget_estimate_is_an_upper_bound_on_the_real_tokenizer(
     backend: LocalBackend, lang: str, topic: str
 ) -> None:
@@ -132,3 +141,14 @@ def test_budget_estimate_is_an_upper_bound_on_the_real_tokenizer(
     for messages, schema in requests:
         real = sum(n + 5 for n in backend.count_tokens([m.content for m in messages]))
         assert real <= estimate_prompt_tokens(messages, schema)
+
+
+def test_llama_threads_follow_the_cpu_affinity(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a process pinned to one core (taskset, a container's cpuset, a test worker) runs
+    # llama.cpp on one thread, not on as many threads as the machine has cores
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {3}, raising=False)
+    assert usable_cores() == 1
+    assert LocalBackend()._n_threads == 1
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)
+    assert usable_cores() == 3
+    assert LocalBackend(n_threads=2)._n_threads == 2

@@ -24,7 +24,8 @@ CASES = [
 ]
 
 
-@pytest.mark.slow
+@pytest.mark.process
+@pytest.mark.slow(minutes=3)
 @pytest.mark.parametrize(("topic", "lang", "title"), CASES, ids=["en", "zh"])
 def test_full_debate_on_the_embedded_model(
     topic: str, lang: str, title: str, tmp_path: Path
@@ -61,7 +62,8 @@ def test_full_debate_on_the_embedded_model(
     json.dumps(doc)  # the document round-trips
 
 
-@pytest.mark.slow
+@pytest.mark.process
+@pytest.mark.slow(minutes=4)
 def test_panel_debate_on_the_embedded_model(tmp_path: Path) -> None:
     """Three judges on the embedded model; every panel figure is recomputed from the
     JSON's raw scores (weights, totals, alpha with the krippendorff package, kappa)."""

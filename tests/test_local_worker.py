@@ -49,6 +49,7 @@ def _kill_worker_after(backend: LocalBackend, delay: float, sig: signal.Signals)
     threading.Thread(target=kill, daemon=True).start()
 
 
+@pytest.mark.process
 @pytest.mark.slow
 def test_a_worker_killed_mid_call_is_a_backend_error_and_the_next_call_starts_afresh() -> None:
     backend = LocalBackend(seed=1)
@@ -68,6 +69,8 @@ def test_a_worker_killed_mid_call_is_a_backend_error_and_the_next_call_starts_af
     backend.stop()
 
 
+@pytest.mark.process
+@pytest.mark.timing
 @pytest.mark.slow
 def test_a_hung_call_is_stopped_at_its_timeout() -> None:
     backend = LocalBackend(seed=1, timeout=1.5)
@@ -114,7 +117,8 @@ def _moot(*args: str) -> list[str]:
     return [sys.executable, "-m", "moot", *args]
 
 
-@pytest.mark.slow
+@pytest.mark.process
+@pytest.mark.slow(minutes=3)
 def test_cli_worker_crash_exits_1_with_the_fix_and_the_run_resumes() -> None:
     run = subprocess.Popen(
         _moot("run", TOPIC, "--seed", "7", "--id", "crashed", "--quiet"),
@@ -146,6 +150,7 @@ def test_cli_worker_crash_exits_1_with_the_fix_and_the_run_resumes() -> None:
     assert resumed.stdout.startswith("# Decision briefing")
 
 
+@pytest.mark.process
 @pytest.mark.slow
 def test_ctrl_c_interrupts_cleanly_and_stops_the_worker() -> None:
     run = subprocess.Popen(

@@ -56,6 +56,7 @@ def test_every_position_answers_every_other_positions_arguments_once(
     assert result.usage.calls == 3 * len(sides) + 1
 
 
+@pytest.mark.timing
 def test_a_six_sided_debate_is_four_waves() -> None:
     """Every position's call of a round is in flight together (given six concurrency
     slots; the default is four per endpoint); the rounds follow each other: the wave

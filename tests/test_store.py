@@ -425,6 +425,7 @@ CHILD = textwrap.dedent(
 )
 
 
+@pytest.mark.process
 def test_twenty_processes_write_one_database_at_once(tmp_path: Path) -> None:
     db = tmp_path / "shared" / "moot.db"
     go = tmp_path / "go"
@@ -502,6 +503,7 @@ def test_a_database_from_an_older_version_gets_only_the_new_migrations(
         assert row.owner is None  # the new column exists; old rows have no owner
 
 
+@pytest.mark.process
 def test_claim_refuses_a_run_alive_in_another_process(tmp_path: Path) -> None:
     with open_store(tmp_path) as store:
         store.create_debate("r", topic="t", format="structured", config={}, models={})

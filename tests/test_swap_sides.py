@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,7 @@ import pytest
 import moot
 from moot.formats import formats, get_format
 from moot.judging.judge import JudgeCall
+from moot.llm.backend import register_provider, unregister_provider
 from moot.llm.requests import request_hash
 from moot.llm.scripted import DemoBackend
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
@@ -36,9 +37,32 @@ from moot.store import CallRow, Store
 
 TOPIC = "Should a city of a million people make its buses free?"
 SEED = 11
-OTHER_MODEL = "scripted:demo?latency_ms=1"
-"""A second model (the same demo writer under another spec), so that a call shows in
-the journal which position's model it went to."""
+OTHER_MODEL = "other:demo"
+"""A second model (the same demo writer under another spec, with no latency: the fast
+tier does not sleep), so that a call shows in the journal which position's model it
+went to."""
+
+
+class OtherDemo(DemoBackend):
+    """The demo model under the spec ``other:demo``."""
+
+    @property
+    def spec(self) -> str:
+        return OTHER_MODEL
+
+
+@pytest.fixture(autouse=True)
+def other_provider() -> Iterator[None]:
+    """``other:demo`` resolves to :class:`OtherDemo` for the test's runs."""
+    previous = register_provider(
+        "other", lambda rest, seed, timeout: OtherDemo(seed, timeout=timeout)
+    )
+    yield
+    if previous is None:
+        unregister_provider("other")
+    else:
+        register_provider("other", previous)
+
 
 TWO_LENSES = {
     "lenses": {

@@ -28,6 +28,7 @@ TOPIC = "Should cities ban cars from their centres?"
 SIZES = {key: value for key, value in SMALL.items() if key != "embedder"}
 
 
+@pytest.mark.process
 def test_without_espeak_durations_are_estimated_and_labelled(tmp_path: Path) -> None:
     out, audio = tmp_path / "result.json", tmp_path / "audio"
     env = {

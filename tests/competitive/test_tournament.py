@@ -4,12 +4,12 @@ sides alternating, tallied with Wilson intervals; and its command line."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from moot.cli import app
 from moot.errors import ConfigError
 from moot.formats.competitive.tournament import check_plan, run_tournament, tally
 from moot.options import RunOptions
@@ -91,9 +91,6 @@ def test_bad_plans_are_refused(configs: list[str], debates: int, message: str) -
 def test_the_tournament_command(tmp_path: Path) -> None:
     out = tmp_path / "tournament.json"
     command = [
-        sys.executable,
-        "-m",
-        "moot",
         "tournament",
         TOPICS[0],
         "--configs",
@@ -117,20 +114,16 @@ def test_the_tournament_command(tmp_path: Path) -> None:
         "--json",
         str(out),
     ]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
-    assert done.returncode == 0, done.stderr[-2000:]
+    done = CliRunner().invoke(app, command)
+    assert done.exit_code == 0, (done.stderr[-2000:], done.exception)
     assert "no-flow" in done.stdout
     assert "95% interval" in done.stdout
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert doc["configs"] == ["no-flow", "no-rehearsal"]
     assert len(doc["games"]) == 2
     assert all(g["run_id"] is None for g in doc["games"])
-    bad = subprocess.run(
-        [*command[:5], "--configs", "full,clever", "--model", "scripted:demo"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+    bad = CliRunner().invoke(
+        app, [*command[:2], "--configs", "full,clever", "--model", "scripted:demo"]
     )
-    assert bad.returncode == 2
+    assert bad.exit_code == 2
     assert "unknown configuration" in bad.stderr

@@ -199,6 +199,7 @@ def test_the_demo_judge_speaks_of_speeches_not_of_cross_examination(lang: str, c
 # ---- waves ----------------------------------------------------------------------------------
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("rounds", [1, 3])
 def test_a_round_is_one_wave_and_the_rounds_follow_each_other(rounds: int) -> None:
     """Within a round every position's speech is in flight at once (every call's

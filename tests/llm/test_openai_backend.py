@@ -174,6 +174,7 @@ def test_length_finish_reason(llama_server: str) -> None:
     assert completion.usage.completion_tokens == 2
 
 
+@pytest.mark.timing
 def test_dead_endpoint_is_a_helpful_backend_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     url = closed_port_url()

@@ -451,6 +451,7 @@ def test_probing_that_runs_out_of_retries_learns_nothing(
     assert backend.structured_mode is None
 
 
+@pytest.mark.timing
 def test_dead_endpoint_is_retried_then_reported() -> None:
     with ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler) as closed:
         port = closed.server_address[1]

@@ -313,6 +313,7 @@ def test_demo_reports_usage_estimates() -> None:
     assert completion.model == "scripted:demo"
 
 
+@pytest.mark.timing
 def test_demo_calls_overlap_when_concurrent() -> None:
     backend = DemoBackend(1, latency_ms=50)
 
@@ -335,6 +336,7 @@ def test_demo_calls_overlap_when_concurrent() -> None:
     assert second.started < first.finished
 
 
+@pytest.mark.timing
 def test_demo_latency_over_the_timeout_fails_as_a_timeout() -> None:
     backend = DemoBackend(1, latency_ms=200, timeout=0.05)
     with pytest.raises(BackendError, match="timed out"):

@@ -290,6 +290,7 @@ def test_snapshot_checks_its_parts() -> None:
         Snapshot(first.id, demo_snapshots()[1].kb, first.outcome)
 
 
+@pytest.mark.process
 def test_worked_example_turns_the_shipped_csv_into_snapshots(tmp_path: Path) -> None:
     out = tmp_path / "snaps"
     command = [sys.executable, str(ROOT / "examples/market/prices_to_snapshots.py")]

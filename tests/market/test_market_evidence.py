@@ -125,7 +125,13 @@ CORRECT_ZH = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("case", [*CORRECT_EN.items(), *CORRECT_ZH.items()], ids=str)
+# ids by language and agent: the cases hold sets, whose printed order differs between
+# processes (pytest-xdist's workers must collect the same ids)
+@pytest.mark.parametrize(
+    "case",
+    [*CORRECT_EN.items(), *CORRECT_ZH.items()],
+    ids=[*(f"en-{a}" for a in CORRECT_EN), *(f"zh-{a}" for a in CORRECT_ZH)],
+)
 def test_correct_numbers_are_never_flagged(case: tuple[str, tuple[str, set[str]]]) -> None:
     agent_id, (text, expected) = case
     found = statuses(text, agent_id)
@@ -189,7 +195,11 @@ WRONG_ZH = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("case", [*WRONG_EN.items(), *WRONG_ZH.items()], ids=str)
+@pytest.mark.parametrize(
+    "case",
+    [*WRONG_EN.items(), *WRONG_ZH.items()],
+    ids=[*(f"en-{a}" for a in WRONG_EN), *(f"zh-{a}" for a in WRONG_ZH)],
+)
 def test_planted_wrong_numbers_are_all_flagged(
     case: tuple[str, tuple[str, dict[str, str | None]]],
 ) -> None:

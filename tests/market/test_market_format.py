@@ -155,6 +155,7 @@ def test_same_seed_same_debate() -> None:
     assert run_market(seed=12).payload != one.payload
 
 
+@pytest.mark.timing
 def test_every_round_is_one_wave_of_concurrent_calls() -> None:
     """Openings, cross-examinations and closings each run all eight at once; the judge
     and its synthesis run together: four sequential waves (counted, not timed)."""

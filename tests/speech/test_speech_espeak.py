@@ -142,6 +142,7 @@ def test_the_environment_can_name_another_build(monkeypatch: pytest.MonkeyPatch)
         locate()
 
 
+@pytest.mark.process
 def test_without_espeak_the_estimate_is_used_and_labelled(tmp_path: Path) -> None:
     """In a process where espeak-ng cannot be found, durations are estimates, and the
     controller's result says so."""

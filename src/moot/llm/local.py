@@ -254,6 +254,15 @@ def _release(process: subprocess.Popen[bytes], streams: Sequence[IO[bytes]]) -> 
             stream.close()
 
 
+def usable_cores() -> int:
+    """The cores this process may run on: its CPU affinity where the system has one
+    (``taskset``, a container's cpuset), else every core. llama.cpp's threads wait on
+    each other at every step, so a thread more than the cores it may use slows it."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
 class LocalBackend:
     """llama.cpp in a worker process. The worker starts (and loads the model) on the
     first call; ``timeout`` bounds each call in seconds. ``sampler="library"`` uses
@@ -277,7 +286,7 @@ class LocalBackend:
         self._path = Path(model_path) if model_path else None
         self._seed = seed
         self._n_ctx = n_ctx
-        self._n_threads = n_threads or max(1, os.cpu_count() or 1)
+        self._n_threads = n_threads or usable_cores()
         self._timeout = timeout if timeout is not None else DEFAULT_TIMEOUT
         self._sampler = sampler
         self._worker: _Worker | None = None
