@@ -11,6 +11,7 @@ in :class:`moot.formats.base.Format`), loaded when the registry is first read.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 from importlib.metadata import EntryPoint, entry_points
 from typing import ClassVar
 
@@ -97,6 +98,18 @@ def get_format(name: str) -> Format:
     except KeyError:
         known = ", ".join(sorted(_FORMATS))
         raise ConfigError(f"unknown format {name!r}; known: {known}") from None
+
+
+def format_labels(lang: str, name: str | None) -> Mapping[str, str]:
+    """The labels format ``name`` adds in ``lang`` (``Format.labels``: its rules, rounds
+    and answers), to merge over the shared ones with ``moot.i18n.labels`` wherever a
+    result of it is shown; none for no format or one this installation does not know."""
+    if name is None:
+        return {}
+    try:
+        return get_format(name).labels(lang)
+    except ConfigError:
+        return {}
 
 
 def formats() -> list[Format]:
