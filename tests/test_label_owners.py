@@ -22,22 +22,12 @@ import pytest
 
 from moot import i18n
 from moot.formats import formats
+from source_strings import docstring_ids
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "moot"
 LOOKED_UP_BY_CODE = ("rule", "round", "response", "reask")
 """Prefixes of keys built from a code the code names (a warning's, a round's)."""
 SHARED = "shared"
-
-
-def _docstrings(tree: ast.AST) -> set[int]:
-    """The ids of the docstring constants of a module, class or function."""
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-                found.add(id(body[0].value))
-    return found
 
 
 def strings_of(path: Path) -> set[str]:
@@ -47,7 +37,7 @@ def strings_of(path: Path) -> set[str]:
     if path.suffix != ".py":
         return set(re.findall(r"""['"]([\w.]+)['"]""", text))
     tree = ast.parse(text, filename=str(path))
-    skip = _docstrings(tree)
+    skip = docstring_ids(tree)
     return {
         node.value
         for node in ast.walk(tree)
