@@ -20,7 +20,7 @@ def soft(
 ) -> Problem:
     """A rule problem, told to the model in the debate's language: the label
     ``reask.<code>`` of the shared labels, or of ``labels`` (a format's own)."""
-    table = i18n.labels(lang) if labels is None else i18n.labels(lang, labels)
+    table = i18n.labels(lang, labels or {})
     message = table[f"reask.{code}"].format(**values)
     return Problem(f"{where}: {message}", hard=False, code=code, where=where)
 
