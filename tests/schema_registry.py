@@ -9,16 +9,19 @@ import importlib
 import pkgutil
 
 import moot
+from moot.formats import formats
 from moot.llm.schemas import registered_schemas
 from moot.llm.types import OutputSpec
 
 
 @functools.cache
 def all_registered() -> dict[str, list[OutputSpec]]:
-    """The registry, by owner, once every moot module has been imported."""
+    """The registry, by owner, once every moot module has been imported and the
+    format registry read (it registers the built-in formats' schemas on first use)."""
     for module in pkgutil.walk_packages(moot.__path__, "moot."):
         if module.name != "moot.__main__":
             importlib.import_module(module.name)
+    formats()
     return registered_schemas()
 
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from moot import i18n
+from moot.formats.structured.labels import LABELS
 from moot.formats.structured.payload import ResponseType
 from moot.formats.structured.replies import (
     ArgumentDraft,
@@ -92,7 +93,7 @@ def _one_soft(problems: Sequence[Problem], fragment: str) -> Problem:
     the one whose English wording contains it)."""
     assert len(problems) == 1, problems
     (problem,) = problems
-    english = i18n.labels("en")
+    english = i18n.labels("en", LABELS["en"])
     codes = {
         key.removeprefix("reask.")
         for key, text in english.items()

@@ -4,6 +4,7 @@ writes into results. Prompts are not here; they are templates under ``moot/promp
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 CATALOG: Final[dict[str, dict[str, str]]] = {
@@ -19,26 +20,12 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "detector.score_inflation": "score inflation",
         "detector.false_consensus": "false consensus",
         "notes": "Notes",
-        "col.round": "Round",
-        "col.speech": "Speech",
         "speeches": "Speeches",
-        "detector_reasks": "Speeches asked for again after a detector fired",
-        "reask.fixed": "fixed by the rewrite",
-        "reask.not_fixed": "still there after the rewrite",
-        "response.answered": "answered",
         "standing.STRONG": "STRONG",
         "standing.MIXED": "MIXED",
         "standing.WEAK": "WEAK",
-        "round.speech": "Speeches",
         "round.setup": "Setup",
-        "rule.detector_reask": "a detector fired; the speaker was asked again once",
         "rule.format_option": "an option the format advises against",
-        "rule.speech_outside_window": "the speech does not fit its time window",
-        "rule.duration_estimate": "speaking time estimated from word counts (no speech synthesis)",
-        "rule.similarity_fallback": "claims matched by the lexical fallback (no sentence"
-        " embeddings)",
-        "rule.audio_unavailable": "no audio written (no speech synthesis)",
-        "round.rebuttal": "Rebuttal",
         "unit.argument": "argument",
         "unit.speech": "speech",
         "dimension.logic": "is the reasoning valid and the claim well formed?",
@@ -69,8 +56,6 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "fallacy.unverified": "quote not found in the debate",
         "no_fallacies": "None flagged.",
         "closings": "Closing stances",
-        "stance.changed": "stance changed",
-        "stance.unchanged": "stance unchanged",
         "key_insight": "Key insight",
         "unresolved": "Unresolved questions",
         "recommendation": "Recommendation",
@@ -93,25 +78,10 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         " (over 3).",
         "judge_zero_variance": "The judge gave every argument identical scores: a sign of"
         " judge bias or of a judge that did not discriminate.",
-        "reask.claim_sentences": "state the claim as exactly one sentence",
-        "reask.claim_question": "a claim must be a falsifiable statement, not a question",
-        "reask.reasoning_causal": "give a causal chain (X because Y, which leads to Z)",
-        "reask.evidence_vague": "give concrete, checkable facts or figures with their source,"
-        " not general statements",
-        "reask.cross_reference": "each argument must stand alone; do not refer to other arguments",
-        "reask.claim_repeated": "repeats another claim; each argument must make a different point",
         "reask.language": "write in English",
-        "reask.follow_up_question": "ask a pointed question",
         "reask.stance_length": "has about {words} words; write {low}-{high}",
         "reask.fallacy_quote": "quote words that actually occur in the debate",
-        "rule.claim_sentences": "the claim is not exactly one sentence",
-        "rule.claim_question": "the claim is a question, not a falsifiable statement",
-        "rule.reasoning_causal": "the reasoning gives no causal chain",
-        "rule.evidence_vague": "the evidence is not concrete and checkable",
-        "rule.cross_reference": "the argument refers to other arguments",
-        "rule.claim_repeated": "the claim repeats another claim",
         "rule.language": "not written in the debate's language",
-        "rule.follow_up_question": "the follow-up is not a question",
         "rule.stance_length": "the final stance is not as long as the protocol asks",
         "rule.fallacy_quote": "the fallacy's quote does not occur in the debate",
         "rule.judge_zero_variance": "the judge gave every argument identical scores",
@@ -187,7 +157,6 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "divergence.disputed_argument": "the judges' scores for an argument are far apart",
         "divergence.close_totals": "the weighted totals are within 5% of each other",
         "response.refute": "refuted",
-        "response.challenge": "challenged",
         "response.concede": "conceded",
         "response.partial": "partly accepted",
         "standing.UPHELD": "UPHELD",
@@ -214,25 +183,12 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "detector.score_inflation": "分数虚高",
         "detector.false_consensus": "虚假共识",
         "notes": "说明",
-        "col.round": "轮次",
-        "col.speech": "发言",
         "speeches": "发言",
-        "detector_reasks": "检测器触发后要求重写的发言",
-        "reask.fixed": "重写后已解决",
-        "reask.not_fixed": "重写后仍然存在",
-        "response.answered": "已回应",
         "standing.STRONG": "有力",
         "standing.MIXED": "有得有失",
         "standing.WEAK": "薄弱",
-        "round.speech": "发言",
         "round.setup": "设置",
-        "rule.detector_reask": "检测器触发，已要求发言者重写一次",
         "rule.format_option": "该辩论形式不建议的选项",
-        "rule.speech_outside_window": "发言时长不在规定的时间窗口内",
-        "rule.duration_estimate": "发言时长按字数估算（没有语音合成）",
-        "rule.similarity_fallback": "主张按词汇回退方法匹配（没有句向量）",
-        "rule.audio_unavailable": "没有写出音频（没有语音合成）",
-        "round.rebuttal": "反驳",
         "unit.argument": "论据",
         "unit.speech": "发言",
         "dimension.logic": "推理是否成立，断言是否表述严谨？",
@@ -263,8 +219,6 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "fallacy.unverified": "引文未在辩论中找到",
         "no_fallacies": "未标记。",
         "closings": "总结陈词立场",
-        "stance.changed": "立场有变化",
-        "stance.unchanged": "立场未变",
         "key_insight": "核心洞察",
         "unresolved": "未解决的问题",
         "recommendation": "建议",
@@ -283,24 +237,10 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "gap.clear_difference": "差距明显：{leader}领先{runner_up} {value:.2f} 分（超过 3 分）。",
         "judge_zero_variance": "裁判给所有论据打了完全相同的分数："
         "这可能说明裁判存在偏差或没有区分能力。",
-        "reask.claim_sentences": "请把断言写成恰好一句话",
-        "reask.claim_question": "断言必须是可证伪的陈述，而不是问题",
-        "reask.reasoning_causal": "请给出因果链（因为 Y，所以 X，进而导致 Z）",
-        "reask.evidence_vague": "请给出具体、可核查的事实或数据并注明来源，不要泛泛而谈",
-        "reask.cross_reference": "每条论据必须独立成立，不要引用其他论据",
-        "reask.claim_repeated": "与另一条断言重复；每条论据必须提出不同的观点",
         "reask.language": "请用简体中文书写（write in Chinese）",
-        "reask.follow_up_question": "请提出一个尖锐的追问",
         "reask.stance_length": "约 {chars} 字；请写 {zh_low} 到 {zh_high} 字",
         "reask.fallacy_quote": "请引用辩论中真实出现过的原话",
-        "rule.claim_sentences": "断言不是恰好一句话",
-        "rule.claim_question": "断言是一个问题，而不是可证伪的陈述",
-        "rule.reasoning_causal": "推理没有给出因果链",
-        "rule.evidence_vague": "证据不具体、不可核查",
-        "rule.cross_reference": "论据引用了其他论据",
-        "rule.claim_repeated": "断言与另一条断言重复",
         "rule.language": "没有用辩论的语言书写",
-        "rule.follow_up_question": "追问不是一个问题",
         "rule.stance_length": "最终立场的长度不符合协议要求",
         "rule.fallacy_quote": "谬误的引文没有出现在辩论中",
         "rule.judge_zero_variance": "裁判给所有论据打了完全相同的分数",
@@ -371,7 +311,6 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "divergence.disputed_argument": "各裁判对某条论据的评分相差很大",
         "divergence.close_totals": "双方加权总分相差不到 5%",
         "response.refute": "驳斥",
-        "response.challenge": "质疑",
         "response.concede": "承认",
         "response.partial": "部分接受",
         "standing.UPHELD": "成立",
@@ -389,9 +328,24 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
 }
 
 
-def labels(lang: str) -> dict[str, str]:
-    """Every label of a language (English for an unknown one)."""
-    return CATALOG.get(lang, CATALOG["en"])
+def labels(lang: str, *own: Mapping[str, str]) -> dict[str, str]:
+    """Every shared label of a language (English for an unknown one), with ``own`` on
+    top, in order: the labels of the format whose result is shown (``Format.labels``,
+    found by ``moot.formats.format_labels``), a page's own words. This is the one place
+    that merges them; a format's rule, round and answer labels live only in its own."""
+    shared = CATALOG.get(lang, CATALOG["en"])
+    if not own:
+        return shared
+    merged = dict(shared)
+    for table in own:
+        merged.update(table)
+    return merged
+
+
+def in_language(table: Mapping[str, Mapping[str, str]], lang: str) -> Mapping[str, str]:
+    """One language's part of a table of labels by language (``en``, ``zh``), such as a
+    format's own: English for a language it lacks."""
+    return table.get(lang, table["en"])
 
 
 def message(lang: str, key: str, **values: object) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from moot.errors import ConfigError
+from moot.formats import DEFAULT_FORMAT
 from moot.judging.profiles import TOPIC_TYPES, JudgeProfile
 from moot.judging.rubric import Rubric
 from moot.llm.backend import Backend
@@ -35,7 +36,7 @@ class RunOptions:
     """How to run a debate. ``sides`` names 2-6 positions (default: pro and con);
     ``format_options`` are the chosen format's own (checked by the format)."""
 
-    format: str = "structured"
+    format: str = DEFAULT_FORMAT
     sides: tuple[str, ...] = ()
     format_options: Mapping[str, Any] = field(default_factory=dict)
     """What only the chosen format reads, checked by it (free-form: ``rounds``)."""

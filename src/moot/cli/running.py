@@ -27,6 +27,7 @@ from moot.cli.common import (
 )
 from moot.cli.format_flags import FLAGS_KEY, FormatFlagsCommand, run_format_options
 from moot.errors import ConfigError
+from moot.formats import DEFAULT_FORMAT
 
 
 def split_sides(sides: str | None) -> tuple[str, ...]:
@@ -84,7 +85,7 @@ def run(
     topic: Annotated[str, typer.Argument(help="The contested question to debate.")],
     debate_format: Annotated[
         str, typer.Option("--format", help="Debate format (see `moot formats`).")
-    ] = "structured",
+    ] = DEFAULT_FORMAT,
     sides: Annotated[
         str | None,
         typer.Option(help='2-6 positions separated by ";", e.g. "Hainan;the North-East;Yunnan".'),

@@ -606,9 +606,11 @@ class Format(ABC):
         return []
 
     def labels(self, lang: str) -> Mapping[str, str]:
-        """The format's own labels in ``lang`` (``en`` or ``zh``), added to the shared
-        ones (``moot.i18n``) wherever a result of this format is shown: its briefing,
-        the Markdown and the HTML report. Default: none."""
+        """The format's own labels in ``lang`` (``en`` or ``zh``, the same keys in
+        both), added to the shared ones (``moot.i18n``) wherever a result of this
+        format is shown: its briefing, the Markdown and the HTML report, the viewer's
+        live page. Every label only this format uses is here, not in the shared table
+        (the rule codes of its warnings, its round names, its answers). Default: none."""
         return {}
 
     @abstractmethod

@@ -4,9 +4,10 @@ The demo judge reads what the format tells it (``JudgeCall``: the units, what th
 other positions answered to each, the standings and the rubric's dimensions) and
 scores each unit by what happened to it: refuted units low, conceded ones high.
 It never gives every unit identical scores, and its figures are labelled synthetic.
-Its words are the format's: a format whose rounds are not a cross-examination
-registers its own (:func:`register_judge_phrases`, from its demo writers); the
-others get :data:`PHRASES`, which speak of arguments and cross-examination.
+Its words are the format's: a format registers its own (:func:`register_judge_phrases`,
+from its demo writers: the structured format's speak of cross-examination, the
+competitive format's of timed stages and rebuttals, the free-form format's of
+speeches); a format that registers none gets :data:`PHRASES`, which name no round.
 """
 
 from __future__ import annotations
@@ -54,25 +55,23 @@ class JudgePhrases:
 
 
 PHRASES: Final[dict[str, JudgePhrases]] = {
+    # no format's vocabulary: a format with rounds of its own (a cross-examination,
+    # timed stages) registers its words with register_judge_phrases
     "en": JudgePhrases(
         motion='the motion "{topic}"',
         generic_motion="the motion",
         topic_max_chars=90,
         reasons={
-            "refute": "The rebuttal in cross-examination exposed a gap in the causal chain"
-            " that was not repaired.",
+            "refute": "The other side refuted it, exposing a gap that was not repaired.",
             "challenge": "Its evidence was challenged as illustrative, and the reply did not"
             " settle the doubt.",
-            "concede": "The other side conceded this point in cross-examination, so it stands"
-            " as argued.",
+            "concede": "The other side conceded this point, so it stands as argued.",
             "partial": "The other side accepted its core but raised a fair dispute about the"
             " size of the effect.",
-            "none": "No cross-examination answer was found for this argument, so its standing"
-            " is uncertain.",
+            "none": "Nothing the other side said answered it, so its standing is uncertain.",
         },
-        key_insight="The debate on {m} turned on evidence quality: {u} of {n} arguments were"
-        " upheld after cross-examination, and every figure offered was"
-        " illustrative rather than real.",
+        key_insight="The debate on {m} was judged point by point: {u} of the {n} points"
+        " judged held up, and every figure offered was illustrative rather than real.",
         unresolved=(
             "What would real, dated data show about the size of the effects claimed here?",
             "Who bears the transition costs of {m}, and for how long?",
@@ -81,21 +80,20 @@ PHRASES: Final[dict[str, JudgePhrases]] = {
         ),
         recommendation="Treat this scripted demo as an illustration of the debate's structure"
         " only: before deciding on {m}, replace the illustrative figures with"
-        " real data, starting with the arguments that were refuted or left"
-        " uncertain.",
+        " real data, starting with the points whose standing is weakest.",
     ),
     "zh": JudgePhrases(
         motion="“{topic}”这一动议",
         generic_motion="该动议",
         topic_max_chars=40,
         reasons={
-            "refute": "质询中的反驳揭示了因果链中的缺口，而这一缺口没有得到修补。",
+            "refute": "对方驳斥了它，揭示的缺口没有得到修补。",
             "challenge": "其证据被质疑为示例性数据，而回应没有消除这一疑问。",
-            "concede": "对方在质询中承认了这一点，因此该论据按原样成立。",
+            "concede": "对方承认了这一点，因此它按原样成立。",
             "partial": "对方接受了其核心，但对影响幅度提出了合理的异议。",
-            "none": "没有找到针对该论据的质询回应，因此其地位尚不确定。",
+            "none": "对方没有任何回应针对它，因此其地位尚不确定。",
         },
-        key_insight="关于{m}的辩论取决于证据质量：{n}个论据中有{u}个在质询后得到支持，"
+        key_insight="关于{m}的辩论逐点受评：受评的{n}个要点中有{u}个站住了脚，"
         "而双方提供的所有数据都是示例性的，并非真实数据。",
         unresolved=(
             "真实且注明日期的数据会如何显示这些效果的大小？",
@@ -104,9 +102,10 @@ PHRASES: Final[dict[str, JudgePhrases]] = {
             "如果结果令人失望，{m}的哪些影响可以逆转？",
         ),
         recommendation="请仅将本脚本演示视为辩论结构的示例：在就{m}作出决定之前，"
-        "应当用真实数据替换示例数据，并优先核实被驳倒或尚不确定的论据。",
+        "应当用真实数据替换示例数据，并优先核实地位最弱的要点。",
     ),
 }
+"""What the demo judge writes of a format that registers no words of its own."""
 
 
 _FORMAT_PHRASES: dict[str, Mapping[str, JudgePhrases]] = {}

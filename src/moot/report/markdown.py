@@ -44,9 +44,9 @@ def to_markdown(result: DebateResult) -> str:
     structured format's argument trace and closings, the free-form format's
     speeches), fallacies, detector flags, key insight, unresolved questions,
     recommendation, unmet rules and usage."""
-    from moot.formats import get_format
+    from moot.formats import format_labels, get_format
 
-    labels = {**i18n.labels(result.lang), **get_format(result.format).labels(result.lang)}
+    labels = i18n.labels(result.lang, format_labels(result.lang, result.format))
     usage = result.usage
     usage_line = labels["usage.line"].format(
         calls=usage.calls,

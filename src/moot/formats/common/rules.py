@@ -5,6 +5,7 @@ stance's length."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Protocol
 
 from moot import i18n
 from moot.llm.structured import Problem
@@ -19,9 +20,25 @@ def soft(
 ) -> Problem:
     """A rule problem, told to the model in the debate's language: the label
     ``reask.<code>`` of the shared labels, or of ``labels`` (a format's own)."""
-    table = i18n.labels(lang) if labels is None else {**i18n.labels(lang), **labels}
+    table = i18n.labels(lang, labels or {})
     message = table[f"reask.{code}"].format(**values)
     return Problem(f"{where}: {message}", hard=False, code=code, where=where)
+
+
+class Soft(Protocol):
+    """``soft`` with a format's own labels bound (see :func:`soft_with`)."""
+
+    def __call__(self, where: str, code: str, lang: str, **values: object) -> Problem: ...
+
+
+def soft_with(own: Mapping[str, Mapping[str, str]]) -> Soft:
+    """``soft`` worded from the shared labels and a format's own (``own``: its labels
+    by language): how a format words the rules only it checks."""
+
+    def worded(where: str, code: str, lang: str, **values: object) -> Problem:
+        return soft(where, code, lang, labels=i18n.in_language(own, lang), **values)
+
+    return worded
 
 
 def wrong_language(fields: Iterable[tuple[str, str]], lang: str) -> list[Problem]:

@@ -21,6 +21,7 @@ from moot.briefing import Section
 from moot.detectors.transcript import Transcript
 from moot.errors import ConfigError
 from moot.formats.base import Debate, Format, Record, as_sent, speech_transcript
+from moot.formats.competitive.labels import LABELS
 from moot.formats.competitive.options import FIELDS, parse_options
 from moot.formats.competitive.payload import STANDINGS, CompetitivePayload
 from moot.formats.competitive.replies import (
@@ -37,6 +38,7 @@ from moot.formats.competitive.speeches import speech_id
 from moot.formats.competitive.trees import STAGES
 from moot.formats.competitive.trees.sides import SIDES
 from moot.formats.competitive.words import CATALOG
+from moot.i18n import in_language
 from moot.judging.judge import judge_spec
 from moot.judging.rubric import GENERAL
 from moot.llm.types import OutputSpec
@@ -101,6 +103,10 @@ class CompetitiveFormat(Format):
     def transcript(self, result: DebateResult) -> tuple[Transcript, list[str | None]]:
         body = CompetitivePayload.model_validate(result.body)
         return speech_transcript(result, [(s.id, s.side, s.text) for s in body.speeches])
+
+    def labels(self, lang: str) -> Mapping[str, str]:
+        """The labels of what only this format does (``labels.py``)."""
+        return in_language(LABELS, lang)
 
     def briefing(self, result: DebateResult, labels: Mapping[str, str]) -> list[Section]:
         return sections(result, CompetitivePayload.model_validate(result.body), labels)

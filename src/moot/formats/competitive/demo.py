@@ -19,7 +19,7 @@ Every figure in a demo speech is labelled as illustrative demo data.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from pydantic import BaseModel
@@ -41,6 +41,8 @@ from moot.formats.competitive.rounds import VoteCall
 from moot.formats.competitive.speeches import AudienceCall, RewriteCall, WriteCall
 from moot.formats.competitive.trees import Move, Stage
 from moot.formats.competitive.trees.sides import Side
+from moot.judging import demo as judge_demo
+from moot.judging.demo import JudgePhrases, register_judge_phrases
 from moot.llm.scripted import DemoRequest, demo_seed, register_demo_writer
 from moot.text import sentences, word_count
 
@@ -522,6 +524,42 @@ def reply(request: DemoRequest) -> BaseModel:
     )
 
 
+JUDGE_PHRASES: Final[dict[str, JudgePhrases]] = {
+    # the judged units are the six timed speeches (opening, rebuttal, closing of each
+    # side), rebutted or attacked (or not answered) by the other side's later speeches
+    "en": replace(
+        judge_demo.PHRASES["en"],
+        reasons={
+            "rebutted": "A later speech of the other side rebutted it, and the rebuttal left"
+            " the point open.",
+            "attacked": "A later speech of the other side attacked it without settling the point.",
+            "none": "No later speech of the other side answered it, so its standing is uncertain.",
+        },
+        key_insight="The debate on {m} ran through its timed stages (opening, rebuttal,"
+        " closing): {u} of {n} speeches came out strong, and every figure offered was"
+        " illustrative rather than real.",
+        recommendation="Treat this scripted demo as an illustration of a timed debate's"
+        " structure only: before deciding on {m}, replace the illustrative figures with"
+        " real data, starting with the speeches the other side rebutted.",
+    ),
+    "zh": replace(
+        judge_demo.PHRASES["zh"],
+        reasons={
+            "rebutted": "对方此后的一篇发言反驳了它，但反驳没有定论。",
+            "attacked": "对方此后的一篇发言攻击了它，但没有定论。",
+            "none": "对方此后没有发言回应它，因此其地位尚不确定。",
+        },
+        key_insight="关于{m}的辩论经历了各个计时阶段（开篇、反驳、结辩）：{n}篇发言中有{u}篇"
+        "表现有力，而双方提供的所有数据都是示例性的，并非真实数据。",
+        recommendation="请仅将本脚本演示视为计时辩论结构的示例：在就{m}作出决定之前，"
+        "应当用真实数据替换示例数据，并优先核实被对方反驳的发言。",
+    ),
+}
+"""What the demo judge writes of a competitive debate."""
+
+
 def register() -> None:
-    """Let ``scripted:demo`` play every call of the competitive format."""
+    """Let ``scripted:demo`` play every call of the competitive format and judge it in
+    its own words (timed speeches and rebuttals)."""
     register_demo_writer("competitive", "*", reply)
+    register_judge_phrases("competitive", JUDGE_PHRASES)

@@ -14,9 +14,11 @@ from moot.briefing import Bullets, Section, Table
 from moot.detectors.transcript import Transcript
 from moot.formats.base import Debate, Format, Record, as_sent, speech_transcript
 from moot.formats.fields import FormatOption
+from moot.formats.freeform.labels import LABELS
 from moot.formats.freeform.payload import STANDINGS, FreeformPayload
 from moot.formats.freeform.replies import SpeechReply, speech_spec
 from moot.formats.freeform.rounds import FreeformRounds
+from moot.i18n import in_language
 from moot.judging.judge import judge_spec
 from moot.judging.rubric import GENERAL
 from moot.llm.schemas import output_spec
@@ -93,6 +95,10 @@ class FreeformFormat(Format):
     def transcript(self, result: DebateResult) -> tuple[Transcript, list[str | None]]:
         body = FreeformPayload.model_validate(result.body)
         return speech_transcript(result, [(s.id, s.side, s.text) for s in body.speeches])
+
+    def labels(self, lang: str) -> Mapping[str, str]:
+        """The labels of what only this format does (``labels.py``)."""
+        return in_language(LABELS, lang)
 
     def briefing(self, result: DebateResult, labels: Mapping[str, str]) -> list[Section]:
         body = FreeformPayload.model_validate(result.body)

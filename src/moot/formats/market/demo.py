@@ -883,6 +883,7 @@ WRITERS: Final[dict[str, Callable[[DemoRequest], BaseModel]]] = {
 
 
 def register() -> None:
-    """Let ``scripted:demo`` play the market format (the judge is the shared one)."""
+    """Let ``scripted:demo`` play the market format (the judge is the shared one, its
+    reasons and synthesis in the market's words: see :func:`judge`)."""
     for round_name, writer in WRITERS.items():
         register_demo_writer("market", round_name, writer)

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
+from moot.i18n import in_language
+
 LABELS: Final[dict[str, dict[str, str]]] = {
     "en": {
         "side.bull": "Bull",
@@ -166,7 +168,7 @@ LABELS: Final[dict[str, dict[str, str]]] = {
 
 def labels(lang: str) -> Mapping[str, str]:
     """The market format's labels in ``lang`` (English for an unknown language)."""
-    return LABELS.get(lang, LABELS["en"])
+    return in_language(LABELS, lang)
 
 
 def message(lang: str, key: str, **values: object) -> str:

@@ -24,7 +24,7 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from moot.formats.common.rules import soft, stance_length
+from moot.formats.common.rules import soft_with, stance_length
 from moot.formats.common.rules import wrong_language as _language
 from moot.formats.market import labels as words
 from moot.formats.market.payload import ATTACKS
@@ -32,11 +32,9 @@ from moot.formats.market.replies import BaselineReply, ClosingReply, CrossExamRe
 from moot.llm.structured import Problem
 from moot.text import join_sentences
 
-
-def _soft(where: str, code: str, lang: str, **values: object) -> Problem:
-    """A rule problem, told to the model in the debate's language (the market's own
-    rules are worded in its labels)."""
-    return soft(where, code, lang, labels=words.labels(lang), **values)
+_soft = soft_with(words.LABELS)
+"""A rule problem, told to the model in the debate's language (the market's own
+rules are worded in its labels)."""
 
 
 def min_attacks(targets: int) -> int:

@@ -19,6 +19,7 @@ from moot.detectors.transcript import Flag, Transcript, Turn
 from moot.formats.base import Debate, Format, Record, as_sent, example_ids
 from moot.formats.common.stances import stances
 from moot.formats.common.transcripts import unit_transcript
+from moot.formats.structured.labels import LABELS
 from moot.formats.structured.payload import STANDINGS, StructuredPayload
 from moot.formats.structured.replies import (
     MAX_ARGUMENTS,
@@ -30,6 +31,7 @@ from moot.formats.structured.replies import (
     cross_exam_spec,
 )
 from moot.formats.structured.rounds import StructuredRounds
+from moot.i18n import in_language
 from moot.judging.judge import judge_spec
 from moot.judging.rubric import GENERAL
 from moot.llm.schemas import output_spec
@@ -118,6 +120,10 @@ class StructuredFormat(Format):
             target_texts={a.id: a.claim for a in body.arguments},
             lang=result.lang,
         )
+
+    def labels(self, lang: str) -> Mapping[str, str]:
+        """The labels of what only this format does (``labels.py``)."""
+        return in_language(LABELS, lang)
 
     def briefing(self, result: DebateResult, labels: Mapping[str, str]) -> list[Section]:
         body = StructuredPayload.model_validate(result.body)

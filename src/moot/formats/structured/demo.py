@@ -9,7 +9,7 @@ own name in place of the motion.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from pydantic import BaseModel
@@ -33,6 +33,8 @@ from moot.formats.structured.rules import (
     argument_id_pattern,
     cross_reference_pattern,
 )
+from moot.judging import demo as judge_demo
+from moot.judging.demo import JudgePhrases, register_judge_phrases
 from moot.llm.scripted import DemoRequest, register_demo_writer
 from moot.text import join_sentences, word_count
 
@@ -470,8 +472,53 @@ def closing(request: DemoRequest) -> ClosingReply:
     )
 
 
+JUDGE_PHRASES: Final[dict[str, JudgePhrases]] = {
+    # arguments answered in a cross-examination: refuted, challenged, conceded, partly
+    # accepted, or not answered at all
+    "en": replace(
+        judge_demo.PHRASES["en"],
+        reasons={
+            "refute": "The rebuttal in cross-examination exposed a gap in the causal chain"
+            " that was not repaired.",
+            "challenge": "Its evidence was challenged as illustrative, and the reply did not"
+            " settle the doubt.",
+            "concede": "The other side conceded this point in cross-examination, so it stands"
+            " as argued.",
+            "partial": "The other side accepted its core but raised a fair dispute about the"
+            " size of the effect.",
+            "none": "No cross-examination answer was found for this argument, so its standing"
+            " is uncertain.",
+        },
+        key_insight="The debate on {m} turned on evidence quality: {u} of {n} arguments were"
+        " upheld after cross-examination, and every figure offered was"
+        " illustrative rather than real.",
+        recommendation="Treat this scripted demo as an illustration of the debate's structure"
+        " only: before deciding on {m}, replace the illustrative figures with"
+        " real data, starting with the arguments that were refuted or left"
+        " uncertain.",
+    ),
+    "zh": replace(
+        judge_demo.PHRASES["zh"],
+        reasons={
+            "refute": "质询中的反驳揭示了因果链中的缺口，而这一缺口没有得到修补。",
+            "challenge": "其证据被质疑为示例性数据，而回应没有消除这一疑问。",
+            "concede": "对方在质询中承认了这一点，因此该论据按原样成立。",
+            "partial": "对方接受了其核心，但对影响幅度提出了合理的异议。",
+            "none": "没有找到针对该论据的质询回应，因此其地位尚不确定。",
+        },
+        key_insight="关于{m}的辩论取决于证据质量：{n}个论据中有{u}个在质询后得到支持，"
+        "而双方提供的所有数据都是示例性的，并非真实数据。",
+        recommendation="请仅将本脚本演示视为辩论结构的示例：在就{m}作出决定之前，"
+        "应当用真实数据替换示例数据，并优先核实被驳倒或尚不确定的论据。",
+    ),
+}
+"""What the demo judge writes of a structured debate."""
+
+
 def register() -> None:
-    """Let ``scripted:demo`` play the structured format."""
+    """Let ``scripted:demo`` play the structured format and judge it in its own words
+    (arguments and their cross-examination)."""
     register_demo_writer("structured", "opening", opening)
     register_demo_writer("structured", "cross_examination", cross_examination)
     register_demo_writer("structured", "closing", closing)
+    register_judge_phrases("structured", JUDGE_PHRASES)

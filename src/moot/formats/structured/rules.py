@@ -14,9 +14,9 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import cache
 
-from moot.formats.common.rules import soft as _soft
-from moot.formats.common.rules import stance_length
+from moot.formats.common.rules import soft_with, stance_length
 from moot.formats.common.rules import wrong_language as _language
+from moot.formats.structured.labels import LABELS
 from moot.formats.structured.replies import ClosingReply, CrossExamReply, OpeningReply
 from moot.llm.structured import Problem
 from moot.text import join_sentences, normalise, sentences
@@ -51,6 +51,11 @@ _CROSS_REFERENCE_WORDS = (
     r"|见第[0-9一二三四五六七八九十]+[条个点]|如上所述|上述论[点据]|前述论[点据]"
     r"|论[点据]\s*[0-9一二三四五]"
 )
+
+
+_soft = soft_with(LABELS)
+"""A rule problem, told to the model in the debate's language (the structured
+format's own rules are worded in its labels)."""
 
 
 @cache

@@ -3,12 +3,10 @@ briefing's catalog (``moot.i18n``): one catalog per language, the same keys in b
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Final
 
 from moot import i18n
-from moot.errors import ConfigError
-from moot.formats import get_format
+from moot.formats import format_labels
 
 CATALOG: Final[dict[str, dict[str, str]]] = {
     "en": {
@@ -338,17 +336,7 @@ def labels(lang: str, format_name: str | None = None) -> dict[str, str]:
     for a page of one format's result, that format's (``Format.labels``; none for a
     format this installation does not know). English for an unknown language."""
     own = CATALOG.get(lang, CATALOG["en"])
-    return {**i18n.labels(lang), **own, **format_labels(lang, format_name)}
-
-
-def format_labels(lang: str, format_name: str | None) -> Mapping[str, str]:
-    """The labels format ``format_name`` adds in ``lang`` (none when it is unknown)."""
-    if format_name is None:
-        return {}
-    try:
-        return get_format(format_name).labels(lang)
-    except ConfigError:
-        return {}
+    return i18n.labels(lang, own, format_labels(lang, format_name))
 
 
 def round_label(labels_: dict[str, str], code: str) -> str:
