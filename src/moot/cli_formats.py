@@ -14,6 +14,7 @@ from typing import Any
 from moot.errors import ConfigError
 from moot.formats.competitive.trees import STAGES
 from moot.formats.competitive.trees.sides import SIDES
+from moot.safe_json import MAX_DEPTH
 
 
 def stage_seconds(text: str) -> dict[str, float]:
@@ -44,6 +45,10 @@ def generic(items: Sequence[str]) -> dict[str, Any]:
             raise ConfigError(f"--format-option takes KEY=VALUE, not {item!r}")
         try:
             options[key] = json.loads(value)
+        except RecursionError as exc:
+            raise ConfigError(
+                f"--format-option {key}: nested deeper than {MAX_DEPTH} levels"
+            ) from exc
         except ValueError:
             options[key] = value
     return options

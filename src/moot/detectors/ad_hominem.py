@@ -463,6 +463,14 @@ EN_ATTACKS = tuple((kind, re.compile(p)) for kind, p in _EN_PATTERNS)
 """English attack forms, each with its kind (the key of its description)."""
 ZH_ATTACKS = tuple((kind, re.compile(p)) for kind, p in _ZH_PATTERNS)
 """Chinese attack forms, each with its kind."""
+_ANY_ATTACK = {
+    False: re.compile("|".join(f"(?:{p})" for _, p in _EN_PATTERNS)),
+    True: re.compile("|".join(f"(?:{p})" for _, p in _ZH_PATTERNS)),
+}
+"""Each language's attack forms in one pattern: a clause none of them matches is
+skipped with one search instead of one per form."""
+_LATIN = re.compile("[A-Za-z]")
+_CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
 
 _ZH_DISOWN = re.compile(
     r"不是说|并不是说|没有说|不是在说|并非说|不是要说|不是指责|无意攻击|不是攻击"
@@ -584,9 +592,10 @@ def _attack(text: str, lang_zh: bool) -> tuple[str, str] | None:
         for clause in clauses(fold(without_quotes(sentence))):
             if disown.search(clause):
                 continue
-            for kind, pattern in patterns:
-                if pattern.search(clause):
-                    return kind, sentence
+            if _ANY_ATTACK[lang_zh].search(clause):
+                for kind, pattern in patterns:
+                    if pattern.search(clause):
+                        return kind, sentence
             if not lang_zh and (_EN_TYPICAL.search(clause) or _EN_IF_YOU_KNEW.search(clause)):
                 return "speaker", sentence
             if _aimed_at_person(clause, lang_zh):
@@ -597,7 +606,10 @@ def _attack(text: str, lang_zh: bool) -> tuple[str, str] | None:
 def check(transcript: Transcript, index: int) -> Finding | None:
     """Whether turn ``index`` attacks the speaker rather than the argument."""
     turn = transcript.turns[index]
-    found = _attack(turn.text, lang_zh=False) or _attack(turn.text, lang_zh=True)
+    # the English forms need a Latin letter, the Chinese ones a Chinese character
+    found = (_attack(turn.text, lang_zh=False) if _LATIN.search(turn.text) else None) or (
+        _attack(turn.text, lang_zh=True) if _CJK.search(turn.text) else None
+    )
     if found is None:
         return None
     kind, sentence = found

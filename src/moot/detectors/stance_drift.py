@@ -28,9 +28,9 @@ import re
 
 from moot.detectors.cues import AGREEMENT, ATTRIBUTION, CONTRAST, REFUTATION
 from moot.detectors.finding import Finding
+from moot.detectors.history import TurnHistory, history_for
 from moot.detectors.lexical import (
     clauses,
-    containment,
     content_terms,
     coverage,
     fold,
@@ -59,11 +59,11 @@ COPIED = 0.7
 earlier turns is their words copied (contrast words and all), not an answer."""
 
 
-def _rebutted(text: str, opponents: str) -> bool:
+def _rebutted(text: str, history: TurnHistory, opponents: list[str]) -> bool:
     """Whether some clause of ``text`` answers rather than repeats the opponents: the text
     after a contrast ("but", "但是") up to the end of its sentence, or a phrase with a
     refutation word ("wrong", "站不住") in it, unless that text is copied from what the
-    ``opponents`` said."""
+    ``opponents`` said (in their recent turns, ``history``)."""
     folded = fold(text)
     spans = [
         re.split(r"[.!?。！？]", folded[m.start() :], maxsplit=1)[0]
@@ -73,7 +73,8 @@ def _rebutted(text: str, opponents: str) -> bool:
         for clause in clauses(sentence):
             spans.extend(p for p in re.split(r"[,，、]", clause) if REFUTATION.search(p))
     return any(
-        len(set(content_terms(span))) < 2 or containment(span, opponents) < COPIED for span in spans
+        len(set(content_terms(span))) < 2 or history.copied_share(span, opponents) < COPIED
+        for span in spans
     )
 
 
@@ -94,32 +95,30 @@ def _stance_sentence(sentences: list[str], own: str, opponent: str) -> str | Non
     return None
 
 
-def check(transcript: Transcript, index: int) -> Finding | None:
-    """Whether turn ``index`` drifts to an opponent's position (earlier turns only)."""
+def check(transcript: Transcript, index: int, history: TurnHistory | None = None) -> Finding | None:
+    """Whether turn ``index`` drifts to an opponent's position (earlier turns only;
+    ``history`` of the turns before it saves re-reading them)."""
     turn = transcript.turns[index]
     side = turn.side
     opponents = [name for name in transcript.sides if name != side]
     if not opponents:
         return None
-    topic = set(content_terms(transcript.topic))
-    own_terms = set(content_terms(transcript.sides[side]))
-    opp_terms: set[str] = set()
-    for name in opponents:
-        opp_terms.update(content_terms(transcript.sides[name]))
-    said: list[str] = []
-    for earlier in transcript.turns[:index]:
-        (own_terms if earlier.side == side else opp_terms).update(content_terms(earlier.text))
-        if earlier.side != side:
-            said.append(earlier.text)
-    theirs = opp_terms - own_terms - topic
-    ours = own_terms - opp_terms - topic
-
     sentences = [
         s for s in split_sentences(without_quotes(turn.text)) if not ATTRIBUTION.search(fold(s))
     ]
     terms = {t for s in sentences for t in content_terms(s)}
-    if not terms or _rebutted(turn.text, "\n".join(said)):
+    if not terms:
         return None
+    history = history_for(transcript, index, history)
+    if _rebutted(turn.text, history, opponents):
+        return None
+    topic = set(content_terms(transcript.topic))
+    # Only this turn's terms are looked up: the sides' vocabularies are never copied.
+    own_terms = set(content_terms(transcript.sides[side])) | (terms & history.side_terms[side])
+    opp_terms = {t for name in opponents for t in content_terms(transcript.sides[name])}
+    opp_terms |= {t for t in terms if any(t in history.side_terms[n] for n in opponents)}
+    theirs = opp_terms - own_terms - topic
+    ours = own_terms - opp_terms - topic
     echo = coverage(terms, theirs)
     values: dict[str, object] = {
         "share": echo,

@@ -11,7 +11,6 @@ a turn names a side that exists, a score points at a turn that exists.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Literal
 
 from pydantic import (
@@ -23,9 +22,16 @@ from pydantic import (
     model_validator,
 )
 
-# TranscriptError lives in moot.errors with every error a caller can catch
 from moot.errors import TranscriptError as TranscriptError
+
+# TranscriptError lives in moot.errors with every error a caller can catch
+from moot.safe_json import decode, loads
 from moot.text import cjk_share
+
+MAX_TURNS = 200_000
+"""Most turns a transcript given to the detectors may have."""
+MAX_TURN_CHARS = 100_000
+"""Longest turn text, in characters, that the detectors accept."""
 
 Lang = Literal["en", "zh"]
 DetectorName = Literal[
@@ -136,10 +142,26 @@ def _lang(value: Any, data: dict[str, Any]) -> str:
     raise TranscriptError(f"lang must be 'en' or 'zh' (or a tag such as en-US, zh-CN): {value!r}")
 
 
+def _check_size(turns: object) -> None:
+    """Refuse more than ``MAX_TURNS`` turns or a turn longer than ``MAX_TURN_CHARS``."""
+    if not isinstance(turns, list):
+        return
+    if len(turns) > MAX_TURNS:
+        raise TranscriptError(f"{len(turns):,} turns is over the limit of {MAX_TURNS:,}")
+    for index, turn in enumerate(turns):
+        text = turn.get("text") if isinstance(turn, dict) else None
+        if isinstance(text, str) and len(text) > MAX_TURN_CHARS:
+            raise TranscriptError(
+                f"turns[{index}] is {len(text):,} characters long, over the limit of"
+                f" {MAX_TURN_CHARS:,}"
+            )
+
+
 def parse_transcript(data: object) -> Transcript:
     """A transcript from decoded JSON; ``TranscriptError`` names what is wrong."""
     if not isinstance(data, dict):
         raise TranscriptError(f"a transcript is a JSON object, not {type(data).__name__}")
+    _check_size(data.get("turns"))
     fields = dict(data)
     fields["lang"] = _lang(fields.get("lang"), fields)
     if fields.get("judge_scores") is None:
@@ -155,17 +177,7 @@ def parse_transcript(data: object) -> Transcript:
 
 
 def read_transcript(raw: bytes, source: str = "transcript") -> Transcript:
-    """A transcript from the bytes of a JSON file (UTF-8, with or without a BOM)."""
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise TranscriptError(
-            f"{source} is not UTF-8 text (byte {exc.start} cannot be decoded)"
-        ) from exc
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise TranscriptError(
-            f"{source} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
-        ) from exc
-    return parse_transcript(data)
+    """A transcript from the bytes of a JSON file (UTF-8, with or without a BOM), read
+    within the limits of ``moot.safe_json`` on nesting and numbers."""
+    text = decode(raw, source, TranscriptError)
+    return parse_transcript(loads(text, source, TranscriptError))
