@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from moot.i18n import labels as common_labels
+
 CATALOG: Final[dict[str, dict[str, str]]] = {
     "en": {
         "evidence.repetition": "repeats turn {earlier} of the same side"
@@ -102,3 +104,9 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
 def message(lang: str, key: str, **values: object) -> str:
     """One message in ``lang`` (English for an unknown language), formatted with ``values``."""
     return CATALOG.get(lang, CATALOG["en"])[key].format(**values)
+
+
+def side_name(side: str, lang: str) -> str:
+    """How a side is named in a message: the language's word for a standard side ("pro"
+    is "Pro", "正方"), any other side by its own name."""
+    return common_labels(lang).get(f"side.{side}", side)

@@ -39,6 +39,7 @@ from moot.detectors.lexical import (
     split_sentences,
     without_quotes,
 )
+from moot.detectors.messages import side_name
 from moot.detectors.transcript import Transcript
 
 ECHO_MIN = {"en": 0.33, "zh": 0.25}
@@ -122,7 +123,7 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
     echo = coverage(terms, theirs)
     values: dict[str, object] = {
         "share": echo,
-        "opponents": " / ".join(opponents),
+        "opponents": " / ".join(side_name(name, transcript.lang) for name in opponents),
         "own": transcript.sides[side],
         "quote": shorten(" ".join(sentences), 120),
     }
@@ -134,6 +135,7 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
         stance = transcript.sides[name]
         sentence = _stance_sentence(sentences, transcript.sides[side], stance)
         if sentence is not None:
-            values.update(opponents=name, stance=stance, quote=shorten(sentence, 120))
+            named = side_name(name, transcript.lang)
+            values.update(opponents=named, stance=stance, quote=shorten(sentence, 120))
             return Finding("stance_drift", index, side, "stance_drift.stance", values)
     return None
