@@ -18,6 +18,7 @@ missed; a generic "you" followed by an insult word is flagged.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from moot.detectors.finding import Finding
 from moot.detectors.lexical import clauses, fold, shorten, split_sentences, without_quotes
@@ -463,12 +464,6 @@ EN_ATTACKS = tuple((kind, re.compile(p)) for kind, p in _EN_PATTERNS)
 """English attack forms, each with its kind (the key of its description)."""
 ZH_ATTACKS = tuple((kind, re.compile(p)) for kind, p in _ZH_PATTERNS)
 """Chinese attack forms, each with its kind."""
-_ANY_ATTACK = {
-    False: re.compile("|".join(f"(?:{p})" for _, p in _EN_PATTERNS)),
-    True: re.compile("|".join(f"(?:{p})" for _, p in _ZH_PATTERNS)),
-}
-"""Each language's attack forms in one pattern: a clause none of them matches is
-skipped with one search instead of one per form."""
 _LATIN = re.compile("[A-Za-z]")
 _CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
 
@@ -584,6 +579,7 @@ def _aimed_at_person(clause: str, lang_zh: bool) -> bool:
     return False
 
 
+@lru_cache(maxsize=4096)
 def _attack(text: str, lang_zh: bool) -> tuple[str, str] | None:
     """The first attack in ``text``: (its kind, the sentence) or None."""
     patterns = ZH_ATTACKS if lang_zh else EN_ATTACKS
@@ -592,10 +588,9 @@ def _attack(text: str, lang_zh: bool) -> tuple[str, str] | None:
         for clause in clauses(fold(without_quotes(sentence))):
             if disown.search(clause):
                 continue
-            if _ANY_ATTACK[lang_zh].search(clause):
-                for kind, pattern in patterns:
-                    if pattern.search(clause):
-                        return kind, sentence
+            for kind, pattern in patterns:
+                if pattern.search(clause):
+                    return kind, sentence
             if not lang_zh and (_EN_TYPICAL.search(clause) or _EN_IF_YOU_KNEW.search(clause)):
                 return "speaker", sentence
             if _aimed_at_person(clause, lang_zh):
