@@ -10,6 +10,7 @@ transcript-wide detector (see moot.detectors.evaluation).
     python benchmarks/detectors.py            # the table
     python benchmarks/detectors.py --misses   # and every false positive / negative
     python benchmarks/detectors.py --real     # the real transcripts (train / holdout)
+    python benchmarks/detectors.py --real --split train   # one split only (for tuning)
 
 The real set (tests/data/detectors/real, see its SOURCES.md) is debates moot did not
 write, labelled by hand per docs/labelling.md; its holdout split is for reporting only.
@@ -70,7 +71,10 @@ def main(argv: list[str]) -> int:
     real = "--real" in argv
     print("split    detector             lang  TP  FP  FN      P     R    F1")
     misses: list[str] = []
+    only = argv[argv.index("--split") + 1] if "--split" in argv else None
     for split in REAL_SPLITS if real else SPLITS:
+        if only is not None and split != only:
+            continue
         cases = _load(split, real)
         totals = {lang: score(cases[lang]) for lang in LANGS}
         turns = sum(len(c.transcript.turns) for lang in LANGS for c in cases[lang])

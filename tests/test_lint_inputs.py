@@ -84,8 +84,9 @@ def test_a_bad_json_line_is_named(tmp_path: Path) -> None:
             ("Cities should ban cars", "Cities should not ban cars"),
             (
                 "Cars choke the centre, so the centre should be car free for walkers and buses.",
-                "Shops in the centre depend on drivers and parking, so cars must stay.",
-                "Honestly, cities should not ban cars; shops depend on drivers and parking.",
+                "Shops in the centre depend on drivers and parking, so cars must stay for trade.",
+                "Honestly, cities should not ban cars; centre shops depend on drivers, parking"
+                " and trade.",
             ),
             "Con's",
             "con's",

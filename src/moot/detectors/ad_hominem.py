@@ -105,6 +105,27 @@ _EXPERT = _any(
 _HEDGE = r"(?:(?:clearly|obviously|simply|just|evidently|plainly|really|still|probably) )?"
 
 _EN_PATTERNS: tuple[tuple[str, str], ...] = (
+    # a person called a pejorative noun outright, or ranked the worst of their kind
+    (
+        "insult",
+        r"\b(?:he|she|you)(?:'s| is|'re| are) (?:the|a|an)"
+        r" (?:racist|liar|clown|fool|joke|disgrace|disaster)\b",
+    ),
+    (
+        "insult",
+        r"\b(?:the )?worst (?:president|leader|candidate|senator|politician|debater)s?"
+        r" (?:\w+ )?(?:ever|in history|\w+ has ever had)\b",
+    ),
+    (
+        "competence",
+        r"\b(?:nothing|not one thing) (?:smart|intelligent|clever) about (?:you|him|her)\b",
+    ),
+    (
+        "competence",
+        r"\b(?:has|have) no idea what (?:he|she|you|they)(?:'s| is|'re| are) talking about\b",
+    ),
+    ("competence", r"\b(?:lowest|bottom) (?:of|in) (?:your|his|her) class\b"),
+    ("experience", r"\bwouldn't know an? [a-z]+ (?:if|unless)\b"),
     ("insult", rf"\b{_PERSON}\s*{_BE}{_FILL}\s+{_ADJ}\b"),
     ("insult", rf"\b{_PERSON}\s*{_BE}{_FILL}(?:\s+[\w-]+)?\s+{_NOUN}s?\b"),
     ("insult", rf"\b(?:you|you're|you are)\s+(?:an?\s+)?{_any(_NOUN, _ADJ)}\b"),

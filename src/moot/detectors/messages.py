@@ -21,6 +21,8 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "ad_hominem.motive": "questions the speaker's motives",
         "ad_hominem.background": "targets the speaker's background",
         "evidence.ad_hominem": "attacks the speaker, not the argument ({cue}): “{quote}”",
+        "evidence.topic_drift.meta": "talks about the task or the reader (“{cue}”) instead of"
+        " the motion: “{quote}”",
         "evidence.topic_drift.unrelated": "is not tied to the motion, and only {share:.0%} of its"
         " distinctive terms occur earlier in the debate: “{quote}”",
         "evidence.topic_drift.change": "changes the subject (“{cue}”) and shares"
@@ -68,6 +70,7 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "ad_hominem.motive": "揣测对方的动机",
         "ad_hominem.background": "针对对方的出身背景",
         "evidence.ad_hominem": "攻击的是发言者本人而不是论点（{cue}）：“{quote}”",
+        "evidence.topic_drift.meta": "谈论的是任务或读者（“{cue}”），而不是辩题：“{quote}”",
         "evidence.topic_drift.unrelated": "与辩题没有关联，其特有词语在此前辩论中出现的仅占"
         " {share:.0%}：“{quote}”",
         "evidence.topic_drift.change": "转移了话题（“{cue}”），与此前辩论的共同词语仅占"

@@ -8,12 +8,18 @@ Three signals, each only when nothing in the turn rebuts what it voices:
   least ``ECHO_MARGIN`` more than the side's own distinctive terms;
 - agreement: the turn agrees with the opponent ("my opponent is right", "对方说得对")
   and at least ``AGREE_ECHO_MIN`` of its terms are the opponents';
+- explicit agreement: a sentence says outright that the speaker agrees with the other
+  side's view ("I agree with my opponent", "我也同意您的观点"), and neither it nor the
+  next sentence turns against it (no contrast or refutation cue): this holds even when
+  a later part of the turn argues something else;
 - stance: when the stances differ only by a negation ("X should" / "X should not"), a
   sentence has at least ``STANCE_COVER`` of the stance's terms with the opponent's
   polarity.
 
 Sentences that report the opponent ("my opponent says...", "对方辩友说...") and quoted
-words are left out of the echo: quoting in order to answer is debate, not drift. A rebuttal is a
+words are left out of the echo: quoting in order to answer is debate, not drift. The
+echo needs at least ``ECHO_MIN_TERMS`` distinct content terms: a short retort that
+reuses a word or two of the opponent's says nothing about its stance. A rebuttal is a
 clause that opens with a contrast or refutation cue ("but", "that ignores", "但是",
 "站不住") and is not itself the opponent's words. A concession that the side then
 answers ("I accept X, but Y") is therefore not drift.
@@ -26,7 +32,13 @@ from __future__ import annotations
 
 import re
 
-from moot.detectors.cues import AGREEMENT, ATTRIBUTION, CONTRAST, REFUTATION
+from moot.detectors.cues import (
+    AGREEMENT,
+    ATTRIBUTION,
+    CONTRAST,
+    EXPLICIT_AGREEMENT,
+    REFUTATION,
+)
 from moot.detectors.finding import Finding
 from moot.detectors.history import TurnHistory, history_for
 from moot.detectors.lexical import (
@@ -48,6 +60,8 @@ character bigrams, about a quarter of which straddle two words and match nothing
 the Chinese share is lower for the same echo."""
 ECHO_MARGIN = 0.15
 """How much the opponents' share must exceed the side's own distinctive share."""
+ECHO_MIN_TERMS = 8
+"""Fewer distinct content terms than this are too few to call an echo."""
 AGREE_ECHO_MIN = 0.2
 """Opponents' share needed when the turn also agrees with the opponent."""
 STANCE_COVER = 0.75
@@ -77,6 +91,19 @@ def _rebutted(text: str, history: TurnHistory, opponents: list[str]) -> bool:
         len(set(content_terms(span))) < 2 or history.copied_share(span, opponents) < COPIED
         for span in spans
     )
+
+
+def _explicit_agreement(sentences: list[str]) -> str | None:
+    """The sentence that says outright the speaker agrees with the other side, when
+    neither it nor the next sentence has a contrast or refutation cue."""
+    for n, sentence in enumerate(sentences):
+        folded = fold(sentence)
+        if EXPLICIT_AGREEMENT.search(folded) is None:
+            continue
+        following = fold(" ".join(sentences[n : n + 2]))
+        if not CONTRAST.search(following) and not REFUTATION.search(following):
+            return sentence
+    return None
 
 
 def _stance_sentence(sentences: list[str], own: str, opponent: str) -> str | None:
@@ -111,6 +138,11 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
     if not terms:
         return None
     history = history_for(transcript, index, history)
+    agreeing = _explicit_agreement(split_sentences(turn.text))
+    named = " / ".join(side_name(name, transcript.lang) for name in opponents)
+    if agreeing is not None:
+        found = {"opponents": named, "own": transcript.sides[side], "quote": shorten(agreeing, 120)}
+        return Finding("stance_drift", index, side, "stance_drift.agrees", found)
     if _rebutted(turn.text, history, opponents):
         return None
     topic = set(content_terms(transcript.topic))
@@ -123,11 +155,15 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
     echo = coverage(terms, theirs)
     values: dict[str, object] = {
         "share": echo,
-        "opponents": " / ".join(side_name(name, transcript.lang) for name in opponents),
+        "opponents": named,
         "own": transcript.sides[side],
         "quote": shorten(" ".join(sentences), 120),
     }
-    if echo >= ECHO_MIN[transcript.lang] and echo >= coverage(terms, ours) + ECHO_MARGIN:
+    if (
+        len(terms) >= ECHO_MIN_TERMS
+        and echo >= ECHO_MIN[transcript.lang]
+        and echo >= coverage(terms, ours) + ECHO_MARGIN
+    ):
         return Finding("stance_drift", index, side, "stance_drift.echo", values)
     if AGREEMENT.search(fold(" ".join(sentences))) and echo >= AGREE_ECHO_MIN:
         return Finding("stance_drift", index, side, "stance_drift.agrees", values)

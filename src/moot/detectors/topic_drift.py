@@ -10,6 +10,11 @@ sharing a subject. A turn drifts when either
   in the debate, and it never addresses the debate (the opponent, the motion, a side
   by name, the other speaker as "you"); this needs at least one earlier turn to
   compare with; or
+- it talks about the task or its reader instead of the motion, as a model slipping
+  out of the debate does (a leaked "### Instruction:", "I apologize", "尊敬的用户",
+  "祝您在比赛中取得好成绩"), and what follows the last such cue (the whole turn when
+  little follows) is not tied to the motion; judged on the turn alone, so a debate
+  that has already drifted does not excuse it, nor does addressing the opponent; or
 - it announces a change of subject ("speaking of which", "by the way", "let me also
   mention", "顺便说一句", "说到这里"...), shares at most one term with the motion and
   under ``CHANGE_MAX_SHARE`` of its terms with the debate so far.
@@ -29,7 +34,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from moot.detectors.cues import ADDRESS, ENGAGEMENT, SUBJECT_CHANGE, SUBJECT_CHANGE_LEAD
+from moot.detectors.cues import (
+    ADDRESS,
+    ENGAGEMENT,
+    META_TALK,
+    SUBJECT_CHANGE,
+    SUBJECT_CHANGE_LEAD,
+)
 from moot.detectors.finding import Finding
 from moot.detectors.history import TurnHistory, history_for
 from moot.detectors.history import motion_terms as motion_terms
@@ -87,6 +98,15 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
     specific = terms - common
     # One common word shared with the motion ("company", "city") does not tie a turn to it.
     tied = bool(specific & motion) or len(terms & motion & common) > 1
+    metas = list(META_TALK.finditer(folded))
+    if metas:
+        # what follows the last such cue is what the model went on to write
+        tail = set(content_terms(folded[metas[-1].end() :]))
+        judged = tail if len(tail) >= MIN_TERMS else terms
+        if not (judged - common) & motion and len(judged & motion & common) <= 1:
+            source = turn.text if len(folded) == len(turn.text) else folded
+            values["cue"] = source[metas[-1].start() : metas[-1].end()].strip(" ,，。.#*:：")
+            return Finding("topic_drift", index, turn.side, "topic_drift.meta", values)
     # specific terms are not common, so this is their share in context minus common terms
     specific_share = coverage(specific, context)
     engaged = (
