@@ -5,9 +5,9 @@ turns). Nothing here decides anything; the detectors ask.
 
 - every content term said so far (with the motion's), and each side's own, as sets:
   their size is bounded by the vocabulary, not by the number of turns;
-- each side's last ``RECENT`` turns' character n-grams, pooled (each mapped to the
-  last turn that used it; older ones are pruned every ``RECENT`` turns), for "is this
-  copied from what the opponents said";
+- each side's last ``RECENT`` turns' runs of words (``shingles``), pooled (each mapped
+  to the last turn that used it; older ones are pruned every ``RECENT`` turns), for
+  "is this copied from what the opponents said";
 - for repetition, each side's last ``REPEAT_WINDOW`` turns, and a sketch index of all
   its earlier turns: three bands of the six content terms with the smallest stable
   hash. Two turns with nearly the same content terms share a band, so an old turn
@@ -22,7 +22,7 @@ import zlib
 from collections import deque
 from collections.abc import Iterable
 
-from moot.detectors.lexical import char_ngrams, content_terms
+from moot.detectors.lexical import cjk_runs, content_terms, latin_words
 from moot.detectors.transcript import Transcript
 
 RECENT = 50
@@ -33,6 +33,23 @@ SKETCH_BANDS = 3
 """Bands of two smallest-hash content terms each, indexing older turns."""
 BAND_CANDIDATES = 2
 """Most recent older turns taken from each matching band."""
+
+
+SHINGLE_WORDS = 3
+"""English runs of this many words, and Chinese runs of one more characters, are what
+"copied" is measured on: a sentence copied from the opponent repeats their runs of
+words; one in the speaker's own words shares few, however common its words are."""
+
+
+def shingles(text: str) -> set[str]:
+    """The runs of ``SHINGLE_WORDS`` words (English) and ``SHINGLE_WORDS + 1``
+    characters (Chinese) of a text."""
+    words = latin_words(text)
+    found = {" ".join(words[i : i + SHINGLE_WORDS]) for i in range(len(words) - SHINGLE_WORDS + 1)}
+    size = SHINGLE_WORDS + 1
+    for run in cjk_runs(text):
+        found.update(run[i : i + size] for i in range(len(run) - size + 1))
+    return found
 
 
 def motion_terms(transcript: Transcript) -> set[str]:
@@ -86,7 +103,7 @@ class TurnHistory:
         # each n-gram of a side maps to the last of its turns that used it
         recent, pool = self._recent[turn.side], self._pool[turn.side]
         recent.append(i)
-        pool.update(dict.fromkeys(char_ngrams(turn.text), i))
+        pool.update(dict.fromkeys(shingles(turn.text), i))
         self._taken[turn.side] += 1
         if len(recent) > RECENT:
             recent.popleft()
@@ -101,9 +118,9 @@ class TurnHistory:
                 self._bands[turn.side].setdefault(band, []).append(old)
 
     def copied_share(self, part: str, sides: Iterable[str]) -> float:
-        """The share of ``part``'s character n-grams (2-grams and longer) found in the
-        recent turns of ``sides``."""
-        grams = {g for g in char_ngrams(part) if len(g.strip()) > 1}
+        """The share of ``part``'s word runs (``shingles``) found in the recent turns
+        of ``sides``."""
+        grams = shingles(part)
         if not grams:
             return 0.0
         pools = [(self._pool[s], self._recent[s][0]) for s in sides if self._recent[s]]
