@@ -84,8 +84,8 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "evidence.stance_drift.stance": "陈述了{opponents}的立场（“{stance}”），且没有任何反驳："
         "“{quote}”",
         "evidence.judge_zero_variance": "裁判给出的全部 {count} 个分数都是 {value:g}",
-        "evidence.score_inflation.band": "裁判给出的 {count} 个分数都在 {low:g} 到 {high:g} 分之间，"
-        "离散度仅 {spread:.2f}（分数挤在高分段：不超过 {max_spread:.2f}）",
+        "evidence.score_inflation.band": "裁判给出的 {count} 个分数都在 {low:g} 到 {high:g}"
+        " 分之间，离散度仅 {spread:.2f}（分数挤在高分段：不超过 {max_spread:.2f}）",
         "evidence.score_inflation": "裁判给出的 {count} 个分数中有 {share:.0%} 是 9 或 10 分"
         "（平均 {mean:.2f}；判定标准：至少 {min_share:.0%} 为 9-10 分且平均分不低于 {min_mean:g}）",
         "evidence.false_consensus.claim": "第 {conceded} 轮已经承认：“{concession}”；"
