@@ -485,6 +485,15 @@ EN_ATTACKS = tuple((kind, re.compile(p)) for kind, p in _EN_PATTERNS)
 """English attack forms, each with its kind (the key of its description)."""
 ZH_ATTACKS = tuple((kind, re.compile(p)) for kind, p in _ZH_PATTERNS)
 """Chinese attack forms, each with its kind."""
+_NAMED = {
+    False: re.compile(rf"\b{_PERSON}"),
+    True: re.compile(_ZH_PERSON),
+}
+"""The person a form opens with: a clause that names nobody skips those forms."""
+_OPENS_WITH_PERSON = {
+    False: tuple(p.pattern.startswith(rf"\b{_PERSON}") for _, p in EN_ATTACKS),
+    True: tuple(p.pattern.startswith(_ZH_PERSON) for _, p in ZH_ATTACKS),
+}
 _LATIN = re.compile("[A-Za-z]")
 _CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
 
@@ -609,8 +618,9 @@ def _attack(text: str, lang_zh: bool) -> tuple[str, str] | None:
         for clause in clauses(fold(without_quotes(sentence))):
             if disown.search(clause):
                 continue
-            for kind, pattern in patterns:
-                if pattern.search(clause):
+            named = _NAMED[lang_zh].search(clause) is not None
+            for (kind, pattern), needs in zip(patterns, _OPENS_WITH_PERSON[lang_zh], strict=True):
+                if (named or not needs) and pattern.search(clause):
                     return kind, sentence
             if not lang_zh and (_EN_TYPICAL.search(clause) or _EN_IF_YOU_KNEW.search(clause)):
                 return "speaker", sentence
