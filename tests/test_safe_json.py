@@ -125,3 +125,20 @@ def test_lint_limits_on_turns_turn_length_and_file_size(
     path.write_text(json.dumps(_transcript([{"side": "a", "text": "x"}])) + " " * 400)
     with pytest.raises(TranscriptError, match="larger than the limit of 400 bytes"):
         lint_file(path)
+
+
+@pytest.mark.parametrize(
+    "text", ["a = " + "[" * 100_000 + "]" * 100_000, "a = " + "9" * 5000], ids=["deep", "huge"]
+)
+def test_toml_files_turn_deep_nesting_and_huge_integers_into_config_errors(
+    tmp_path: Path, text: str
+) -> None:
+    from moot.formats.market.data.analysts import load_panel
+    from moot.judging.profiles import load_profiles
+    from moot.llm.budget import PriceTable
+
+    path = tmp_path / "x.toml"
+    path.write_text(text, encoding="utf-8")
+    for load in (load_profiles, PriceTable.load, load_panel):
+        with pytest.raises(ConfigError, match=r"x\.toml"):
+            load(path)

@@ -283,7 +283,7 @@ def read_panel_tables(path: str | Path | None = None) -> dict[str, Any]:
         source = str(path)
     try:
         return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except (ValueError, RecursionError) as exc:  # bad TOML, a huge integer, deep nesting
         raise ConfigError(f"{source} is not valid TOML: {exc}") from exc
 
 
