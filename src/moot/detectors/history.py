@@ -100,14 +100,14 @@ class TurnHistory:
         terms = content_terms(turn.text)
         self.said.update(terms)
         self.side_terms[turn.side].update(terms)
-        # each n-gram of a side maps to the last of its turns that used it
+        # each word run of a side maps to the last of its turns that used it
         recent, pool = self._recent[turn.side], self._pool[turn.side]
         recent.append(i)
         pool.update(dict.fromkeys(shingles(turn.text), i))
         self._taken[turn.side] += 1
         if len(recent) > RECENT:
             recent.popleft()
-            if self._taken[turn.side] % RECENT == 0:  # now and then, forget older n-grams
+            if self._taken[turn.side] % RECENT == 0:  # now and then, forget older runs
                 oldest = recent[0]
                 self._pool[turn.side] = {g: at for g, at in pool.items() if at >= oldest}
         window = self._window[turn.side]
