@@ -22,9 +22,8 @@ from pydantic import (
     model_validator,
 )
 
-from moot.errors import TranscriptError as TranscriptError
-
 # TranscriptError lives in moot.errors with every error a caller can catch
+from moot.errors import TranscriptError as TranscriptError
 from moot.safe_json import decode, loads
 from moot.text import cjk_share
 
@@ -262,9 +261,12 @@ def read_transcript(raw: bytes, source: str = "transcript") -> Transcript:
         lines = [line for line in text.splitlines() if line.strip()]
         if len(lines) < 2 or not _an_object(lines[0]):
             raise
-        return parse_transcript(_json_lines(text, source))
-    if isinstance(data, list) and data and all(isinstance(item, dict) for item in data):
-        data = from_messages(data)
-    elif isinstance(data, dict) and "messages" in data and "turns" not in data:
-        data = from_messages(data["messages"], data)
-    return parse_transcript(data)
+        data = _json_lines(text, source)
+    try:
+        if isinstance(data, list) and data and all(isinstance(item, dict) for item in data):
+            data = from_messages(data)
+        elif isinstance(data, dict) and "messages" in data and "turns" not in data:
+            data = from_messages(data["messages"], data)
+        return parse_transcript(data)
+    except TranscriptError as exc:  # name the file
+        raise TranscriptError(f"{source}: {exc}") from exc
