@@ -105,6 +105,20 @@ _EXPERT = _any(
 _HEDGE = r"(?:(?:clearly|obviously|simply|just|evidently|plainly|really|still|probably) )?"
 
 _EN_PATTERNS: tuple[tuple[str, str], ...] = (
+    # tu quoque: the speaker's own record as the reason not to hear the point
+    (
+        "speaker",
+        r"\b(?:so )?(?:don't|do not) (?:you )?(?:tell|lecture|talk to) (?:me|us) about\b"
+        r"|\byou(?:'re| are) (?:a fine )?one to talk\b|\blook who(?:'s| is) talking\b"
+        r"|\byou,? of all people\b|\bpot calling the kettle\b",
+    ),
+    # the speaker's knowledge dismissed instead of the claim answered
+    (
+        "competence",
+        r"^(?:you|he|she) (?:just |simply |clearly )?(?:don't|doesn't|do not|does not) know"
+        r"(?:[.!?]*\s*$| anything\b| the first thing\b| what (?:you're|he's|she's) talking about\b)"
+        r"|\b(?:you|he|she) (?:have|has) no idea\b|\byou wouldn't understand\b",
+    ),
     # a person called a pejorative noun outright, or ranked the worst of their kind
     (
         "insult",
