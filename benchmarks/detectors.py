@@ -9,6 +9,11 @@ transcript-wide detector (see moot.detectors.evaluation).
 
     python benchmarks/detectors.py            # the table
     python benchmarks/detectors.py --misses   # and every false positive / negative
+    python benchmarks/detectors.py --real     # the real transcripts (train / holdout)
+    python benchmarks/detectors.py --real --split train   # one split only (for tuning)
+
+The real set (tests/data/detectors/real, see its SOURCES.md) is debates moot did not
+write, labelled by hand per docs/labelling.md; its holdout split is for reporting only.
 """
 
 from __future__ import annotations
@@ -17,10 +22,19 @@ import sys
 from pathlib import Path
 
 from moot.detectors import DETECTOR_NAMES
-from moot.detectors.evaluation import Counts, LabelledCase, load_cases, outcomes, score
+from moot.detectors.evaluation import (
+    Counts,
+    LabelledCase,
+    load_cases,
+    load_real_cases,
+    outcomes,
+    score,
+)
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "detectors"
+REAL = DATA / "real"
 SPLITS = ("train", "test", "holdout")
+REAL_SPLITS = ("train", "holdout")
 LANGS = ("en", "zh")
 
 
@@ -46,11 +60,22 @@ def _misses(cases: list[LabelledCase]) -> list[str]:
     return lines
 
 
+def _load(split: str, real: bool) -> dict[str, list[LabelledCase]]:
+    if not real:
+        return {lang: load_cases(DATA / split / f"{lang}.json") for lang in LANGS}
+    every = load_real_cases(REAL, split)
+    return {lang: [c for c in every if c.transcript.lang == lang] for lang in LANGS}
+
+
 def main(argv: list[str]) -> int:
+    real = "--real" in argv
     print("split    detector             lang  TP  FP  FN      P     R    F1")
     misses: list[str] = []
-    for split in SPLITS:
-        cases = {lang: load_cases(DATA / split / f"{lang}.json") for lang in LANGS}
+    only = argv[argv.index("--split") + 1] if "--split" in argv else None
+    for split in REAL_SPLITS if real else SPLITS:
+        if only is not None and split != only:
+            continue
+        cases = _load(split, real)
         totals = {lang: score(cases[lang]) for lang in LANGS}
         turns = sum(len(c.transcript.turns) for lang in LANGS for c in cases[lang])
         print(f"{split}: {sum(len(c) for c in cases.values())} transcripts, {turns} turns")

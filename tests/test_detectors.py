@@ -246,11 +246,15 @@ def test_stating_the_opposing_stance_is_stance_drift() -> None:
     [
         ([7, 7, 7, 7], True, False),
         ([7, 7.0, 7], True, False),
-        ([7, 7, 8, 7], False, False),
+        ([7, 7, 8, 7], False, True),  # a compressed band: all 7-9, spread 0.43
+        ([7, 9, 7, 9, 8], False, False),  # all 7-9 but spread 0.89
+        ([6, 8, 8, 8], False, False),  # a 6 is out of the band
+        ([7, 8, 8], False, False),  # too few for a band
         ([9, 10, 9, 10], False, True),
         ([10, 10, 10], True, True),
         ([9, 10, 9, 10, 8], False, True),  # 80% at 9-10, mean 9.2
-        ([8, 9, 8, 9], False, False),  # mean 8.5
+        ([8, 9, 8, 9], False, True),  # mean 8.5, but a compressed band (spread 0.5)
+        ([80, 90, 80, 90], False, True),  # the band on a 0-100 scale
         ([10, 10, 10, 10, 1], False, False),  # 80% at 9-10 but mean 8.2
         ([9], False, False),  # one score: nothing to compare
         ([], False, False),

@@ -9,7 +9,6 @@ is 0.7 x relevance + 0.3 x accuracy in later panels).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +22,7 @@ from moot.judging.panel import judge_identity
 from moot.llm.budget import PriceTable
 from moot.options import RunOptions
 from moot.prompts import LANGS
+from moot.safe_json import loads
 from moot.store import Store
 
 
@@ -42,10 +42,7 @@ def read_cases(path: Path) -> list[KnownCase]:
     for n, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        try:
-            data: Any = json.loads(line)
-        except ValueError as exc:
-            raise ConfigError(f"{path}:{n}: not a JSON object ({exc})") from exc
+        data: Any = loads(line, f"{path}:{n}")
         if not isinstance(data, dict) or set(data) - {"topic", "correct", "lang"}:
             raise ConfigError(
                 f"{path}:{n}: expected {{'topic': ..., 'correct': 'pro'|'con'}}"

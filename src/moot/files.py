@@ -12,18 +12,13 @@ import os
 from pathlib import Path
 
 from moot.errors import ConfigError, OutputError
+from moot.safe_json import read_bytes
 
 
 def read_config_text(path: Path, what: str) -> str:
-    """The UTF-8 text of the configuration file ``path`` (``what`` names it in errors)."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError as exc:
-        raise ConfigError(f"{what} {path} does not exist") from exc
-    except IsADirectoryError as exc:
-        raise ConfigError(f"{what} {path} is a directory, not a file") from exc
-    except OSError as exc:
-        raise ConfigError(f"cannot read {what} {path}: {exc.strerror or exc}") from exc
+    """The UTF-8 text of the configuration file ``path`` (``what`` names it in errors);
+    a device or a file over ``moot.safe_json.MAX_BYTES`` is refused unread."""
+    data = read_bytes(path, what)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

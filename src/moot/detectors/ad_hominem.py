@@ -18,6 +18,7 @@ missed; a generic "you" followed by an insult word is flagged.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from moot.detectors.finding import Finding
 from moot.detectors.lexical import clauses, fold, shorten, split_sentences, without_quotes
@@ -104,6 +105,41 @@ _EXPERT = _any(
 _HEDGE = r"(?:(?:clearly|obviously|simply|just|evidently|plainly|really|still|probably) )?"
 
 _EN_PATTERNS: tuple[tuple[str, str], ...] = (
+    # tu quoque: the speaker's own record as the reason not to hear the point
+    (
+        "speaker",
+        r"\b(?:so )?(?:don't|do not) (?:you )?(?:tell|lecture|talk to) (?:me|us) about\b"
+        r"|\byou(?:'re| are) (?:a fine )?one to talk\b|\blook who(?:'s| is) talking\b"
+        r"|\byou,? of all people\b|\bpot calling the kettle\b",
+    ),
+    # the speaker's knowledge dismissed instead of the claim answered
+    (
+        "competence",
+        r"^(?:you|he|she) (?:just |simply |clearly )?(?:don't|doesn't|do not|does not) know"
+        r"(?:[.!?]*\s*$| anything\b| the first thing\b| what (?:you're|he's|she's) talking about\b)"
+        r"|\b(?:you|he|she) (?:have|has) no idea\b|\byou wouldn't understand\b",
+    ),
+    # a person called a pejorative noun outright, or ranked the worst of their kind
+    (
+        "insult",
+        r"\b(?:he|she|you)(?:'s| is|'re| are) (?:the|a|an)"
+        r" (?:racist|liar|clown|fool|joke|disgrace|disaster)\b",
+    ),
+    (
+        "insult",
+        r"\b(?:the )?worst (?:president|leader|candidate|senator|politician|debater)s?"
+        r" (?:\w+ )?(?:ever|in history|\w+ has ever had)\b",
+    ),
+    (
+        "competence",
+        r"\b(?:nothing|not one thing) (?:smart|intelligent|clever) about (?:you|him|her)\b",
+    ),
+    (
+        "competence",
+        r"\b(?:has|have) no idea what (?:he|she|you|they)(?:'s| is|'re| are) talking about\b",
+    ),
+    ("competence", r"\b(?:lowest|bottom) (?:of|in) (?:your|his|her) class\b"),
+    ("experience", r"\bwouldn't know an? [a-z]+ (?:if|unless)\b"),
     ("insult", rf"\b{_PERSON}\s*{_BE}{_FILL}\s+{_ADJ}\b"),
     ("insult", rf"\b{_PERSON}\s*{_BE}{_FILL}(?:\s+[\w-]+)?\s+{_NOUN}s?\b"),
     ("insult", rf"\b(?:you|you're|you are)\s+(?:an?\s+)?{_any(_NOUN, _ADJ)}\b"),
@@ -463,6 +499,17 @@ EN_ATTACKS = tuple((kind, re.compile(p)) for kind, p in _EN_PATTERNS)
 """English attack forms, each with its kind (the key of its description)."""
 ZH_ATTACKS = tuple((kind, re.compile(p)) for kind, p in _ZH_PATTERNS)
 """Chinese attack forms, each with its kind."""
+_NAMED = {
+    False: re.compile(rf"\b{_PERSON}"),
+    True: re.compile(_ZH_PERSON),
+}
+"""The person a form opens with: a clause that names nobody skips those forms."""
+_OPENS_WITH_PERSON = {
+    False: tuple(p.pattern.startswith(rf"\b{_PERSON}") for _, p in EN_ATTACKS),
+    True: tuple(p.pattern.startswith(_ZH_PERSON) for _, p in ZH_ATTACKS),
+}
+_LATIN = re.compile("[A-Za-z]")
+_CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
 
 _ZH_DISOWN = re.compile(
     r"不是说|并不是说|没有说|不是在说|并非说|不是要说|不是指责|无意攻击|不是攻击"
@@ -576,6 +623,7 @@ def _aimed_at_person(clause: str, lang_zh: bool) -> bool:
     return False
 
 
+@lru_cache(maxsize=4096)
 def _attack(text: str, lang_zh: bool) -> tuple[str, str] | None:
     """The first attack in ``text``: (its kind, the sentence) or None."""
     patterns = ZH_ATTACKS if lang_zh else EN_ATTACKS
@@ -584,8 +632,9 @@ def _attack(text: str, lang_zh: bool) -> tuple[str, str] | None:
         for clause in clauses(fold(without_quotes(sentence))):
             if disown.search(clause):
                 continue
-            for kind, pattern in patterns:
-                if pattern.search(clause):
+            named = _NAMED[lang_zh].search(clause) is not None
+            for (kind, pattern), needs in zip(patterns, _OPENS_WITH_PERSON[lang_zh], strict=True):
+                if (named or not needs) and pattern.search(clause):
                     return kind, sentence
             if not lang_zh and (_EN_TYPICAL.search(clause) or _EN_IF_YOU_KNEW.search(clause)):
                 return "speaker", sentence
@@ -597,7 +646,10 @@ def _attack(text: str, lang_zh: bool) -> tuple[str, str] | None:
 def check(transcript: Transcript, index: int) -> Finding | None:
     """Whether turn ``index`` attacks the speaker rather than the argument."""
     turn = transcript.turns[index]
-    found = _attack(turn.text, lang_zh=False) or _attack(turn.text, lang_zh=True)
+    # the English forms need a Latin letter, the Chinese ones a Chinese character
+    found = (_attack(turn.text, lang_zh=False) if _LATIN.search(turn.text) else None) or (
+        _attack(turn.text, lang_zh=True) if _CJK.search(turn.text) else None
+    )
     if found is None:
         return None
     kind, sentence = found

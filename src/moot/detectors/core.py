@@ -16,6 +16,7 @@ from moot.detectors import (
     topic_drift,
 )
 from moot.detectors.finding import Finding
+from moot.detectors.history import TurnHistory
 from moot.detectors.transcript import (
     DETECTOR_NAMES,
     PER_TURN_DETECTORS,
@@ -25,12 +26,17 @@ from moot.detectors.transcript import (
     Turn,
 )
 
-TurnCheck = Callable[[Transcript, int], Finding | None]
+TurnCheck = Callable[[Transcript, int, TurnHistory], Finding | None]
 TranscriptCheck = Callable[[Transcript], list[Finding]]
+
+
+def _ad_hominem(transcript: Transcript, index: int, history: TurnHistory) -> Finding | None:
+    return ad_hominem.check(transcript, index)
+
 
 TURN_CHECKS: dict[DetectorName, TurnCheck] = {
     "repetition": repetition.check,
-    "ad_hominem": ad_hominem.check,
+    "ad_hominem": _ad_hominem,
     "topic_drift": topic_drift.check,
     "stance_drift": stance_drift.check,
 }
@@ -52,9 +58,11 @@ def run_detectors(transcript: Transcript) -> list[Flag]:
     """Every flag of every detector on ``transcript``: turn flags in turn order, then
     flags on the whole transcript. Evidence is in the transcript's language."""
     findings: list[Finding] = []
+    history = TurnHistory(transcript)
     for index in range(len(transcript.turns)):
+        history.advance(index)
         for check in TURN_CHECKS.values():
-            found = check(transcript, index)
+            found = check(transcript, index, history)
             if found is not None:
                 findings.append(found)
     for detect in TRANSCRIPT_CHECKS.values():
@@ -80,9 +88,11 @@ def check_turn(
     the turns so far as the speaker saw them (speech ids), for the reasons."""
     extended = transcript.with_turn(turn)
     index = len(extended.turns) - 1
+    history = TurnHistory(extended)
+    history.advance(index)
     issues: list[TurnIssue] = []
     for name in PER_TURN_DETECTORS:
-        found = TURN_CHECKS[name](extended, index)
+        found = TURN_CHECKS[name](extended, index, history)
         if found is not None:
             lang = transcript.lang
             issues.append(TurnIssue(flag=found.flag(lang), reason=found.reason(lang, labels)))

@@ -77,6 +77,28 @@ AGREEMENT = re.compile(
 )
 """A speaker siding with the opponent (a stronger signal than conceding one point)."""
 
+EXPLICIT_AGREEMENT = re.compile(
+    r"\b(?:i|we) (?:also |fully |completely |entirely |totally |strongly )?agree with"
+    r" (?:you|your (?:point|view|argument)s?|my opponents?|the other side|the opposition)\b"
+    r"|\b(?:you are|you're|my opponents? (?:is|are)) (?:absolutely |quite |completely )?right\b"
+    r"|(?:我|我们|我方)(?:也|完全|非常|十分)?(?:同意|赞同|认同)(?:您|你|对方|他|她)"
+    r"(?:的|所说的|提出的)?(?:观点|看法|意见|说法|道理|理由)"
+    r"|(?:非常|完全|十分|深表)(?:同意|赞同|认同)(?:您|你|对方|他|她)(?:的|所说的)?(?:观点|看法|意见)"
+    r"|对(?:您|你|对方)[^。！？!?]{0,12}(?:深表|表示完全|表示)(?:赞同|同意|认同)"
+    r"|(?:对方|你|您|他)(?:辩友)?说得(?:非常|很)?(?:好|对)[！!。]?[^但可却不]{0,6}(?:我|完全)"
+)
+"""A speaker saying outright that it agrees with the other side's view ("I agree with my
+opponent", "我也同意您的观点", "对您提出的理由深表赞同")."""
+
+META_TALK = re.compile(
+    r"#{2,}\s*(?:instruction|input|response)\b|\binstruction:|\bassistant:"
+    r"|\bi apologi[sz]e\b|\bas an ai\b|\bi don'?t feel comfortable\b"
+    r"|尊敬的用户|如果您有任何(?:具体的)?问题|祝您在比赛中|希望(?:我的|以上)[^。]{0,12}(?:对您|帮到您|有所帮助)"
+    r"|请你帮我写|以下是[^。]{0,12}(?:文章|短文|模板)|文章模板|本回答仅供参考|以上就是针对您"
+)
+"""A model talking about its task or its reader instead of debating: a leaked prompt
+heading, an apology, an assistant's offer of help."""
+
 ENGAGEMENT = re.compile(
     r"\b(?:my opponents?|the opposition|the other side|the opposing side|the motion|this motion"
     r"|this debate|our case|their case|our side|my side|the proposal|this proposal)\b"

@@ -18,7 +18,13 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from moot.detectors.core import run_detectors
-from moot.detectors.transcript import DETECTOR_NAMES, DetectorName, Flag, Transcript
+from moot.detectors.transcript import (
+    DETECTOR_NAMES,
+    DetectorName,
+    Flag,
+    Transcript,
+    parse_transcript,
+)
 
 
 class Label(BaseModel):
@@ -87,6 +93,28 @@ def load_cases(path: Path) -> list[LabelledCase]:
     """The labelled cases of one JSON file."""
     data = json.loads(path.read_text(encoding="utf-8"))
     return [LabelledCase.model_validate(case) for case in data["cases"]]
+
+
+def load_real_cases(root: Path, split: str) -> list[LabelledCase]:
+    """The real transcripts of one split (``root/split/*.json``, each a ``moot lint``
+    input) with their hand labels (``root/labels.json``: ``{"labels": {id: [{detector,
+    turn, side, why}]}}``), as labelled cases whose id is the file's stem."""
+    data = json.loads((root / "labels.json").read_text(encoding="utf-8"))
+    labels: dict[str, list[dict[str, object]]] = data["labels"]
+    cases = []
+    for path in sorted((root / split).glob("*.json")):
+        rows = labels[path.stem]
+        cases.append(
+            LabelledCase(
+                id=path.stem,
+                transcript=parse_transcript(json.loads(path.read_text(encoding="utf-8"))),
+                labels=[
+                    Label.model_validate({k: row[k] for k in ("detector", "turn", "side")})
+                    for row in rows
+                ],
+            )
+        )
+    return cases
 
 
 def outcomes(case: LabelledCase, flags: Iterable[Flag] | None = None) -> list[Outcome]:

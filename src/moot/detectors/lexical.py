@@ -285,27 +285,38 @@ def char_ngrams(text: str) -> Counter[str]:
     English (across word boundaries) and 1- to 3-grams of Chinese, over the text with
     punctuation folded into single spaces."""
     flat = _NON_TEXT.sub(" ", fold(text)).strip()
-    grams: Counter[str] = Counter()
+    grams: list[str] = []
     for run in cjk_runs(flat):
         for n in (1, 2, 3):
-            grams.update(run[i : i + n] for i in range(len(run) - n + 1))
+            grams += [run[i : i + n] for i in range(len(run) - n + 1)]
     latin = _CJK_RUN.sub(" ", flat)
     latin = " ".join(latin.split())
     if latin:
         padded = f" {latin} "
         for n in (3, 4, 5):
-            grams.update(padded[i : i + n] for i in range(len(padded) - n + 1))
-    return grams
+            grams += [padded[i : i + n] for i in range(len(padded) - n + 1)]
+    return Counter(grams)
 
 
-def cosine(a: Counter[str], b: Counter[str]) -> float:
-    """The cosine of two count vectors (0.0 when either is empty)."""
+def norm(vector: Counter[str]) -> float:
+    """The Euclidean length of a count vector."""
+    return math.sqrt(sum(v * v for v in vector.values()))
+
+
+def cosine(
+    a: Counter[str], b: Counter[str], norm_a: float | None = None, norm_b: float | None = None
+) -> float:
+    """The cosine of two count vectors (0.0 when either is empty); their norms may be
+    given when already known."""
     if not a or not b:
         return 0.0
-    small, large = (a, b) if len(a) <= len(b) else (b, a)
-    dot = sum(count * large[key] for key, count in small.items() if key in large)
-    norm = math.sqrt(sum(v * v for v in a.values())) * math.sqrt(sum(v * v for v in b.values()))
-    return dot / norm
+    dot = sum(a[key] * b[key] for key in a.keys() & b.keys())
+    return dot / ((norm_a or norm(a)) * (norm_b or norm(b)))
+
+
+@lru_cache(maxsize=4096)
+def _gram_norm(text: str) -> float:
+    return norm(char_ngrams(text))
 
 
 def containment(part: str, whole: str) -> float:
@@ -321,7 +332,7 @@ def containment(part: str, whole: str) -> float:
 
 def similarity(a: str, b: str) -> float:
     """How alike two texts are in wording, 0.0 to 1.0 (character n-gram cosine)."""
-    return cosine(char_ngrams(a), char_ngrams(b))
+    return cosine(char_ngrams(a), char_ngrams(b), _gram_norm(a), _gram_norm(b))
 
 
 def coverage(terms: Iterable[str], pool: set[str] | frozenset[str]) -> float:

@@ -10,20 +10,19 @@ from typing import Any
 
 from moot.detectors.core import run_detectors
 from moot.detectors.transcript import Flag, Transcript, TranscriptError, read_transcript
+from moot.safe_json import read_bytes
+
+MAX_FILE_BYTES = 128 * 1024 * 1024
+"""Largest transcript file ``moot lint`` reads, in bytes (see also the limits on turns
+in ``moot.detectors.transcript``)."""
 
 _BIDI_CONTROLS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def lint_file(path: Path) -> tuple[Transcript, list[Flag]]:
-    """The transcript in ``path`` and its flags (``TranscriptError`` if unreadable)."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError as exc:
-        raise TranscriptError(f"no such file: {path}") from exc
-    except IsADirectoryError as exc:
-        raise TranscriptError(f"{path} is a directory, not a transcript file") from exc
-    except OSError as exc:
-        raise TranscriptError(f"cannot read {path}: {exc.strerror}") from exc
+    """The transcript in ``path`` and its flags (``TranscriptError`` if unreadable, too
+    large, or not a transcript)."""
+    raw = read_bytes(path, "transcript", MAX_FILE_BYTES, TranscriptError)
     transcript = read_transcript(raw, source=str(path))
     return transcript, run_detectors(transcript)
 

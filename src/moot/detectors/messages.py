@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from moot.i18n import labels as common_labels
+
 CATALOG: Final[dict[str, dict[str, str]]] = {
     "en": {
         "evidence.repetition": "repeats turn {earlier} of the same side"
@@ -19,6 +21,8 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "ad_hominem.motive": "questions the speaker's motives",
         "ad_hominem.background": "targets the speaker's background",
         "evidence.ad_hominem": "attacks the speaker, not the argument ({cue}): “{quote}”",
+        "evidence.topic_drift.meta": "talks about the task or the reader (“{cue}”) instead of"
+        " the motion: “{quote}”",
         "evidence.topic_drift.unrelated": "is not tied to the motion, and only {share:.0%} of its"
         " distinctive terms occur earlier in the debate: “{quote}”",
         "evidence.topic_drift.change": "changes the subject (“{cue}”) and shares"
@@ -29,6 +33,9 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "evidence.stance_drift.stance": "states {opponents}'s position (“{stance}”) and"
         " rebuts nothing: “{quote}”",
         "evidence.judge_zero_variance": "all {count} judge scores are {value:g}",
+        "evidence.score_inflation.band": "all {count} judge scores lie between {low:g} and"
+        " {high:g} with a spread of {spread:.2f} (a compressed high band: at most"
+        " {max_spread:.2f})",
         "evidence.score_inflation": "{share:.0%} of the {count} judge scores are 9 or 10"
         " (mean {mean:.2f}; inflation is at least {min_share:.0%} at 9-10 and a mean of at"
         " least {min_mean:g})",
@@ -66,6 +73,7 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "ad_hominem.motive": "揣测对方的动机",
         "ad_hominem.background": "针对对方的出身背景",
         "evidence.ad_hominem": "攻击的是发言者本人而不是论点（{cue}）：“{quote}”",
+        "evidence.topic_drift.meta": "谈论的是任务或读者（“{cue}”），而不是辩题：“{quote}”",
         "evidence.topic_drift.unrelated": "与辩题没有关联，其特有词语在此前辩论中出现的仅占"
         " {share:.0%}：“{quote}”",
         "evidence.topic_drift.change": "转移了话题（“{cue}”），与此前辩论的共同词语仅占"
@@ -76,6 +84,8 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "evidence.stance_drift.stance": "陈述了{opponents}的立场（“{stance}”），且没有任何反驳："
         "“{quote}”",
         "evidence.judge_zero_variance": "裁判给出的全部 {count} 个分数都是 {value:g}",
+        "evidence.score_inflation.band": "裁判给出的 {count} 个分数都在 {low:g} 到 {high:g}"
+        " 分之间，离散度仅 {spread:.2f}（分数挤在高分段：不超过 {max_spread:.2f}）",
         "evidence.score_inflation": "裁判给出的 {count} 个分数中有 {share:.0%} 是 9 或 10 分"
         "（平均 {mean:.2f}；判定标准：至少 {min_share:.0%} 为 9-10 分且平均分不低于 {min_mean:g}）",
         "evidence.false_consensus.claim": "第 {conceded} 轮已经承认：“{concession}”；"
@@ -102,3 +112,9 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
 def message(lang: str, key: str, **values: object) -> str:
     """One message in ``lang`` (English for an unknown language), formatted with ``values``."""
     return CATALOG.get(lang, CATALOG["en"])[key].format(**values)
+
+
+def side_name(side: str, lang: str) -> str:
+    """How a side is named in a message: the language's word for a standard side ("pro"
+    is "Pro", "正方"), any other side by its own name."""
+    return common_labels(lang).get(f"side.{side}", side)

@@ -8,6 +8,10 @@ which survive changed function words and inflections. A paraphrase that says the
 same thing in new words scores far lower on both, and is not flagged: repetition
 here is of wording, not of ideas. Turns with fewer than ``MIN_TERMS`` content terms
 are too short to call repeated.
+
+A turn is compared with its side's last ``history.REPEAT_WINDOW`` turns and with older
+ones whose content terms share a sketch band with it (``moot.detectors.history``), so
+a long transcript is not compared pair by pair.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from collections import Counter
 from functools import lru_cache
 
 from moot.detectors.finding import Finding
+from moot.detectors.history import TurnHistory, history_for
 from moot.detectors.lexical import EN_STOPWORDS as _EN_STOP
 from moot.detectors.lexical import (
     ZH_STOP_CHARS,
@@ -23,6 +28,7 @@ from moot.detectors.lexical import (
     content_terms,
     cosine,
     latin_words,
+    norm,
     shorten,
     similarity,
     stem,
@@ -33,6 +39,10 @@ THRESHOLD = 0.8
 """A turn at least this similar to an earlier turn of its side repeats it."""
 MIN_TERMS = 4
 """Turns with fewer content terms than this are never called repetitions."""
+CHARS_AFTER = 0.3
+"""The character n-gram cosine, the costlier measure, is only taken when the
+content-term cosine reaches this: two texts that share few content words do not share
+80% of their character n-grams."""
 
 
 @lru_cache(maxsize=4096)
@@ -47,22 +57,31 @@ def _content_vector(text: str) -> Counter[str]:
     return vector
 
 
+@lru_cache(maxsize=4096)
+def _content_norm(text: str) -> float:
+    return norm(_content_vector(text))
+
+
 def turn_similarity(a: str, b: str) -> float:
     """How alike two turns are in wording: the larger of the character n-gram cosine and
-    the content-term cosine."""
-    return max(similarity(a, b), cosine(_content_vector(a), _content_vector(b)))
+    the content-term cosine (the first taken only from ``CHARS_AFTER`` of the second)."""
+    content = cosine(_content_vector(a), _content_vector(b), _content_norm(a), _content_norm(b))
+    if content < CHARS_AFTER:
+        return content
+    return max(similarity(a, b), content)
 
 
-def check(transcript: Transcript, index: int) -> Finding | None:
-    """Whether turn ``index`` repeats an earlier turn of the same side."""
+def check(transcript: Transcript, index: int, history: TurnHistory | None = None) -> Finding | None:
+    """Whether turn ``index`` repeats an earlier turn of the same side (``history`` of
+    the turns before it saves re-reading them)."""
     turn = transcript.turns[index]
-    if len(set(content_terms(turn.text))) < MIN_TERMS:
+    terms = content_terms(turn.text)
+    if len(set(terms)) < MIN_TERMS:
         return None
+    history = history_for(transcript, index, history)
     best: tuple[float, int] | None = None
-    for earlier in range(index):
+    for earlier in history.repeat_candidates(turn.side, terms):
         other = transcript.turns[earlier]
-        if other.side != turn.side:
-            continue
         score = turn_similarity(turn.text, other.text)
         if score >= THRESHOLD and (best is None or score > best[0]):
             best = (score, earlier)

@@ -8,12 +8,18 @@ Three signals, each only when nothing in the turn rebuts what it voices:
   least ``ECHO_MARGIN`` more than the side's own distinctive terms;
 - agreement: the turn agrees with the opponent ("my opponent is right", "对方说得对")
   and at least ``AGREE_ECHO_MIN`` of its terms are the opponents';
+- explicit agreement: a sentence says outright that the speaker agrees with the other
+  side's view ("I agree with my opponent", "我也同意您的观点"), and neither it nor the
+  next sentence turns against it (no contrast or refutation cue): this holds even when
+  a later part of the turn argues something else;
 - stance: when the stances differ only by a negation ("X should" / "X should not"), a
   sentence has at least ``STANCE_COVER`` of the stance's terms with the opponent's
   polarity.
 
 Sentences that report the opponent ("my opponent says...", "对方辩友说...") and quoted
-words are left out of the echo: quoting in order to answer is debate, not drift. A rebuttal is a
+words are left out of the echo: quoting in order to answer is debate, not drift. The
+echo needs at least ``ECHO_MIN_TERMS`` distinct content terms: a short retort that
+reuses a word or two of the opponent's says nothing about its stance. A rebuttal is a
 clause that opens with a contrast or refutation cue ("but", "that ignores", "但是",
 "站不住") and is not itself the opponent's words. A concession that the side then
 answers ("I accept X, but Y") is therefore not drift.
@@ -26,11 +32,17 @@ from __future__ import annotations
 
 import re
 
-from moot.detectors.cues import AGREEMENT, ATTRIBUTION, CONTRAST, REFUTATION
+from moot.detectors.cues import (
+    AGREEMENT,
+    ATTRIBUTION,
+    CONTRAST,
+    EXPLICIT_AGREEMENT,
+    REFUTATION,
+)
 from moot.detectors.finding import Finding
+from moot.detectors.history import TurnHistory, history_for
 from moot.detectors.lexical import (
     clauses,
-    containment,
     content_terms,
     coverage,
     fold,
@@ -39,6 +51,7 @@ from moot.detectors.lexical import (
     split_sentences,
     without_quotes,
 )
+from moot.detectors.messages import side_name
 from moot.detectors.transcript import Transcript
 
 ECHO_MIN = {"en": 0.33, "zh": 0.25}
@@ -47,6 +60,8 @@ character bigrams, about a quarter of which straddle two words and match nothing
 the Chinese share is lower for the same echo."""
 ECHO_MARGIN = 0.15
 """How much the opponents' share must exceed the side's own distinctive share."""
+ECHO_MIN_TERMS = 8
+"""Fewer distinct content terms than this are too few to call an echo."""
 AGREE_ECHO_MIN = 0.2
 """Opponents' share needed when the turn also agrees with the opponent."""
 STANCE_COVER = 0.75
@@ -59,11 +74,11 @@ COPIED = 0.7
 earlier turns is their words copied (contrast words and all), not an answer."""
 
 
-def _rebutted(text: str, opponents: str) -> bool:
+def _rebutted(text: str, history: TurnHistory, opponents: list[str]) -> bool:
     """Whether some clause of ``text`` answers rather than repeats the opponents: the text
     after a contrast ("but", "但是") up to the end of its sentence, or a phrase with a
     refutation word ("wrong", "站不住") in it, unless that text is copied from what the
-    ``opponents`` said."""
+    ``opponents`` said (in their recent turns, ``history``)."""
     folded = fold(text)
     spans = [
         re.split(r"[.!?。！？]", folded[m.start() :], maxsplit=1)[0]
@@ -73,8 +88,22 @@ def _rebutted(text: str, opponents: str) -> bool:
         for clause in clauses(sentence):
             spans.extend(p for p in re.split(r"[,，、]", clause) if REFUTATION.search(p))
     return any(
-        len(set(content_terms(span))) < 2 or containment(span, opponents) < COPIED for span in spans
+        len(set(content_terms(span))) < 2 or history.copied_share(span, opponents) < COPIED
+        for span in spans
     )
+
+
+def _explicit_agreement(sentences: list[str]) -> str | None:
+    """The sentence that says outright the speaker agrees with the other side, when
+    neither it nor the next sentence has a contrast or refutation cue."""
+    for n, sentence in enumerate(sentences):
+        folded = fold(sentence)
+        if EXPLICIT_AGREEMENT.search(folded) is None:
+            continue
+        following = fold(" ".join(sentences[n : n + 2]))
+        if not CONTRAST.search(following) and not REFUTATION.search(following):
+            return sentence
+    return None
 
 
 def _stance_sentence(sentences: list[str], own: str, opponent: str) -> str | None:
@@ -94,40 +123,47 @@ def _stance_sentence(sentences: list[str], own: str, opponent: str) -> str | Non
     return None
 
 
-def check(transcript: Transcript, index: int) -> Finding | None:
-    """Whether turn ``index`` drifts to an opponent's position (earlier turns only)."""
+def check(transcript: Transcript, index: int, history: TurnHistory | None = None) -> Finding | None:
+    """Whether turn ``index`` drifts to an opponent's position (earlier turns only;
+    ``history`` of the turns before it saves re-reading them)."""
     turn = transcript.turns[index]
     side = turn.side
     opponents = [name for name in transcript.sides if name != side]
     if not opponents:
         return None
-    topic = set(content_terms(transcript.topic))
-    own_terms = set(content_terms(transcript.sides[side]))
-    opp_terms: set[str] = set()
-    for name in opponents:
-        opp_terms.update(content_terms(transcript.sides[name]))
-    said: list[str] = []
-    for earlier in transcript.turns[:index]:
-        (own_terms if earlier.side == side else opp_terms).update(content_terms(earlier.text))
-        if earlier.side != side:
-            said.append(earlier.text)
-    theirs = opp_terms - own_terms - topic
-    ours = own_terms - opp_terms - topic
-
     sentences = [
         s for s in split_sentences(without_quotes(turn.text)) if not ATTRIBUTION.search(fold(s))
     ]
     terms = {t for s in sentences for t in content_terms(s)}
-    if not terms or _rebutted(turn.text, "\n".join(said)):
+    if not terms:
         return None
+    history = history_for(transcript, index, history)
+    agreeing = _explicit_agreement(split_sentences(turn.text))
+    named = " / ".join(side_name(name, transcript.lang) for name in opponents)
+    if agreeing is not None:
+        found = {"opponents": named, "own": transcript.sides[side], "quote": shorten(agreeing, 120)}
+        return Finding("stance_drift", index, side, "stance_drift.agrees", found)
+    if _rebutted(turn.text, history, opponents):
+        return None
+    topic = set(content_terms(transcript.topic))
+    # Only this turn's terms are looked up: the sides' vocabularies are never copied.
+    own_terms = set(content_terms(transcript.sides[side])) | (terms & history.side_terms[side])
+    opp_terms = {t for name in opponents for t in content_terms(transcript.sides[name])}
+    opp_terms |= {t for t in terms if any(t in history.side_terms[n] for n in opponents)}
+    theirs = opp_terms - own_terms - topic
+    ours = own_terms - opp_terms - topic
     echo = coverage(terms, theirs)
     values: dict[str, object] = {
         "share": echo,
-        "opponents": " / ".join(opponents),
+        "opponents": named,
         "own": transcript.sides[side],
         "quote": shorten(" ".join(sentences), 120),
     }
-    if echo >= ECHO_MIN[transcript.lang] and echo >= coverage(terms, ours) + ECHO_MARGIN:
+    if (
+        len(terms) >= ECHO_MIN_TERMS
+        and echo >= ECHO_MIN[transcript.lang]
+        and echo >= coverage(terms, ours) + ECHO_MARGIN
+    ):
         return Finding("stance_drift", index, side, "stance_drift.echo", values)
     if AGREEMENT.search(fold(" ".join(sentences))) and echo >= AGREE_ECHO_MIN:
         return Finding("stance_drift", index, side, "stance_drift.agrees", values)
@@ -135,6 +171,7 @@ def check(transcript: Transcript, index: int) -> Finding | None:
         stance = transcript.sides[name]
         sentence = _stance_sentence(sentences, transcript.sides[side], stance)
         if sentence is not None:
-            values.update(opponents=name, stance=stance, quote=shorten(sentence, 120))
+            named = side_name(name, transcript.lang)
+            values.update(opponents=named, stance=stance, quote=shorten(sentence, 120))
             return Finding("stance_drift", index, side, "stance_drift.stance", values)
     return None

@@ -10,6 +10,11 @@ sharing a subject. A turn drifts when either
   in the debate, and it never addresses the debate (the opponent, the motion, a side
   by name, the other speaker as "you"); this needs at least one earlier turn to
   compare with; or
+- it talks about the task or its reader instead of the motion, as a model slipping
+  out of the debate does (a leaked "### Instruction:", "I apologize", "尊敬的用户",
+  "祝您在比赛中取得好成绩"), and what follows the last such cue (the whole turn when
+  little follows) is not tied to the motion; judged on the turn alone, so a debate
+  that has already drifted does not excuse it, nor does addressing the opponent; or
 - it announces a change of subject ("speaking of which", "by the way", "let me also
   mention", "顺便说一句", "说到这里"...), shares at most one term with the motion and
   under ``CHANGE_MAX_SHARE`` of its terms with the debate so far.
@@ -29,8 +34,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from moot.detectors.cues import ADDRESS, ENGAGEMENT, SUBJECT_CHANGE, SUBJECT_CHANGE_LEAD
+from moot.detectors.cues import (
+    ADDRESS,
+    ENGAGEMENT,
+    META_TALK,
+    SUBJECT_CHANGE,
+    SUBJECT_CHANGE_LEAD,
+)
 from moot.detectors.finding import Finding
+from moot.detectors.history import TurnHistory, history_for
+from moot.detectors.history import motion_terms as motion_terms
 from moot.detectors.lexical import common_terms, content_terms, coverage, fold, shorten
 from moot.detectors.transcript import Transcript
 
@@ -42,12 +55,6 @@ CHANGE_MAX_SHARE = 0.25
 earlier in the debate (and at most one is a motion term)."""
 MIN_TERMS = 5
 """Turns with fewer distinct content terms are too short to judge."""
-
-
-def motion_terms(transcript: Transcript) -> set[str]:
-    """The content terms of the topic, the stances and the side names."""
-    texts = [transcript.topic, *transcript.sides, *transcript.sides.values()]
-    return {term for text in texts for term in content_terms(text)}
 
 
 def names_a_side(text: str, names: Iterable[str]) -> bool:
@@ -65,16 +72,16 @@ def names_a_side(text: str, names: Iterable[str]) -> bool:
     return False
 
 
-def check(transcript: Transcript, index: int) -> Finding | None:
-    """Whether turn ``index`` is unrelated to the motion (judged on earlier turns only)."""
+def check(transcript: Transcript, index: int, history: TurnHistory | None = None) -> Finding | None:
+    """Whether turn ``index`` is unrelated to the motion (judged on earlier turns only;
+    ``history`` of the turns before it saves re-reading them)."""
     turn = transcript.turns[index]
     terms = set(content_terms(turn.text))
     if len(terms) < MIN_TERMS:
         return None
-    motion = motion_terms(transcript)
-    context = set(motion)
-    for earlier in transcript.turns[:index]:
-        context.update(content_terms(earlier.text))
+    history = history_for(transcript, index, history)
+    motion = history.motion
+    context = history.said
     common = common_terms()
     folded = fold(turn.text)
     values: dict[str, object] = {"quote": shorten(turn.text, 120), "topic": transcript.topic}
@@ -91,7 +98,17 @@ def check(transcript: Transcript, index: int) -> Finding | None:
     specific = terms - common
     # One common word shared with the motion ("company", "city") does not tie a turn to it.
     tied = bool(specific & motion) or len(terms & motion & common) > 1
-    specific_share = coverage(specific, context - common)
+    metas = list(META_TALK.finditer(folded))
+    if metas:
+        # what follows the last such cue is what the model went on to write
+        tail = set(content_terms(folded[metas[-1].end() :]))
+        judged = tail if len(tail) >= MIN_TERMS else terms
+        if not (judged - common) & motion and len(judged & motion & common) <= 1:
+            source = turn.text if len(folded) == len(turn.text) else folded
+            values["cue"] = source[metas[-1].start() : metas[-1].end()].strip(" ,，。.#*:：")
+            return Finding("topic_drift", index, turn.side, "topic_drift.meta", values)
+    # specific terms are not common, so this is their share in context minus common terms
+    specific_share = coverage(specific, context)
     engaged = (
         ENGAGEMENT.search(folded)
         or ADDRESS.search(folded)

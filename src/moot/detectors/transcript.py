@@ -11,7 +11,6 @@ a turn names a side that exists, a score points at a turn that exists.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Literal
 
 from pydantic import (
@@ -25,7 +24,13 @@ from pydantic import (
 
 # TranscriptError lives in moot.errors with every error a caller can catch
 from moot.errors import TranscriptError as TranscriptError
+from moot.safe_json import decode, loads
 from moot.text import cjk_share
+
+MAX_TURNS = 200_000
+"""Most turns a transcript given to the detectors may have."""
+MAX_TURN_CHARS = 100_000
+"""Longest turn text, in characters, that the detectors accept."""
 
 Lang = Literal["en", "zh"]
 DetectorName = Literal[
@@ -136,10 +141,26 @@ def _lang(value: Any, data: dict[str, Any]) -> str:
     raise TranscriptError(f"lang must be 'en' or 'zh' (or a tag such as en-US, zh-CN): {value!r}")
 
 
+def _check_size(turns: object) -> None:
+    """Refuse more than ``MAX_TURNS`` turns or a turn longer than ``MAX_TURN_CHARS``."""
+    if not isinstance(turns, list):
+        return
+    if len(turns) > MAX_TURNS:
+        raise TranscriptError(f"{len(turns):,} turns is over the limit of {MAX_TURNS:,}")
+    for index, turn in enumerate(turns):
+        text = turn.get("text") if isinstance(turn, dict) else None
+        if isinstance(text, str) and len(text) > MAX_TURN_CHARS:
+            raise TranscriptError(
+                f"turns[{index}] is {len(text):,} characters long, over the limit of"
+                f" {MAX_TURN_CHARS:,}"
+            )
+
+
 def parse_transcript(data: object) -> Transcript:
     """A transcript from decoded JSON; ``TranscriptError`` names what is wrong."""
     if not isinstance(data, dict):
         raise TranscriptError(f"a transcript is a JSON object, not {type(data).__name__}")
+    _check_size(data.get("turns"))
     fields = dict(data)
     fields["lang"] = _lang(fields.get("lang"), fields)
     if fields.get("judge_scores") is None:
@@ -154,18 +175,98 @@ def parse_transcript(data: object) -> Transcript:
         raise TranscriptError(f"not a valid transcript: {problems}") from exc
 
 
+def _message_text(message: dict[str, Any]) -> str | None:
+    """A chat message's text: its ``content`` string, or the text parts of a content
+    list; None when it has none (a tool call)."""
+    content = message.get("content")
+    if isinstance(content, list):
+        parts = [p.get("text") for p in content if isinstance(p, dict)]
+        return "".join(p for p in parts if isinstance(p, str))
+    return content if isinstance(content, str) else None
+
+
+def from_messages(messages: object, header: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A transcript document from an OpenAI-style chat list ``[{"role", "name",
+    "content"}]``: each message is a turn of the side ``name`` (its ``role`` when it has
+    no name); system messages without a name give the topic; messages without text
+    (tool calls) are skipped. ``header`` may add ``topic``, ``lang``, ``sides`` (their
+    stances) and ``judge_scores``."""
+    if not isinstance(messages, list):
+        raise TranscriptError(f"messages must be a list, not {type(messages).__name__}")
+    header = header or {}
+    topic: list[str] = []
+    sides: dict[str, str] = {}
+    turns: list[dict[str, str]] = []
+    for index, item in enumerate(messages):
+        if not isinstance(item, dict):
+            raise TranscriptError(f"messages[{index}] is not an object")
+        text = _message_text(item)
+        if text is None:
+            continue
+        side = item.get("name") or item.get("role")
+        if not isinstance(side, str) or not side:
+            raise TranscriptError(f"messages[{index}] has neither a name nor a role")
+        if item.get("role") == "system" and not item.get("name"):
+            topic.append(text)
+            continue
+        sides.setdefault(side, "")
+        turns.append({"side": side, "text": text})
+    given = header.get("sides")
+    document = {
+        **header,
+        "topic": header.get("topic") or " ".join(topic),
+        "sides": {**sides, **given} if isinstance(given, dict) else sides,
+        "turns": turns,
+    }
+    document.pop("messages", None)
+    return document
+
+
+def _an_object(line: str) -> bool:
+    """Whether one line is a JSON object by itself (then the file is JSON Lines)."""
+    try:
+        return isinstance(loads(line, "line", TranscriptError), dict)
+    except TranscriptError:
+        return False
+
+
+def _json_lines(text: str, source: str) -> dict[str, Any]:
+    """A transcript document from JSON Lines: one object a line, turns (``{"side",
+    "text"}``) or chat messages (``{"role", "name", "content"}``), after an optional
+    first line without text that gives ``topic``, ``lang``, ``sides``..."""
+    rows: list[Any] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            rows.append(loads(line, f"{source} line {number}", TranscriptError))
+    for number, row in enumerate(rows, start=1):
+        if not isinstance(row, dict):
+            raise TranscriptError(f"{source}: JSON line {number} is not an object")
+    header: dict[str, Any] = {}
+    if rows and not {"text", "content"} & set(rows[0]):
+        header = rows.pop(0)
+    if any("content" in row for row in rows):
+        return from_messages(rows, header)
+    return {**header, "turns": rows}
+
+
 def read_transcript(raw: bytes, source: str = "transcript") -> Transcript:
-    """A transcript from the bytes of a JSON file (UTF-8, with or without a BOM)."""
+    """A transcript from the bytes of a file (UTF-8, with or without a BOM), read within
+    the limits of ``moot.safe_json`` on nesting and numbers: a transcript object, an
+    OpenAI-style chat list (or an object with ``messages``), or JSON Lines of turns or
+    messages."""
+    text = decode(raw, source, TranscriptError)
     try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise TranscriptError(
-            f"{source} is not UTF-8 text (byte {exc.start} cannot be decoded)"
-        ) from exc
+        data = loads(text, source, TranscriptError)
+    except TranscriptError:
+        lines = [line for line in text.splitlines() if line.strip()]
+        if len(lines) < 2 or not _an_object(lines[0]):
+            raise
+        data = _json_lines(text, source)
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise TranscriptError(
-            f"{source} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
-        ) from exc
-    return parse_transcript(data)
+        if isinstance(data, list) and data and all(isinstance(item, dict) for item in data):
+            data = from_messages(data)
+        elif isinstance(data, dict) and "messages" in data and "turns" not in data:
+            data = from_messages(data["messages"], data)
+        return parse_transcript(data)
+    except TranscriptError as exc:  # name the file
+        raise TranscriptError(f"{source}: {exc}") from exc

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from moot.errors import ConfigError
+from moot.safe_json import MAX_DEPTH
 from moot.validation import check_number
 
 FlagType = type[int] | type[float] | type[str] | type[bool] | type[Any]
@@ -135,6 +136,10 @@ def parse_pairs(items: Sequence[str], fields: Iterable[FormatOption] = ()) -> di
             raise ConfigError(f"--format-option takes KEY=VALUE, not {item!r}")
         try:
             options[key] = json.loads(value)
+        except RecursionError as exc:
+            raise ConfigError(
+                f"--format-option {key}: nested deeper than {MAX_DEPTH} levels"
+            ) from exc
         except ValueError:
             parse = parsers.get(key)
             options[key] = value if parse is None else parse(value)

@@ -84,7 +84,7 @@ def load_profiles(path: Path) -> dict[str, JudgeProfile]:
     weight and relevance is checked: ``ConfigError`` names the file and the entry."""
     try:
         data = tomllib.loads(read_config_text(path, "the judge profile file"))
-    except tomllib.TOMLDecodeError as exc:
+    except (ValueError, RecursionError) as exc:  # bad TOML, a huge integer, deep nesting
         raise ConfigError(f"cannot read judge profiles {path}: {exc}") from exc
     judges = data.get("judges")
     if not isinstance(judges, dict) or not judges:

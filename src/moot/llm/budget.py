@@ -64,7 +64,7 @@ class PriceTable:
         text = read_config_text(path, "the price table")
         try:
             data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
+        except (ValueError, RecursionError) as exc:  # bad TOML, a huge integer, deep nesting
             raise ConfigError(f"bad price table {path}: {exc}") from exc
         models = data.get("models", {})
         if not isinstance(models, dict):

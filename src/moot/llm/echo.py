@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from difflib import SequenceMatcher
+from functools import lru_cache
 from typing import Any
 
 from moot.llm.types import Message
@@ -50,9 +51,22 @@ def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
             yield from _strings(item, f"{path}[{n}]")
 
 
+SHINGLE = min(ECHO_CHARS, ECHO_CHARS_CJK)
+"""Any copy shares a run of at least this many characters with its description."""
+
+
+@lru_cache(maxsize=1024)
+def _shingles(text: str) -> frozenset[str]:
+    """The ``SHINGLE``-character substrings of a text."""
+    return frozenset(text[i : i + SHINGLE] for i in range(len(text) - SHINGLE + 1))
+
+
 def _copied_run(text: str, description: str) -> str:
     """The longest run ``text`` shares with ``description`` if it is long enough to
-    be a copy, else ``""``."""
+    be a copy, else ``""``. Texts that share no ``SHINGLE``-character run, nearly all
+    of them, are told apart without the longest-match search."""
+    if _shingles(description).isdisjoint(_shingles(text)):
+        return ""
     match = SequenceMatcher(None, text, description, autojunk=False).find_longest_match(
         0, len(text), 0, len(description)
     )

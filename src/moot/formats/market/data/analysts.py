@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Final, Literal, cast
 
 from moot.errors import ConfigError
+from moot.files import read_config_text
 from moot.formats.market.data.kb import MODULES, Module
 from moot.formats.market.data.words import HORIZON_AMOUNT, HORIZON_RANGE, HORIZON_UNITS, LANGS
 
@@ -278,14 +279,11 @@ def read_panel_tables(path: str | Path | None = None) -> dict[str, Any]:
         )
         source = "built-in analysts.toml"
     else:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"cannot read analysts file {path}: {exc}") from exc
+        text = read_config_text(Path(path), "analysts file")
         source = str(path)
     try:
         return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except (ValueError, RecursionError) as exc:  # bad TOML, a huge integer, deep nesting
         raise ConfigError(f"{source} is not valid TOML: {exc}") from exc
 
 

@@ -3,20 +3,18 @@ name the file and the place."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from moot.errors import DataError
+from moot.safe_json import MAX_BYTES, loads, read_bytes
 
 
 def read_utf8(path: Path, what: str) -> str:
     """The text of a UTF-8 file (a leading byte-order mark is dropped), or a
-    ``DataError`` naming the byte and line that are not UTF-8."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise DataError(f"cannot read {what} {path}: {exc.strerror or exc}") from exc
+    ``DataError`` naming the byte and line that are not UTF-8; a device or a file over
+    ``moot.safe_json.MAX_BYTES`` is refused unread."""
+    raw = read_bytes(path, what, MAX_BYTES, DataError)
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -28,11 +26,6 @@ def read_utf8(path: Path, what: str) -> str:
 
 
 def read_json(path: Path, what: str) -> Any:
-    """JSON from a UTF-8 file, or a ``DataError`` saying what is wrong with it."""
-    text = read_utf8(path, what)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(
-            f"{what} {path} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-        ) from exc
+    """JSON from a UTF-8 file, or a ``DataError`` saying what is wrong with it (also
+    nesting or a number over the limits of ``moot.safe_json``)."""
+    return loads(read_utf8(path, what), f"{what} {path}", DataError)

@@ -1,0 +1,146 @@
+"""What the per-turn detectors need to know about the turns before the one they judge,
+kept up to date as a transcript is read in order, so that judging every turn of a
+long transcript costs about as much per turn as judging one (``moot lint`` on 100,000
+turns). Nothing here decides anything; the detectors ask.
+
+- every content term said so far (with the motion's), and each side's own, as sets:
+  their size is bounded by the vocabulary, not by the number of turns;
+- each side's last ``RECENT`` turns' runs of words (``shingles``), pooled (each mapped
+  to the last turn that used it; older ones are pruned every ``RECENT`` turns), for
+  "is this copied from what the opponents said";
+- for repetition, each side's last ``REPEAT_WINDOW`` turns, and a sketch index of all
+  its earlier turns: three bands of the six content terms with the smallest stable
+  hash. Two turns with nearly the same content terms share a band, so an old turn
+  repeated word for word is still found, without comparing every pair.
+
+A transcript no longer than the windows is judged exactly as by comparing all pairs.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections import deque
+from collections.abc import Iterable
+
+from moot.detectors.lexical import cjk_runs, content_terms, latin_words
+from moot.detectors.transcript import Transcript
+
+RECENT = 50
+"""Turns per side whose words count as "what that side said" for copy checks."""
+REPEAT_WINDOW = 12
+"""Earlier turns of the same side always compared for repetition."""
+SKETCH_BANDS = 3
+"""Bands of two smallest-hash content terms each, indexing older turns."""
+BAND_CANDIDATES = 2
+"""Most recent older turns taken from each matching band."""
+
+
+SHINGLE_WORDS = 3
+"""English runs of this many words, and Chinese runs of one more characters, are what
+"copied" is measured on: a sentence copied from the opponent repeats their runs of
+words; one in the speaker's own words shares few, however common its words are."""
+
+
+def shingles(text: str) -> set[str]:
+    """The runs of ``SHINGLE_WORDS`` words (English) and ``SHINGLE_WORDS + 1``
+    characters (Chinese) of a text."""
+    words = latin_words(text)
+    found = {" ".join(words[i : i + SHINGLE_WORDS]) for i in range(len(words) - SHINGLE_WORDS + 1)}
+    size = SHINGLE_WORDS + 1
+    for run in cjk_runs(text):
+        found.update(run[i : i + size] for i in range(len(run) - size + 1))
+    return found
+
+
+def motion_terms(transcript: Transcript) -> set[str]:
+    """The content terms of the topic, the stances and the side names."""
+    texts = [transcript.topic, *transcript.sides, *transcript.sides.values()]
+    return {term for text in texts for term in content_terms(text)}
+
+
+def _term_hash(term: str) -> int:
+    return zlib.crc32(term.encode("utf-8"))
+
+
+def sketch(terms: Iterable[str]) -> tuple[tuple[int, ...], ...]:
+    """The bands of a turn's content-term sketch (empty for fewer than two terms)."""
+    hashes = sorted({_term_hash(t) for t in terms})[: 2 * SKETCH_BANDS]
+    return tuple(tuple(hashes[i : i + 2]) for i in range(0, len(hashes) - 1, 2))
+
+
+class TurnHistory:
+    """The turns of ``transcript`` before a given index, indexed for the detectors.
+    ``advance(index)`` takes in the turns up to (not including) ``index``; it only moves
+    forward, so the detectors are run on the turns in order."""
+
+    def __init__(self, transcript: Transcript) -> None:
+        self.transcript = transcript
+        self.position = 0
+        self.motion = motion_terms(transcript)
+        self.said: set[str] = set(self.motion)
+        self.side_terms: dict[str, set[str]] = {side: set() for side in transcript.sides}
+        self._recent: dict[str, deque[int]] = {side: deque() for side in transcript.sides}
+        self._pool: dict[str, dict[str, int]] = {side: {} for side in transcript.sides}
+        self._taken: dict[str, int] = dict.fromkeys(transcript.sides, 0)
+        self._window: dict[str, deque[int]] = {s: deque() for s in transcript.sides}
+        self._bands: dict[str, dict[tuple[int, ...], list[int]]] = {
+            side: {} for side in transcript.sides
+        }
+
+    def advance(self, index: int) -> None:
+        """Take in every turn before ``index``."""
+        if index < self.position:
+            raise ValueError("a TurnHistory only moves forward")
+        for i in range(self.position, index):
+            self._take(i)
+        self.position = index
+
+    def _take(self, i: int) -> None:
+        turn = self.transcript.turns[i]
+        terms = content_terms(turn.text)
+        self.said.update(terms)
+        self.side_terms[turn.side].update(terms)
+        # each word run of a side maps to the last of its turns that used it
+        recent, pool = self._recent[turn.side], self._pool[turn.side]
+        recent.append(i)
+        pool.update(dict.fromkeys(shingles(turn.text), i))
+        self._taken[turn.side] += 1
+        if len(recent) > RECENT:
+            recent.popleft()
+            if self._taken[turn.side] % RECENT == 0:  # now and then, forget older runs
+                oldest = recent[0]
+                self._pool[turn.side] = {g: at for g, at in pool.items() if at >= oldest}
+        window = self._window[turn.side]
+        window.append(i)
+        if len(window) > REPEAT_WINDOW:
+            old = window.popleft()
+            for band in sketch(content_terms(self.transcript.turns[old].text)):
+                self._bands[turn.side].setdefault(band, []).append(old)
+
+    def copied_share(self, part: str, sides: Iterable[str]) -> float:
+        """The share of ``part``'s word runs (``shingles``) found in the recent turns
+        of ``sides``."""
+        grams = shingles(part)
+        if not grams:
+            return 0.0
+        pools = [(self._pool[s], self._recent[s][0]) for s in sides if self._recent[s]]
+        found = sum(1 for g in grams if any(p.get(g, -1) >= oldest for p, oldest in pools))
+        return found / len(grams)
+
+    def repeat_candidates(self, side: str, terms: Iterable[str]) -> list[int]:
+        """Earlier turns of ``side`` worth comparing with a turn of these content
+        ``terms``: its last ``REPEAT_WINDOW`` turns and the older ones sharing a band."""
+        found = set(self._window[side])
+        bands = self._bands[side]
+        for band in sketch(terms):
+            found.update(bands.get(band, [])[-BAND_CANDIDATES:])
+        return sorted(found)
+
+
+def history_for(transcript: Transcript, index: int, history: TurnHistory | None) -> TurnHistory:
+    """``history`` moved to ``index``, or a new one when none is given (or it is past
+    ``index``, or belongs to another transcript)."""
+    if history is None or history.transcript is not transcript or history.position > index:
+        history = TurnHistory(transcript)
+    history.advance(index)
+    return history
