@@ -207,3 +207,12 @@ def test_a_declared_constraint_names_the_option_and_the_format() -> None:
     with pytest.raises(ConfigError, match=r"ratio must be at most 1, not 2 \(the probe format's"):
         ratio.check(2, "probe")
     ratio.check(0.5, "probe")
+
+
+@pytest.mark.parametrize(
+    ("value", "refusal"),
+    [("[" * 200 + "]" * 200, "deeper than"), ("9" * 5000, "integer of 5000 digits")],
+)
+def test_format_option_json_past_the_limits_is_refused(value: str, refusal: str) -> None:
+    with pytest.raises(ConfigError, match=refusal):
+        parse_pairs([f"k={value}"])

@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from moot import safe_json
 from moot.errors import ConfigError
-from moot.safe_json import MAX_DEPTH
 from moot.validation import check_number
 
 FlagType = type[int] | type[float] | type[str] | type[bool] | type[Any]
@@ -135,12 +135,11 @@ def parse_pairs(items: Sequence[str], fields: Iterable[FormatOption] = ()) -> di
         if not sep or not key:
             raise ConfigError(f"--format-option takes KEY=VALUE, not {item!r}")
         try:
-            options[key] = json.loads(value)
-        except RecursionError as exc:
-            raise ConfigError(
-                f"--format-option {key}: nested deeper than {MAX_DEPTH} levels"
-            ) from exc
-        except ValueError:
+            options[key] = safe_json.loads(value, f"--format-option {key}")
+        except ConfigError as exc:
+            # text that is not JSON is a text value; JSON past the limits is refused
+            if not isinstance(exc.__cause__, json.JSONDecodeError):
+                raise
             parse = parsers.get(key)
             options[key] = value if parse is None else parse(value)
     return options
