@@ -40,6 +40,7 @@ from typing import Final, Literal
 from moot.formats.market.data.citations import Citation, extract_citations
 from moot.formats.market.data.facts import Fact, FactSheet, fact_sheet
 from moot.formats.market.data.kb import KnowledgeBase
+from moot.numerals import agrees
 
 Status = Literal["matched", "derived", "unsupported"]
 UNSUPPORTED_PENALTY: Final = 2.0
@@ -82,18 +83,6 @@ class EvidenceReport:
     @property
     def supported(self) -> tuple[NumberCheck, ...]:
         return tuple(c for c in self.checks if c.status != "unsupported")
-
-
-def agrees(cited: float, ulp: float, kb: float, *, signed: bool) -> bool:
-    """Whether ``kb`` rounds or truncates to ``cited`` at precision ``ulp`` (rule 2),
-    comparing signs only when the citation wrote one (rule 3)."""
-    if not signed:
-        cited, kb = abs(cited), abs(kb)
-    eps = 1e-9 * max(1.0, abs(kb))
-    if abs(cited - kb) <= ulp / 2 + eps:
-        return True
-    same_sign = kb == 0 or (cited >= 0) == (kb >= 0)
-    return same_sign and abs(cited) - eps <= abs(kb) < abs(cited) + ulp - eps
 
 
 def _distance(cited: float, fact: Fact) -> float:
