@@ -58,7 +58,8 @@ def written_unit(digits: str) -> float:
 
 def _cn_integer(text: str) -> int:
     """A Chinese integer numeral: 十/百/千 scale the digit before them within a group,
-    万 closes a group of ten thousands and 亿 one of hundred millions (万亿 = 10^12).
+    万 closes a group of ten thousands and 亿 one of hundred millions (万亿 = 10^12); a
+    scale character with no digit before it counts one (``万`` = 10^4, ``千`` = 1000).
     Digits written one after another with no scale character (``二〇二三``) are read
     positionally."""
     if len(text) > 1 and all(ch in CN_DIGITS for ch in text):
@@ -71,10 +72,11 @@ def _cn_integer(text: str) -> int:
             section += (digit or 1) * {"十": 10, "百": 100, "千": 1000}[ch]
             digit = 0
         elif ch == "万":
-            ten_thousands += (section + digit) * 10_000
+            ten_thousands += (section + digit or 1) * 10_000
             section, digit = 0, 0
         elif ch == "亿":
-            hundred_millions = (hundred_millions + ten_thousands + section + digit) * 100_000_000
+            group = hundred_millions + ten_thousands + section + digit
+            hundred_millions = (group or 1) * 100_000_000
             ten_thousands, section, digit = 0, 0, 0
     return hundred_millions + ten_thousands + section + digit
 

@@ -17,6 +17,9 @@ digits (``３．５``), signs (``+``, ``-``, ``−``), currencies, scale words
 10``) and Chinese numerals (``二十八点五``, ``一百零五``, ``二〇二三``, read by
 :func:`moot.numerals.cn_number`, the reader the market check uses).
 
+A hedged whole number ("about 500", "约40%", "1100左右") counts its trailing zeros as
+rounding, however short it is (``about 500`` -> precision 100).
+
 What is not a number: digits glued to letters (``COVID-19``, ``G20``, ``Q3``,
 ``S2:p14``, ``5G``), ordinals (``2nd``, ``第3``, ``第三``) and list markers at a
 line start (``1.``, ``(2)``). In a passage (``liberal``), English number words
@@ -90,8 +93,8 @@ _DENOM = (
 )
 _CN = CN_NUMERAL_CHARS
 _MASKS: Final = (
-    # identifiers and names with digits: COVID-19, G20, Q3, H1N1, S2:p14, FY2024
-    re.compile(r"(?<![\w.])[^\W\d]+(?:[-:]?[^\W\d]*\d+)+[^\W\d]*(?![\w])", re.I),
+    # identifiers and names with digits (Latin letters): COVID-19, G20, Q3, H1N1, S2:p14
+    re.compile(r"(?<![A-Za-z0-9_.])[A-Za-z_]+(?:[-:]?[A-Za-z_]*\d+)+[A-Za-z_]*(?![A-Za-z0-9_])"),
     # ordinals and list markers: 2nd, 第3, 第三, #2, (1), "1." at a line start
     re.compile(rf"(?<![\d.])\d+(?:st|nd|rd|th)(?![a-z])|第\s*(?:\d+|[{_CN}]+)|#\s*\d+", re.I),
     re.compile(r"(?m:^\s*\(?\d{1,2}[.)、](?!\d))"),
@@ -106,20 +109,34 @@ _ONE_IN: Final = re.compile(
     re.I,
 )
 _SLASH: Final = re.compile(r"(?<![\d./,])(?P<a>\d{1,4})\s*/\s*(?P<b>\d{1,4})(?![\d./%,])")
+_PERCENT_AFTER: Final = re.compile(
+    r"\s*(?:%|per\s?cent|percentage[\s-]points?|(?:to|-|and)\s+[\d/ -]+\s*(?:%|per\s?cent))", re.I
+)
+_MIXED: Final = re.compile(
+    r"(?<![\d./,])(?P<whole>\d{1,4})(?:-|\s+)(?P<a>\d{1,2})\s*/\s*(?P<b>\d{1,2})(?![\d./,])"
+)
+_VULGAR: Final = {"¼": "-1/4", "½": "-1/2", "¾": "-3/4", "⅓": "-1/3", "⅔": "-2/3", "⅛": "-1/8"}
 _NUMBER: Final = re.compile(
     r"(?P<sign>(?<![\w.,)\]%])[+-])?"
     r"(?P<cur>us\$|hk\$|\$|¥|€|£|rmb\s?|cny\s?|usd\s?)?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?P<mag>\s?(?:万亿|亿|万|千)|\s?(?:trillion|billion|million|thousand|tn|bn|mn)(?![a-z])"
     r"|[kmbt](?![a-z]))?"
-    r"(?P<unit>\s?(?:%|percentage[\s-]points?|per\s?cent|pct|pp|个百分点|百分点"
-    r"|basis[\s-]points?|bps?|基点|倍|times)(?![a-z])|x(?![a-z])|×)?",
+    r"(?P<unit>[\s-]?(?:%|percentage[\s-]points?|per\s?cent|pct|pp|个百分点|百分点"
+    r"|basis[\s-]points?|bps?|基点|倍|times)(?![a-z])|x(?![a-z])|×)?"
+    r"(?P<sfx>\s?(?:gib|mib|gb|mb|kb|tb|ms|km|kg|cm|mm|g|s|h)(?![a-z]))?",
     re.I,
 )
 _CN_NUMBER: Final = re.compile(
     rf"(?P<pct>百分之)?(?P<cn>[{_CN}]+)"
     rf"(?P<unit>个百分点|百分点|倍|成(?![为立长功本员果就熟交效绩])|分之(?P<num>[{_CN}]+))?"
 )
+_HEDGE_BEFORE: Final = re.compile(
+    r"(?:\b(?:about|around|roughly|approximately|approx\.?|nearly|almost|some|circa)"
+    r"|[~≈]|约|大约|大概|近|将近|接近)\s*(?:us\$|\$|¥|€|£)?$",
+    re.I,
+)
+_HEDGE_AFTER: Final = re.compile(r"^\s*(?:\S{0,3}\s*)?(?:左右|上下)")
 _CN_WORDS: Final = frozenset({"十分", "万一", "千万", "一一", "一点", "百分", "一万一"})
 """Strings of numeral characters that are ordinary words in a claim (十分 = very)."""
 
@@ -127,6 +144,8 @@ _CN_WORDS: Final = frozenset({"十分", "万一", "千万", "一一", "一点", 
 def prepare(text: str) -> str:
     """``text`` as numbers are read from it: NFKC (full-width forms as half-width),
     dashes and minus signs as ``-``, case-folded."""
+    for glyph, written in _VULGAR.items():
+        text = re.sub(rf"(?<=\d){glyph}", written, text).replace(glyph, written.lstrip("-"))
     text = unicodedata.normalize("NFKC", text)
     return ascii_digits(text.translate(_TABLE)).casefold()
 
@@ -139,9 +158,28 @@ def _count(word: str) -> int | None:
     return int(word) if word.isdigit() else _WORDS.get(word.lower())
 
 
+def _mixed(text: str, found: list[Number]) -> str:
+    """Mixed numbers (``5-3/4``, ``2 1/4``, ``2¼``) and ``a/b`` followed by a percent
+    word (``1/4 percent``, ``1/4 to 1/2 percent``, ``1/4 percentage point``): values in
+    percent points when a percent word follows, precision one unit of the denominator."""
+    for pattern in (_MIXED, _SLASH):
+        for match in pattern.finditer(text):
+            a, b = int(match.group("a")), int(match.group("b"))
+            whole = int(match.groupdict().get("whole") or 0)
+            percent = _PERCENT_AFTER.match(text, match.end()) is not None
+            if not b or a >= b or (pattern is _SLASH and not percent):
+                continue
+            value = whole + a / b
+            kind: NumberKind = "percent" if percent else "number"
+            found.append(Number(match.group(0), value, 1 / b, kind, mantissa=value,
+                                mantissa_unit=1 / b))  # fmt: skip
+            text = _blank(text, match.start(), match.end())
+    return text
+
+
 def _fractions(text: str, found: list[Number], *, keep_parts: bool) -> str:
     """Fractions in words, ``a in b`` and ``a/b``; blanked unless their parts are to be
-    read as numbers too (``keep_parts``: in a passage)."""
+    read as numbers too (``keep_parts``: in a passage, for fractions in words)."""
     for pattern in (_FRACTION_WORDS, _ONE_IN, _SLASH):
         for match in pattern.finditer(text):
             if match.groupdict().get("half") or match.groupdict().get("cnhalf"):
@@ -157,7 +195,7 @@ def _fractions(text: str, found: list[Number], *, keep_parts: bool) -> str:
             if not b or not a or a > b:
                 continue
             found.append(Number(match.group(0).strip(), a / b, 0.0, "fraction"))
-            if not keep_parts:
+            if not keep_parts or pattern is _SLASH:
                 text = _blank(text, match.start(), match.end())
     return text
 
@@ -183,11 +221,17 @@ def _digit_numbers(text: str, found: list[Number]) -> str:
         digits = match.group("num").replace(",", "")
         magnitude = (match.group("mag") or "").strip()
         factor = MAGNITUDES.get(magnitude.lower(), 1.0) if magnitude else 1.0
-        kind, unit_factor = _unit_of(match.group("unit") or "")
+        kind, unit_factor = _unit_of((match.group("unit") or "").lstrip("-"))
         if text[max(0, start - 3) : start] == "百分之":
             kind = "percent"
         year_like = len(digits) == 4 and digits.isdigit() and 1900 <= int(digits) <= 2100
         unit = 1.0 if year_like else written_unit(digits)
+        if "." not in digits and (
+            _HEDGE_BEFORE.search(text[max(0, start - 16) : start])
+            or _HEDGE_AFTER.match(text[end : end + 8])
+        ):
+            zeros = len(digits) - len(digits.rstrip("0"))
+            unit = max(unit, 10.0 ** min(zeros, len(digits) - 1))
         sign = -1.0 if match.group("sign") == "-" else 1.0
         mantissa = sign * float(digits) * unit_factor
         found.append(
@@ -240,6 +284,7 @@ def read_numbers(text: str, *, liberal: bool = False) -> list[Number]:
         for match in pattern.finditer(work):
             work = _blank(work, match.start(), match.end())
     found: list[Number] = []
+    work = _mixed(work, found)
     work = _fractions(work, found, keep_parts=liberal)
     work = _digit_numbers(work, found)
     work = _cn_numbers(work, found, liberal=liberal)

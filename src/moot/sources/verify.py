@@ -84,8 +84,11 @@ def supports(passage: Number, cited: Number) -> bool:
     3. **Percent and fraction forms**: a percentage matches a percentage, or a fraction
        at its share (``25%`` = ``1/4`` = ``a quarter`` = ``1 in 4`` = ``四分之一``), or
        a bare number of the passage; a fraction matches an equal fraction or a
-       percentage that rounds to its share at the percentage's precision. A bare cited
-       number matches a number of any form.
+       percentage that rounds to its share, or to its value, at the percentage's
+       precision ("a quarter point" = ``0.25 percentage point`` = ``25 basis points``).
+       A mixed number or fraction before a percent word is a percentage
+       (``5-3/4 percent`` = ``5.75%``, ``1/4 percentage point`` = ``0.25`` points). A
+       bare cited number matches a number of any form.
     4. **Small counts**: a bare whole number up to 12 is also found as an English number
        word or a Chinese numeral of the passage (``3`` = ``three`` = ``三``).
     """
@@ -93,8 +96,9 @@ def supports(passage: Number, cited: Number) -> bool:
     if cited.kind == "fraction":
         if passage.kind == "fraction":
             return abs(passage.value - cited.value) < 1e-9
-        return passage.kind == "percent" and agrees(
-            passage.value, passage.unit, cited.share, signed=False
+        return passage.kind == "percent" and any(
+            agrees(passage.value, passage.unit, value, signed=False)
+            for value in (cited.share, cited.value)
         )
     if passage.kind == "fraction":
         return cited.kind == "percent" and agrees(
