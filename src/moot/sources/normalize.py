@@ -73,8 +73,29 @@ def find_quote(passage: str, quote: str) -> bool:
     text = normalise_text(passage)
     at = 0
     for fragment in fragments:
-        found = text.find(fragment, at)
+        found = _find_whole(text, fragment, at)
         if found < 0:
             return False
         at = found + len(fragment)
     return True
+
+
+def _find_whole(text: str, fragment: str, start: int) -> int:
+    """Where ``fragment`` occurs in ``text`` from ``start`` on without cutting through
+    a number at either end ("by 5" is not in "by 50"); -1 if nowhere."""
+    found = text.find(fragment, start)
+    while found >= 0:
+        end = found + len(fragment)
+        cut_before = fragment[0].isdigit() and found > 0 and text[found - 1].isdigit()
+        cut_after = fragment[-1].isdigit() and end < len(text) and _continues_number(text, end)
+        if not cut_before and not cut_after:
+            return found
+        found = text.find(fragment, found + 1)
+    return -1
+
+
+def _continues_number(text: str, at: int) -> bool:
+    """Whether the number ending before ``at`` goes on (``5`` of ``50`` or ``5.25``)."""
+    if text[at].isdigit():
+        return True
+    return text[at] in ".," and at + 1 < len(text) and text[at + 1].isdigit()

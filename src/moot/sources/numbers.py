@@ -137,8 +137,9 @@ _HEDGE_BEFORE: Final = re.compile(
     re.I,
 )
 _HEDGE_AFTER: Final = re.compile(r"^\s*(?:\S{0,3}\s*)?(?:左右|上下)")
-_CN_WORDS: Final = frozenset({"十分", "万一", "千万", "一一", "一点", "百分", "一万一"})
-"""Strings of numeral characters that are ordinary words in a claim (十分 = very)."""
+_CN_WORDS: Final = frozenset({"万一", "千万", "一一", "百万一"})
+"""Strings of numeral characters that are ordinary words in a claim (万一 = in case,
+千万 = by all means)."""
 
 
 def prepare(text: str) -> str:

@@ -9,8 +9,9 @@ Statuses, in the order they are decided:
 - ``not_in_source``: the quote is empty, or does not occur in the passage after both
   are normalised (:mod:`moot.sources.normalize`); a quote may leave text out with an
   ellipsis, its pieces then occurring in order;
-- ``number_mismatch``: a number of the claim or the quote (:mod:`moot.sources.numbers`)
-  is not supported by any number of the passage (:func:`supports`);
+- ``number_mismatch``: a number of the claim (:mod:`moot.sources.numbers`) is not
+  supported by any number of the passage (:func:`supports`); the quote's numbers are
+  the passage's own once the quote is found, cut nowhere inside a number;
 - ``verified``: otherwise.
 
 The note says what was wrong, naming the number and the passage's closest number,
@@ -171,7 +172,7 @@ def verify_citation(passage_text: str, quote: str, claim_text: str, lang: str) -
                 note = words["not_found_numbers"].format(numbers=_numbers_note(missing, words))
                 return CitationCheck("not_in_source", note)
         return CitationCheck("not_in_source", words["not_found"])
-    missing = unsupported_numbers(passage_text, f"{claim_text}\n{quote}")
+    missing = unsupported_numbers(passage_text, claim_text)
     if missing:
         note = words["mismatch"].format(numbers=_numbers_note(missing, words))
         return CitationCheck("number_mismatch", note)
