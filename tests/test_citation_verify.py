@@ -241,3 +241,21 @@ def test_a_slash_fraction_lends_no_parts_to_other_claims() -> None:
     vote = "Three quarters, 3/4 of the vote, went to the motion."
     assert status(vote, "the motion", "75% backed it") == "verified"
     assert status(vote, "the motion", "it won 4 votes") == "number_mismatch"
+
+
+# ---- penalty ----------------------------------------------------------------------
+
+
+def test_unverified_citations_cost_evidence_points_like_unsupported_numbers() -> None:
+    from moot.sources.penalty import penalised_evidence
+
+    ok, bad = CitationCheck("verified", ""), CitationCheck("number_mismatch", "x")
+    missing = CitationCheck("not_in_source", "x")
+    reasoning = CitationCheck("no_source", "x")
+    assert penalised_evidence(8, [ok, ok]) == 8
+    assert penalised_evidence(8, [ok, bad]) == 6
+    assert penalised_evidence(8, [ok, bad, missing]) == 4
+    assert penalised_evidence(8, [bad]) == 3  # all unverified: capped at 3
+    assert penalised_evidence(2, [bad, missing]) == 1  # never below 1
+    assert penalised_evidence(8, [reasoning]) == 8  # reasoning only costs nothing
+    assert penalised_evidence(8, []) == 8

@@ -70,7 +70,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             *("moot.terminal", "moot.safe_json", "moot.numerals"),
             # the citation verifier: pure text and number checks
             *("moot.sources", "moot.sources.verify", "moot.sources.normalize"),
-            "moot.sources.numbers",
+            *("moot.sources.numbers", "moot.sources.penalty"),
         ),
     ),
 )
