@@ -14,15 +14,19 @@ digits (``３．５``), signs (``+``, ``-``, ``−``), currencies, scale words
 0.01 points, ``百分之三点五``, ``个百分点``, ``基点``, ``三成`` = 30%), multiples
 (``15x``, ``15倍``), fractions (``3/4``, ``三分之一``, ``one third``,
 ``two-thirds``, ``a quarter of``, ``half of``, ``一半``, ``1 in 5``, ``3 out of
-10``) and Chinese numerals (``二十八点五``, ``一百零五``, ``二〇二三``, read by
-:func:`moot.numerals.cn_number`, the reader the market check uses).
+10``), mixed numbers (``5-3/4``, ``2 1/4``, ``2¼``; before a percent word a mixed
+number or fraction is a percentage: ``1/4 percentage point`` = 0.25 points), unit
+suffixes (``13GB``, ``6G``) and Chinese numerals (``二十八点五``, ``一百零五``,
+``二〇二三``, ``万``, read by :func:`moot.numerals.cn_number`, the reader the market
+check uses).
 
 A hedged whole number ("about 500", "约40%", "1100左右") counts its trailing zeros as
 rounding, however short it is (``about 500`` -> precision 100).
 
-What is not a number: digits glued to letters (``COVID-19``, ``G20``, ``Q3``,
-``S2:p14``, ``5G``), ordinals (``2nd``, ``第3``, ``第三``) and list markers at a
-line start (``1.``, ``(2)``). In a passage (``liberal``), English number words
+What is not a number: digits after Latin letters (``COVID-19``, ``G20``, ``Q3``,
+``S2:p14``), digits before letters that are no unit, ordinals (``2nd``, ``第3``,
+``第三``), list markers at a line start (``1.``, ``(2)``), and the parts of a slash
+fraction. In a passage (``liberal``), English number words
 (``three``, ``twenty``) and single Chinese numerals (``三``) are read too, so that a
 small count in a claim can be found in them; in a claim or quote a Chinese numeral is
 read only when it cannot be an ordinary word (two characters or more, or with a unit).
