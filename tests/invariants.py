@@ -241,7 +241,11 @@ def check_market(doc: dict[str, Any]) -> None:
         assert 0 <= a["confidence"] <= 1
         assert a["counterpoints"]
         check = a["check"]
-        unsupported = [n for n in check["numbers"] if n["status"] == "unsupported"]
+        unsupported = [
+            n
+            for n in check["numbers"]
+            if n["status"] in ("unsupported", "wrong_entity", "wrong_period")
+        ]
         assert check["unsupported"] == len(unsupported)
         assert check["checked"] == len(check["numbers"])
 

@@ -8,16 +8,16 @@ from typing import Any
 import pytest
 
 from moot.formats.market.data.analysts import load_panel
-from moot.formats.market.data.citations import cn_number, extract_citations
+from moot.formats.market.data.citations import extract_citations
 from moot.formats.market.data.evidence import (
     EvidenceReport,
     NumberCheck,
-    agrees,
     penalised_evidence,
     verify_numbers,
 )
 from moot.formats.market.data.kb import KnowledgeBase, parse_kb
 from moot.formats.market.data.slices import agent_slice
+from moot.numerals import agrees, cn_number
 
 KB: dict[str, Any] = {
     "meta": {"as_of": "2026-05-15", "source": "test fixture", "warnings": []},

@@ -8,7 +8,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from moot.briefing import Block, Bullets, Paragraph, Section, Table
-from moot.formats.market.payload import MarketEvidenceCheck, MarketNumberRecord, MarketPayload
+from moot.formats.market.payload import (
+    FLAGGED_STATUSES,
+    MarketEvidenceCheck,
+    MarketNumberRecord,
+    MarketPayload,
+)
 from moot.formats.market.rounds import checks_of
 from moot.schema import DebateResult
 
@@ -115,7 +120,9 @@ def _flag_row(where: str, n: MarketNumberRecord, L: Mapping[str, str]) -> list[s
 
 def _evidence_section(body: MarketPayload, L: Mapping[str, str]) -> Section:
     checks: list[tuple[str, MarketEvidenceCheck]] = checks_of(body)
-    counts = {"matched": 0, "derived": 0, "quoted": 0, "unsupported": 0}
+    counts = dict.fromkeys(
+        ("matched", "derived", "quoted", "unsupported", "wrong_entity", "wrong_period"), 0
+    )
     for _, check in checks:
         for n in check.numbers:
             counts[n.status] += 1
@@ -132,7 +139,7 @@ def _evidence_section(body: MarketPayload, L: Mapping[str, str]) -> Section:
         _flag_row(label, n, L)
         for label, check in checks
         for n in check.numbers
-        if n.status == "unsupported"
+        if n.status in FLAGGED_STATUSES
     ]
     if rows:
         blocks.append(

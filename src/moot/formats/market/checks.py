@@ -15,7 +15,12 @@ from dataclasses import dataclass
 
 from moot.formats.market.data.evidence import EvidenceReport, NumberCheck, verify_numbers
 from moot.formats.market.data.kb import KnowledgeBase
-from moot.formats.market.payload import CheckStatus, MarketEvidenceCheck, MarketNumberRecord
+from moot.formats.market.payload import (
+    FLAGGED_STATUSES,
+    CheckStatus,
+    MarketEvidenceCheck,
+    MarketNumberRecord,
+)
 
 _SEPARATOR = "\n"
 
@@ -73,7 +78,7 @@ def check_fields(
     for check in report.checks:
         where = next(name for start, name in reversed(starts) if start <= check.start)
         status: CheckStatus = check.status
-        if status == "unsupported" and _key(check) in quoted:
+        if status in FLAGGED_STATUSES and _key(check) in quoted:
             status = "quoted"
         else:
             own.append(check)
@@ -92,7 +97,7 @@ def check_fields(
                 else None,
             )
         )
-    unsupported = sum(r.status == "unsupported" for r in records)
+    unsupported = sum(r.status in FLAGGED_STATUSES for r in records)
     return Checked(
         MarketEvidenceCheck(checked=len(records), unsupported=unsupported, numbers=records),
         EvidenceReport(tuple(own)),
@@ -100,9 +105,10 @@ def check_fields(
 
 
 def unsupported_texts(checked: MarketEvidenceCheck, where: str | None = None) -> list[str]:
-    """The cited texts flagged unsupported (in field ``where`` only, if given)."""
+    """The cited texts flagged (unsupported, wrong entity or wrong period; in field
+    ``where`` only, if given)."""
     return [
         n.text
         for n in checked.numbers
-        if n.status == "unsupported" and (where is None or n.where == where)
+        if n.status in FLAGGED_STATUSES and (where is None or n.where == where)
     ]

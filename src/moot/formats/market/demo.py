@@ -26,7 +26,7 @@ from pydantic import BaseModel
 
 from moot.demo_text import shorten
 from moot.errors import BackendError
-from moot.formats.market.data.evidence import agrees, verify_numbers
+from moot.formats.market.data.evidence import verify_numbers
 from moot.formats.market.data.facts import fact_sheet
 from moot.formats.market.data.kb import Indicator, KnowledgeBase
 from moot.formats.market.payload import ATTACKS, CHALLENGE_TYPES, ChallengeType, MarketArgument
@@ -49,6 +49,7 @@ from moot.formats.market.rounds import (
 from moot.judging import demo as judge_demo
 from moot.judging.judge import JudgeCall
 from moot.llm.scripted import DemoRequest, register_demo_writer
+from moot.numerals import agrees
 from moot.text import word_count
 
 LANGS: Final = ("en", "zh")

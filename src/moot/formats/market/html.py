@@ -17,7 +17,7 @@ from moot.errors import MootError
 from moot.formats.common.html import Argument, ArgumentView
 from moot.formats.market.briefing import lead_judge
 from moot.formats.market.inputs import analysts_of
-from moot.formats.market.payload import MarketPayload
+from moot.formats.market.payload import FLAGGED_STATUSES, MarketPayload
 from moot.report.html import generic
 from moot.report.html.common import ItemVerdict, add_turn, item_verdicts
 from moot.report.html.labels import label
@@ -183,7 +183,7 @@ def trace_section(ctx: Context, turns: list[TurnView]) -> Section:
                 unsupported=tuple(
                     Unsupported(n.text, n.field or "-", n.kb_value or "-")
                     for n in argument.check.numbers
-                    if n.status == "unsupported"
+                    if n.status in FLAGGED_STATUSES
                 ),
                 verdict=verdicts[item.id],
                 opening_anchor=turns[index].anchor,

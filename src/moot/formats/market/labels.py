@@ -52,9 +52,11 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "market.evidence": "Evidence check (every cited number verified by code)",
         "market.evidence.summary": "{checked} numbers and dates checked: {matched} found in the"
         " data, {derived} computed from cited fields, {quoted} quoted from an opponent,"
-        " {unsupported} unsupported.",
-        "market.evidence.rule": "Rule: each unsupported number in an argument takes {per:g}"
-        " points off its evidence score (1-10); an argument whose every number is unsupported"
+        " {unsupported} unsupported, {wrong_entity} of another index or ticker than the text"
+        " names, {wrong_period} of another period than the text names.",
+        "market.evidence.rule": "Rule: each flagged number in an argument (unsupported, or of"
+        " another index or period than the text names) takes {per:g}"
+        " points off its evidence score (1-10); an argument whose every number is flagged"
         " scores at most {cap:g}; never below {floor:g}. The trace shows the judge's score and"
         " the penalised one.",
         "market.evidence.none": "No unsupported number.",
@@ -70,7 +72,7 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "col.opponents": "Cross-examines",
         "col.confidence": "Confidence",
         "col.evidence_score": "Evidence (judge -> code)",
-        "col.unsupported": "Unsupported",
+        "col.unsupported": "Flagged",
         "col.where": "Field",
         "col.cited": "Cited",
         "col.closest": "Closest field",
@@ -86,7 +88,7 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         " number), and where it stood in the end.",
         "html.evidence_check": "Evidence check",
         "html.numbers_checked": "{n} numbers checked",
-        "html.unsupported_numbers": "Not in the data",
+        "html.unsupported_numbers": "Not in the data, or of another index or period",
         "html.counterpoints": "Counterpoints",
         "html.challenge_by": "Challenge from {agent}",
         "html.refined_claims": "Claims that stand",
@@ -127,9 +129,11 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "因此每位裁判都按逻辑 30%、证据 30%、清晰度 20%、说服力 20% 计分。",
         "market.evidence": "证据核查（每个引用的数字都由代码核对）",
         "market.evidence.summary": "共核对 {checked} 个数字和日期：{matched} 个在数据中找到，"
-        "{derived} 个由引用的字段计算得出，{quoted} 个引自对手，{unsupported} 个无依据。",
-        "market.evidence.rule": "规则：论据中每个无依据的数字扣除其证据得分（1-10）{per:g} 分；"
-        "所有数字都无依据的论据最多得 {cap:g} 分；最低 {floor:g} 分。"
+        "{derived} 个由引用的字段计算得出，{quoted} 个引自对手，{unsupported} 个无依据，"
+        "{wrong_entity} 个属于文中所说之外的指数或代码，{wrong_period} 个属于文中所说之外的期间。",
+        "market.evidence.rule": "规则：论据中每个被标记的数字（无依据，或属于文中所说之外的指数"
+        "或期间）扣除其证据得分（1-10）{per:g} 分；"
+        "所有数字都被标记的论据最多得 {cap:g} 分；最低 {floor:g} 分。"
         "追溯表同时列出裁判的原始得分和扣分后的得分。",
         "market.evidence.none": "没有无依据的数字。",
         "market.elsewhere": "在知识库的 {field} 中，但不在该分析师的数据切片内",
@@ -143,7 +147,7 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "col.opponents": "质询对象",
         "col.confidence": "置信度",
         "col.evidence_score": "证据（裁判 -> 代码）",
-        "col.unsupported": "无依据",
+        "col.unsupported": "被标记",
         "col.where": "字段",
         "col.cited": "引用",
         "col.closest": "最接近的字段",
@@ -158,7 +162,7 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "后的分数），以及它最终的状态。",
         "html.evidence_check": "证据核查",
         "html.numbers_checked": "核对了 {n} 个数字",
-        "html.unsupported_numbers": "数据中没有",
+        "html.unsupported_numbers": "数据中没有，或属于其他指数或期间",
         "html.counterpoints": "反论点",
         "html.challenge_by": "来自 {agent} 的质询",
         "html.refined_claims": "仍然成立的论点",

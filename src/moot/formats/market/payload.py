@@ -21,7 +21,9 @@ Direction = Literal["up", "down"]
 STANDINGS = ("UPHELD", "WEAKENED", "REFUTED", "UNCERTAIN")
 """How an opening argument stood after cross-examination (best, partial, worst,
 uncertain)."""
-CheckStatus = Literal["matched", "derived", "unsupported", "quoted"]
+CheckStatus = Literal["matched", "derived", "unsupported", "wrong_entity", "wrong_period", "quoted"]
+FLAGGED_STATUSES: frozenset[str] = frozenset({"unsupported", "wrong_entity", "wrong_period"})
+"""The statuses the unsupported-number rule penalises (each one counts as flagged)."""
 
 
 class _Frozen(BaseModel):
@@ -35,7 +37,11 @@ class MarketNumberRecord(_Frozen):
     ``status``: ``matched`` (a field of the data holds it, within rounding),
     ``derived`` (computed from two cited fields: ``field`` is the formula),
     ``unsupported`` (no field of the speaker's data holds it: ``field`` is the closest
-    candidate), or ``quoted`` (a number of the opponent's that a challenge or a
+    candidate), ``wrong_entity`` (the text names an index, sector or ticker, and only
+    another entry's field holds the number: ``field`` is that field, ``note`` names
+    the named entry's), ``wrong_period`` (the text names a period or horizon, and only
+    a field of another period holds it: ``field`` is that field, ``note`` names the
+    named period's), or ``quoted`` (a number of the opponent's that a challenge or a
     closing repeats; not the speaker's own claim). ``where`` is the field of the reply
     (``evidence``, ``counterpoints[2]``). For an unsupported number, ``elsewhere`` names
     a field of the whole knowledge base that holds it, outside the speaker's slice."""
@@ -52,7 +58,8 @@ class MarketNumberRecord(_Frozen):
 
 
 class MarketEvidenceCheck(_Frozen):
-    """Every number one text cites, checked; ``unsupported`` counts those flagged."""
+    """Every number one text cites, checked; ``unsupported`` counts those flagged
+    (``unsupported``, ``wrong_entity`` or ``wrong_period``)."""
 
     checked: int
     unsupported: int

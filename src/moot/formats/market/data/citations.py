@@ -30,6 +30,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Final, Literal
 
+from moot.numerals import CN_NUMERAL_CHARS, MAGNITUDES, ascii_digits, cn_number, written_unit
+
 CitationKind = Literal["percent", "ratio", "number", "money", "fraction", "date"]
 DatePrecision = Literal["day", "month", "year", "month_day"]
 
@@ -40,11 +42,6 @@ KNOWN_NAMES: Final = (
     "Stoxx 600", "STOXX 50", "KOSPI 200", "Sensex 30", "Nifty 50", "CSI 300", "CSI 500",
     "CSI 1000", "沪深300", "中证500", "中证1000", "上证50", "上证180", "深证100", "创业板50",
     "科创50", "恒生科技", "MSCI ACWI", "Dow 30", "G7", "G20", "COVID-19", "Web3", "5G", "4G",
-)  # fmt: skip
-
-_FULLWIDTH = str.maketrans(
-    {**{chr(0xFF10 + i): str(i) for i in range(10)}, "％": "%", "．": ".", "＋": "+",
-     "－": "-", "−": "-", "／": "/", "（": "(", "）": ")", "＄": "$"}
 )  # fmt: skip
 
 _MONTHS = {
@@ -107,17 +104,10 @@ _NUMBER = re.compile(
     r"|basis points?|bps?|基点|倍|times)(?![A-Za-z])|x(?![A-Za-z])|×)?"
 )
 _FRACTION = re.compile(r"(?<![\d.,/])(?P<a>\d{1,4})\s*/\s*(?P<b>\d{1,4})(?![\d.,/%])")
-_CN_DIGITS: Final = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5,
-                     "六": 6, "七": 7, "八": 8, "九": 9}  # fmt: skip
-_CN = "零〇一二两三四五六七八九十百千万亿点"
+_CN = CN_NUMERAL_CHARS
 _CN_NUMBER = re.compile(
     rf"百分之(?P<pct>[{_CN}]+)|(?P<num>[{_CN}]+)(?P<unit>倍|个百分点)|(?P<dec>[{_CN}]+点[{_CN}]+)"
 )
-_MAGNITUDES: Final = {
-    "万亿": 1e12, "亿": 1e8, "万": 1e4, "千": 1e3, "trillion": 1e12, "tn": 1e12, "t": 1e12,
-    "billion": 1e9, "bn": 1e9, "b": 1e9, "million": 1e6, "mn": 1e6, "m": 1e6,
-    "thousand": 1e3, "k": 1e3,
-}  # fmt: skip
 _CONNECTOR = re.compile(
     r"(?:[\s,:=：，~≈(（]|\b(?:is|was|are|were|at|of|stands?|stood|sits?|sitting|near|around|about"
     r"|approximately|approx\.?|roughly|nearly|almost|only|just|reading|level|value|ratio|currently"
@@ -190,7 +180,7 @@ class Citation:
 
 def normalise(text: str) -> str:
     """Full-width digits and signs as ASCII (one character for one: offsets hold)."""
-    return text.translate(_FULLWIDTH)
+    return ascii_digits(text)
 
 
 def _blank(text: str, start: int, end: int) -> str:
@@ -243,48 +233,6 @@ def _dates(text: str) -> tuple[list[Citation], str]:
             )
             text = _blank(text, match.start(), match.end())
     return found, text
-
-
-def _ulp(digits: str) -> float:
-    """One unit in the last written digit of ``digits`` (commas already removed)."""
-    if "." in digits:
-        return 10.0 ** -len(digits.split(".")[1])
-    stripped = digits.lstrip("0") or "0"
-    zeros = len(stripped) - len(stripped.rstrip("0")) if len(stripped) >= 4 else 0
-    ulp = 1.0
-    while zeros and ulp * 10 <= float(stripped) / 100:
-        ulp *= 10
-        zeros -= 1
-    return ulp
-
-
-def _cn_integer(text: str) -> int:
-    """A Chinese integer numeral: 十/百/千 scale the digit before them within a group,
-    万 closes a group of ten thousands and 亿 one of hundred millions (万亿 = 10^12)."""
-    hundred_millions, ten_thousands, section, digit = 0, 0, 0, 0
-    for ch in text:
-        if ch in _CN_DIGITS:
-            digit = _CN_DIGITS[ch]
-        elif ch in "十百千":
-            section += (digit or 1) * {"十": 10, "百": 100, "千": 1000}[ch]
-            digit = 0
-        elif ch == "万":
-            ten_thousands += (section + digit) * 10_000
-            section, digit = 0, 0
-        elif ch == "亿":
-            hundred_millions = (hundred_millions + ten_thousands + section + digit) * 100_000_000
-            ten_thousands, section, digit = 0, 0, 0
-    return hundred_millions + ten_thousands + section + digit
-
-
-def cn_number(text: str) -> tuple[float, float]:
-    """A Chinese numeral (``二十八点五``) as (value, ulp)."""
-    whole, _, decimals = text.partition("点")
-    value = float(_cn_integer(whole))
-    if decimals:
-        value += float("0." + "".join(str(_CN_DIGITS.get(ch, 0)) for ch in decimals))
-        return value, 10.0 ** -len(decimals)
-    return value, 1.0
 
 
 @lru_cache(maxsize=64)
@@ -401,14 +349,14 @@ def extract_citations(text: str, names: Iterable[str] = ()) -> list[Citation]:
         sign = match.group("sign")
         digits = match.group("num").replace(",", "")
         magnitude = (match.group("mag") or "").strip()
-        factor = _MAGNITUDES.get(magnitude.lower() if magnitude.isascii() else magnitude, 1.0)
+        factor = MAGNITUDES.get(magnitude.lower() if magnitude.isascii() else magnitude, 1.0)
         unit_kind, unit_factor = _unit_kind(match.group("unit") or "")
         prefixed = work[max(0, start - 3) : start] == "百分之"
         kind: CitationKind = (
             "percent" if prefixed else unit_kind or ("money" if match.group("cur") else "number")
         )
         value = round(float(digits) * factor * unit_factor, 10)
-        ulp = round(_ulp(digits) * factor * unit_factor, 10)
+        ulp = round(written_unit(digits) * factor * unit_factor, 10)
         label, fields = _label(original[:start], named)
         if (
             kind == "number"

@@ -24,24 +24,46 @@ Rules (docs/market.md, "Evidence check"):
 
 6. **Years.** A plain whole number from 1900 to 2100 that matches no number is
    supported when a date of the slice falls in that year ("the 2026 outlook").
+7. **Entity and period.** When the text names an entry (an index, a sector, a
+   ticker, a series) or a period ("5-day", "20 日", "year to date", "last quarter")
+   for a number (``moot.formats.market.data.binding``), the number must match a field
+   of that entry and of that period, not any field with its value. A number whose
+   value only a field of another entry holds is ``wrong_entity``; one whose value only
+   a field of the named entry with another period holds is ``wrong_period``; either
+   way ``field`` names the field the number really belongs to and the note the field
+   the text named.
 
 Everything else is ``unsupported``; the check names the closest KB field. How
-unsupported numbers lower an argument's evidence score: ``penalised_evidence``.
+flagged numbers (unsupported, wrong entity, wrong period) lower an argument's
+evidence score: ``penalised_evidence``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import itertools
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from moot.formats.market.data.citations import Citation, extract_citations
+from moot.formats.market.data.binding import (
+    YTD,
+    Binding,
+    bind,
+    entity_of,
+    entries,
+    fits,
+    period_of,
+)
+from moot.formats.market.data.citations import Citation, extract_citations, normalise
 from moot.formats.market.data.facts import Fact, FactSheet, fact_sheet
 from moot.formats.market.data.kb import KnowledgeBase
+from moot.numerals import agrees
 
-Status = Literal["matched", "derived", "unsupported"]
+Status = Literal["matched", "derived", "unsupported", "wrong_entity", "wrong_period"]
+FLAGGED: Final[frozenset[str]] = frozenset({"unsupported", "wrong_entity", "wrong_period"})
+"""The statuses the evidence rule penalises."""
 UNSUPPORTED_PENALTY: Final = 2.0
 ALL_UNSUPPORTED_CAP: Final = 3.0
 SCORE_FLOOR: Final = 1.0
@@ -77,23 +99,12 @@ class EvidenceReport:
 
     @property
     def unsupported(self) -> tuple[NumberCheck, ...]:
-        return tuple(c for c in self.checks if c.status == "unsupported")
+        """The numbers flagged: unsupported, or bound to the wrong entity or period."""
+        return tuple(c for c in self.checks if c.status in FLAGGED)
 
     @property
     def supported(self) -> tuple[NumberCheck, ...]:
-        return tuple(c for c in self.checks if c.status != "unsupported")
-
-
-def agrees(cited: float, ulp: float, kb: float, *, signed: bool) -> bool:
-    """Whether ``kb`` rounds or truncates to ``cited`` at precision ``ulp`` (rule 2),
-    comparing signs only when the citation wrote one (rule 3)."""
-    if not signed:
-        cited, kb = abs(cited), abs(kb)
-    eps = 1e-9 * max(1.0, abs(kb))
-    if abs(cited - kb) <= ulp / 2 + eps:
-        return True
-    same_sign = kb == 0 or (cited >= 0) == (kb >= 0)
-    return same_sign and abs(cited) - eps <= abs(kb) < abs(cited) + ulp - eps
+        return tuple(c for c in self.checks if c.status not in FLAGGED)
 
 
 def _distance(cited: float, fact: Fact) -> float:
@@ -160,7 +171,71 @@ def _candidates(citation: Citation, sheet: FactSheet) -> tuple[list[Fact], str]:
     return facts, ""
 
 
-def _number_check(citation: Citation, sheet: FactSheet) -> tuple[NumberCheck, Fact | None]:
+def _fits(fact: Fact, binding: Binding) -> tuple[bool, bool]:
+    """Whether a fact is of the entity and of the period the text names (rule 7)."""
+    entity, period = entity_of(fact), period_of(fact.field)
+    entity_ok = not binding.entities or entity is None or entity in binding.entities
+    period_ok = (
+        not binding.periods or period is None or any(fits(p, period) for p in binding.periods)
+    )
+    return entity_ok, period_ok
+
+
+def _named_field(fact: Fact, binding: Binding, sheet: FactSheet) -> Fact | None:
+    """The field the text named instead of ``fact``: the same field of the named
+    entity, or the named period's field of the same entity and kind."""
+    for other in sheet.numbers:
+        if other is fact or other.path.split(".")[0] != fact.path.split(".")[0]:
+            continue
+        if _fits(other, binding) != (True, True):
+            continue
+        same_entity = entity_of(other) == entity_of(fact)
+        period, own = period_of(other.field), period_of(fact.field)
+        if not same_entity and other.field == fact.field:
+            return other
+        if same_entity and period is not None and own is not None:
+            shape = re.sub(r"\d+[dw]?|yoy", "#", other.field)
+            if shape == re.sub(r"\d+[dw]?|yoy", "#", fact.field):
+                return other
+    return None
+
+
+def _bound_check(
+    base: tuple[str, int, int, str, float],
+    hits: Sequence[Fact],
+    binding: Binding,
+    sheet: FactSheet,
+    value: float,
+) -> tuple[NumberCheck, Fact | None]:
+    """Rule 7 on the facts whose value the number has."""
+    scored = [(f, _fits(f, binding)) for f in hits]
+    good = [f for f, ok in scored if ok == (True, True)]
+    if good:
+        best = min(good, key=lambda f: _distance(value, f))
+        return NumberCheck(*base, "matched", best.path, best.number), best
+    of_entity = [f for f, (entity_ok, _) in scored if entity_ok]
+    status: Status = "wrong_period" if of_entity else "wrong_entity"
+    of_period = [f for f, (_, period_ok) in scored if period_ok]
+    best = min(of_entity or of_period or hits, key=lambda f: _distance(value, f))
+    named = _named_field(best, binding, sheet)
+    what = (
+        "/".join(sorted(binding.entities))
+        if status == "wrong_entity"
+        else ", ".join(_period_name(p) for p in sorted(binding.periods))
+    )
+    note = f"the text names {what}, but this is {best.path}"
+    if named is not None:
+        note += f"; {named.path} is {_shown(named.number)}"
+    return NumberCheck(*base, status, best.path, best.number, note), None
+
+
+def _period_name(period: int) -> str:
+    return "year to date" if period == YTD else f"{period} sessions"
+
+
+def _number_check(
+    citation: Citation, sheet: FactSheet, binding: Binding | None = None
+) -> tuple[NumberCheck, Fact | None]:
     candidates, note = _candidates(citation, sheet)
     hits = [
         f
@@ -169,8 +244,7 @@ def _number_check(citation: Citation, sheet: FactSheet) -> tuple[NumberCheck, Fa
     ]
     base = (citation.text, citation.start, citation.end, citation.kind, citation.value)
     if hits:
-        best = min(hits, key=lambda f: _distance(citation.value, f))
-        return NumberCheck(*base, "matched", best.path, best.number), best
+        return _bound_check(base, hits, binding or Binding(), sheet, citation.value)
     if _year_like(citation) and any(
         isinstance(f.value, dt.date) and f.value.year == citation.value for f in sheet.dates
     ):
@@ -248,6 +322,7 @@ def verify_numbers(text: str, kb_slice: KnowledgeBase) -> EvidenceReport:
     slice, or the whole KB for the judge)."""
     sheet = fact_sheet(kb_slice)
     citations = extract_citations(text, sheet.names)
+    names = entries(sheet.numbers)
     checks: list[NumberCheck | None] = []
     matched: list[Fact] = []
     pending: list[tuple[int, Citation, NumberCheck]] = []
@@ -257,7 +332,8 @@ def verify_numbers(text: str, kb_slice: KnowledgeBase) -> EvidenceReport:
         elif citation.kind == "fraction":
             checks.append(_fraction_check(citation, sheet))
         else:
-            check, fact = _number_check(citation, sheet)
+            binding = bind(normalise(text), citation.start, citation.end, names)
+            check, fact = _number_check(citation, sheet, binding)
             if fact is not None:
                 matched.append(fact)
             if check.status == "unsupported" and not citation.label:
@@ -295,8 +371,9 @@ def penalised_evidence(
 ) -> float:
     """An argument's evidence score (1-10) after the unsupported-number rule.
 
-    Each unsupported number takes ``per_number`` (2) points off; when every number the
-    argument cites is unsupported (and it cites at least one), the score is at most
+    Each flagged number (unsupported, wrong entity or wrong period: rules 1-7) takes
+    ``per_number`` (2) points off; when every number the argument cites is flagged
+    (and it cites at least one), the score is at most
     ``cap_when_all_unsupported`` (3): evidence that is all invented is the rubric's
     bottom band. The result never drops below ``floor`` (1) and never rises above
     ``score``. An argument with no unsupported number keeps its score.

@@ -1,0 +1,216 @@
+"""The citation verifier and the market entity/period check on planted citations.
+
+The data (tests/data/citations, see its SOURCES.md) are real passages moot did not
+write and hand-labelled facts over them: per fact a verbatim quote and a claim with a
+number slot, the number forms that are correct (exact, rounding, percent, fraction,
+scale and Chinese-numeral forms) and those that are wrong (numbers from another
+passage), and an altered quote. From them this script builds every case and its
+expected status by construction:
+
+- each correct form -> ``verified``; the exact form again with the quote rewritten
+  as people rewrite quotes (curly or corner-bracket quotation marks, other case,
+  line breaks, full-width characters) -> ``verified``;
+- each wrong form -> ``number_mismatch``; the altered quote -> ``not_in_source``;
+  the quote of a fact of another passage (absent here) -> ``not_in_source``; an
+  empty passage -> ``no_source``;
+- each market case -> the status it is labelled with (demo KB).
+
+A wrong citation counts as flagged when its status is not ``verified`` (``matched``
+for market), and as right when its status is the expected one; a correct citation
+counts as flagged when its status is anything else.
+
+    python benchmarks/citations.py              # the table, per split and language
+    python benchmarks/citations.py --misses     # and every case the verifier got wrong
+    python benchmarks/citations.py --split train
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from moot.formats.market.data import demo_kb
+from moot.formats.market.data.evidence import verify_numbers
+from moot.sources.verify import verify_citation
+
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "citations"
+SPLITS = ("train", "holdout")
+_FULLWIDTH = {chr(c): chr(c + 0xFEE0) for c in range(0x21, 0x7F)}
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    split: str
+    lang: str
+    kind: str
+    """``correct`` or ``wrong``."""
+    cls: str
+    expected: str
+    passage: str
+    quote: str
+    claim: str
+
+
+def _rewrite(quote: str, lang: str, index: int) -> str:
+    """The quote as a debater might rewrite it, with nothing changed but form."""
+    if lang == "zh":
+        forms = [
+            f"「{quote}」",
+            "".join(_FULLWIDTH.get(ch, ch) if ch.isdigit() else ch for ch in quote),
+            quote.replace("，", "，\n"),
+        ]
+    else:
+        forms = [f"“{quote}”", quote.upper(), quote.replace(" ", "\n", 2), f'"{quote}"']
+    return forms[index % len(forms)]
+
+
+def cases() -> Iterator[Case]:
+    passages = {
+        p["id"]: p for p in json.loads((DATA / "passages.json").read_text("utf-8"))["passages"]
+    }
+    seeds: dict[str, Any] = json.loads((DATA / "facts.json").read_text("utf-8"))
+    holdout = set(seeds["holdout_passages"])
+    facts = seeds["facts"]
+    for number, fact in enumerate(facts):
+        passage = passages[fact["passage"]]
+        text, lang = passage["text"], passage["lang"]
+        split = "holdout" if fact["passage"] in holdout else "train"
+        base = f"{fact['passage']}#{number}"
+        where = (split, lang)
+
+        def case(
+            suffix: str,
+            kind: str,
+            cls: str,
+            expected: str,
+            quote: str,
+            claim: str,
+            *,
+            at: tuple[str, str, str, str] = (base, *where, text),
+        ) -> Case:
+            return Case(f"{at[0]}:{suffix}", at[1], at[2], kind, cls, expected, at[3], quote, claim)
+
+        for index, (form, cls) in enumerate(fact["correct"]):
+            claim = fact["claim"].format(n=form)
+            yield case(f"ok{index}", "correct", cls, "verified", fact["quote"], claim)
+        exact = fact["claim"].format(n=fact["correct"][0][0])
+        quote = _rewrite(fact["quote"], lang, number)
+        yield case("quote", "correct", "quote_form", "verified", quote, exact)
+        for index, (form, cls) in enumerate(fact["wrong"]):
+            claim = fact["claim"].format(n=form)
+            yield case(f"bad{index}", "wrong", cls, "number_mismatch", fact["quote"], claim)
+        yield case("altered", "wrong", "altered_quote", "not_in_source", fact["altered"], exact)
+        other = next(
+            f
+            for f in facts[number + 1 :] + facts[:number]
+            if passages[f["passage"]]["lang"] == lang and f["passage"] != fact["passage"]
+        )
+        assert other["quote"] not in text  # the absent quote is really absent
+        yield case("absent", "wrong", "absent_quote", "not_in_source", other["quote"], exact)
+        if number % 5 == 0:
+            yield Case(f"{base}:empty", split, lang, "wrong", "no_source", "no_source", "",
+                       fact["quote"], exact)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Outcome:
+    case: Case
+    status: str
+    note: str
+
+    @property
+    def flagged(self) -> bool:
+        return self.status not in ("verified", "matched")
+
+    @property
+    def right(self) -> bool:
+        return self.status == self.case.expected
+
+
+def run_sources(split: str | None) -> list[Outcome]:
+    found = []
+    for case in cases():
+        if split is not None and case.split != split:
+            continue
+        check = verify_citation(case.passage, case.quote, case.claim, case.lang)
+        found.append(Outcome(case, check.status, check.note))
+    return found
+
+
+def run_market(split: str | None) -> list[Outcome]:
+    kb = demo_kb()
+    found = []
+    for raw in json.loads((DATA / "market.json").read_text("utf-8"))["cases"]:
+        if split is not None and raw["split"] != split:
+            continue
+        kind = "correct" if raw["expected"] == "matched" else "wrong"
+        case = Case(raw["id"], raw["split"], raw["lang"], kind, raw["class"], raw["expected"],
+                    "", raw["text"], "")  # fmt: skip
+        checks = verify_numbers(raw["text"], kb).checks
+        statuses = {c.status for c in checks}
+        status = statuses.pop() if len(statuses) == 1 else "/".join(sorted(statuses)) or "none"
+        found.append(Outcome(case, status, "; ".join(c.note for c in checks if c.note)))
+    return found
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{part:3}/{whole:<3} {100 * part / whole:5.1f}%" if whole else "      -      "
+
+
+def table(outcomes: list[Outcome]) -> list[str]:
+    groups: dict[tuple[str, str], list[Outcome]] = defaultdict(list)
+    for outcome in outcomes:
+        groups[(outcome.case.split, outcome.case.lang)].append(outcome)
+        groups[(outcome.case.split, "all")].append(outcome)
+    lines = [
+        "split    lang  wrong flagged        wrong, right status  correct flagged",
+    ]
+    for (split, lang), group in sorted(groups.items()):
+        wrong = [o for o in group if o.case.kind == "wrong"]
+        correct = [o for o in group if o.case.kind == "correct"]
+        lines.append(
+            f"{split:8} {lang:4}  {_share(sum(o.flagged for o in wrong), len(wrong))}"
+            f"  {_share(sum(o.right for o in wrong), len(wrong))}"
+            f"  {_share(sum(o.flagged for o in correct), len(correct))}"
+        )
+    classes: dict[tuple[str, str], list[Outcome]] = defaultdict(list)
+    for outcome in outcomes:
+        classes[(outcome.case.kind, outcome.case.cls)].append(outcome)
+    lines.append("")
+    lines.append("kind     class                    cases  as expected")
+    for (kind, cls), group in sorted(classes.items()):
+        right = _share(sum(o.right for o in group), len(group))
+        lines.append(f"{kind:8} {cls:24} {len(group):5}  {right}")
+    return lines
+
+
+def main(argv: list[str]) -> int:
+    split = argv[argv.index("--split") + 1] if "--split" in argv else None
+    if split is not None and split not in SPLITS:
+        print(f"--split: one of {', '.join(SPLITS)}", file=sys.stderr)
+        return 2
+    sources, market = run_sources(split), run_market(split)
+    print("Citation verifier (moot.sources.verify)")
+    print("\n".join(table(sources)))
+    print("\nMarket entity and period (moot.formats.market.data.evidence, demo KB)")
+    print("\n".join(table(market)))
+    if "--misses" in argv:
+        print("\nMisses")
+        for outcome in [*sources, *market]:
+            if not outcome.right:
+                c = outcome.case
+                print(
+                    f"  {c.id} [{c.split} {c.cls}] expected {c.expected}, got {outcome.status}:"
+                    f" claim={c.claim!r} quote={c.quote[:60]!r} note={outcome.note!r}"
+                )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

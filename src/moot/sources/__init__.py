@@ -1,0 +1,1 @@
+"""Documents a debate argues from: reading, indexing, citing and verifying them."""

@@ -1,0 +1,300 @@
+"""Numbers in prose, English or Chinese, as the citation verifier compares them
+(docs/citation-verification.md, "Numbers").
+
+A :class:`Number` keeps its value in base units (percentages in percent points,
+``2.9 billion`` as 2.9e9, ``3000亿`` as 3e11), the precision it was written with
+(``unit``: one unit in its last written digit, scaled by its scale word), whether a
+sign was written, and, for a scaled number, the value before its scale word (a table
+may give "USD million" in a header and ``4.2`` in a cell).
+
+What is read: digits with or without thousands separators (``1,234.5``), full-width
+digits (``３．５``), signs (``+``, ``-``, ``−``), currencies, scale words
+(``thousand``, ``million``, ``bn``, ``万``, ``亿``, ``万亿``), percent forms
+(``%``, ``percent``, ``per cent``, ``percentage points``, ``pp``, ``basis points`` =
+0.01 points, ``百分之三点五``, ``个百分点``, ``基点``, ``三成`` = 30%), multiples
+(``15x``, ``15倍``), fractions (``3/4``, ``三分之一``, ``one third``,
+``two-thirds``, ``a quarter of``, ``half of``, ``一半``, ``1 in 5``, ``3 out of
+10``), mixed numbers (``5-3/4``, ``2 1/4``, ``2¼``; before a percent word a mixed
+number or fraction is a percentage: ``1/4 percentage point`` = 0.25 points), unit
+suffixes (``13GB``, ``6G``) and Chinese numerals (``二十八点五``, ``一百零五``,
+``二〇二三``, ``万``, read by :func:`moot.numerals.cn_number`, the reader the market
+check uses).
+
+A hedged whole number ("about 500", "约40%", "1100左右") counts its trailing zeros as
+rounding, however short it is (``about 500`` -> precision 100).
+
+What is not a number: digits after Latin letters (``COVID-19``, ``G20``, ``Q3``,
+``S2:p14``), digits before letters that are no unit, ordinals (``2nd``, ``第3``,
+``第三``), list markers at a line start (``1.``, ``(2)``), and the parts of a slash
+fraction. In a passage (``liberal``), English number words
+(``three``, ``twenty``) and single Chinese numerals (``三``) are read too, so that a
+small count in a claim can be found in them; in a claim or quote a Chinese numeral is
+read only when it cannot be an ordinary word (two characters or more, or with a unit).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from moot.numerals import CN_NUMERAL_CHARS, MAGNITUDES, ascii_digits, cn_number, written_unit
+from moot.sources.normalize import DASHES
+
+NumberKind = Literal["number", "percent", "fraction"]
+SMALL_COUNT: Final = 12
+"""Whole numbers up to this, written bare, are small counts ("the 3 risks")."""
+
+
+@dataclass(frozen=True)
+class Number:
+    """A number read from a text. ``value`` is in base units (percent points for a
+    percentage, ``numerator / denominator`` for a fraction); ``unit`` is one unit in
+    its last written digit, in the same units; ``mantissa`` and ``mantissa_unit``
+    are the same before the scale word."""
+
+    text: str
+    value: float
+    unit: float
+    kind: NumberKind = "number"
+    signed: bool = False
+    scaled: bool = False
+    mantissa: float = 0.0
+    mantissa_unit: float = 0.0
+
+    @property
+    def share(self) -> float:
+        """A fraction as a percentage (``1/4`` -> 25)."""
+        return 100 * self.value
+
+    @property
+    def small(self) -> bool:
+        """A bare whole number up to :data:`SMALL_COUNT` (it may be found as a word)."""
+        return (
+            self.kind == "number"
+            and not self.scaled
+            and self.unit == 1.0
+            and 0 <= self.value <= SMALL_COUNT
+        )
+
+
+_TABLE: Final = str.maketrans({**dict.fromkeys(DASHES, "-"), "\u2044": "/", "\u2215": "/"})
+_WORDS: Final = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+    "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "a": 1, "an": 1,
+}  # fmt: skip
+_DENOMINATORS: Final = {
+    "half": 2, "halves": 2, "third": 3, "fourth": 4, "quarter": 4, "fifth": 5, "sixth": 6,
+    "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,
+}  # fmt: skip
+_WORD = "|".join(sorted((w for w in _WORDS if w not in ("a", "an")), key=len, reverse=True))
+_DENOM = (
+    r"(?:half|halves|thirds?|fourths?|quarters?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?)"
+)
+_CN = CN_NUMERAL_CHARS
+_MASKS: Final = (
+    # identifiers and names with digits (Latin letters): COVID-19, G20, Q3, H1N1, S2:p14
+    re.compile(r"(?<![A-Za-z0-9_.])[A-Za-z_]+(?:[-:]?[A-Za-z_]*\d+)+[A-Za-z_]*(?![A-Za-z0-9_])"),
+    # ordinals and list markers: 2nd, 第3, 第三, #2, (1), "1." at a line start
+    re.compile(rf"(?<![\d.])\d+(?:st|nd|rd|th)(?![a-z])|第\s*(?:\d+|[{_CN}]+)|#\s*\d+", re.I),
+    re.compile(r"(?m:^\s*\(?\d{1,2}[.)、](?!\d))"),
+)
+_FRACTION_WORDS: Final = re.compile(
+    rf"\b(?P<n>a|an|one|two|three|four|five|six|seven|eight|nine|\d+)[\s-]+(?P<d>{_DENOM})"
+    rf"(?:\s+of\b)?|\b(?P<half>half)\s+of\b|(?P<cnhalf>一半)",
+    re.I,
+)
+_ONE_IN: Final = re.compile(
+    rf"\b(?P<a>\d+|{_WORD})\s+(?:in|out\s+of|of\s+every|in\s+every)\s+(?P<b>\d+|{_WORD})\b",
+    re.I,
+)
+_SLASH: Final = re.compile(r"(?<![\d./,])(?P<a>\d{1,4})\s*/\s*(?P<b>\d{1,4})(?![\d./%,])")
+_PERCENT_AFTER: Final = re.compile(
+    r"\s*(?:%|per\s?cent|percentage[\s-]points?|(?:to|-|and)\s+[\d/ -]+\s*(?:%|per\s?cent))", re.I
+)
+_MIXED: Final = re.compile(
+    r"(?<![\d./,])(?P<whole>\d{1,4})(?:-|\s+)(?P<a>\d{1,2})\s*/\s*(?P<b>\d{1,2})(?![\d./,])"
+)
+_VULGAR: Final = {"¼": "-1/4", "½": "-1/2", "¾": "-3/4", "⅓": "-1/3", "⅔": "-2/3", "⅛": "-1/8"}
+_NUMBER: Final = re.compile(
+    r"(?P<sign>(?<![\w.,)\]%])[+-])?"
+    r"(?P<cur>us\$|hk\$|\$|¥|€|£|rmb\s?|cny\s?|usd\s?)?"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?P<mag>\s?(?:万亿|亿|万|千)|\s?(?:trillion|billion|million|thousand|tn|bn|mn)(?![a-z])"
+    r"|[kmbt](?![a-z]))?"
+    r"(?P<unit>[\s-]?(?:%|percentage[\s-]points?|per\s?cent|pct|pp|个百分点|百分点"
+    r"|basis[\s-]points?|bps?|基点|倍|times)(?![a-z])|x(?![a-z])|×)?"
+    r"(?P<sfx>\s?(?:gib|mib|gb|mb|kb|tb|ms|km|kg|cm|mm|g|s|h)(?![a-z]))?",
+    re.I,
+)
+_CN_NUMBER: Final = re.compile(
+    rf"(?P<pct>百分之)?(?P<cn>[{_CN}]+)"
+    rf"(?P<unit>个百分点|百分点|倍|成(?![为立长功本员果就熟交效绩])|分之(?P<num>[{_CN}]+))?"
+)
+_HEDGE_BEFORE: Final = re.compile(
+    r"(?:\b(?:about|around|roughly|approximately|approx\.?|nearly|almost|some|circa)"
+    r"|[~≈]|约|大约|大概|近|将近|接近)\s*(?:us\$|\$|¥|€|£)?$",
+    re.I,
+)
+_HEDGE_AFTER: Final = re.compile(r"^\s*(?:\S{0,3}\s*)?(?:左右|上下)")
+_CN_WORDS: Final = frozenset({"万一", "千万", "一一", "百万一"})
+"""Strings of numeral characters that are ordinary words in a claim (万一 = in case,
+千万 = by all means)."""
+
+
+def prepare(text: str) -> str:
+    """``text`` as numbers are read from it: NFKC (full-width forms as half-width),
+    dashes and minus signs as ``-``, case-folded."""
+    for glyph, written in _VULGAR.items():
+        text = re.sub(rf"(?<=\d){glyph}", written, text).replace(glyph, written.lstrip("-"))
+    text = unicodedata.normalize("NFKC", text)
+    return ascii_digits(text.translate(_TABLE)).casefold()
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    return text[:start] + " " * (end - start) + text[end:]
+
+
+def _count(word: str) -> int | None:
+    return int(word) if word.isdigit() else _WORDS.get(word.lower())
+
+
+def _mixed(text: str, found: list[Number]) -> str:
+    """Mixed numbers (``5-3/4``, ``2 1/4``, ``2¼``) and ``a/b`` followed by a percent
+    word (``1/4 percent``, ``1/4 to 1/2 percent``, ``1/4 percentage point``): values in
+    percent points when a percent word follows, precision one unit of the denominator."""
+    for pattern in (_MIXED, _SLASH):
+        for match in pattern.finditer(text):
+            a, b = int(match.group("a")), int(match.group("b"))
+            whole = int(match.groupdict().get("whole") or 0)
+            percent = _PERCENT_AFTER.match(text, match.end()) is not None
+            if not b or a >= b or (pattern is _SLASH and not percent):
+                continue
+            value = whole + a / b
+            kind: NumberKind = "percent" if percent else "number"
+            found.append(Number(match.group(0), value, 1 / b, kind, mantissa=value,
+                                mantissa_unit=1 / b))  # fmt: skip
+            text = _blank(text, match.start(), match.end())
+    return text
+
+
+def _fractions(text: str, found: list[Number], *, keep_parts: bool) -> str:
+    """Fractions in words, ``a in b`` and ``a/b``; blanked unless their parts are to be
+    read as numbers too (``keep_parts``: in a passage, for fractions in words)."""
+    for pattern in (_FRACTION_WORDS, _ONE_IN, _SLASH):
+        for match in pattern.finditer(text):
+            if match.groupdict().get("half") or match.groupdict().get("cnhalf"):
+                a, b = 1, 2
+            elif "d" in match.groupdict() and match.group("d"):
+                a = _count(match.group("n")) or 0
+                b = _DENOMINATORS[match.group("d").lower().rstrip("s").replace("halve", "half")]
+            else:
+                a_count, b_count = _count(match.group("a")), _count(match.group("b"))
+                if a_count is None or b_count is None:
+                    continue
+                a, b = a_count, b_count
+            if not b or not a or a > b:
+                continue
+            found.append(Number(match.group(0).strip(), a / b, 0.0, "fraction"))
+            if not keep_parts or pattern is _SLASH:
+                text = _blank(text, match.start(), match.end())
+    return text
+
+
+def _unit_of(unit: str) -> tuple[NumberKind, float]:
+    unit = re.sub(r"[\s-]+", " ", unit.strip().lower())
+    if not unit or unit in ("倍", "times", "x", "×"):
+        return "number", 1.0
+    if unit in ("bp", "bps", "basis point", "basis points", "基点"):
+        return "percent", 0.01
+    return "percent", 1.0
+
+
+def _digit_numbers(text: str, found: list[Number]) -> str:
+    for match in _NUMBER.finditer(text):
+        start, end = match.start(), match.end()
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if (before.isascii() and (before.isalnum() or before in "_.")) or (
+            after.isascii() and after.isalpha()
+        ):
+            continue  # part of a word or an unknown unit (3m2, 5g)
+        digits = match.group("num").replace(",", "")
+        magnitude = (match.group("mag") or "").strip()
+        factor = MAGNITUDES.get(magnitude.lower(), 1.0) if magnitude else 1.0
+        kind, unit_factor = _unit_of((match.group("unit") or "").lstrip("-"))
+        if text[max(0, start - 3) : start] == "百分之":
+            kind = "percent"
+        year_like = len(digits) == 4 and digits.isdigit() and 1900 <= int(digits) <= 2100
+        unit = 1.0 if year_like else written_unit(digits)
+        if "." not in digits and (
+            _HEDGE_BEFORE.search(text[max(0, start - 16) : start])
+            or _HEDGE_AFTER.match(text[end : end + 8])
+        ):
+            zeros = len(digits) - len(digits.rstrip("0"))
+            unit = max(unit, 10.0 ** min(zeros, len(digits) - 1))
+        sign = -1.0 if match.group("sign") == "-" else 1.0
+        mantissa = sign * float(digits) * unit_factor
+        found.append(
+            Number(
+                match.group(0).strip(),
+                round(mantissa * factor, 10),
+                round(unit * factor * unit_factor, 10),
+                kind,
+                signed=bool(match.group("sign")),
+                scaled=factor != 1.0,
+                mantissa=round(mantissa, 10),
+                mantissa_unit=round(unit * unit_factor, 10),
+            )
+        )
+        text = _blank(text, start, end)
+    return text
+
+
+def _cn_numbers(text: str, found: list[Number], *, liberal: bool) -> str:
+    for match in _CN_NUMBER.finditer(text):
+        numeral = match.group("cn").rstrip("点")
+        unit = match.group("unit") or ""
+        if unit.startswith("分之"):
+            denominator, _ = cn_number(numeral)
+            numerator, _ = cn_number(match.group("num").rstrip("点"))
+            if denominator and 0 < numerator <= denominator:
+                found.append(Number(match.group(0), numerator / denominator, 0.0, "fraction"))
+            continue
+        bare = not liberal and not unit and not match.group("pct")
+        if not numeral or (bare and (len(numeral) < 2 or numeral in _CN_WORDS)):
+            continue
+        value, ulp = cn_number(numeral)
+        if not value and not any(ch in "零〇" for ch in numeral):
+            continue
+        kind: NumberKind = "number"
+        if match.group("pct") or unit in ("个百分点", "百分点"):
+            kind = "percent"
+        elif unit == "成":
+            kind, value, ulp = "percent", value * 10, ulp * 10
+        found.append(Number(match.group(0), value, ulp, kind, mantissa=value, mantissa_unit=ulp))
+        text = _blank(text, match.start(), match.end())
+    return text
+
+
+def read_numbers(text: str, *, liberal: bool = False) -> list[Number]:
+    """Every number in ``text``. ``liberal`` (for a passage) also reads English number
+    words, single Chinese numerals and both a fraction and its parts."""
+    work = prepare(text)
+    for pattern in _MASKS:
+        for match in pattern.finditer(work):
+            work = _blank(work, match.start(), match.end())
+    found: list[Number] = []
+    work = _mixed(work, found)
+    work = _fractions(work, found, keep_parts=liberal)
+    work = _digit_numbers(work, found)
+    work = _cn_numbers(work, found, liberal=liberal)
+    if liberal:
+        for match in re.finditer(rf"\b(?:{_WORD})\b", work):
+            value = float(_WORDS[match.group(0)])
+            found.append(Number(match.group(0), value, 1.0, mantissa=value, mantissa_unit=1.0))
+    return found

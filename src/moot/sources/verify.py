@@ -1,0 +1,179 @@
+"""Code's check of one citation: does the quote occur in the passage it cites, and
+does every number of the claim and the quote occur there, or follow from it by a
+documented rule? (docs/citation-verification.md)
+
+Statuses, in the order they are decided:
+
+- ``no_source``: the cited passage is empty (no document, no passage, or a passage
+  with no text);
+- ``not_in_source``: the quote is empty, or does not occur in the passage after both
+  are normalised (:mod:`moot.sources.normalize`); a quote may leave text out with an
+  ellipsis, its pieces then occurring in order;
+- ``number_mismatch``: a number of the claim (:mod:`moot.sources.numbers`) is not
+  supported by any number of the passage (:func:`supports`); the quote's numbers are
+  the passage's own once the quote is found, cut nowhere inside a number;
+- ``verified``: otherwise.
+
+The note says what was wrong, naming the number and the passage's closest number,
+in the debate's language (``en`` or ``zh``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from moot.numerals import agrees
+from moot.sources.normalize import find_quote, normalise_text
+from moot.sources.numbers import Number, read_numbers
+
+CitationStatus = Literal["verified", "not_in_source", "number_mismatch", "no_source"]
+STATUSES: Final[tuple[CitationStatus, ...]] = (
+    "verified",
+    "not_in_source",
+    "number_mismatch",
+    "no_source",
+)
+
+_NOTES: Final[dict[str, dict[str, str]]] = {
+    "en": {
+        "no_source": "the cited passage has no text",
+        "no_quote": "the citation quotes nothing",
+        "not_found": "the quote does not occur in the passage",
+        "not_found_numbers": "the quote occurs in the passage only with other numbers ({numbers})",
+        "mismatch": "not in the passage: {numbers}",
+        "closest": "{number} (closest: {closest})",
+        "sep": "; ",
+    },
+    "zh": {
+        "no_source": "所引段落没有文字",
+        "no_quote": "引用没有给出原文",
+        "not_found": "引文不在所引段落中",
+        "not_found_numbers": "引文只有换成其他数字（{numbers}）才出现在段落中",
+        "mismatch": "段落中没有这些数字：{numbers}",
+        "closest": "{number}（最接近的是 {closest}）",
+        "sep": "；",
+    },
+}
+
+
+@dataclass(frozen=True)
+class CitationCheck:
+    """The verdict on one citation: its status and a note saying why (empty when
+    ``verified``)."""
+
+    status: CitationStatus
+    note: str
+
+
+def _language(lang: str) -> dict[str, str]:
+    return _NOTES["zh" if lang.lower().startswith("zh") else "en"]
+
+
+def supports(passage: Number, cited: Number) -> bool:
+    """Whether a number of the passage supports a cited number (the rules of
+    docs/citation-verification.md, "Numbers"):
+
+    1. **Rounding**: the passage's value rounds or truncates to the cited number at the
+       precision it was written with (:func:`moot.numerals.agrees`); signs count only
+       when both wrote one.
+    2. **Scale words**: values compare in base units (``1.2 billion`` = ``12亿`` =
+       ``1,200 million``); a scaled cited number is also supported by the same figure
+       written bare (a table with its unit in the header), and a bare cited number by
+       the figure of a scaled one.
+    3. **Percent and fraction forms**: a percentage matches a percentage, or a fraction
+       at its share (``25%`` = ``1/4`` = ``a quarter`` = ``1 in 4`` = ``四分之一``), or
+       a bare number of the passage; a fraction matches an equal fraction or a
+       percentage that rounds to its share, or to its value, at the percentage's
+       precision ("a quarter point" = ``0.25 percentage point`` = ``25 basis points``).
+       A mixed number or fraction before a percent word is a percentage
+       (``5-3/4 percent`` = ``5.75%``, ``1/4 percentage point`` = ``0.25`` points). A
+       bare cited number matches a number of any form.
+    4. **Small counts**: a bare whole number up to 12 is also found as an English number
+       word or a Chinese numeral of the passage (``3`` = ``three`` = ``三``).
+    """
+    signed = cited.signed and passage.signed
+    if cited.kind == "fraction":
+        if passage.kind == "fraction":
+            return abs(passage.value - cited.value) < 1e-9
+        return passage.kind == "percent" and any(
+            agrees(passage.value, passage.unit, value, signed=False)
+            for value in (cited.share, cited.value)
+        )
+    if passage.kind == "fraction":
+        return cited.kind == "percent" and agrees(
+            cited.value, cited.unit, passage.share, signed=False
+        )
+    if cited.kind == "percent" and passage.kind == "number" and passage.scaled:
+        return False
+    if agrees(cited.value, cited.unit, passage.value, signed=signed):
+        return True
+    if cited.scaled and not passage.scaled:
+        return agrees(cited.mantissa, cited.mantissa_unit, passage.value, signed=signed)
+    if passage.scaled and not cited.scaled and cited.kind == "number":
+        return agrees(cited.value, cited.unit, passage.mantissa, signed=signed)
+    return False
+
+
+def _closest(cited: Number, numbers: Sequence[Number]) -> Number | None:
+    comparable = [n for n in numbers if n.kind != "fraction"]
+    if cited.kind == "fraction" or not comparable:
+        return None
+    return min(comparable, key=lambda n: abs(abs(n.value) - abs(cited.value)))
+
+
+def unsupported_numbers(passage_text: str, text: str) -> list[tuple[Number, Number | None]]:
+    """The numbers of ``text`` no number of the passage supports, each with the
+    passage's closest number (``None`` when it has none)."""
+    passage = read_numbers(passage_text, liberal=True)
+    return [
+        (cited, _closest(cited, passage))
+        for cited in read_numbers(text)
+        if not any(supports(number, cited) for number in passage)
+    ]
+
+
+def _numbers_note(missing: Sequence[tuple[Number, Number | None]], words: dict[str, str]) -> str:
+    shown = [
+        words["closest"].format(number=cited.text, closest=closest.text)
+        if closest is not None
+        else cited.text
+        for cited, closest in missing
+    ]
+    return words["sep"].join(dict.fromkeys(shown))
+
+
+def _without_numbers(text: str) -> str:
+    """``text`` with every digit run as one ``#``: a quote that differs only in its
+    numbers is found this way."""
+    out: list[str] = []
+    for ch in normalise_text(text):
+        if ch.isdigit() or ch in ".,":
+            if not out or out[-1] != "#":
+                out.append("#")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def verify_citation(passage_text: str, quote: str, claim_text: str, lang: str) -> CitationCheck:
+    """Check one citation: ``quote`` from the passage ``passage_text`` supporting the
+    claim ``claim_text``. ``lang`` is the language of the note (``en`` or ``zh``)."""
+    words = _language(lang)
+    if not passage_text.strip():
+        return CitationCheck("no_source", words["no_source"])
+    if not normalise_text(quote).strip(" \"'"):
+        return CitationCheck("not_in_source", words["no_quote"])
+    if not find_quote(passage_text, quote):
+        if find_quote(_without_numbers(passage_text), _without_numbers(quote)):
+            missing = unsupported_numbers(passage_text, quote)
+            if missing:
+                note = words["not_found_numbers"].format(numbers=_numbers_note(missing, words))
+                return CitationCheck("not_in_source", note)
+        return CitationCheck("not_in_source", words["not_found"])
+    missing = unsupported_numbers(passage_text, claim_text)
+    if missing:
+        note = words["mismatch"].format(numbers=_numbers_note(missing, words))
+        return CitationCheck("number_mismatch", note)
+    return CitationCheck("verified", "")

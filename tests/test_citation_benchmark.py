@@ -1,0 +1,63 @@
+"""The planted-citation benchmark as a regression guard (docs/citation-verification.md,
+"Measured"): the targets on the labelled data of tests/data/citations, every train case
+as labelled, and the data itself sound. ``python benchmarks/citations.py`` prints the
+figures."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "citations"
+
+
+def benchmark() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "citations_bench", ROOT / "benchmarks" / "citations.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_data_has_at_least_100_correct_and_100_wrong_in_both_languages() -> None:
+    cases = list(benchmark().cases())
+    for kind in ("correct", "wrong"):
+        assert sum(c.kind == kind for c in cases) >= 100
+        assert {c.lang for c in cases if c.kind == kind} == {"en", "zh"}
+    assert {c.split for c in cases} == {"train", "holdout"}
+
+
+def test_every_quote_is_verbatim_and_every_altered_quote_is_not() -> None:
+    passages = {
+        p["id"]: p["text"]
+        for p in json.loads((DATA / "passages.json").read_text("utf-8"))["passages"]
+    }
+    for fact in json.loads((DATA / "facts.json").read_text("utf-8"))["facts"]:
+        text = " ".join(passages[fact["passage"]].split())
+        assert " ".join(fact["quote"].split()) in text, fact["quote"]
+        assert " ".join(fact["altered"].split()) not in text, fact["altered"]
+
+
+def test_every_train_case_gets_its_label_and_the_targets_hold() -> None:
+    bench = benchmark()
+    train = [*bench.run_sources("train"), *bench.run_market("train")]
+    assert [o.case.id for o in train if not o.right] == []
+    # the targets (wrong flagged >= 95%, correct flagged <= 2%); the held-out split's
+    # wrong citations at their measured 55 of 58 (docs: three pass by half-up rounding
+    # or a number the passage holds), not below
+    for split, least_wrong in (("train", 0.95), ("holdout", 55 / 58)):
+        found = bench.run_sources(split)
+        wrong = [o for o in found if o.case.kind == "wrong"]
+        correct = [o for o in found if o.case.kind == "correct"]
+        assert sum(o.flagged for o in wrong) / len(wrong) >= least_wrong, split
+        assert sum(o.flagged for o in correct) / len(correct) <= 0.02, split
+        market = bench.run_market(split)
+        assert all(o.right for o in market), split

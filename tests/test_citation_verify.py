@@ -1,0 +1,261 @@
+"""The citation verifier (moot.sources.verify; docs/citation-verification.md): one
+test per normalisation step and per number rule, each built so that it fails when its
+rule is taken out (each case pairs what the rule accepts with what it must still
+reject)."""
+
+from __future__ import annotations
+
+import pytest
+
+from moot.numerals import cn_number
+from moot.sources.normalize import find_quote, normalise_text
+from moot.sources.numbers import read_numbers
+from moot.sources.verify import CitationCheck, verify_citation
+
+FOMC = (
+    "The Committee decided today to lower its target for the\n"
+    "federal funds rate by 50 basis points to 6 percent.  In a related action, the\n"
+    "Board approved a 25-basis-point decrease in the discount rate to 5-3/4 percent,"
+    " the level requested by seven Reserve Banks."
+)
+
+
+def status(passage: str, quote: str, claim: str = "", lang: str = "en") -> str:
+    return verify_citation(passage, quote, claim, lang).status
+
+
+# ---- statuses ---------------------------------------------------------------------
+
+
+def test_the_four_statuses() -> None:
+    assert status(FOMC, "lower its target", "cut by 50 basis points") == "verified"
+    assert status(FOMC, "raise its target", "cut by 50 basis points") == "not_in_source"
+    assert status(FOMC, "lower its target", "cut by 75 basis points") == "number_mismatch"
+    assert status("", "lower its target", "cut by 50 basis points") == "no_source"
+    assert status(" \n ", "lower its target") == "no_source"
+
+
+def test_the_check_is_a_frozen_dataclass_with_a_note() -> None:
+    check = verify_citation(FOMC, "lower its target", "cut by 75 basis points", "en")
+    assert isinstance(check, CitationCheck)
+    assert check.note == "not in the passage: 75 basis points (closest: 50 basis points)"
+    with pytest.raises(AttributeError):
+        check.status = "verified"  # type: ignore[misc]
+    assert verify_citation(FOMC, "lower its target", "", "en").note == ""
+
+
+def test_an_empty_quote_is_not_in_the_source() -> None:
+    check = verify_citation(FOMC, " “” ", "cut by 50 basis points", "en")
+    assert (check.status, check.note) == ("not_in_source", "the citation quotes nothing")
+
+
+def test_notes_follow_the_language() -> None:
+    zh = verify_citation("增长5.2%。", "增长5.2%", "增长了6%", "zh")
+    assert zh.note == "段落中没有这些数字：6%（最接近的是 5.2%）"
+    assert verify_citation("", "x", "", "zh-CN").note == "所引段落没有文字"
+
+
+def test_a_quote_that_differs_only_in_a_number_says_which() -> None:
+    check = verify_citation(FOMC, "by 75 basis points to 6 percent", "", "en")
+    assert check.status == "not_in_source"
+    assert "75 basis points (closest: 50 basis points)" in check.note
+    other = verify_citation(FOMC, "by 50 basis points to 6 percent each year", "", "en")
+    assert other.note == "the quote does not occur in the passage"
+
+
+# ---- quote normalisation ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("passage", "quote", "altered"),
+    [
+        # 1. NFKC: full-width letters, digits and punctuation
+        ("ＧＤＰ增长５．２％，好于预期", "GDP增长5.2%,好于预期", "GDP增长5.3%,好于预期"),
+        # 2. case
+        ("Inflation Remains Elevated.", "inflation remains elevated", "inflation remains high"),
+        # 3. quotation marks: curly, straight, corner brackets
+        ("He said “rates will rise” today.", 'said "rates will rise"', 'said "rates will fall"'),
+        ("他说「利率将上升」。", "他说“利率将上升”", "他说“利率将下降”"),
+        ("it’s elevated", "it's elevated", "it's lowered"),
+        # 4. dashes and minus signs
+        ("from 2020–2023 the rate fell", "from 2020-2023 the rate", "from 2020-2024 the rate"),
+        # 5. whitespace: runs, line breaks, no-break and ideographic spaces, CJK spacing
+        ("lower  its\ntarget\u00a0for", "lower its target for", "lower its goal for"),
+        ("经济 总体\n回升　向好", "经济总体回升向好", "经济总体回落向好"),
+        # 6. soft characters: zero-width space, soft hyphen
+        ("infla\u00adtion re\u200bmains", "inflation remains", "inflation stays"),
+        # 7. a hyphen at a line end inside a word
+        ("a well-\nknown risk", "a well-known risk", "a well-known rise"),
+    ],
+)
+def test_each_normalisation_finds_the_quote_and_still_rejects_a_change(
+    passage: str, quote: str, altered: str
+) -> None:
+    assert status(passage, quote) == "verified"
+    assert status(passage, altered) == "not_in_source"
+
+
+def test_an_ellipsis_leaves_text_out_but_keeps_the_order() -> None:
+    assert find_quote(FOMC, "the Committee decided … by 50 basis points")
+    assert find_quote(FOMC, "the Committee decided [...] by 50 basis points")
+    assert not find_quote(FOMC, "by 50 basis points ... the Committee decided")
+
+
+def test_punctuation_at_the_ends_of_a_quote_is_ignored() -> None:
+    assert find_quote(FOMC, "“lower its target for the federal funds rate.”")
+    assert not find_quote(FOMC, "lower its target for the federal funds rate by 5")
+
+
+def test_normalise_text_in_one_place() -> None:
+    assert normalise_text(" “Ａ”\n—「b」 ") == '"a" -"b"'
+
+
+# ---- numbers ----------------------------------------------------------------------
+
+
+def numbers(text: str, *, liberal: bool = False) -> list[tuple[str, float]]:
+    return [(n.kind, round(n.value, 6)) for n in read_numbers(text, liberal=liberal)]
+
+
+def test_rounding_to_the_precision_written() -> None:
+    passage = "Inflation was 3.75 percent."
+    assert status(passage, "Inflation was", "inflation of 3.8%") == "verified"
+    assert status(passage, "Inflation was", "inflation of about 4%") == "verified"
+    assert status(passage, "Inflation was", "inflation of 3.9%") == "number_mismatch"
+    assert status(passage, "Inflation was", "inflation of 3.751%") == "number_mismatch"
+
+
+def test_signs_count_only_when_both_wrote_one() -> None:
+    passage = "The index moved -3.2% on the day."
+    assert status(passage, "The index moved", "it fell 3.2%") == "verified"
+    assert status(passage, "The index moved", "it moved +3.2%") == "number_mismatch"
+
+
+def test_thousands_separators_and_years() -> None:
+    passage = "Sales reached 1,234,567 units in 2023."
+    assert status(passage, "Sales reached", "1234567 units were sold in 2023") == "verified"
+    assert status(passage, "Sales reached", "1234567 units were sold in 2020") == "number_mismatch"
+
+
+def test_scale_words_compare_in_base_units() -> None:
+    passage = "Revenue was $1.2 billion."
+    assert status(passage, "Revenue was", "revenue of $1,200 million") == "verified"
+    assert status(passage, "Revenue was", "收入12亿美元") == "verified"
+    assert status(passage, "Revenue was", "revenue of $1.2 million") == "number_mismatch"
+
+
+def test_a_table_unit_in_a_header_lets_a_scaled_figure_match_a_bare_one() -> None:
+    passage = "Revenue (USD million): 4.2"
+    assert status(passage, "Revenue (USD million)", "revenue was $4.2 million") == "verified"
+    assert status(passage, "Revenue (USD million)", "revenue was $4.3 million") == "number_mismatch"
+
+
+def test_percent_forms() -> None:
+    passage = "Growth was 3.5 per cent, and the rate rose 25 basis points. 三成受访者同意。"
+    assert status(passage, "Growth was", "growth of 3.5%") == "verified"
+    assert status(passage, "Growth was", "增长百分之三点五") == "verified"
+    assert status(passage, "Growth was", "a 0.25 percentage point rise") == "verified"
+    assert status(passage, "Growth was", "30%的受访者同意") == "verified"
+    assert status(passage, "Growth was", "a 0.5 percentage point rise") == "number_mismatch"
+    assert numbers("35bp") == [("percent", 0.35)]
+
+
+@pytest.mark.parametrize(
+    ("passage", "claim", "wrong"),
+    [
+        ("A quarter of members voted against.", "25% voted against", "20% voted against"),
+        ("One in five households rents.", "20% of households rent", "25% of households rent"),
+        ("三分之一的企业亏损。", "33%的企业亏损", "30%的企业亏损"),
+        ("3/4 of the sample", "75% of the sample", "70% of the sample"),
+        ("the rate rose to 5-3/4 percent", "a rate of 5.75%", "a rate of 5.5%"),
+        ("a 1/4 percentage point increase", "a 25 basis point increase", "a 50bp increase"),
+        ("a 25 basis point increase", "a quarter point increase", "a half point (0.5 pp) rise"),
+        ("the rate rose to 2¼%", "a rate of 2.25%", "a rate of 2.5%"),
+    ],
+)
+def test_fraction_forms(passage: str, claim: str, wrong: str) -> None:
+    assert status(passage, passage[:8], claim) == "verified"
+    assert status(passage, passage[:8], wrong) == "number_mismatch"
+
+
+@pytest.mark.parametrize(
+    ("passage", "claim", "wrong"),
+    [
+        ("二〇二三年，产量增长。", "2023年产量增长", "2022年产量增长"),
+        ("飞流直下三千尺", "瀑布落下3000尺", "瀑布落下300尺"),
+        ("一百零五人到场", "105人到场", "150人到场"),
+        ("家书抵万金", "抵得上一万金", "抵得上一千金"),
+        ("增长二十八点五倍", "增长28.5倍", "增长25.8倍"),
+    ],
+)
+def test_chinese_numerals_as_the_market_check_reads_them(
+    passage: str, claim: str, wrong: str
+) -> None:
+    assert status(passage, passage[:4], claim, "zh") == "verified"
+    assert status(passage, passage[:4], wrong, "zh") == "number_mismatch"
+
+
+def test_the_shared_reader_is_the_market_one() -> None:
+    from moot.formats.market.data import citations
+
+    assert vars(citations)["cn_number"] is cn_number
+    assert cn_number("二〇二三") == (2023.0, 1.0)
+    assert cn_number("万") == (10000.0, 1.0)
+
+
+def test_small_counts_are_found_as_words() -> None:
+    assert status(FOMC, "requested by seven Reserve Banks", "7 banks asked") == "verified"
+    assert status(FOMC, "requested by seven Reserve Banks", "8 banks asked") == "number_mismatch"
+    assert status("烽火连三月", "烽火连三月", "战火连了3个月", "zh") == "verified"
+
+
+def test_hedged_numbers_round_at_their_trailing_zeros() -> None:
+    passage = "南朝四百八十寺"
+    assert status(passage, passage, "约500座寺", "zh") == "verified"
+    assert status(passage, passage, "500座寺", "zh") == "number_mismatch"
+    assert status("It has 1119 rows.", "It has", "about 1100 rows") == "verified"
+    assert status("It has 1119 rows.", "It has", "1100 rows") == "number_mismatch"
+
+
+def test_what_is_not_a_number() -> None:
+    assert numbers("COVID-19 in Q3 at S2:p14, the 2nd G20 meeting") == []
+    assert numbers("第3名，第三名") == []
+    assert numbers("1. First\n(2) second") == []
+    # in a claim, single Chinese numerals and words like 十分 are words
+    assert numbers("这一政策十分重要，三方面；万一失败，千万不要放弃") == []
+    assert numbers("三方面", liberal=True) == [("number", 3.0)]
+
+
+def test_digits_in_chinese_text_and_with_unit_suffixes_are_read() -> None:
+    assert numbers("初代模型最多只能生成1911个字符，需要13GB显存") == [
+        ("number", 1911.0),
+        ("number", 13.0),
+    ]
+    assert numbers("从2K扩展到32K") == [("number", 2000.0), ("number", 32000.0)]
+
+
+def test_a_slash_fraction_lends_no_parts_to_other_claims() -> None:
+    passage = "a discount rate of 1/2 percent"
+    assert status(passage, "a discount rate", "a rate of 2 percent") == "number_mismatch"
+    assert status(passage, "a discount rate", "a rate of 0.5 percent") == "verified"
+    vote = "Three quarters, 3/4 of the vote, went to the motion."
+    assert status(vote, "the motion", "75% backed it") == "verified"
+    assert status(vote, "the motion", "it won 4 votes") == "number_mismatch"
+
+
+# ---- penalty ----------------------------------------------------------------------
+
+
+def test_unverified_citations_cost_evidence_points_like_unsupported_numbers() -> None:
+    from moot.sources.penalty import penalised_evidence
+
+    ok, bad = CitationCheck("verified", ""), CitationCheck("number_mismatch", "x")
+    missing = CitationCheck("not_in_source", "x")
+    reasoning = CitationCheck("no_source", "x")
+    assert penalised_evidence(8, [ok, ok]) == 8
+    assert penalised_evidence(8, [ok, bad]) == 6
+    assert penalised_evidence(8, [ok, bad, missing]) == 4
+    assert penalised_evidence(8, [bad]) == 3  # all unverified: capped at 3
+    assert penalised_evidence(2, [bad, missing]) == 1  # never below 1
+    assert penalised_evidence(8, [reasoning]) == 8  # reasoning only costs nothing
+    assert penalised_evidence(8, []) == 8
