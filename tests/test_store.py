@@ -91,6 +91,7 @@ def test_migrations_are_recorded_in_order_and_applied_once(tmp_path: Path) -> No
         "0002_judge_history",
         "0003_run_owner",
         "0004_call_structured_mode",
+        "0005_calls_in_flight",
     ]
     with open_store(tmp_path) as store:
         first = store.migrations()
@@ -112,20 +113,21 @@ def test_reopening_applies_only_new_migrations(
         applied.append("0003")
         conn.execute("ALTER TABLE judge_history ADD COLUMN note TEXT")
 
-    extra = [("0005_note", add_column)]
+    extra = [("0099_note", add_column)]
     monkeypatch.setattr(migrations_module, "MIGRATIONS", [*store_module.MIGRATIONS, *extra])
     with open_store(tmp_path) as store:
         after = store.migrations()
     with open_store(tmp_path) as store:
         assert store.migrations() == after
     assert applied == ["0003"]
-    assert after[:4] == before
+    assert after[:-1] == before
     assert [name for name, _ in after] == [
         "0001_initial",
         "0002_judge_history",
         "0003_run_owner",
         "0004_call_structured_mode",
-        "0005_note",
+        "0005_calls_in_flight",
+        "0099_note",
     ]
 
 
@@ -497,7 +499,11 @@ def test_a_database_from_an_older_version_gets_only_the_new_migrations(
     with open_store(tmp_path) as store:
         after = store.migrations()
         assert after[:2] == before
-        assert [name for name, _ in after][2:] == ["0003_run_owner", "0004_call_structured_mode"]
+        assert [name for name, _ in after][2:] == [
+            "0003_run_owner",
+            "0004_call_structured_mode",
+            "0005_calls_in_flight",
+        ]
         row = store.get_debate("old")
         assert row is not None
         assert row.owner is None  # the new column exists; old rows have no owner
