@@ -49,7 +49,8 @@ class CallsInFlight(Database):
         def insert(conn: sqlite3.Connection) -> int:
             require_debate(conn, debate_id)
             cursor = conn.execute(
-                f"INSERT INTO {TABLE} (debate_id, role, round, side, attempt, model, started_at)"  # noqa: S608
+                "INSERT INTO calls_in_flight"
+                " (debate_id, role, round, side, attempt, model, started_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (debate_id, role, round, side, int(attempt), model, now()),
             )
@@ -62,13 +63,15 @@ class CallsInFlight(Database):
     def end_call(self, flight: int) -> None:
         """Forget a call in flight that will not be journaled (refused, cancelled)."""
         self._write(
-            lambda conn: conn.execute(f"DELETE FROM {TABLE} WHERE id = ?", (int(flight),))  # noqa: S608
+            lambda conn: conn.execute("DELETE FROM calls_in_flight WHERE id = ?", (int(flight),))
         )
 
     def clear_in_flight(self, debate_id: str) -> None:
         """Forget every call in flight of a run (left by a process that ended)."""
         self._write(
-            lambda conn: conn.execute(f"DELETE FROM {TABLE} WHERE debate_id = ?", (debate_id,))  # noqa: S608
+            lambda conn: conn.execute(
+                "DELETE FROM calls_in_flight WHERE debate_id = ?", (debate_id,)
+            )
         )
 
     def calls_in_flight(self, debate_id: str) -> list[FlightRow]:
@@ -83,7 +86,7 @@ class CallsInFlight(Database):
                 return []
             rows = conn.execute(
                 "SELECT id, debate_id, role, round, side, attempt, model, started_at"
-                f" FROM {TABLE} WHERE debate_id = ? ORDER BY started_at DESC, id DESC",  # noqa: S608
+                " FROM calls_in_flight WHERE debate_id = ? ORDER BY started_at DESC, id DESC",
                 (debate_id,),
             ).fetchall()
             return [

@@ -29,7 +29,8 @@ from moot.store import STATUSES, DebateRow, ReadOnlyStore
 from moot.view import pages
 from moot.view.inspector import call_page
 from moot.view.labels import view_labels
-from moot.view.partial import is_partial, partial_report
+from moot.view.names import position_names
+from moot.view.partial import RESUMABLE, is_partial, partial_report
 from moot.view.redact import Redactor
 from moot.view.security import RUN_ID, Guard, allowed_hosts
 
@@ -79,10 +80,19 @@ class Viewer:
         return (Link(self.labels["view.all_runs"], "/"), *more)
 
     def _run_nav(self, row: DebateRow, *, report: bool) -> tuple[Link, ...]:
-        links = [Link(self.labels["view.live"], pages.run_href(row.id, "live"))]
+        live = pages.run_href(row.id, "live")
+        links = [
+            Link(self.labels["view.live"], live),
+            Link(self.labels["view.journal"], f"{live}#calls"),
+        ]
         if report:
             links.insert(0, Link(self.labels["view.report"], pages.run_href(row.id)))
         return tuple(links)
+
+    @staticmethod
+    def _topic(row: DebateRow) -> str:
+        """A run's topic for a page title, redacted like everything else shown."""
+        return Redactor.from_environment().text(row.topic)
 
     def _run_id(self, value: str | None) -> str:
         """A run id from a request, matched in full, else 404."""
@@ -137,12 +147,14 @@ class Viewer:
         calls = self.store.calls(row.id)
         return self._page(
             "partial.html.j2",
-            title=f"{labels['view.partial']}: {row.topic}",
+            title=f"{labels['view.partial']}: {self._topic(row)}",
             nav=self._run_nav(row, report=False),
             labels=labels,
             run=pages.run_line(row, labels),
-            partial=partial_report(row, calls, labels, Redactor.from_environment()),
-            progress=pages.progress(row, calls, labels, redactor=Redactor.from_environment()),
+            partial=partial_report(row, calls, labels, Redactor.from_environment(), self.lang),
+            progress=pages.progress(
+                row, calls, labels, redactor=Redactor.from_environment(), lang=self.lang
+            ),
         )
 
     def live(self, request: Request) -> Response:
@@ -158,7 +170,7 @@ class Viewer:
         readable = row.status == "done" and not error
         return self._page(
             "live.html.j2",
-            title=f"{labels['view.live']}: {row.topic}",
+            title=f"{labels['view.live']}: {self._topic(row)}",
             nav=self._run_nav(row, report=readable or partial),
             labels=labels,
             run=pages.run_line(row, labels),
@@ -172,10 +184,12 @@ class Viewer:
                 labels,
                 in_flight=self.store.calls_in_flight(row.id) if running else (),
                 redactor=redactor,
+                lang=self.lang,
             ),
             refresh=pages.LIVE_REFRESH_S if running else None,
             report_href=pages.run_href(row.id) if readable or partial else "",
             partial=partial,
+            resume=f"moot resume {row.id}" if row.status in RESUMABLE else "",
         )
 
     def call(self, request: Request) -> Response:
@@ -186,18 +200,17 @@ class Viewer:
         if found is None:
             raise HTTPException(404, "view.not_found.call")
         labels = view_labels(self.lang, row.format)
-        lang = str(pages.formats.stored_options(row.config).get("lang", self.lang))
         inspected = call_page(
             found,
             calls,
             labels,
-            pages.position_names(row.format, row.config, lang),
+            position_names(row.format, row.config, self.lang),
             pages.run_href(row.id, "calls/{seq}"),
             Redactor.from_environment(),
         )
         return self._page(
             "call.html.j2",
-            title=f"{labels['view.call'].format(seq=found.seq)}: {row.topic}",
+            title=f"{labels['view.call'].format(seq=found.seq)}: {self._topic(row)}",
             nav=self._run_nav(row, report=row.status == "done" or is_partial(row)),
             labels=labels,
             run=pages.run_line(row, labels),
@@ -211,11 +224,14 @@ class Viewer:
             raise HTTPException(404, "view.not_found.download")
         result, _ = pages.parse_result(row)
         if kind == "json":
-            body = to_json(result) if result is not None and row.status == "done" else row.result_json
+            body = (
+                to_json(result) if result is not None and row.status == "done" else row.result_json
+            )
         elif result is None or row.status != "done":
             raise HTTPException(404, "view.not_found.download")
         else:
             body = to_markdown(result) if kind == "md" else to_html(result)
+        body = Redactor.from_environment().text(body)
         disposition = f'attachment; filename="moot-{row.id}.{kind}"'  # id matched RUN_ID
         return Response(
             body,

@@ -80,25 +80,23 @@ def _pretty(text: str) -> str:
         return text
 
 
+def request_key(call: CallRow) -> tuple[str, str | None, str]:
+    """What a call first asked: its role, side and messages up to the first user
+    message. A re-ask (a validation re-ask or a detector's) sends the same, then the
+    reply it got and what to fix."""
+    first: list[object] = []
+    for message in call.messages:
+        first.append([message.get("role"), message.get("content")])
+        if message.get("role") == "user":
+            break
+    return call.role, call.side, json.dumps(first, sort_keys=True, ensure_ascii=False)
+
+
 def attempts_of(call: CallRow, calls: Sequence[CallRow]) -> list[CallRow]:
-    """The attempts of the call ``call`` belongs to: the calls of the same round, role
-    and side, from its first attempt (``attempt`` 1) to the last re-ask."""
-    same = [
-        c
-        for c in calls
-        if (c.round, c.role, c.side, c.schema_name)
-        == (call.round, call.role, call.side, call.schema_name)
-    ]
-    chain: list[CallRow] = []
-    found = False
-    for c in same:
-        if c.attempt <= 1 and chain:
-            if found:
-                break
-            chain = []
-        chain.append(c)
-        found = found or c.seq == call.seq
-    return chain
+    """Every attempt of the request ``call`` belongs to: the calls of the same round
+    that first asked the same (the first attempt and each re-ask), in order."""
+    key = request_key(call)
+    return [c for c in calls if c.round == call.round and request_key(c) == key]
 
 
 def call_page(
@@ -132,9 +130,9 @@ def call_page(
             Message(
                 role=redactor.text(str(m.get("role", ""))),
                 content=redactor.text(
-                    m["content"] if isinstance(m.get("content"), str) else json.dumps(
-                        redactor.data(m.get("content")), ensure_ascii=False
-                    )
+                    m["content"]
+                    if isinstance(m.get("content"), str)
+                    else json.dumps(redactor.data(m.get("content")), ensure_ascii=False)
                 ),
             )
             for m in call.messages

@@ -65,6 +65,9 @@ VIEW_CATALOG: Final[dict[str, dict[str, str]]] = {
         "view.mode": "Structured-output mode",
         "view.no_reply": "No reply.",
         "view.no_schema": "This call asked for free text.",
+        "view.schema_note": "The schema as moot registers it, with example ids: each call"
+        " pins its own ids and lengths, and the journal keeps only the schema's name (a call"
+        " whose server took the schema in the prompt shows it there).",
         "view.schema_unknown": "This version of moot does not know the schema {name}.",
         "view.redacted_note": "Keys, tokens and passwords are replaced by [redacted].",
         "view.prompt_tokens": "Prompt tokens",
@@ -142,6 +145,8 @@ VIEW_CATALOG: Final[dict[str, dict[str, str]]] = {
         "view.mode": "结构化输出方式",
         "view.no_reply": "没有回复。",
         "view.no_schema": "此调用请求的是自由文本。",
+        "view.schema_note": "这是 moot 登记的输出结构，其中的编号只是示例："
+        "每次调用会固定自己的编号和长度，调用记录只保存结构的名称（若服务器通过提示词接收结构，可在提示词中看到）。",
         "view.schema_unknown": "当前版本的 moot 不认识输出结构 {name}。",
         "view.redacted_note": "密钥、令牌和密码已替换为 [redacted]。",
         "view.prompt_tokens": "提示词 token",

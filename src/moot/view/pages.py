@@ -5,8 +5,8 @@ validates requests and renders."""
 
 from __future__ import annotations
 
-from collections import Counter
 import json
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -22,6 +22,7 @@ from moot.report.html.parts import Section, SideView, tone
 from moot.schema import DebateResult
 from moot.store import STATUSES, CallRow, DebateRow
 from moot.store.inflight import FlightRow
+from moot.view.inspector import request_key
 from moot.view.names import position_names, role_name, round_name
 from moot.view.redact import Redactor
 from moot.view.security import RUN_ID
@@ -87,6 +88,7 @@ class RunLine:
     trust_label: str
     trust_css: str
     created: str
+    created_at: str
     damaged: str
     downloads: tuple[tuple[str, str], ...]
     """(kind, href) of the downloads the run offers."""
@@ -149,8 +151,11 @@ def _downloads(row: DebateRow, readable: bool) -> tuple[tuple[str, str], ...]:
     return (("json", run_href(row.id, "download/json")),)  # as stored
 
 
-def run_line(row: DebateRow, labels: dict[str, str]) -> RunLine:
-    """One row of the list; a row whose stored result cannot be read says so."""
+def run_line(row: DebateRow, labels: dict[str, str], redactor: Redactor | None = None) -> RunLine:
+    """One row of the list; a row whose stored result cannot be read says so. Its
+    topic and model specs are redacted (a key pasted into a topic, a password in a
+    server's URL)."""
+    clean = redactor or Redactor.from_environment()
     result, error = parse_result(row)
     if result is not None:
         verdict = _summary(result, labels)
@@ -164,20 +169,23 @@ def run_line(row: DebateRow, labels: dict[str, str]) -> RunLine:
         id=row.id,
         href=run_href(row.id) if linked else "",
         live_href=run_href(row.id, "live") if linked else "",
-        topic=row.topic,
+        topic=clean.text(row.topic),
         format=row.format,
         lang=str(formats.stored_options(row.config).get("lang", "")),
         status=row.status,
         status_label=label(labels, f"status.{row.status}", row.status),
         status_css=tone(STATUS_TONES, row.status),
-        models=Redactor().text(", ".join(sorted({str(v) for v in row.models.values()}))),
+        models=clean.text(", ".join(sorted({str(v) for v in row.models.values()}))),
         verdict=verdict,
         tokens=row.prompt_tokens + row.completion_tokens,
         cost=row.cost_usd,
         trust=level or "",
-        trust_label=label(labels, f"view.trust.{level}", level) if level else labels["view.no_trust"],
+        trust_label=label(labels, f"view.trust.{level}", level)
+        if level
+        else labels["view.no_trust"],
         trust_css=tone(TRUST_TONES, level) if level else "neutral",
         created=row.created_at[:16].replace("T", " "),
+        created_at=row.created_at,
         damaged=labels["view.damaged_row"].format(what=row.damaged) if row.damaged else "",
         downloads=_downloads(row, result is not None),
     )
@@ -190,7 +198,7 @@ def damaged_line(row: DebateRow, labels: dict[str, str], problem: str) -> RunLin
         id=str(row.id),
         href=run_href(row.id) if linked else "",
         live_href=run_href(row.id, "live") if linked else "",
-        topic=str(row.topic),
+        topic=Redactor.from_environment().text(str(row.topic)),
         format=str(row.format),
         lang="",
         status=str(row.status),
@@ -204,6 +212,7 @@ def damaged_line(row: DebateRow, labels: dict[str, str], problem: str) -> RunLin
         trust_label=labels["view.no_trust"],
         trust_css="neutral",
         created=str(row.created_at)[:16].replace("T", " "),
+        created_at=str(row.created_at),
         damaged=labels["view.damaged_row"].format(what=problem),
         downloads=(),
     )
@@ -212,7 +221,7 @@ def damaged_line(row: DebateRow, labels: dict[str, str], problem: str) -> RunLin
 def _sort_key(sort: str) -> Callable[[RunLine], Any]:
     trust_rank = {"low": 0, "caution": 1, "ok": 2}
     keys: dict[str, Callable[[RunLine], Any]] = {
-        "created": lambda line: line.created,
+        "created": lambda line: line.created_at,
         "topic": lambda line: line.topic.casefold(),
         "status": lambda line: line.status_label,
         "format": lambda line: line.format,
@@ -249,16 +258,19 @@ def run_list(
     sort = sort if sort in SORTS else "created"
     order = order if order in ("asc", "desc") else "desc"
     lines = []
+    redactor = Redactor.from_environment()
     for row in rows:
         if (query and not _matches(row, query)) or (status and row.status != status):
             continue
         if format and row.format != format:
             continue
         try:
-            lines.append(run_line(row, labels))
-        except Exception as exc:  # noqa: BLE001 (one damaged row must not hide the others)
+            lines.append(run_line(row, labels, redactor))
+        except Exception as exc:
             lines.append(damaged_line(row, labels, f"{type(exc).__name__}: {exc}"))
-    lines.sort(key=_sort_key(sort), reverse=order == "desc")
+    if sort != "created" or order != "desc":  # the store's order is newest first
+        lines.reverse()  # oldest first, so that ties keep the order they were made in
+        lines.sort(key=_sort_key(sort), reverse=order == "desc")
     pages = max(1, -(-len(lines) // page_size))
     page = min(max(1, page), pages)
     shown = lines[(page - 1) * page_size : page * page_size]
@@ -283,6 +295,8 @@ def run_list(
         )
     )
     done = [r for r in rows if r.status == "done" and RUN_ID.fullmatch(r.id)]
+    shown_as = [f"{r.topic[:80]} · {r.created_at[:16].replace('T', ' ')}" for r in done]
+    repeated = {text for text in shown_as if shown_as.count(text) > 1}
     return RunList(
         lines=tuple(shown),
         total=len(rows),
@@ -292,7 +306,10 @@ def run_list(
         format=format,
         statuses=tuple((s, label(labels, f"status.{s}", s)) for s in STATUSES),
         formats=tuple(sorted({row.format for row in rows})),
-        ids=tuple((r.id, f"{r.topic[:80]} · {r.created_at[:16].replace('T', ' ')}") for r in done),
+        ids=tuple(
+            (r.id, f"{text} · {r.id}" if text in repeated else text)
+            for r, text in zip(done, shown_as, strict=True)
+        ),
         sort=sort,
         order=order,
         page=page,
@@ -376,19 +393,21 @@ def _round_steps(
 
 
 def planned_calls(calls: Sequence[CallRow]) -> int:
-    """How many validated calls are calls of the plan: in each stretch of the journal
-    that stays in one round, one per role and side. A second validated reply to the
-    same turn (a detector's re-ask of a speech) is an extra call, not progress; the
-    swap-sides rerun goes through the rounds again, as new stretches."""
+    """How many validated calls are calls of the plan. A second validated reply to the
+    same request (a detector's re-ask of a speech, which sends the request again with
+    the reply and what to fix) is an extra call, not progress; a validation re-ask
+    replaces a reply that never validated, so its valid reply is the plan's. Counted in
+    each stretch of the journal that stays in one round: the swap-sides rerun goes
+    through the rounds again, as new stretches."""
     planned = 0
-    stretch: set[tuple[str, str | None]] = set()
+    stretch: set[tuple[str, str | None, str]] = set()
     current: str | None = None
     for call in calls:
         if call.round != current:
             planned += len(stretch)
             stretch, current = set(), call.round
         if call.validation == "ok":
-            stretch.add((call.role, call.side))
+            stretch.add(request_key(call))
     return planned + len(stretch)
 
 
@@ -410,13 +429,13 @@ def progress(
     in_flight: Sequence[FlightRow] = (),
     now: datetime | None = None,
     redactor: Redactor | None = None,
+    lang: str = "en",
 ) -> Progress:
     """What the journal says of a run so far: calls per round (newest first, each
     opening in the inspector), the calls in flight with how long they have been going,
     validated, re-asked and failed calls, and, when the format says how many calls a
-    run makes, how far it is."""
+    run makes, how far it is. Default positions are named in ``lang`` (the page's)."""
     clean = redactor or Redactor()
-    lang = str(formats.stored_options(row.config).get("lang", "en"))
     sides = position_names(row.format, row.config, lang)
     rounds = formats.rounds(row.format, row.config)
     expected = formats.expected_calls(row.format, row.config)
@@ -544,7 +563,9 @@ def compare(pair: Sequence[tuple[DebateRow, DebateResult]], labels: dict[str, st
                 seed="-" if result.seed is None else str(result.seed),
                 verdict=verdict,
                 scores=by_anchor["scores"],
-                models=Redactor().text(", ".join(f"{k}={v}" for k, v in result.models.items())),
+                models=Redactor.from_environment().text(
+                    ", ".join(f"{k}={v}" for k, v in result.models.items())
+                ),
             )
         )
     cells: list[dict[str, CompareCell]] = []
@@ -558,7 +579,9 @@ def compare(pair: Sequence[tuple[DebateRow, DebateResult]], labels: dict[str, st
                     standing=codes.get(item.id, "-"),
                     label=label(labels, f"standing.{codes[item.id]}", codes[item.id])
                     if codes.get(item.id) not in (None, "tie")
-                    else labels["panel.tie"] if codes.get(item.id) == "tie" else "-",
+                    else labels["panel.tie"]
+                    if codes.get(item.id) == "tie"
+                    else "-",
                     css=tones.standing_css(codes[item.id]) if item.id in codes else "neutral",
                     score=scores.get(item.id),
                 )
@@ -570,29 +593,38 @@ def compare(pair: Sequence[tuple[DebateRow, DebateResult]], labels: dict[str, st
         ids += [item.id for item in report.context.items if item.id not in ids]
     items = []
     for item_id in ids:
-        row = tuple(c.get(item_id) for c in cells)
-        first, second = row[0], row[-1]
+        found = tuple(c.get(item_id) for c in cells)
+        first, second = found[0], found[-1]
         difference = ""
         if first and second and first.score is not None and second.score is not None:
             difference = _signed(second.score - first.score)
-        codes_seen = {cell.standing if cell else None for cell in row}
+        codes_seen = {cell.standing if cell else None for cell in found}
         items.append(
-            CompareItem(id=item_id, cells=row, changed=len(codes_seen) > 1, difference=difference)
+            CompareItem(id=item_id, cells=found, changed=len(codes_seen) > 1, difference=difference)
         )
     totals = []
     (_, one), (_, two) = pair[0], pair[-1]
     first_totals = one.panel.totals if one.panel else one.judgement.totals
     second_totals = two.panel.totals if two.panel else two.judgement.totals
-    names = {p.key: p.name for p in two.positions}
+    names = {p.key: p.name for p in one.positions}
+    others = {p.key: p.name for p in two.positions}
     for key, value in second_totals.items():
         if key in first_totals:
-            totals.append(TotalDifference(names.get(key, key), _signed(value - first_totals[key])))
+            name = names.get(key, key)
+            if others.get(key, name) != name:
+                name = f"{name} / {others[key]}"
+            totals.append(TotalDifference(name, _signed(value - first_totals[key])))
     return Comparison(
         sides=tuple(sides),
         same_topic=len({result.topic for _, result in pair}) == 1,
         items=tuple(items),
         items_title=labels["view.units"].format(
-            unit=" / ".join(dict.fromkeys(r.context.unit for r in reports))
+            unit=" / ".join(
+                dict.fromkeys(
+                    label(labels, f"unit.{formats.view_of(r.format).unit}", r.format)
+                    for _, r in pair
+                )
+            )
         ),
         legend=reports[0].context.sides,
         totals=tuple(totals),

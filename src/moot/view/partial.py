@@ -74,7 +74,9 @@ def _text(value: Any) -> str:
 
 def _entry(value: Any, sides: Mapping[str, str], redactor: Redactor, n: int) -> Entry:
     if not isinstance(value, Mapping):
-        return Entry(title=f"#{n}", side="", fields=(("", redactor.text(_text(value))[:MAX_FIELD]),))
+        return Entry(
+            title=f"#{n}", side="", fields=(("", redactor.text(_text(value))[:MAX_FIELD]),)
+        )
     title = next((str(value[k]) for k in TITLE_KEYS if isinstance(value.get(k), str)), f"#{n}")
     side_code = next((str(value[k]) for k in SIDE_KEYS if isinstance(value.get(k), str)), "")
     fields = tuple(
@@ -95,10 +97,14 @@ def _part(key: str, value: Any, labels: Mapping[str, str], sides: Mapping[str, s
 
 
 def partial_report(
-    row: DebateRow, calls: Sequence[CallRow], labels: Mapping[str, str], redactor: Redactor
+    row: DebateRow,
+    calls: Sequence[CallRow],
+    labels: Mapping[str, str],
+    redactor: Redactor,
+    lang: str = "en",
 ) -> PartialReport:
-    """What a stopped run completed, from its stored partial result and its journal."""
-    lang = "en"
+    """What a stopped run completed, from its stored partial result and its journal
+    (default positions named in ``lang``, the page's)."""
     data: dict[str, Any] = {}
     unreadable = ""
     try:
@@ -106,7 +112,6 @@ def partial_report(
         if not isinstance(loaded, dict):
             raise ValueError("not a JSON object")
         data = loaded
-        lang = str(data.get("lang", "en"))
     except ValueError as exc:
         unreadable = labels["view.partial_unreadable"].format(error=exc)
     sides = position_names(row.format, row.config, lang)
@@ -133,7 +138,5 @@ def partial_report(
             if key not in META_KEYS and value not in (None, [], {})
         ),
         unreadable=unreadable,
-        usage=tuple(
-            (str(k), str(v)) for k, v in usage.items() if isinstance(v, int | float | str)
-        ),
+        usage=tuple((str(k), str(v)) for k, v in usage.items() if isinstance(v, int | float | str)),
     )
