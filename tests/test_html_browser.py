@@ -365,6 +365,7 @@ def test_live_page_follows_a_run(
                     seen_running = True
                     assert page.locator("#calls tbody tr").count() >= calls
                     assert page.locator("#progress svg.chart").count() == 1  # calls expected
+                    assert page.locator("#in-flight").count() == 1  # what it waits for
                     screenshot(page, tmp_path / f"viewer-live-{fmt}.png", capsys)
                     break
             time.sleep(0.2)
