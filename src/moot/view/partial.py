@@ -17,7 +17,7 @@ from moot.view.redact import Redactor
 
 META_KEYS = frozenset({"schema_version", "partial", "format", "topic", "lang", "models", "usage"})
 TITLE_KEYS = ("id", "argument_id", "speech_id", "target_id", "stage", "lens")
-SIDE_KEYS = ("side", "position", "speaker", "role")
+SIDE_KEYS = ("side", "position", "speaker", "role", "by")
 MAX_FIELD = 4000
 RESUMABLE = frozenset({"failed", "interrupted", "budget_exceeded"})
 
@@ -72,7 +72,9 @@ def _text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _entry(value: Any, sides: Mapping[str, str], redactor: Redactor, n: int) -> Entry:
+def _entry(
+    value: Any, labels: Mapping[str, str], sides: Mapping[str, str], redactor: Redactor, n: int
+) -> Entry:
     if not isinstance(value, Mapping):
         return Entry(
             title=f"#{n}", side="", fields=(("", redactor.text(_text(value))[:MAX_FIELD]),)
@@ -80,7 +82,10 @@ def _entry(value: Any, sides: Mapping[str, str], redactor: Redactor, n: int) -> 
     title = next((str(value[k]) for k in TITLE_KEYS if isinstance(value.get(k), str)), f"#{n}")
     side_code = next((str(value[k]) for k in SIDE_KEYS if isinstance(value.get(k), str)), "")
     fields = tuple(
-        (str(key), redactor.text(_text(item))[:MAX_FIELD])
+        (
+            labels.get(f"field.{key}", str(key).replace("_", " ")),
+            redactor.text(_text(item))[:MAX_FIELD],
+        )
         for key, item in value.items()
         if key not in TITLE_KEYS and key not in SIDE_KEYS and item not in (None, "", [], {})
     )
@@ -91,9 +96,9 @@ def _part(key: str, value: Any, labels: Mapping[str, str], sides: Mapping[str, s
           redactor: Redactor) -> Part:  # fmt: skip
     title = label(dict(labels), f"partial.{key}", key.replace("_", " "))
     if isinstance(value, list):
-        entries = tuple(_entry(v, sides, redactor, n) for n, v in enumerate(value, 1))
+        entries = tuple(_entry(v, labels, sides, redactor, n) for n, v in enumerate(value, 1))
         return Part(key=key, title=title, count=len(value), entries=entries)
-    return Part(key=key, title=title, count=1, entries=(_entry(value, sides, redactor, 1),))
+    return Part(key=key, title=title, count=1, entries=(_entry(value, labels, sides, redactor, 1),))
 
 
 def partial_report(
@@ -138,5 +143,9 @@ def partial_report(
             if key not in META_KEYS and value not in (None, [], {})
         ),
         unreadable=unreadable,
-        usage=tuple((str(k), str(v)) for k, v in usage.items() if isinstance(v, int | float | str)),
+        usage=tuple(
+            (label(dict(labels), f"html.{k}", str(k)), str(v))
+            for k, v in usage.items()
+            if isinstance(v, int | float | str)
+        ),
     )
