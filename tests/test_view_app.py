@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import sqlite3
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -628,3 +629,19 @@ def test_hostile_text_stays_text_in_partial_reports_and_the_inspector(
             allowed = {"form", "input"} if path == "/" else set()  # the list's search form
             assert set(live_markup(Elements(body))) <= allowed, path
             assert PAYLOAD in Elements(body).all_text or path == "/", path
+
+
+def test_calls_left_by_a_process_that_died_are_not_in_flight(
+    store_path: Path, tmp_path: Path
+) -> None:
+    copy = tmp_path / "moot.db"
+    copy.write_bytes(store_path.read_bytes())
+    gone = int(Path("/proc/sys/kernel/pid_max").read_text())  # pids stay below it
+    with sqlite3.connect(copy) as conn:
+        conn.execute(
+            "UPDATE debates SET owner = ? WHERE id = 'going'", (f"{socket.gethostname()}:{gone}",)
+        )
+    app = create_app(copy, host="127.0.0.1", port=8765)
+    with TestClient(app, base_url="http://127.0.0.1:8765") as other:
+        body = other.get("/runs/going/live").text
+    assert "No call is in flight." in _text(body)

@@ -25,7 +25,7 @@ from moot.errors import ConfigError
 from moot.report import to_json, to_markdown
 from moot.report.html import Link, render_report, to_html
 from moot.report.html.page import render
-from moot.store import STATUSES, DebateRow, ReadOnlyStore
+from moot.store import STATUSES, DebateRow, ReadOnlyStore, owner_alive, this_process
 from moot.view import pages
 from moot.view.inspector import call_page
 from moot.view.labels import view_labels
@@ -165,6 +165,9 @@ class Viewer:
         labels = view_labels(self.lang, row.format)
         calls = self.store.calls(row.id)
         running = row.status == "running"
+        # a process that died mid-call leaves its calls noted: they are not in flight
+        owner = row.owner
+        alive = running and (owner is None or owner == this_process() or owner_alive(owner))
         partial = is_partial(row)
         redactor = Redactor.from_environment()
         readable = row.status == "done" and not error
@@ -182,7 +185,7 @@ class Viewer:
                 row,
                 calls,
                 labels,
-                in_flight=self.store.calls_in_flight(row.id) if running else (),
+                in_flight=self.store.calls_in_flight(row.id) if alive else (),
                 redactor=redactor,
                 lang=self.lang,
             ),

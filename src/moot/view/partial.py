@@ -56,8 +56,9 @@ class PartialReport:
 
 
 def is_partial(row: DebateRow) -> bool:
-    """Whether the stored result is a stopped run's partial result."""
-    if row.result_json is None or row.status == "done":
+    """Whether the run stopped and its stored result is the partial result it left
+    (a run resumed since is ``running`` again: its progress page shows it)."""
+    if row.result_json is None or row.status not in RESUMABLE:
         return False
     try:
         data = json.loads(row.result_json)
