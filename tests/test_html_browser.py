@@ -302,7 +302,7 @@ def test_viewer_debate_page_is_the_report(
     page.click("#runs a.run-link >> text=original")
     assert page.url.endswith("/runs/original")
     assert page.locator(f"#trace-table {UNIT_ROWS}").count() == len(result.judgement.trace)
-    assert page.locator("nav.topbar a").count() == 2
+    assert page.locator("nav.topbar a").count() == 3  # all runs, progress, calls
     screenshot(page, tmp_path / "viewer-debate.png", capsys)
     page.goto(f"{viewer.url}runs/winter-3")
     assert page.locator(f"#speech-table {UNIT_ROWS}").count() == 9
@@ -365,6 +365,7 @@ def test_live_page_follows_a_run(
                     seen_running = True
                     assert page.locator("#calls tbody tr").count() >= calls
                     assert page.locator("#progress svg.chart").count() == 1  # calls expected
+                    assert page.locator("#in-flight").count() == 1  # what it waits for
                     screenshot(page, tmp_path / f"viewer-live-{fmt}.png", capsys)
                     break
             time.sleep(0.2)

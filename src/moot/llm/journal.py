@@ -57,6 +57,7 @@ class Journal:
         self._replay: dict[str, deque[CallRow]] = defaultdict(deque)
         for row in store.completed_calls(debate_id):
             self._replay[row.request_hash].append(row)
+        store.clear_in_flight(debate_id)  # left by a process that ended mid-call
 
     def take(self, key: str) -> CallRow | None:
         """The next journaled reply for this request, if any is left."""
@@ -109,6 +110,14 @@ class JournaledBackend(Wrapper):
                 fallback=ModeFallback.from_json(row.structured_mode, row.structured_fallback),
             )
         started = time.perf_counter()
+        flight: int | None = self._journal.store.start_call(
+            self._journal.debate_id,
+            role=ctx.role,
+            round=ctx.round,
+            side=ctx.side,
+            attempt=ctx.attempt,
+            model=self.spec,
+        )
 
         def record(completion: Completion | None, error: str | None) -> int:
             journal = self._journal
@@ -116,6 +125,8 @@ class JournaledBackend(Wrapper):
             cost = None
             if live and completion is not None:
                 cost = journal.cost_of(self.spec, completion.usage) if journal.cost_of else 0.0
+            nonlocal flight
+            ended, flight = flight, None
             return journal.store.record_call(
                 journal.debate_id,
                 role=ctx.role,
@@ -138,15 +149,20 @@ class JournaledBackend(Wrapper):
                 structured_fallback=(
                     completion.fallback.as_json() if completion and completion.fallback else None
                 ),
+                in_flight=ended,
             )
 
         try:
-            completion = await self._inner.generate(
-                messages, schema=schema, settings=settings, context=context
-            )
-        except BudgetExceeded:
-            raise  # refused before it was sent: not a call, nothing to journal
-        except MootError as exc:
-            record(None, f"{type(exc).__name__}: {exc}")
-            raise
-        return replace(completion, journal_id=record(completion, None))
+            try:
+                completion = await self._inner.generate(
+                    messages, schema=schema, settings=settings, context=context
+                )
+            except BudgetExceeded:
+                raise  # refused before it was sent: not a call, nothing to journal
+            except MootError as exc:
+                record(None, f"{type(exc).__name__}: {exc}")
+                raise
+            return replace(completion, journal_id=record(completion, None))
+        finally:
+            if flight is not None:  # refused, cancelled or not journaled: no longer going
+                self._journal.store.end_call(flight)

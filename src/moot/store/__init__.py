@@ -9,7 +9,8 @@ user's data directory) holds everything. The package's modules:
   ``StoreError`` a store that cannot be used raises;
 - ``migrations``: the schema, as ordered migrations applied once each and recorded
   in the ``migrations`` table;
-- ``runs``, ``journal``, ``cache``, ``judge_history``: one table's operations each;
+- ``runs``, ``journal``, ``inflight``, ``cache``, ``judge_history``: one table's
+  operations each (``inflight``: the calls sent and not journaled yet);
 - ``stores``: :class:`Store`, which has them all, and :class:`ReadOnlyStore`.
 
 JSON values (configs, messages, cached replies) are stored as UTF-8 JSON text, never

@@ -112,13 +112,15 @@ class CallJournal(Database):
         cost_usd: float | None = None,
         structured_mode: str | None = None,
         structured_fallback: Mapping[str, Any] | None = None,
+        in_flight: int | None = None,
     ) -> int:
         """Journal one model call, committed before returning; returns its id.
 
         ``seq`` is the next number within the debate, assigned under the database's write
         lock, so it is gap-free and unique even with several processes writing. With
         ``cost_usd`` the call's tokens and cost are added to the debate's totals in the
-        same transaction, so a crash can never keep the call and lose its usage."""
+        same transaction, so a crash can never keep the call and lose its usage.
+        ``in_flight`` (from ``start_call``) is forgotten in that transaction too."""
         if source not in CALL_SOURCES:
             raise ConfigError(f"unknown call source {source!r}; expected one of {CALL_SOURCES}")
         messages_json = dumps([dict(message) for message in messages], "the call messages")
@@ -162,6 +164,8 @@ class CallJournal(Database):
             )
             call_id = cursor.lastrowid
             assert call_id is not None  # noqa: S101 (an INSERT always sets it)
+            if in_flight is not None:
+                conn.execute("DELETE FROM calls_in_flight WHERE id = ?", (int(in_flight),))
             if cost_usd is not None:
                 add_to_usage(conn, debate_id, prompt_tokens, completion_tokens, cost_usd)
             return call_id

@@ -140,6 +140,27 @@ def _call_structured_mode(conn: sqlite3.Connection) -> None:
     )
 
 
+@migration("0005_calls_in_flight")
+def _calls_in_flight(conn: sqlite3.Connection) -> None:
+    """A row per call sent and not yet journaled (the viewer's live page shows them)."""
+    _execute(
+        conn,
+        """
+            CREATE TABLE calls_in_flight (
+                id         INTEGER PRIMARY KEY AUTOINCREMENT,
+                debate_id  TEXT NOT NULL REFERENCES debates (id) ON DELETE CASCADE,
+                role       TEXT NOT NULL,
+                round      TEXT NOT NULL,
+                side       TEXT,
+                attempt    INTEGER NOT NULL,
+                model      TEXT NOT NULL,
+                started_at TEXT NOT NULL
+            )
+            """,
+        "CREATE INDEX calls_in_flight_debate ON calls_in_flight (debate_id)",
+    )
+
+
 # -- applying them ----------------------------------------------------------------
 
 

@@ -59,6 +59,9 @@ class DebateRow:
     calls: int
     owner: str | None = None
     """``host:pid`` of the process running it (set while ``running``)."""
+    damaged: str | None = None
+    """What of the stored row could not be read (its config or models are then
+    empty); ``None`` for a sound row."""
 
 
 _DEBATE_COLUMNS = (
@@ -70,23 +73,48 @@ _DEBATE_COLUMNS = (
 )
 
 
+def _json_object(value: Any, what: str, damage: list[str]) -> dict[str, Any]:
+    """A stored JSON object; ``{}`` with the damage noted when it is not one."""
+    try:
+        found = json.loads(value)
+    except (TypeError, ValueError):
+        damage.append(f"its {what} is not JSON")
+        return {}
+    if not isinstance(found, dict):
+        damage.append(f"its {what} is not a JSON object")
+        return {}
+    return found
+
+
+def _number(value: Any, kind: type[int] | type[float], what: str, damage: list[str]) -> Any:
+    try:
+        return kind(value)
+    except (TypeError, ValueError):
+        damage.append(f"its {what} is not a number")
+        return kind(0)
+
+
 def _debate_row(row: Sequence[Any]) -> DebateRow:
+    """A stored debate; a row damaged outside moot (hand edits, a broken disk) reads
+    back with what could be read and ``damaged`` saying what could not."""
+    damage: list[str] = []
     return DebateRow(
-        id=row[0],
-        topic=row[1],
-        format=row[2],
-        status=row[3],
-        config=json.loads(row[4]),
-        models=json.loads(row[5]),
-        result_json=row[6],
+        id=str(row[0]),
+        topic=str(row[1]),
+        format=str(row[2]),
+        status=str(row[3]),
+        config=_json_object(row[4], "config", damage),
+        models=_json_object(row[5], "models", damage),
+        result_json=row[6] if row[6] is None else str(row[6]),
         error=row[7],
-        created_at=row[8],
-        updated_at=row[9],
-        prompt_tokens=int(row[10]),
-        completion_tokens=int(row[11]),
-        cost_usd=float(row[12]),
+        created_at=str(row[8]),
+        updated_at=str(row[9]),
+        prompt_tokens=_number(row[10], int, "prompt token count", damage),
+        completion_tokens=_number(row[11], int, "completion token count", damage),
+        cost_usd=_number(row[12], float, "cost", damage),
         calls=int(row[13]),
         owner=row[14],
+        damaged="; ".join(damage) or None,
     )
 
 

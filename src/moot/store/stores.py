@@ -7,13 +7,14 @@ from pathlib import Path
 
 from moot.store.cache import ResponseCache
 from moot.store.connection import Database
+from moot.store.inflight import CallsInFlight
 from moot.store.journal import CallJournal
 from moot.store.judge_history import JudgeHistory
 from moot.store.migrations import applied, check_known, migrate
 from moot.store.runs import Runs
 
 
-class Store(Runs, CallJournal, ResponseCache, JudgeHistory):
+class Store(Runs, CallJournal, CallsInFlight, ResponseCache, JudgeHistory):
     """A connection to the moot database; opens (and creates or migrates) it at once.
 
     Thread-safe: one connection, one lock. Use as a context manager or call ``close``.
