@@ -229,10 +229,16 @@ class Elements(HTMLParser):
         return "".join(self.text)
 
 
+PRINT_TOGGLE = {"type": "checkbox", "id": "print-transcript"}
+"""The one input a report has: ticked, the transcript is printed too (CSS only)."""
+
+
 def live_markup(page: Elements) -> list[str]:
     """What in a page could run script, fetch something or navigate away."""
     found = []
     for tag, attrs in page.elements:
+        if tag == "input" and attrs == PRINT_TOGGLE:
+            continue  # the report's own "print the transcript" box
         if tag in ("script", "img", "iframe", "object", "embed", "form", "input", "link"):
             found.append(tag)
         if tag == "meta" and attrs.get("http-equiv", "").lower() == "refresh":

@@ -49,6 +49,7 @@ ACTIVE_MARKUP = """() => {
   const found = [];
   for (const el of document.querySelectorAll('*')) {
     const tag = el.tagName.toLowerCase();
+    if (el.matches('input#print-transcript[type=checkbox]') && el.attributes.length === 2) continue;
     if (['script', 'img', 'iframe', 'object', 'embed', 'form', 'input', 'link'].includes(tag))
       found.push(tag);
     for (const attr of el.attributes) {

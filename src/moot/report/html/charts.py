@@ -58,7 +58,9 @@ class Circle:
 
 @dataclass
 class Chart:
-    """An SVG drawing: its size, its accessible label and its shapes."""
+    """An SVG drawing: its size, its accessible label, its shapes and, in ``data``,
+    what it shows as (name, value) text: a screen reader meets the drawing as one
+    image, so the page repeats its numbers in a table only such a reader sees."""
 
     width: float
     height: float
@@ -67,6 +69,7 @@ class Chart:
     lines: list[Line] = field(default_factory=list)
     circles: list[Circle] = field(default_factory=list)
     texts: list[Text] = field(default_factory=list)
+    data: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -169,6 +172,7 @@ def bar_chart(label: str, rows: Sequence[BarRow], domain: tuple[float, float]) -
         if row.note:
             text += f"  {row.note}"
         chart.texts.append(Text(right + 8, middle + 4, text, "value"))
+        chart.data.append((row.label, text))
     return chart
 
 
@@ -202,6 +206,7 @@ def grouped_chart(label: str, groups: Sequence[Group], domain: tuple[float, floa
             chart.rects.append(Rect(min(start, end), bar_y, abs(end - start), thin, css, title))
             chart.texts.append(Text(end + 6, bar_y + thin - 2, number(value), "value small"))
             bar_y += thin + 3
+        chart.data.append((group.label, "; ".join(title for _, _, title in group.bars)))
         y += group_height
     return chart
 
@@ -223,6 +228,7 @@ def agreement_meter(label: str, value: float | None) -> Chart:
     if value is not None:
         x = scale.x(value)
         chart.lines.append(Line(x, 3, x, 21, "marker"))
+    chart.data.append((label, number(value, 3)))
     return chart
 
 
@@ -232,4 +238,5 @@ def progress_bar(label: str, fraction: float) -> Chart:
     chart = Chart(width, height, label)
     chart.rects.append(Rect(0, 0, width, height, "track"))
     chart.rects.append(Rect(0, 0, width * min(max(fraction, 0.0), 1.0), height, "fill"))
+    chart.data.append((label, f"{fraction:.0%}"))
     return chart
