@@ -301,6 +301,48 @@ def chromium(profile: Path) -> Iterator[BrowserContext]:
             context.close()
 
 
+AXE_DIR = Path(__file__).parent / "axe"
+"""axe-core, pinned in ``package.json`` and ``package-lock.json`` there and installed
+from the npm registry by :func:`axe_script` (``npm ci``) into its ``node_modules``,
+which git ignores."""
+
+
+def _missing(reason: str) -> None:
+    if os.environ.get("CI_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"CI_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def axe_script() -> str:
+    """axe-core's script (the version ``tests/axe/package.json`` pins), installed with
+    ``npm ci`` the first time (under a lock: several test workers may ask at once).
+    Skips without npm or the registry, except under ``CI_REQUIRE_BROWSER=1``."""
+    import fcntl
+    import subprocess
+
+    wanted = json.loads((AXE_DIR / "package.json").read_text())["devDependencies"]["axe-core"]
+    package = AXE_DIR / "node_modules" / "axe-core"
+    with (AXE_DIR / "node_modules.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        installed = package / "package.json"
+        if not installed.is_file() or json.loads(installed.read_text())["version"] != wanted:
+            npm = shutil.which("npm")
+            if npm is None:
+                _missing("the accessibility checks need npm to install axe-core")
+            assert npm is not None
+            done = subprocess.run(
+                [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"],
+                cwd=AXE_DIR,
+                capture_output=True,
+                text=True,
+                timeout=300,
+                check=False,
+            )
+            if done.returncode != 0:
+                _missing(f"npm ci could not install axe-core {wanted}: {done.stderr[-500:]}")
+    return (package / "axe.min.js").read_text(encoding="utf-8")
+
+
 SCREENSHOT_DIR = "MOOT_SCREENSHOT_DIR"
 """When set, every screenshot is also copied into this directory (CI keeps it as an
 artefact; ``docs/screenshots/`` is refreshed from it)."""
