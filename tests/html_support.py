@@ -229,10 +229,16 @@ class Elements(HTMLParser):
         return "".join(self.text)
 
 
+PRINT_TOGGLE = {"type": "checkbox", "id": "print-transcript"}
+"""The one input a report has: ticked, the transcript is printed too (CSS only)."""
+
+
 def live_markup(page: Elements) -> list[str]:
     """What in a page could run script, fetch something or navigate away."""
     found = []
     for tag, attrs in page.elements:
+        if tag == "input" and attrs == PRINT_TOGGLE:
+            continue  # the report's own "print the transcript" box
         if tag in ("script", "img", "iframe", "object", "embed", "form", "input", "link"):
             found.append(tag)
         if tag == "meta" and attrs.get("http-equiv", "").lower() == "refresh":
@@ -293,6 +299,48 @@ def chromium(profile: Path) -> Iterator[BrowserContext]:
             yield context
         finally:
             context.close()
+
+
+AXE_DIR = Path(__file__).parent / "axe"
+"""axe-core, pinned in ``package.json`` and ``package-lock.json`` there and installed
+from the npm registry by :func:`axe_script` (``npm ci``) into its ``node_modules``,
+which git ignores."""
+
+
+def _missing(reason: str) -> None:
+    if os.environ.get("CI_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"CI_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def axe_script() -> str:
+    """axe-core's script (the version ``tests/axe/package.json`` pins), installed with
+    ``npm ci`` the first time (under a lock: several test workers may ask at once).
+    Skips without npm or the registry, except under ``CI_REQUIRE_BROWSER=1``."""
+    import fcntl
+    import subprocess
+
+    wanted = json.loads((AXE_DIR / "package.json").read_text())["devDependencies"]["axe-core"]
+    package = AXE_DIR / "node_modules" / "axe-core"
+    with (AXE_DIR / "node_modules.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        installed = package / "package.json"
+        if not installed.is_file() or json.loads(installed.read_text())["version"] != wanted:
+            npm = shutil.which("npm")
+            if npm is None:
+                _missing("the accessibility checks need npm to install axe-core")
+            assert npm is not None
+            done = subprocess.run(
+                [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"],
+                cwd=AXE_DIR,
+                capture_output=True,
+                text=True,
+                timeout=300,
+                check=False,
+            )
+            if done.returncode != 0:
+                _missing(f"npm ci could not install axe-core {wanted}: {done.stderr[-500:]}")
+    return (package / "axe.min.js").read_text(encoding="utf-8")
 
 
 SCREENSHOT_DIR = "MOOT_SCREENSHOT_DIR"

@@ -26,6 +26,7 @@ from html_support import (
     PLACES,
     TOPIC,
     ZH_TOPIC,
+    axe_script,
     case,
     chromium,
     debate,
@@ -49,6 +50,7 @@ ACTIVE_MARKUP = """() => {
   const found = [];
   for (const el of document.querySelectorAll('*')) {
     const tag = el.tagName.toLowerCase();
+    if (el.matches('input#print-transcript[type=checkbox]') && el.attributes.length === 2) continue;
     if (['script', 'img', 'iframe', 'object', 'embed', 'form', 'input', 'link'].includes(tag))
       found.push(tag);
     for (const attr of el.attributes) {
@@ -95,6 +97,10 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrowserContext
 @pytest.fixture(scope="module")
 def results() -> dict[str, DebateResult]:
     found = {name: case(name) for name in CASES}
+    # a competitive debate at its default length (240 s openings): what a reader prints
+    found["competitive-full"] = debate(
+        TOPIC, format="competitive", seed=1, format_options={"embedder": "lexical"}
+    )
     found["hostile-structured"] = hostile(found["structured-panel-swap"])
     found["hostile-freeform"] = hostile(found["freeform-3-panel"])
     return found
@@ -149,6 +155,7 @@ def test_report_renders(
             "structured": "#trace-table",
             "freeform": "#speech-table",
             "market": "#trace-table",
+            "competitive": "#speech-table",
         }[result.format]
     assert sorted(shown) == sorted(unit_ids(result))
     assert page.locator(f"{table} {UNIT_ROWS}").count() == rows.count()
@@ -220,6 +227,194 @@ def test_xss_payloads_do_not_run(
     assert watched.foreign_requests() == []
     page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, tmp_path / f"report-{name}.png", capsys, full_page=False)
+    page.close()
+
+
+# ---- print, accessibility, the competitive and market views ---------------------------
+
+PRINT_PAGES = {
+    "structured": 6,
+    "structured-panel-swap": 6,
+    "market": 13,
+    "competitive-full": 6,
+}
+"""The most A4 pages each report may print to (without the transcript). Measured on
+2026-12-02: 5, 5, 12 and 5 pages; before the print stylesheet: 6, 8, 16 and 22,
+with the argument trace's last columns cut off."""
+A4_WIDTH = 718
+"""A4's width less the page margins, in CSS pixels (210 mm - 2 x 11 mm)."""
+OVERFLOW = """() => {
+  const right = document.querySelector('main').getBoundingClientRect().right + 1;
+  return [...document.querySelectorAll('main table, main svg, main pre')]
+    .filter(el => el.getClientRects().length && el.getBoundingClientRect().right > right)
+    .map(el => (el.id || el.className.baseVal || el.className) + ' ends at '
+         + Math.round(el.getBoundingClientRect().right));
+}"""
+
+
+def _pdf(page: Page) -> tuple[int, str]:
+    """The page printed to A4 (DevTools' printToPDF, print media): its page count and
+    its text without whitespace (lines break anywhere, "cross-" then "examination")
+    and with ligatures (ﬁ) undone."""
+    import io
+    import unicodedata
+
+    import pypdf  # a dev requirement, like Playwright
+
+    reader = pypdf.PdfReader(io.BytesIO(page.pdf(format="A4")))
+    text = " ".join(p.extract_text() for p in reader.pages)
+    return len(reader.pages), _squeezed(unicodedata.normalize("NFKC", text))
+
+
+def _squeezed(text: str) -> str:
+    return "".join(text.split())
+
+
+@pytest.mark.parametrize("name", list(PRINT_PAGES))
+def test_print_keeps_the_whole_report_in_few_pages(
+    browser: BrowserContext,
+    results: dict[str, DebateResult],
+    name: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    result = results[name]
+    _, page = _open_report(browser, result, tmp_path / f"{name}.html")
+    page.set_viewport_size({"width": A4_WIDTH, "height": 1000})
+    page.emulate_media(media="print")
+    # every column of every table fits the paper (the trace kept its standing and score)
+    assert page.evaluate(OVERFLOW) == []
+    # collapsed reasons are open on paper, the transcript is left out
+    assert page.locator("details.more dl").first.is_visible()
+    assert not page.locator("#transcript").is_visible()
+    pages, text = _pdf(page)
+    assert pages <= PRINT_PAGES[name], f"{name} prints to {pages} pages"
+    for row in result.judgement.trace:  # each unit's judge's reason, on paper
+        assert _squeezed(row.reason)[:50] in text
+    for side in result.positions:
+        assert _squeezed(side.name) in text
+    # ticked, the box prints the transcript too
+    page.emulate_media(media="screen")
+    page.check("#print-transcript")
+    page.emulate_media(media="print")
+    assert page.locator("#transcript article.turn").first.is_visible()
+    with_transcript, _ = _pdf(page)
+    assert with_transcript > pages
+    if name == "structured-panel-swap":
+        page.emulate_media(media="screen")
+        page.uncheck("#print-transcript")
+        page.emulate_media(media="print")
+        section_screenshot(
+            page, ".hero", "#verdict", tmp_path / "report-print-structured.png", capsys
+        )
+        section_screenshot(
+            page, "#trace", "#trace tr#item-1", tmp_path / "report-print-trace.png", capsys
+        )
+    page.close()
+
+
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+AXE_RUN = """async (tags) => {
+  const found = await axe.run(document, {runOnly: {type: 'tag', values: tags},
+                                         resultTypes: ['violations']});
+  return found.violations.map(v => v.id + ': ' + v.nodes.slice(0, 3)
+    .map(n => n.target.join(' ') + ' (' + n.failureSummary.split('\\n')[1] + ')').join('; '));
+}"""
+CHART_TEXT = """() => [...document.querySelectorAll('svg.chart')].map(svg => {
+  const table = svg.nextElementSibling;
+  return table && table.matches('table.sr-only') ? table.innerText : '';
+})"""
+
+
+@pytest.mark.parametrize("name", ["structured-panel-swap", "competitive-zh-panel", "market"])
+def test_axe_finds_no_wcag_aa_problem_in_either_theme(
+    browser: BrowserContext, results: dict[str, DebateResult], name: str, tmp_path: Path
+) -> None:
+    """axe-core (pinned in tests/axe/, installed from npm) checks WCAG 2.1 A and AA,
+    contrast included, in the light and the dark theme, with every collapsed part
+    open; every chart repeats its numbers as text for screen readers."""
+    script = axe_script()
+    _, page = _open_report(browser, results[name], tmp_path / f"{name}.html")
+    page.evaluate(script)  # DevTools evaluates it: the page's CSP refuses every script
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        assert page.evaluate(AXE_RUN, AXE_TAGS) == [], scheme
+    texts = page.evaluate(CHART_TEXT)
+    assert len(texts) >= 3
+    assert all(any(c.isdigit() for c in text) for text in texts), texts
+    scores = page.locator("#scores table.sr-only").last.inner_text()
+    for row in results[name].judgement.trace:
+        assert row.argument_id in scores
+    page.close()
+
+
+def test_the_competitive_view(
+    browser: BrowserContext,
+    results: dict[str, DebateResult],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Stages and audience first, moves as translated badges, speeches collapsed, one
+    timing row per speech, columns wide enough in Chinese."""
+    for name in ("competitive-full", "competitive-zh-panel"):
+        result = results[name]
+        body = result.payload["competitive"]
+        _, page = _open_report(browser, result, tmp_path / f"{name}.html")
+        anchors = page.evaluate("[...document.querySelectorAll('main > section')].map(s => s.id)")
+        assert anchors[:2] == ["verdict", "results"]
+        assert page.locator("#stage-table tbody tr").count() == len(body["head_to_head"])
+        moves = sum(len(s["actions"]) for s in body["speeches"])
+        assert page.locator("#speech-table ul.moves .badge").count() == moves
+        shown = page.locator("#speech-table").inner_text()
+        assert "->" not in shown
+        speech = page.locator("#speech-table details.print-on-request").first
+        assert not speech.evaluate("d => d.open")
+        assert not page.get_by_text(body["speeches"][0]["text"][:40]).first.is_visible()
+        assert page.locator("#timing svg.chart rect.window").count() == len(body["speeches"])
+        assert page.locator("#trees details.tree").count() == 1 + len(body["rehearsal"])
+        link = page.locator("#speech-table ul.moves a.ref").first
+        link.click()  # a move leads to its node of the flow tree, opening the tree
+        assert page.locator(link.get_attribute("href") or "-").is_visible()
+        if result.lang == "zh":
+            for action in ("propose", "attack", "rebut", "reinforce"):
+                assert action not in shown
+            widths = page.evaluate(
+                "[...document.querySelectorAll('#speech-table th, #stage-table th')]"
+                ".map(th => th.getBoundingClientRect().width)"
+            )
+            assert min(widths) >= 40, widths
+        else:
+            page.evaluate("window.scrollTo(0, 0)")
+            section_screenshot(page, "#results", "#results",
+                               tmp_path / "report-competitive-results.png", capsys)  # fmt: skip
+            section_screenshot(page, "#speeches", "#speech-table tr#item-2",
+                               tmp_path / "report-competitive-speeches.png", capsys)  # fmt: skip
+            section_screenshot(page, "#timing", "#timing",
+                               tmp_path / "report-competitive-timing.png", capsys)  # fmt: skip
+        page.close()
+
+
+def test_the_market_trace_is_grouped_by_lens(
+    browser: BrowserContext,
+    results: dict[str, DebateResult],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    result = results["market"]
+    arguments = result.payload["market"]["arguments"]
+    lenses = list(dict.fromkeys(a["lens"] for a in arguments))
+    _, page = _open_report(browser, result, tmp_path / "market.html")
+    assert page.locator("#trace-table tbody").count() == len(lenses)
+    assert page.locator("#trace figure.lens svg.chart").count() == len(lenses)
+    for index, lens in enumerate(lenses):
+        ids = [a["id"] for a in arguments if a["lens"] == lens]
+        rows = page.locator("#trace-table tbody").nth(index).locator("tr[id^='item-'] td.id a.ref")
+        assert rows.all_inner_texts() == ids
+        chart = page.locator("#trace figure.lens table.sr-only").nth(index).inner_text()
+        assert all(i in chart for i in ids)
+    section_screenshot(page, "#trace", "#trace .lens-charts",
+                       tmp_path / "report-market-lenses.png", capsys)  # fmt: skip
     page.close()
 
 

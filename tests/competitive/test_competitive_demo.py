@@ -250,10 +250,11 @@ def test_the_html_report_shows_both_trees_as_nested_lists(
                 self.items.append((self.depth, data.strip()))
 
     page = to_html(english[0])
-    assert page.count('<ul class="bullets outline">') == 2  # the flow tree, one rehearsal tree
+    # the flow tree, then one rehearsal tree, each collapsed
+    assert page.count('<details class="more tree') == 2
     assert "<script" not in page
     parser = Depths()
-    parser.feed(page[page.index('<ul class="bullets outline">') :])
+    parser.feed(page[page.index('<details class="more tree') :])
     depth = {text.split(" ")[0]: d for d, text in parser.items if text[:4] in ("PRO-", "CON-")}
     flow = english[0].payload["competitive"]["flow_tree"]["nodes"]
     for node in flow:

@@ -60,6 +60,7 @@ class CompetitiveFormat(Format):
     prompts = "moot.formats.competitive"
     fields = FIELDS
     command_modules = ("moot.formats.competitive.commands",)
+    html_view = "moot.formats.competitive.html:CompetitiveView"
 
     def check_options(self, options: Mapping[str, Any], positions: int) -> list[str]:
         notes = super().check_options(options, positions)

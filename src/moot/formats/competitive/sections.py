@@ -41,6 +41,36 @@ def _timing(speech: CompetitiveSpeech, lang: str) -> str:
     return " | ".join(parts)
 
 
+def clock_line(body: CompetitivePayload, lang: str) -> str:
+    """How speaking time was measured: by espeak-ng, or estimated (and why)."""
+    if body.clock.source == "espeak-ng":
+        return word(lang, "timing.clock", clock=body.clock.detail)
+    return word(lang, "timing.estimate", reason=body.clock.detail)
+
+
+def similarity_lines(body: CompetitivePayload, lang: str) -> list[str]:
+    """How claims were matched, and the fallback's reason when it was used."""
+    lines = [
+        word(lang, "similarity", method=body.similarity.method, threshold=body.similarity.threshold)
+    ]
+    if body.similarity.fallback_reason:
+        lines.append(word(lang, "similarity.fallback", reason=body.similarity.fallback_reason))
+    return lines
+
+
+def priming_line(body: CompetitivePayload, lang: str) -> str:
+    """Which earlier debate primed the simulated audience, if any."""
+    if body.priming is None:
+        return word(lang, "priming.none")
+    return word(
+        lang,
+        "priming",
+        run=body.priming.run_id,
+        topic=body.priming.topic,
+        similarity=body.priming.similarity,
+    )
+
+
 def _outline(rows: list[tuple[int, str]]) -> Outline:
     return Outline(items=[text for _, text in rows], depths=[depth for depth, _ in rows])
 
@@ -80,11 +110,7 @@ def sections(
         ],
         anchors=[s.id for s in body.speeches],
     )
-    timing_notes = (
-        word(lang, "timing.clock", clock=body.clock.detail)
-        if body.clock.source == "espeak-ng"
-        else word(lang, "timing.estimate", reason=body.clock.detail)
-    )
+    timing_notes = clock_line(body, lang)
     h2h = Table(
         headers=[word(lang, "col.stage"), names["pro"], names["con"], word(lang, "col.winner")],
         rows=[
@@ -121,22 +147,8 @@ def sections(
         con=vote.shift["con"],
         verdict=verdict,
     )
-    similarity = [
-        word(lang, "similarity", method=body.similarity.method, threshold=body.similarity.threshold)
-    ]
-    if body.similarity.fallback_reason:
-        similarity.append(word(lang, "similarity.fallback", reason=body.similarity.fallback_reason))
-    priming = (
-        word(
-            lang,
-            "priming",
-            run=body.priming.run_id,
-            topic=body.priming.topic,
-            similarity=body.priming.similarity,
-        )
-        if body.priming
-        else word(lang, "priming.none")
-    )
+    similarity = similarity_lines(body, lang)
+    priming = priming_line(body, lang)
     flow = FlowTree.model_validate(body.flow_tree)
     result_sections = [
         Section(

@@ -9,6 +9,8 @@ analysts make."""
 
 from __future__ import annotations
 
+import math
+import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,9 +20,10 @@ from moot.formats.common.html import Argument, ArgumentView
 from moot.formats.market.briefing import lead_judge
 from moot.formats.market.inputs import analysts_of
 from moot.formats.market.payload import FLAGGED_STATUSES, MarketPayload
-from moot.report.html import generic
+from moot.report.html import charts, generic
 from moot.report.html.common import ItemVerdict, add_turn, item_verdicts
 from moot.report.html.labels import label
+from moot.report.html.page import number
 from moot.report.html.parts import (
     Context,
     FieldView,
@@ -135,9 +138,21 @@ class TraceLine:
 
 
 @dataclass(frozen=True)
+class LensGroup:
+    """The arguments of one lens (technical, macro...): its rows of the trace and a
+    chart of their scores."""
+
+    label: str
+    lines: tuple[TraceLine, ...]
+    chart: charts.Chart
+    summary: str
+    """Each side's mean score in this lens."""
+
+
+@dataclass(frozen=True)
 class TraceView:
     note: str
-    lines: tuple[TraceLine, ...]
+    lenses: tuple[LensGroup, ...]
 
 
 def trace_section(ctx: Context, turns: list[TurnView]) -> Section:
@@ -189,8 +204,52 @@ def trace_section(ctx: Context, turns: list[TurnView]) -> Section:
                 opening_anchor=turns[index].anchor,
             )
         )
-    data = TraceView(note=labels["html.market_trace_note"], lines=tuple(lines))
+    data = TraceView(note=labels["html.market_trace_note"], lenses=_by_lens(ctx, body, lines))
     return Section("trace", labels["arguments"], "formats/market/trace.html.j2", data)
+
+
+def _by_lens(ctx: Context, body: MarketPayload, lines: list[TraceLine]) -> tuple[LensGroup, ...]:
+    """The trace's rows grouped by the lens of their analyst (lenses in the order their
+    first argument was made), each group with a chart of its arguments' scores on
+    the scale of the whole debate."""
+    labels = ctx.labels
+    names = {a.lens: a.lens_label for a in body.analysts}
+    groups: dict[str, list[TraceLine]] = {}
+    for argument, line in zip(body.arguments, lines, strict=True):
+        groups.setdefault(argument.lens, []).append(line)
+    scores = [line.verdict.score for line in lines if line.verdict.score is not None]
+    domain = charts.score_domain(scores)
+    found = []
+    for lens, members in groups.items():
+        name = names.get(lens, lens)
+        rows = [
+            charts.BarRow(
+                label=line.item.id,
+                label_css=f"label {line.item.side.css}",
+                value=math.nan if line.verdict.score is None else line.verdict.score,
+                css=f"bar {line.item.side.css}",
+                title=f"{line.item.id}: {number(line.verdict.score)}",
+            )
+            for line in members
+        ]
+        means = []
+        for side in ctx.sides:
+            values = [
+                m.verdict.score
+                for m in members
+                if m.item.side.key == side.key and m.verdict.score is not None
+            ]
+            if values:
+                means.append(f"{side.label} {number(statistics.fmean(values))}")
+        found.append(
+            LensGroup(
+                label=name,
+                lines=tuple(members),
+                chart=charts.bar_chart(labels["html.lens_chart"].format(lens=name), rows, domain),
+                summary=labels["html.lens_means"].format(means=" · ".join(means) or "-"),
+            )
+        )
+    return tuple(found)
 
 
 class MarketView(ArgumentView):

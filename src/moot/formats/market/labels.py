@@ -87,6 +87,9 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         " analyst's data, its evidence score (the judge's, then lowered for each unsupported"
         " number), and where it stood in the end.",
         "html.evidence_check": "Evidence check",
+        "html.lens_chart": "Score of each {lens} argument",
+        "html.lens_means": "Mean score: {means}",
+        "format.market": "market debate",
         "html.numbers_checked": "{n} numbers checked",
         "html.unsupported_numbers": "Not in the data, or of another index or period",
         "html.counterpoints": "Counterpoints",
@@ -161,6 +164,9 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "的数据核对它所引用的数字的结果、它的证据得分（裁判的分数，以及按每个无依据数字扣分"
         "后的分数），以及它最终的状态。",
         "html.evidence_check": "证据核查",
+        "html.lens_chart": "{lens}各论据的得分",
+        "html.lens_means": "平均得分：{means}",
+        "format.market": "市场辩论",
         "html.numbers_checked": "核对了 {n} 个数字",
         "html.unsupported_numbers": "数据中没有，或属于其他指数或期间",
         "html.counterpoints": "反论点",

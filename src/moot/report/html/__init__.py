@@ -90,6 +90,7 @@ def _build(result: DebateResult, view: FormatView) -> ReportPage:
     aligned = generic.turn_count(result) in (None, len(turns))
     parts: list[Section | None] = [
         common.verdict_section(ctx),
+        *view.leading_sections(ctx),
         common.panel_section(ctx),
         *view.sections(ctx, turns),
         common.scores_section(ctx),

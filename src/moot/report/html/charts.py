@@ -58,7 +58,9 @@ class Circle:
 
 @dataclass
 class Chart:
-    """An SVG drawing: its size, its accessible label and its shapes."""
+    """An SVG drawing: its size, its accessible label, its shapes and, in ``data``,
+    what it shows as (name, value) text: a screen reader meets the drawing as one
+    image, so the page repeats its numbers in a table only such a reader sees."""
 
     width: float
     height: float
@@ -67,6 +69,7 @@ class Chart:
     lines: list[Line] = field(default_factory=list)
     circles: list[Circle] = field(default_factory=list)
     texts: list[Text] = field(default_factory=list)
+    data: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -137,15 +140,27 @@ class BarRow:
     dots: tuple[tuple[float, str, str], ...] = ()
     """(value, css class, tooltip) of each dot."""
     note: str = ""
+    text: str = ""
+    """The value as shown, when not the number itself (a share, a duration)."""
 
 
-def bar_chart(label: str, rows: Sequence[BarRow], domain: tuple[float, float]) -> Chart:
-    """Horizontal bars, one row each, on a shared axis, with whiskers and dots."""
+def _step(domain: tuple[float, float], step: float | None) -> float:
+    return step if step is not None else (1.0 if domain[1] - domain[0] <= 12 else 2.0)
+
+
+def bar_chart(
+    label: str,
+    rows: Sequence[BarRow],
+    domain: tuple[float, float],
+    step: float | None = None,
+) -> Chart:
+    """Horizontal bars, one row each, on a shared axis (a grid line every ``step``),
+    with whiskers and dots."""
     height = PAD + ROW * len(rows) + AXIS
     chart = Chart(WIDTH, height, label)
     scale = Scale(domain[0], domain[1], LABEL_WIDTH, WIDTH - VALUE_WIDTH)
     bottom = PAD + ROW * len(rows)
-    _axis(chart, scale, PAD / 2, bottom, 1.0 if domain[1] - domain[0] <= 12 else 2.0)
+    _axis(chart, scale, PAD / 2, bottom, _step(domain, step))
     for index, row in enumerate(rows):
         y = PAD + index * ROW + (ROW - BAR) / 2
         middle = y + BAR / 2
@@ -163,12 +178,13 @@ def bar_chart(label: str, rows: Sequence[BarRow], domain: tuple[float, float]) -
                 continue
             chart.circles.append(Circle(scale.x(value), middle, 4.5, css, title))
             right = max(right, scale.x(value))
-        text = number(row.value)
+        text = row.text or number(row.value)
         if row.interval is not None:
             text += f"  [{number(row.interval[0])}, {number(row.interval[1])}]"
         if row.note:
             text += f"  {row.note}"
         chart.texts.append(Text(right + 8, middle + 4, text, "value"))
+        chart.data.append((row.label, text))
     return chart
 
 
@@ -202,6 +218,7 @@ def grouped_chart(label: str, groups: Sequence[Group], domain: tuple[float, floa
             chart.rects.append(Rect(min(start, end), bar_y, abs(end - start), thin, css, title))
             chart.texts.append(Text(end + 6, bar_y + thin - 2, number(value), "value small"))
             bar_y += thin + 3
+        chart.data.append((group.label, "; ".join(title for _, _, title in group.bars)))
         y += group_height
     return chart
 
@@ -223,6 +240,7 @@ def agreement_meter(label: str, value: float | None) -> Chart:
     if value is not None:
         x = scale.x(value)
         chart.lines.append(Line(x, 3, x, 21, "marker"))
+    chart.data.append((label, number(value, 3)))
     return chart
 
 
@@ -232,4 +250,52 @@ def progress_bar(label: str, fraction: float) -> Chart:
     chart = Chart(width, height, label)
     chart.rects.append(Rect(0, 0, width, height, "track"))
     chart.rects.append(Rect(0, 0, width * min(max(fraction, 0.0), 1.0), height, "fill"))
+    chart.data.append((label, f"{fraction:.0%}"))
+    return chart
+
+
+@dataclass(frozen=True)
+class WindowRow:
+    """One timed piece (a speech): the time it took, its target and the window it
+    had to land in, in seconds."""
+
+    label: str
+    label_css: str
+    seconds: float
+    target: float
+    window: tuple[float, float]
+    css: str
+    text: str
+    """The numbers as shown right of the bar (and read to a screen reader)."""
+
+
+def seconds_domain(rows: Sequence[WindowRow]) -> tuple[float, float, float]:
+    """The axis for durations: 0 to a whole number of steps past every value, and the
+    step (30 s, or 60 s past ten minutes)."""
+    longest = max([60.0, *(max(r.seconds, r.window[1], r.target) for r in rows)])
+    step = 30.0 if longest <= 600 else 60.0
+    return 0.0, math.ceil(longest / step) * step, step
+
+
+def window_chart(label: str, rows: Sequence[WindowRow]) -> Chart:
+    """One row per timed piece: its window as a band, its target as a mark and the
+    time it took as a bar, on a shared axis of seconds."""
+    low, high, step = seconds_domain(rows)
+    height = PAD + ROW * len(rows) + AXIS
+    chart = Chart(WIDTH, height, label)
+    scale = Scale(low, high, LABEL_WIDTH, WIDTH - VALUE_WIDTH - 60)
+    bottom = PAD + ROW * len(rows)
+    _axis(chart, scale, PAD / 2, bottom, step)
+    for index, row in enumerate(rows):
+        y = PAD + index * ROW + (ROW - BAR) / 2
+        middle = y + BAR / 2
+        start, end = (scale.x(v) for v in row.window)
+        chart.rects.append(Rect(start, y - 4, max(end - start, 1.0), BAR + 8, "window"))
+        chart.texts.append(Text(LABEL_WIDTH - 8, middle + 4, fit(row.label), row.label_css, "end"))
+        chart.rects.append(_bar(scale, row.seconds, y, row.css, row.text))
+        target = scale.x(row.target)
+        chart.lines.append(Line(target, y - 4, target, y + BAR + 4, "marker"))
+        right = max(scale.x(row.seconds), end, target)
+        chart.texts.append(Text(right + 8, middle + 4, row.text, "value"))
+        chart.data.append((row.label, row.text))
     return chart

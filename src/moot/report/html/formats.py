@@ -51,6 +51,11 @@ class FormatView:
         Default: those turns' text."""
         return generic.transcript(ctx)
 
+    def leading_sections(self, ctx: Context) -> list[Section]:
+        """The format's results that belong at the top, right after the verdict (before
+        the panel). Default: none."""
+        return []
+
     def sections(self, ctx: Context, turns: list[TurnView]) -> list[Section]:
         """The format's own sections, shown after the verdict and the panel. Default:
         the format's briefing sections (``Format.briefing``) as tables and lists."""
