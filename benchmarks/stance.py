@@ -27,6 +27,7 @@ import re
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from importlib.resources import files
@@ -35,8 +36,12 @@ from typing import Any
 
 from moot import MootError, run_debate
 from moot.formats.structured.payload import StructuredPayload
+from moot.formats.structured.replies import OpeningReply
+from moot.llm.backend import resolve_backend
+from moot.llm.structured import parse_json_text
+from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
 from moot.profiles import COMPACT, register_profile
-from moot.schema import DebateResult
+from moot.schema import DebateResult, Position
 
 TOPICS_ZH = [
     "10 人的创业公司是否应该从第一天就采用微服务？",
@@ -269,6 +274,67 @@ def on_side_count(result: DebateResult, pro: str, con: str, encoder: Any) -> tup
     return len(texts), hits
 
 
+class OpeningsDone(Exception):
+    """Raised at a debate's first call after its opening round (``--openings-only``)."""
+
+
+class OpeningsOnly:
+    """A backend that passes the opening round's calls (and the topic classification
+    beside them) to the real one, keeps each side's last opening reply, and stops the
+    debate at its first later call: the openings are exactly those of a full debate."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.openings: dict[str, str] = {}
+
+    @property
+    def spec(self) -> str:
+        return str(self.inner.spec)
+
+    async def generate(
+        self,
+        messages: Sequence[Message],
+        *,
+        schema: OutputSpec | None,
+        settings: GenerationSettings,
+        context: CallContext | None = None,
+    ) -> Completion:
+        if context is not None and context.round not in ("opening", "classification"):
+            raise OpeningsDone
+        completion: Completion = await self.inner.generate(
+            messages, schema=schema, settings=settings, context=context
+        )
+        if context is not None and context.round == "opening":
+            self.openings[str(context.side)] = completion.text
+        return completion
+
+
+def openings_result(backend: OpeningsOnly, topic: str) -> DebateResult | None:
+    """A stand-in result holding only the arguments of the openings, parsed as the
+    engine parses them (``None`` when a side's opening did not parse)."""
+    arguments = []
+    for side in ("pro", "con"):
+        try:
+            reply = OpeningReply.model_validate(parse_json_text(backend.openings.get(side, "")))
+        except ValueError:
+            return None
+        prefix = side.upper()
+        arguments += [
+            {"id": f"{prefix}-{n}", "side": side, **a.model_dump()}
+            for n, a in enumerate(reply.arguments, start=1)
+        ]
+    return DebateResult.model_construct(
+        format="structured",
+        payload={"structured": {"arguments": arguments, "cross_examinations": [], "closings": []}},
+        topic=topic,
+        positions=[
+            Position(key="pro", name="pro", prefix="PRO"),
+            Position(key="con", name="con", prefix="CON"),
+        ],
+        warnings=[],
+    )
+
+
 def summarise(outcomes: list[Outcome]) -> dict[str, Any]:
     """The figures of one profile on one topic set."""
     done = [o for o in outcomes if not o.failed]
@@ -308,6 +374,11 @@ def main(argv: list[str] | None = None) -> int:
         help="the ten topics prompts were tuned on, the ten held out (English only), or both",
     )
     parser.add_argument("--save", help="a directory to write each debate's result JSON to")
+    parser.add_argument(
+        "--openings-only",
+        action="store_true",
+        help="stop each debate after its opening round, which is all the figures measure",
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
         "--timeout", type=float, default=None, help="seconds per model call (a busy machine)"
@@ -329,15 +400,29 @@ def main(argv: list[str] | None = None) -> int:
         for topic_set, topic, pro, con in topics:
             for seed in (int(s) for s in args.seeds.split(",")):
                 started = time.perf_counter()
-                try:
-                    result = run_debate(
-                        topic,
-                        model=args.model,
-                        lang=args.lang,
-                        seed=seed,
-                        profile=profile,
-                        timeout=args.timeout,
+                model: Any = args.model
+                if args.openings_only:
+                    model = OpeningsOnly(
+                        resolve_backend(args.model, seed=seed, timeout=args.timeout)
                     )
+                try:
+                    try:
+                        result = run_debate(
+                            topic,
+                            model=model,
+                            lang=args.lang,
+                            seed=seed,
+                            profile=profile,
+                            timeout=args.timeout,
+                        )
+                    except OpeningsDone:
+                        found = openings_result(model, topic)
+                        if found is None:
+                            raise MootError("an opening did not parse") from None
+                        result = found
+                    finally:
+                        if args.openings_only and hasattr(model.inner, "stop"):
+                            model.inner.stop()
                 except MootError as error:  # recorded as a failed debate, with the reason
                     print(f"failed: {profile}, seed {seed}: {topic}: {error}", file=sys.stderr)
                     seconds = time.perf_counter() - started
@@ -377,10 +462,10 @@ def main(argv: list[str] | None = None) -> int:
         json.dump(report, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
-    keys = ("debates", "failed", "on_side_share", "copied_share", "restated", "questions")
-    keys += ("near_copies", "warnings_per_debate", "median_seconds")
-    header = ("debates", "failed", "on side", "copied", "restated", "'?' end", "near-cp")
-    header += ("warn/deb", "med s")
+    keys = [*("debates", "failed", "on_side_share", "copied_share", "restated", "questions")]
+    keys += ["near_copies", "warnings_per_debate", "median_seconds"]
+    header = [*("debates", "failed", "on side", "copied", "restated", "'?' end", "near-cp")]
+    header += ["warn/deb", "med s"]
     print(f"{'profile, topics':28} " + " ".join(f"{h:>8}" for h in header))
     for name, row in summary.items():
         print(f"{name:28} " + " ".join(f"{row[k]!s:>8}" for k in keys))

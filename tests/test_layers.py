@@ -67,7 +67,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             *("moot.errors", "moot.text", "moot.safe_text", "moot.i18n", "moot.validation"),
             *("moot.files", "moot.stats", "moot.demo_text", "moot.prompts.*", "moot.briefing"),
-            *("moot.terminal", "moot.safe_json"),
+            *("moot.terminal", "moot.safe_json", "moot.usable"),
         ),
     ),
 )

@@ -220,14 +220,22 @@ def test_a_reply_that_loops_inside_its_limits_is_reasked_hotter() -> None:
     assert all("1.1.1.1" not in a.evidence for a in body(result).arguments)
 
 
-def test_without_rule_reasks_a_loop_is_kept_with_a_warning_never_hidden() -> None:
+def test_without_rule_reasks_a_loop_is_kept_with_a_warning_and_shown_as_unusable() -> None:
     backend = faulty({("con", "opening", 1): loop_in_evidence})
     result = debate(backend, profile="compact")
     calls = calls_of(backend, "con", "opening")
     assert len(calls) == 1  # the compact profile re-asks no rule problem
     (warning,) = [w for w in result.warnings if w.code == "loop"]
     assert "1.1.1.1" in warning.message
-    assert any("1.1.1.1" in a.evidence for a in body(result).arguments)
+    (unusable,) = [w for w in result.warnings if w.code == "unusable_text"]
+    assert (unusable.round, unusable.side, unusable.where) == (
+        "opening",
+        "con",
+        "arguments[1].evidence",
+    )
+    con = [a for a in body(result).arguments if a.side == "con"]
+    assert con[0].evidence == "(no usable text)"
+    assert all("1.1.1.1" not in a.evidence for a in body(result).arguments)
 
 
 @pytest.mark.parametrize(
@@ -363,6 +371,10 @@ def test_without_rule_reasks_a_copied_description_is_kept_with_a_warning() -> No
     (warning,) = [w for w in result.warnings if w.code == "echo"]
     assert warning.where == "arguments[1].claim"
     assert (warning.round, warning.side) == ("opening", "con")
+    (unusable,) = [w for w in result.warnings if w.code == "unusable_text"]
+    assert unusable.where == "arguments[1].claim"
+    con = [a for a in body(result).arguments if a.side == "con"]
+    assert con[0].claim == "(no usable text)"
 
 
 @pytest.mark.parametrize(
@@ -390,3 +402,31 @@ def test_what_counts_as_a_copied_description(text: str, copied: bool) -> None:
     assert bool(found) is copied
     if copied:
         assert found[0][0] == "cases[1].bull_case"
+
+
+def judge_writes_debris(good: dict[str, object]) -> str:
+    """A fault: the judge's synthesis is JSON and markup debris, as SmolLM2 wrote it."""
+    good["key_insight"] = "{{ <debate> <rebuttal>"
+    good["recommendation"] = "furthermore: ["
+    good["unresolved_questions"] = ["], {, [", "What would a second year of data show?"]
+    return json.dumps(good)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_debris_in_the_judges_synthesis_is_shown_as_unusable_everywhere(lang: str) -> None:
+    from moot.report.html import render_report
+    from moot.report.markdown import to_markdown
+
+    backend = faulty({("judge", "judgement", 1): judge_writes_debris})
+    result = debate(backend, profile="compact", lang=lang)
+    marker = {"en": "(no usable text)", "zh": "（无可用文本）"}[lang]
+    judgement = result.judgement
+    assert judgement.key_insight == marker
+    assert judgement.recommendation == marker
+    assert judgement.unresolved_questions[0] == marker
+    assert judgement.unresolved_questions[1] == "What would a second year of data show?"
+    flagged = {w.where for w in result.warnings if w.code == "unusable_text"}
+    assert flagged == {"key_insight", "recommendation", "unresolved_questions[1]"}
+    for page in (to_markdown(result), render_report(result), result.model_dump_json()):
+        for debris in ("<debate>", "<rebuttal>", "furthermore: [", "], {, ["):
+            assert debris not in page
