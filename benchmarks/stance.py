@@ -8,11 +8,21 @@ side's thesis than to the other side's. The benchmark runs one debate per topic 
 seed for each profile asked for, and reports the share of arguments on side, the
 share of arguments that copy the prompts' worked example (a run of at least 30
 characters, 12 in Chinese, taken from it), the rule warnings per debate, and the time.
-Chinese debates (``--lang zh``) use the Chinese topics below and the same English
-theses (the encoder is multilingual).
+It also counts claims that restate the topic, claims that end with a question mark and
+near-copies among one side's claims (see ``restates`` and ``near_copies``), and, in
+Chinese, the share of arguments really written in Chinese. Chinese debates
+(``--lang zh``) use the Chinese topics below and the same English theses (the encoder is
+multilingual).
+
+``--set held-out`` runs ten more English topics (``HELD_OUT``), written down before any
+prompt or grammar change was tried and never tuned on; ``--set both`` runs both sets
+and reports them apart. ``--openings-only`` stops each debate after its opening round,
+the only round the figures read (rule warnings are then not counted); ``--save DIR``
+keeps each result.
 
     python benchmarks/stance.py [--model local] [--profiles compact,compact-examples]
                                 [--seeds 1] [--lang en] [--topics 10] [--json]
+                                [--set tuned|held-out|both] [--openings-only] [--save DIR]
 
 ``compact-examples`` is the compact profile with the worked examples in the
 prompts, registered here so the two can be compared.
@@ -42,6 +52,7 @@ from moot.llm.structured import parse_json_text
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
 from moot.profiles import COMPACT, register_profile
 from moot.schema import DebateResult, Position
+from moot.text import cjk_share
 
 TOPICS_ZH = [
     "10 人的创业公司是否应该从第一天就采用微服务？",
@@ -191,6 +202,7 @@ class Outcome:
     restated: int = 0
     questions: int = 0
     near_copies: int = 0
+    chinese: int = 0
 
 
 def example_text(lang: str) -> str:
@@ -259,6 +271,19 @@ def claim_counts(result: DebateResult, topic: str) -> tuple[int, int, int]:
     sides = {a.side for a in arguments}
     copies = sum(near_copies([a.claim for a in arguments if a.side == s]) for s in sides)
     return restated, questions, copies
+
+
+CHINESE_SHARE = 0.3
+"""An argument is really Chinese when Chinese characters are at least this share of its
+letters (the debate's own language rule, ``moot.formats.common.rules``)."""
+
+
+def chinese_count(result: DebateResult) -> int:
+    """Arguments whose claim, reasoning and evidence are really written in Chinese."""
+    arguments = StructuredPayload.model_validate(result.body).arguments
+    return sum(
+        cjk_share(f"{a.claim} {a.reasoning} {a.evidence}") >= CHINESE_SHARE for a in arguments
+    )
 
 
 def on_side_count(result: DebateResult, pro: str, con: str, encoder: Any) -> tuple[int, int]:
@@ -351,6 +376,7 @@ def summarise(outcomes: list[Outcome]) -> dict[str, Any]:
         "restated": sum(o.restated for o in done),
         "questions": sum(o.questions for o in done),
         "near_copies": sum(o.near_copies for o in done),
+        "chinese_share": share(sum(o.chinese for o in done)),
         "warnings_per_debate": round(statistics.fmean(o.warnings for o in done), 2)
         if done
         else None,
@@ -396,15 +422,16 @@ def main(argv: list[str] | None = None) -> int:
     held = [("held-out", *row) for row in HELD_OUT][: args.topics]
     topics = {"tuned": tuned, "held-out": held, "both": tuned + held}[args.set]
     outcomes: list[Outcome] = []
+    inner: dict[int, Any] = {}
     for profile in args.profiles.split(","):
         for topic_set, topic, pro, con in topics:
             for seed in (int(s) for s in args.seeds.split(",")):
                 started = time.perf_counter()
                 model: Any = args.model
                 if args.openings_only:
-                    model = OpeningsOnly(
-                        resolve_backend(args.model, seed=seed, timeout=args.timeout)
-                    )
+                    if seed not in inner:  # one worker per seed: the model loads once
+                        inner[seed] = resolve_backend(args.model, seed=seed, timeout=args.timeout)
+                    model = OpeningsOnly(inner[seed])
                 try:
                     try:
                         result = run_debate(
@@ -420,9 +447,6 @@ def main(argv: list[str] | None = None) -> int:
                         if found is None:
                             raise MootError("an opening did not parse") from None
                         result = found
-                    finally:
-                        if args.openings_only and hasattr(model.inner, "stop"):
-                            model.inner.stop()
                 except MootError as error:  # recorded as a failed debate, with the reason
                     print(f"failed: {profile}, seed {seed}: {topic}: {error}", file=sys.stderr)
                     seconds = time.perf_counter() - started
@@ -448,9 +472,13 @@ def main(argv: list[str] | None = None) -> int:
                         False,
                         topic_set,
                         *claim_counts(result, topic),
+                        chinese_count(result),
                     )
                 )
                 print(f"done: {json.dumps(dataclasses.asdict(outcomes[-1]))}", file=sys.stderr)
+    for backend in inner.values():
+        if hasattr(backend, "stop"):
+            backend.stop()
     summary = {}
     for profile in args.profiles.split(","):
         for topic_set in ("tuned", "held-out"):
