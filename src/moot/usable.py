@@ -105,7 +105,7 @@ def _free_strings(value: Any, schema: Any, path: str) -> Iterator[tuple[str, str
     node = schema if isinstance(schema, dict) else {}
     if isinstance(value, str):
         if "enum" not in node and "const" not in node:
-            yield path, value, int(node.get("maxLength", SENTENCE_FIELD)) >= SENTENCE_FIELD
+            yield path, value, int(node.get("maxLength", 0)) >= SENTENCE_FIELD
     elif isinstance(value, dict):
         properties = node.get("properties", {})
         extra = node.get("additionalProperties")
