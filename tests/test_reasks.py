@@ -22,7 +22,7 @@ TOPIC = "Should a 10-person startup adopt microservices from day one?"
 Fault = Callable[[dict[str, object]], str | Completion]
 
 
-def faulty(faults: Mapping[tuple[str, str, int], Fault]) -> ScriptedBackend:
+def faulty(faults: Mapping[tuple[str, str, int], Fault], name: str = "scripted") -> ScriptedBackend:
     """A backend that answers like the demo, but applies ``faults[(role, round, attempt)]``
     to the demo's reply on that attempt (attempt 1 is the first ask)."""
     demo = DemoBackend(seed=3)
@@ -44,7 +44,7 @@ def faulty(faults: Mapping[tuple[str, str, int], Fault]) -> ScriptedBackend:
         fault = faults.get((*key, attempts[key]))
         return fault(good) if fault else json.dumps(good)
 
-    return ScriptedBackend(answer)
+    return ScriptedBackend(answer, name=name)
 
 
 def debate(backend: ScriptedBackend, **options: object) -> DebateResult:
@@ -430,3 +430,21 @@ def test_debris_in_the_judges_synthesis_is_shown_as_unusable_everywhere(lang: st
     for page in (to_markdown(result), render_report(result), result.model_dump_json()):
         for debris in ("<debate>", "<rebuttal>", "furthermore: [", "], {, ["):
             assert debris not in page
+
+
+@pytest.mark.parametrize(
+    ("name", "lang", "warned"),
+    [("local", "zh", True), ("local", "en", False), ("scripted", "zh", False)],
+)
+def test_a_chinese_run_on_the_embedded_model_says_it_is_an_english_model(
+    name: str, lang: str, warned: bool
+) -> None:
+    # a scripted backend named like the embedded model stands in for it
+    result = debate(faulty({}, name=name), lang=lang)
+    found = [w for w in result.warnings if w.code == "english_model"]
+    assert bool(found) is warned
+    if warned:
+        (warning,) = found
+        assert (warning.round, warning.side) == ("setup", None)
+        assert "SmolLM2-135M" in warning.message
+        assert "英文模型" in warning.message
