@@ -355,6 +355,16 @@ def claim_copies_its_description(good: dict[str, object]) -> str:
     return json.dumps(good)
 
 
+def claim_copies_its_compact_description(good: dict[str, object]) -> str:
+    """A fault: the first argument's claim is the compact prompt's description of a claim."""
+    arguments = good["arguments"]
+    assert isinstance(arguments, list)
+    arguments[0]["claim"] = (
+        'One sentence that begins with "No, because " and gives one reason against the topic.'
+    )
+    return json.dumps(good)
+
+
 def test_a_reply_that_copies_a_field_description_is_reasked() -> None:
     backend = faulty({("con", "opening", 1): claim_copies_its_description})
     result = debate(backend)
@@ -365,7 +375,7 @@ def test_a_reply_that_copies_a_field_description_is_reasked() -> None:
 
 
 def test_without_rule_reasks_a_copied_description_is_kept_with_a_warning() -> None:
-    backend = faulty({("con", "opening", 1): claim_copies_its_description})
+    backend = faulty({("con", "opening", 1): claim_copies_its_compact_description})
     result = debate(backend, profile="compact")
     assert len(calls_of(backend, "con", "opening")) == 1
     (warning,) = [w for w in result.warnings if w.code == "echo"]

@@ -26,6 +26,7 @@ from moot.usable import marker, shown, unusable_fields, unusable_reason
         ("furthermore: [", "debris"),
         ('{"claim": "x"}', "debris"),
         ("a [ b ] c { d } e", "debris"),
+        ("不，因为；1234567890', 'reasoning': ", "debris"),  # seen in a Chinese opening
         ("Survey 2023: " + "1." * 30, "loop"),
         ("Yes", "no_words"),
         ("42.", "no_words"),
@@ -71,6 +72,7 @@ def test_the_local_grammar_keeps_markup_and_json_punctuation_out_of_prose() -> N
         "No, because it is <b>bad</b>.",
         'No, because "x".',
         "No, because why?",  # a claim is a statement
+        "No, because why？",
         "No, because " + "x" * 200,  # longer than the field
     ):
         assert not re.fullmatch(claim[1:-1], bad), bad
@@ -83,7 +85,7 @@ def test_the_local_grammar_keeps_markup_and_json_punctuation_out_of_prose() -> N
 
 def test_a_prefix_leaves_room_for_the_models_own_words() -> None:
     assert (
-        prose_pattern(8, 40, "No, because ") == '^No, because [^{}\\[\\]<>"\\\\\\x00-\\x1f?]{8,28}$'
+        prose_pattern(8, 40, "No, because ") == '^No, because [^{}\\[\\]<>"\\\\\\x00-\\x1f?？]{8,28}$'
     )
     assert prose_pattern(1, 5, "a.b").startswith("^a\\.b[")
 

@@ -11,7 +11,8 @@ show the marker, never the raw value (the raw reply stays in the call journal).
 
 The rules, in order (the first that matches is the reason):
 
-- ``debris``: markup or template syntax (``<tag>``, ``{{``, ``}}``, ``{%``); a value
+- ``debris``: markup or template syntax (``<tag>``, ``{{``, ``}}``, ``{%``), or a quoted
+  JSON key (``'reasoning':``); a value
   that starts with a closing bracket (``]``, ``}``) or with two opening ones (``[{``),
   or ends with an opening one (``furthermore: [``); or one in which ``{ } [ ] < >``
   and ``"`` are four or more and a tenth of the visible characters or more;
@@ -42,7 +43,9 @@ LOOP_CHARS = 24
 characters repeated 8 times or more ("1.1.1.1...", "the the the ...") is a model caught
 in a loop."""
 
-_MARKUP = re.compile(r"</?[A-Za-z][A-Za-z0-9_-]*\s*/?>|\{\{|\}\}|\{%|%\}")
+_MARKUP = re.compile(
+    r"</?[A-Za-z][A-Za-z0-9_-]*\s*/?>|\{\{|\}\}|\{%|%\}|['\"][A-Za-z_][A-Za-z0-9_]*['\"]\s*:"
+)
 _JSON_EDGE = re.compile(r"^\s*[\]}]|^\s*[\[{]\s*[\[{\"]|[\[{][\s,:]*$")
 _PUNCTUATION = frozenset('{}[]<>"')
 PUNCTUATION_SHARE = 0.1

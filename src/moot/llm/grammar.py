@@ -8,7 +8,8 @@ punctuation out of prose: no ``{ } [ ] < >``, no double quote, no backslash (hen
 escape sequence) and no control character. The pattern carries the string's length
 bounds, since the converter ignores ``minLength`` and ``maxLength`` beside a pattern.
 A string property named in the spec's ``prefixes`` must also begin with its text (the
-text is written by the grammar, not by the model), and may not contain a question mark.
+text is written by the grammar, not by the model), and may not contain a question mark
+(``?`` or ``？``).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def _escape(text: str) -> str:
 def prose_pattern(low: int, high: int, prefix: str = "") -> str:
     """A pattern for a prose string of ``low`` to ``high`` characters starting with
     ``prefix`` (which then rules out ``?``: a claim is a statement)."""
-    banned = PROSE + ("?" if prefix else "")
+    banned = PROSE + ("?？" if prefix else "")
     rest_low = max(low - len(prefix), AFTER_PREFIX if prefix else 0)
     rest_high = max(rest_low, high - len(prefix))
     return f"^{_escape(prefix)}[^{banned}]{{{rest_low},{rest_high}}}$"
