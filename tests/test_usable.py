@@ -29,6 +29,8 @@ from moot.usable import marker, shown, unusable_fields, unusable_reason
         ("不，因为；1234567890', 'reasoning': ", "debris"),  # seen in a Chinese opening
         ("Survey 2023: " + "1." * 30, "loop"),
         ("Yes", "no_words"),
+        ("", None),  # an empty field shows nothing
+        ("   ", None),
         ("42.", "no_words"),
         ("Microservices let small teams deploy on their own.", None),
         ("Source: the 2023 WHO report [1]", None),

@@ -21,8 +21,9 @@ The rules, in order (the first that matches is the reason):
 - ``no_words``: fewer than two words (a Chinese character counts as a word), in a
   field meant for sentences (a schema ``maxLength`` of ``SENTENCE_FIELD`` or more).
 
-Only free strings are checked: a string whose schema has an ``enum`` (a response
-type, a pinned id) is never prose.
+Only free, non-empty strings are checked: a string whose schema has an ``enum`` (a
+response type, a pinned id) is never prose, and an empty one (a field the format lets
+stay empty, such as a challenge's new evidence) shows nothing.
 """
 
 from __future__ import annotations
@@ -70,6 +71,8 @@ def unusable_reason(text: str, *, sentence: bool = True) -> Reason | None:
     """Why ``text`` is not usable prose, or ``None`` when it is; ``sentence=False`` for
     a short field, where one word is enough."""
     visible = [c for c in text if not c.isspace()]
+    if not visible:
+        return None  # an empty field (no new evidence) says nothing and shows nothing
     if _MARKUP.search(text) or _JSON_EDGE.search(text):
         return "debris"
     marks = sum(c in _PUNCTUATION for c in visible)
