@@ -86,9 +86,8 @@ def test_the_local_grammar_keeps_markup_and_json_punctuation_out_of_prose() -> N
 
 
 def test_a_prefix_leaves_room_for_the_models_own_words() -> None:
-    assert (
-        prose_pattern(8, 40, "No, because ") == '^No, because [^{}\\[\\]<>"\\\\\\x00-\\x1f?？]{8,28}$'
-    )
+    expected = '^No, because [^{}\\[\\]<>"\\\\\\x00-\\x1f?？]{8,28}$'
+    assert prose_pattern(8, 40, "No, because ") == expected
     assert prose_pattern(1, 5, "a.b").startswith("^a\\.b[")
 
 
