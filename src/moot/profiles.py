@@ -41,6 +41,10 @@ class ModelProfile:
     examples: bool = False
     """Show a worked example (on another topic) in the debaters' prompts. Off in the
     built-in profiles; a profile registered for a mid-size model may turn it on."""
+    claim_prefix: bool = False
+    """Begin every opening claim with words that commit it to its side ("No, because"),
+    derived from the topic by a fixed rule (``moot.formats.structured.sides``) and
+    written by the grammar where the backend has one. On in the compact profile."""
 
     def spec(self, base: OutputSpec, lang: str) -> OutputSpec:
         """The reply schema as this profile asks for it in ``lang``."""
@@ -48,7 +52,9 @@ class ModelProfile:
 
 
 STANDARD = ModelProfile("standard")
-COMPACT = ModelProfile("compact", chars=0.5, items=0.6, rule_reasks=0, stance_words=(40, 80))
+COMPACT = ModelProfile(
+    "compact", chars=0.5, items=0.6, rule_reasks=0, stance_words=(40, 80), claim_prefix=True
+)
 """No worked example: the 135M model copies it word for word into its own arguments
 (``benchmarks/stance.py`` measures how often, with and without)."""
 PROFILES = {p.name: p for p in (STANDARD, COMPACT)}

@@ -187,6 +187,9 @@ class ProfileReport(_Frozen):
     rule_reasks: int | None
     stance_words: tuple[int, int]
     examples: bool = False
+    claim_prefix: bool = False
+    """Whether opening claims began with words that commit them to their side ("No,
+    because"), derived from the topic by a fixed rule."""
 
 
 class DebateResult(_Frozen):

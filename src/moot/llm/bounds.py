@@ -18,6 +18,7 @@ after a reply was cut off anyway.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from typing import Any
@@ -123,7 +124,7 @@ def scale_lengths(spec: OutputSpec, *, chars: float = 1.0, items: float = 1.0) -
     pinned to one slot per id keep their size."""
     if chars == 1.0 and items == 1.0:
         return spec
-    return OutputSpec(name=spec.name, json_schema=_scaled(spec.json_schema, chars, items))
+    return dataclasses.replace(spec, json_schema=_scaled(spec.json_schema, chars, items))
 
 
 def _relaxed(node: Any, base: Any, scale: float) -> Any:
@@ -147,6 +148,4 @@ def relax_minimums(spec: OutputSpec, own: OutputSpec, scale: float) -> OutputSpe
     before a caller added bounds). A caller may demand a length (a timed speech's
     paragraphs); a reply cut off at the token limit under such a demand is re-asked
     with the demand relaxed, or "write a shorter reply" could not be obeyed."""
-    return OutputSpec(
-        name=spec.name, json_schema=_relaxed(spec.json_schema, own.json_schema, scale)
-    )
+    return dataclasses.replace(spec, json_schema=_relaxed(spec.json_schema, own.json_schema, scale))

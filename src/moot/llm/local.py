@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import IO, Any, Literal, cast
 
 from moot.errors import BackendError, ConfigError
+from moot.llm.grammar import grammar_schema
 from moot.llm.types import (
     CallContext,
     Completion,
@@ -408,7 +409,7 @@ class LocalBackend:
         schema_text = None
         if schema is not None:
             # Property order is kept: the grammar makes the model write fields in it.
-            schema_text = json.dumps(schema.json_schema)
+            schema_text = json.dumps(grammar_schema(schema))
             if schema_text not in self._checked:
                 check_grammar_limits(schema.json_schema)
                 self._checked.add(schema_text)

@@ -37,6 +37,7 @@ from moot.llm.meter import Meter
 from moot.llm.schemas import output_spec
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
 from moot.prompts import render
+from moot.usable import UNUSABLE, looping_runs, marker, unusable_fields
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -61,6 +62,52 @@ class Outcome(Generic[T]):
     value: T
     attempts: int
     warnings: list[Problem] = field(default_factory=list)
+
+
+def _unusable(parsed: Any, spec: OutputSpec, echoed: Sequence[str]) -> list[Problem]:
+    """A rule problem (code ``moot.usable.UNUSABLE``) for every free string of a reply
+    that is not usable text (``moot.usable``) or that echoes its field's description."""
+    found: dict[str, str] = dict(unusable_fields(parsed, spec.json_schema))
+    found.update({where: "echo" for where in echoed if where not in found})
+    return [
+        Problem(
+            f"{where}: not usable text ({reason}); write plain sentences, without markup"
+            " or JSON punctuation",
+            hard=False,
+            code=UNUSABLE,
+            where=where,
+        )
+        for where, reason in found.items()
+    ]
+
+
+_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def _marked(value: T, paths: Sequence[str], lang: str) -> T:
+    """``value`` with the strings at ``paths`` (``arguments[1].claim``) replaced by the
+    marker of unusable text in ``lang`` (see ``moot.usable``). The reply is not
+    validated again: the marker is shorter than some fields' minimum length and is not
+    model text."""
+    for path in paths:
+        parts: list[str | int] = [
+            int(index) - 1 if index else name for name, index in _PATH_PART.findall(path)
+        ]
+        value = _replace(value, parts, marker(lang))
+    return value
+
+
+def _replace(node: Any, parts: Sequence[str | int], text: str) -> Any:
+    if not parts:
+        return text if isinstance(node, str) else node
+    head, rest = parts[0], parts[1:]
+    if isinstance(node, BaseModel) and isinstance(head, str) and hasattr(node, head):
+        return node.model_copy(update={head: _replace(getattr(node, head), rest, text)})
+    if isinstance(node, list) and isinstance(head, int) and 0 <= head < len(node):
+        return [_replace(item, rest, text) if n == head else item for n, item in enumerate(node)]
+    if isinstance(node, dict) and head in node:
+        return {k: _replace(v, rest, text) if k == head else v for k, v in node.items()}
+    return node
 
 
 def parse_json_text(text: str) -> Any:
@@ -98,19 +145,14 @@ near-greedy sampling keeps a small model in the loop it fell into, whatever the 
 
 MAX_TEMPERATURE = 1.0
 
-LOOP = re.compile(r"(.{1,10}?)\1{7,}", re.DOTALL)
-LOOP_CHARS = 24
-"""A string with a run of at least this many characters made of one unit of at most 10
-characters repeated 8 times or more ("1.1.1.1...", "the the the ...") is a model caught
-in a loop. It is a rule problem (code ``loop``): re-asked, sampled hotter, as rules are,
-and otherwise kept with a warning, because the reply is still well-formed and a small
-model may loop at every temperature."""
-
 
 def loops(value: Any) -> list[str]:
-    """The looping runs (``LOOP``) in any string inside a parsed JSON value."""
+    """The looping runs (``moot.usable.LOOP``) in any string inside a parsed JSON value.
+    A looping reply is a rule problem (code ``loop``): re-asked, sampled hotter, as rules
+    are, and otherwise kept with a warning (the looping field itself is then shown as
+    unusable text), because a small model may loop at every temperature."""
     if isinstance(value, str):
-        return [m.group(0) for m in LOOP.finditer(value) if len(m.group(0)) >= LOOP_CHARS]
+        return looping_runs(value)
     if isinstance(value, dict):
         return [run for v in value.values() for run in loops(v)]
     if isinstance(value, list):
@@ -236,12 +278,13 @@ async def generate_structured(
                     )
                     for path, run in echoes(parsed, described)[:3]
                 ]
+                unusable = _unusable(parsed, spec, [p.where for p in echoed])
                 try:
                     value = reply_type.model_validate(parsed)
                 except ValidationError as exc:
-                    problems = [*_validation_messages(exc), *looping, *echoed]
+                    problems = [*_validation_messages(exc), *looping, *echoed, *unusable]
                 else:
-                    problems = [*looping, *echoed, *(check(value) if check else [])]
+                    problems = [*looping, *echoed, *unusable, *(check(value) if check else [])]
         meter.record_validation(
             completion,
             [p.message for p in problems],
@@ -255,7 +298,9 @@ async def generate_structured(
         if value is not None and not hard:
             if last or rule_reasks_used >= rule_budget:
                 if not strict_rules:
-                    return Outcome(value, attempt + 1, warnings=problems)
+                    unusable_at = [p.where for p in problems if p.code == UNUSABLE]
+                    shown = _marked(value, unusable_at, context.lang)
+                    return Outcome(shown, attempt + 1, warnings=problems)
                 last = True
             rule_reasks_used += 1
         if last:

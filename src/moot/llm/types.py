@@ -37,6 +37,10 @@ class OutputSpec:
 
     name: str
     json_schema: dict[str, Any]
+    prefixes: tuple[tuple[str, str], ...] = ()
+    """``(property, text)``: every free string property of that name must begin with
+    ``text``. A backend that constrains output with a grammar (``local``) enforces it
+    (``moot.llm.grammar``); the others cannot, and the prompt asks for it."""
 
 
 @dataclass(frozen=True)

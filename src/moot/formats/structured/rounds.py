@@ -9,6 +9,7 @@ whole history. Ids are assigned here; every reply is validated before it is used
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from moot.formats.base import Debate, Record, first_wave_with_classification
@@ -28,6 +29,7 @@ from moot.formats.structured.replies import (
     closing_spec,
     cross_exam_spec,
 )
+from moot.formats.structured.sides import claim_prefix
 from moot.i18n import labels
 from moot.judging.judge import JudgedUnit
 from moot.judging.rubric import GENERAL
@@ -95,21 +97,31 @@ class StructuredRounds:
     async def _opening(self, position: str) -> list[Argument]:
         debate = self.debate
         spec = debate.spec_for(position, output_spec(OpeningReply))
+        prefix = ""
+        if debate.settings.profile(position).claim_prefix:
+            prefix = claim_prefix(debate.topic, debate.lang, position, self.two_sided)
+            spec = dataclasses.replace(spec, prefixes=(("claim", prefix),))
         count = spec.json_schema["properties"]["arguments"]
         data = OpeningCall(position, debate.name_of(position), count["minItems"], count["maxItems"])
         reply, _ = await debate.ask(
             position,
             "opening",
-            self._messages(position, "opening", min_args=data.min_args, max_args=data.max_args),
+            self._messages(
+                position,
+                "opening",
+                min_args=data.min_args,
+                max_args=data.max_args,
+                claim_prefix=prefix,
+            ),
             OpeningReply,
             spec,
             check=lambda r: rules.check_opening(r, debate.lang, self.prefixes),
             data=data,
         )
-        prefix = next(p.prefix for p in debate.positions if p.key == position)
+        id_prefix = next(p.prefix for p in debate.positions if p.key == position)
         return [
             Argument(
-                id=f"{prefix}-{n}",
+                id=f"{id_prefix}-{n}",
                 side=position,
                 claim=a.claim,
                 reasoning=a.reasoning,

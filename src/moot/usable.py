@@ -1,0 +1,125 @@
+"""Whether a piece of model prose is usable text: the one rule for every output.
+
+A small model constrained to JSON sometimes fills a prose field with debris (``[{``,
+``{{ <debate> <rebuttal>``, ``furthermore: [``), with a loop ("1.1.1.1...") or with
+no words at all. Such a value is not content. The structured-call layer checks every
+string of every reply with :func:`unusable_reason`; a value that fails is replaced by
+:func:`marker` ("(no usable text)") before anything reads it, and the result records a
+warning with code ``UNUSABLE`` (``unusable_text``) and the field's path, which the
+trust verdict reads. So the Markdown briefing, the HTML report and the JSON result all
+show the marker, never the raw value (the raw reply stays in the call journal).
+
+The rules, in order (the first that matches is the reason):
+
+- ``debris``: markup or template syntax (``<tag>``, ``{{``, ``}}``, ``{%``), or a quoted
+  JSON key (``'reasoning':``); a value
+  that starts with a closing bracket (``]``, ``}``) or with two opening ones (``[{``),
+  or ends with an opening one (``furthermore: [``); or one in which ``{ } [ ] < >``
+  and ``"`` are four or more and a tenth of the visible characters or more;
+- ``loop``: a run of at least ``LOOP_CHARS`` characters made of one unit of at most
+  10 characters repeated 8 times or more;
+- ``no_words``: fewer than two words (a Chinese character counts as a word), in a
+  field meant for sentences (a schema ``maxLength`` of ``SENTENCE_FIELD`` or more).
+
+Only free, non-empty strings are checked: a string whose schema has an ``enum`` (a
+response type, a pinned id) is never prose, and an empty one (a field the format lets
+stay empty, such as a challenge's new evidence) shows nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any, Literal
+
+UNUSABLE = "unusable_text"
+"""The warning code of a prose field that was not usable text."""
+
+MARKERS = {"en": "(no usable text)", "zh": "（无可用文本）"}
+"""What is shown instead of an unusable value, by language."""
+
+LOOP = re.compile(r"(.{1,10}?)\1{7,}", re.DOTALL)
+LOOP_CHARS = 24
+"""A string with a run of at least this many characters made of one unit of at most 10
+characters repeated 8 times or more ("1.1.1.1...", "the the the ...") is a model caught
+in a loop."""
+
+_MARKUP = re.compile(
+    r"</?[A-Za-z][A-Za-z0-9_-]*\s*/?>|\{\{|\}\}|\{%|%\}|['\"][A-Za-z_][A-Za-z0-9_]*['\"]\s*:"
+)
+_JSON_EDGE = re.compile(r"^\s*[\]}]|^\s*[\[{]\s*[\[{\"]|[\[{][\s,:]*$")
+_PUNCTUATION = frozenset('{}[]<>"')
+PUNCTUATION_SHARE = 0.1
+PUNCTUATION_MIN = 4
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_WORD = re.compile(rf"[{_CJK}]|(?:(?![{_CJK}])[^\W\d_]){{2,}}")
+
+Reason = Literal["debris", "loop", "no_words"]
+
+
+def looping_runs(text: str) -> list[str]:
+    """The looping runs (see ``LOOP``) in ``text``."""
+    return [m.group(0) for m in LOOP.finditer(text) if len(m.group(0)) >= LOOP_CHARS]
+
+
+SENTENCE_FIELD = 40
+"""A string field whose schema allows this many characters or more is meant for
+sentences: fewer than two words there is not usable."""
+
+
+def unusable_reason(text: str, *, sentence: bool = True) -> Reason | None:
+    """Why ``text`` is not usable prose, or ``None`` when it is; ``sentence=False`` for
+    a short field, where one word is enough."""
+    visible = [c for c in text if not c.isspace()]
+    if not visible:
+        return None  # an empty field (no new evidence) says nothing and shows nothing
+    if _MARKUP.search(text) or _JSON_EDGE.search(text):
+        return "debris"
+    marks = sum(c in _PUNCTUATION for c in visible)
+    if marks >= PUNCTUATION_MIN and marks >= PUNCTUATION_SHARE * len(visible):
+        return "debris"
+    if looping_runs(text):
+        return "loop"
+    if sentence and len(_WORD.findall(text)) < 2:
+        return "no_words"
+    return None
+
+
+def marker(lang: str) -> str:
+    """What is shown instead of an unusable value in ``lang`` (English if unknown)."""
+    return MARKERS.get(lang, MARKERS["en"])
+
+
+def shown(text: str, lang: str) -> str:
+    """``text`` when it is usable, else the marker: for any output that prints model
+    prose that did not pass through the structured-call layer."""
+    return text if unusable_reason(text) is None else marker(lang)
+
+
+def unusable_fields(value: Any, schema: Any, path: str = "") -> list[tuple[str, Reason]]:
+    """``(path, reason)`` for every free string of a parsed JSON ``value`` (checked
+    against its JSON ``schema``) that is not usable; a path reads
+    ``arguments[1].claim`` (lists count from 1), as the echo check's do."""
+    return [
+        (where, reason)
+        for where, text, sentence in _free_strings(value, schema, path)
+        if (reason := unusable_reason(text, sentence=sentence)) is not None
+    ]
+
+
+def _free_strings(value: Any, schema: Any, path: str) -> Iterator[tuple[str, str, bool]]:
+    node = schema if isinstance(schema, dict) else {}
+    if isinstance(value, str):
+        if "enum" not in node and "const" not in node:
+            yield path, value, int(node.get("maxLength", 0)) >= SENTENCE_FIELD
+    elif isinstance(value, dict):
+        properties = node.get("properties", {})
+        extra = node.get("additionalProperties")
+        for key, item in value.items():
+            sub = properties.get(key, extra if isinstance(extra, dict) else {})
+            yield from _free_strings(item, sub, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list):
+        fixed = node.get("prefixItems", [])
+        for n, item in enumerate(value, start=1):
+            sub = fixed[n - 1] if n <= len(fixed) else node.get("items", {})
+            yield from _free_strings(item, sub, f"{path}[{n}]")

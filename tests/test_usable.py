@@ -1,0 +1,136 @@
+"""What counts as usable prose, the local grammar's prose patterns, and the rule that
+derives each side's claim prefix from the topic."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+
+import pytest
+
+from moot.formats.structured.replies import OpeningReply
+from moot.formats.structured.sides import claim_prefix, yes_no
+from moot.llm.grammar import grammar_schema, prose_pattern
+from moot.llm.schemas import output_spec
+from moot.usable import marker, shown, unusable_fields, unusable_reason
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # the judge's synthesis of the README's seed-7 debate before the grammar
+        ("{{ <debate> <rebuttal>", "debris"),
+        ("[{", "debris"),
+        ("], {", "debris"),
+        ("furthermore: [", "debris"),
+        ('{"claim": "x"}', "debris"),
+        ("a [ b ] c { d } e", "debris"),
+        ("不，因为；1234567890', 'reasoning': ", "debris"),  # seen in a Chinese opening
+        ("Survey 2023: " + "1." * 30, "loop"),
+        ("Yes", "no_words"),
+        ("", None),  # an empty field shows nothing
+        ("   ", None),
+        ("42.", "no_words"),
+        ("Microservices let small teams deploy on their own.", None),
+        ("Source: the 2023 WHO report [1]", None),
+        ("Costs (see [2]) rose by 4%.", None),
+        ("微服务让团队独立部署。", None),
+    ],
+)
+def test_what_counts_as_unusable_text(text: str, reason: str | None) -> None:
+    assert unusable_reason(text) == reason
+
+
+def test_one_word_is_enough_in_a_short_field_and_enums_are_never_prose() -> None:
+    assert unusable_reason("Yes", sentence=False) is None
+    schema = {
+        "type": "object",
+        "properties": {
+            "response": {"type": "string", "enum": ["rebut", "concede"]},
+            "label": {"type": "string", "maxLength": 12},
+            "items": {"type": "array", "items": {"type": "string", "maxLength": 200}},
+        },
+    }
+    value = {"response": "rebut", "label": "Cost", "items": ["fine text here", "[{"]}
+    assert unusable_fields(value, schema) == [("items[2]", "debris")]
+
+
+def test_the_marker_is_in_the_debates_language() -> None:
+    assert shown("[{", "en") == marker("en") == "(no usable text)"
+    assert shown("[{", "zh") == "（无可用文本）"
+    assert shown("A real sentence here.", "zh") == "A real sentence here."
+
+
+def test_the_local_grammar_keeps_markup_and_json_punctuation_out_of_prose() -> None:
+    spec = dataclasses.replace(output_spec(OpeningReply), prefixes=(("claim", "No, because "),))
+    schema = grammar_schema(spec)
+    item = schema["properties"]["arguments"]["items"]["properties"]
+    claim, reasoning = item["claim"]["pattern"], item["reasoning"]["pattern"]
+    assert re.fullmatch(claim[1:-1], "No, because it adds operational overhead.")
+    for bad in (
+        "Because it adds overhead.",  # no prefix
+        "No, because [{",
+        "No, because it is <b>bad</b>.",
+        'No, because "x".',
+        "No, because why?",  # a claim is a statement
+        "No, because why？",
+        "No, because " + "x" * 200,  # longer than the field
+    ):
+        assert not re.fullmatch(claim[1:-1], bad), bad
+    assert re.fullmatch(reasoning[1:-1], "Each service needs its own deploys, so costs rise?")
+    assert not re.fullmatch(reasoning[1:-1], "Each service needs its own deploys } so")
+    assert not re.fullmatch(reasoning[1:-1], "too short")  # minLength 20 is kept
+    # the portable schema itself is unchanged, and the response enum gets no pattern
+    assert "pattern" not in json.dumps(spec.json_schema)
+
+
+def test_a_prefix_leaves_room_for_the_models_own_words() -> None:
+    expected = '^No, because [^{}\\[\\]<>"\\\\\\x00-\\x1f?？]{8,28}$'
+    assert prose_pattern(8, 40, "No, because ") == expected
+    assert prose_pattern(1, 5, "a.b").startswith("^a\\.b[")
+
+
+def test_the_local_grammar_builds_with_llama_cpps_converter() -> None:
+    llama_grammar = pytest.importorskip("llama_cpp.llama_grammar")
+    spec = dataclasses.replace(output_spec(OpeningReply), prefixes=(("claim", "是的，因为"),))
+    grammar = llama_grammar.LlamaGrammar.from_json_schema(
+        json.dumps(grammar_schema(spec)), verbose=False
+    )
+    (rule,) = [r for r in grammar._grammar.splitlines() if r.startswith("arguments-item-claim ::=")]
+    assert '"是的，因' in rule
+
+
+@pytest.mark.parametrize(
+    ("topic", "lang", "pro", "con"),
+    [
+        (
+            "Should a 10-person startup adopt microservices from day one?",
+            "en",
+            "Yes, because ",
+            "No, because ",
+        ),
+        (
+            "Is nuclear power a good way to cut carbon emissions?",
+            "en",
+            "Yes, because ",
+            "No, because ",
+        ),
+        ("Microservices from day one", "en", "Because ", "Because "),
+        ("Rust or Go?", "en", "Because ", "Because "),
+        ("政府是否应该补贴电动汽车？", "zh", "是的，因为", "不，因为"),
+        ("一个家庭应该买房而不是租房吗？", "zh", "是的，因为", "不，因为"),
+        ("海南还是东北过冬？", "zh", "因为", "因为"),
+    ],
+)
+def test_claim_prefixes_follow_the_yes_no_rule(topic: str, lang: str, pro: str, con: str) -> None:
+    assert (claim_prefix(topic, lang, "pro", True), claim_prefix(topic, lang, "con", True)) == (
+        pro,
+        con,
+    )
+
+
+def test_more_than_two_positions_get_the_neutral_prefix() -> None:
+    topic = "Should we winter in Hainan?"
+    assert yes_no(topic, "en")
+    assert claim_prefix(topic, "en", "A", two_sided=False) == "Because "
