@@ -10,7 +10,8 @@ numeric option or configuration file is covered by adding it to the right list.
   open the store;
 * ``NUMERIC_OPTIONS``: every numeric option with values that must be refused;
 * ``PANEL_FILES`` / ``PRICE_FILES`` / ``CALIBRATION_FILES``: broken configuration;
-* ``BROKEN_STORES``: ways ``MOOT_HOME`` can be unusable.
+* ``BROKEN_STORES``: ways ``MOOT_HOME`` can be unusable;
+* ``SERVER_USAGE``: token counts a server may report that are not counts.
 
 And the checks: :func:`raw_controls` (what must never reach a terminal) and
 :func:`structure` (a briefing's Markdown structure, whatever its text).
@@ -195,6 +196,20 @@ CALIBRATION_FILES: dict[str, bytes] = {
     "bad-second-line": b'{"topic": "Should we x?", "correct": "pro"}\n{"topic": 1}\n',
 }
 """Calibration JSONL files that must be refused before any debate runs."""
+
+
+SERVER_USAGE: dict[str, Any] = {
+    "huge": {"prompt_tokens": 10**30, "completion_tokens": 7},
+    "above-sqlite": {"prompt_tokens": 11, "completion_tokens": 2**63},
+    "negative": {"prompt_tokens": -5, "completion_tokens": 7},
+    "fraction": {"prompt_tokens": 12.5, "completion_tokens": 7},
+    "string": {"prompt_tokens": "12", "completion_tokens": 7},
+    "bool": {"prompt_tokens": True, "completion_tokens": 7},
+    "list": {"prompt_tokens": [1], "completion_tokens": 7},
+    "just-above": {"prompt_tokens": 1_000_000_001, "completion_tokens": 0},
+}
+"""``usage`` objects a server may send that are not token counts: each fails its call
+(a BackendError, the run resumable), never an overflow or a wrong count."""
 
 
 def _text_file(home: Path) -> None:

@@ -42,6 +42,7 @@ from moot.judging.profiles import JudgeProfile, assign_models, select_profiles
 from moot.llm.backend import DEFAULT_SPEC, Backend, resolve_backend
 from moot.llm.budget import Budget, BudgetedBackend, PriceTable
 from moot.llm.cache import CachedBackend, drop_invalid
+from moot.llm.checked import CheckedBackend
 from moot.llm.journal import Journal, JournaledBackend
 from moot.llm.limit import LimitedBackend
 from moot.llm.meter import Meter, MeteredBackend
@@ -197,7 +198,7 @@ class _Run:
                 # one concurrency cap per endpoint (server), whatever the model names
                 endpoint = str(getattr(backend, "endpoint", backend.spec))
                 slot = slots.setdefault(endpoint, asyncio.Semaphore(self.plan.concurrency))
-                layer: Backend = LimitedBackend(backend, slot)
+                layer: Backend = LimitedBackend(CheckedBackend(backend), slot)
                 if budget.limited:
                     layer = BudgetedBackend(layer, budget)
                 if self.store is not None and journal is not None:
