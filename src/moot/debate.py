@@ -37,6 +37,7 @@ from moot.errors import BudgetExceeded, ConfigError
 from moot.events import Listener, OptionAdvice, RunStored, deliver
 from moot.formats import get_format
 from moot.formats.base import Debate, DebateSettings, Format, Record, mirrored, swap_roles
+from moot.formats.fields import output_fields
 from moot.judging.panel import PanelPlan, Seat, judge_identity
 from moot.judging.profiles import JudgeProfile, assign_models, select_profiles
 from moot.llm.backend import DEFAULT_SPEC, Backend, resolve_backend
@@ -512,10 +513,13 @@ async def aresume_debate(
     on_event: Listener | None = None,
     prices: PriceTable | None = None,
     force: bool = False,
+    format_options: Mapping[str, Any] | None = None,
 ) -> DebateResult:
     """Continue a stored run that did not finish. Calls completed before are taken
     from the journal, not sent again (a reply that never validated is asked again);
-    a new budget and timeout may be given."""
+    a new budget and timeout may be given, and new output locations of the format
+    (``format_options={"audio_dir": ...}``: only the options its fields declare as
+    outputs, which change no call; ``ConfigError`` for another)."""
     row = store.get_debate(debate_id)
     if row is None:
         raise ConfigError(f"no run with id {debate_id!r}")
@@ -526,12 +530,15 @@ async def aresume_debate(
         raise ConfigError(
             f"run {debate_id!r} was stored by another version of moot and cannot be resumed"
         )
-    overrides = {
+    overrides: dict[str, Any] = {
         k: v
         for k, v in (("max_tokens", max_tokens), ("max_cost", max_cost), ("timeout", timeout))
         if v is not None
     }
-    options = RunOptions.from_json(stored["options"]).replace(**overrides)
+    options = RunOptions.from_json(stored["options"])
+    if format_options:
+        overrides["format_options"] = _new_outputs(options, format_options)
+    options = options.replace(**overrides)
     plan = plan_run(row.topic, options, models=stored["models"])
     Budget(max_cost=options.max_cost, prices=prices).require_prices(
         [b.spec for b in plan.backends.values()]
@@ -551,6 +558,19 @@ async def aresume_debate(
         judge_accuracy=accuracy,
     )
     return await run.execute()
+
+
+def _new_outputs(options: RunOptions, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The stored format options with the output locations ``given`` in place."""
+    outputs = {f.key: f for f in output_fields(get_format(options.format).fields)}
+    for key in given:
+        if key not in outputs:
+            allowed = ", ".join(f"{f.flag or f.key}" for f in outputs.values()) or "none"
+            raise ConfigError(
+                f"a resumed run keeps its {options.format} options; only output locations"
+                f" may change ({allowed}), not {key}"
+            )
+    return {**options.format_options, **given}
 
 
 def run_debate(
@@ -587,6 +607,7 @@ def resume_debate(
     on_event: Listener | None = None,
     prices: PriceTable | None = None,
     force: bool = False,
+    format_options: Mapping[str, Any] | None = None,
 ) -> DebateResult:
     """Synchronous form of :func:`aresume_debate`."""
     return asyncio.run(
@@ -599,5 +620,6 @@ def resume_debate(
             on_event=on_event,
             prices=prices,
             force=force,
+            format_options=format_options,
         )
     )

@@ -25,7 +25,7 @@ def report_html(
     from moot.files import check_output_path, write_output
     from moot.report.html import to_html
 
-    check_output_path(html_path)
+    check_output_path(html_path, "--html")
     write_output(html_path, to_html(finished_result(debate_id, "report")))
     say(f"HTML report written to {html_path}")
 
