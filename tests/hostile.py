@@ -11,7 +11,9 @@ numeric option or configuration file is covered by adding it to the right list.
 * ``NUMERIC_OPTIONS``: every numeric option with values that must be refused;
 * ``PANEL_FILES`` / ``PRICE_FILES`` / ``CALIBRATION_FILES``: broken configuration;
 * ``BROKEN_STORES``: ways ``MOOT_HOME`` can be unusable;
-* ``SERVER_USAGE``: token counts a server may report that are not counts.
+* ``SERVER_USAGE``: token counts a server may report that are not counts;
+* ``KB_DAMAGE``: market knowledge bases with impossible values;
+* ``OUTPUT_PATHS``: output options that cannot be written.
 
 And the checks: :func:`raw_controls` (what must never reach a terminal) and
 :func:`structure` (a briefing's Markdown structure, whatever its text).
@@ -210,6 +212,32 @@ SERVER_USAGE: dict[str, Any] = {
 }
 """``usage`` objects a server may send that are not token counts: each fails its call
 (a BackendError, the run resumable), never an overflow or a wrong count."""
+
+
+KB_DAMAGE: dict[str, tuple[tuple[str, ...], Any]] = {
+    "zero-close": (("indices", "*", "close"), 0),
+    "negative-close": (("indices", "*", "close"), -100),
+    "negative-sma": (("technicals", "*", "sma_20"), -1.0),
+    "negative-rsi": (("technicals", "*", "rsi_14"), -1.0),
+    "negative-52w-low": (("indices", "*", "low_52w"), -5.0),
+    "nan-close": (("indices", "*", "close"), float("nan")),
+    "infinite-atr": (("technicals", "*", "atr_14"), float("inf")),
+    "huge-int-close": (("indices", "*", "close"), 10**400),
+}
+"""Values a market knowledge base must not hold: (path into the demo KB's JSON, ``*``
+for every key of a module; the value put there). Each is refused with exit 2 naming
+the file and the field, before anything is stored."""
+
+OUTPUT_PATHS: dict[str, tuple[str, ...]] = {
+    "json-is-a-directory": ("--json", "{tmp}"),
+    "html-is-a-directory": ("--html", "{tmp}"),
+    "json-under-a-file": ("--json", "/etc/passwd/x.json"),
+    "html-under-dev-null": ("--html", "/dev/null/x.html"),
+    "audio-under-a-file": ("--format", "competitive", "--audio", "/etc/passwd/sub"),
+    "audio-is-a-file": ("--format", "competitive", "--audio", "/etc/passwd"),
+}
+"""``moot run`` outputs that cannot be written: refused with exit 2, naming the
+option (the second-to-last argument), before anything is stored or sent."""
 
 
 def _text_file(home: Path) -> None:

@@ -48,7 +48,7 @@ def test_a_run_failed_on_a_bad_audio_folder_resumes_with_a_good_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     home = tmp_path / "home"
-    store, audio = _failed_on_audio(home)
+    store, _ = _failed_on_audio(home)
     row = store.get_debate("c1")
     assert row is not None
     assert row.status == "failed"
@@ -73,7 +73,7 @@ def test_a_run_failed_on_a_bad_audio_folder_resumes_with_a_good_one(
 
 def test_resume_changes_output_locations_only(tmp_path: Path) -> None:
     store, _ = _failed_on_audio(tmp_path)
-    with pytest.raises(ConfigError, match="only output locations may change.*not claims"):
+    with pytest.raises(ConfigError, match=r"only output locations may change.*not claims"):
         resume_debate("c1", store=store, format_options={"claims": 2})
     row = store.get_debate("c1")
     assert row is not None

@@ -24,8 +24,8 @@ from moot.formats.market.data.words import HORIZON_AMOUNT, HORIZON_RANGE, HORIZO
 
 Stance = Literal["bull", "bear"]
 STANCES: Final = ("bull", "bear")
-_DURATION = re.compile(r"^(?P<n>[1-9]\d{0,3})(?P<unit>[dwmy])$")
-_ID = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+_DURATION = re.compile(r"(?P<n>[1-9]\d{0,3})(?P<unit>[dwmy])")
+_ID = re.compile(r"[a-z][a-z0-9_]{0,39}")
 _DAYS = {"d": 1, "w": 7, "m": 30, "y": 365}
 
 
@@ -151,7 +151,7 @@ def _texts(value: Any, source: str, where: str) -> dict[str, str]:
 
 
 def _duration(value: Any, source: str, where: str) -> Duration:
-    match = _DURATION.match(value) if isinstance(value, str) else None
+    match = _DURATION.fullmatch(value) if isinstance(value, str) else None
     if not match:
         raise _fail(source, f"{where}: {value!r} is not a duration like 1d, 2w, 3m or 1y")
     return Duration(int(match.group("n")), cast(Literal["d", "w", "m", "y"], match.group("unit")))
@@ -188,7 +188,7 @@ def _lens(name: str, value: Any, source: str) -> Lens:
 
 def _agent(agent_id: str, value: Any, lenses: Mapping[str, Lens], source: str) -> Agent:
     where = f"agents.{agent_id}"
-    if not _ID.match(agent_id):
+    if not _ID.fullmatch(agent_id):
         raise _fail(source, f"{where}: an id is lower-case letters, digits and _ (at most 40)")
     table = _table(value, source, where)
     _only(table, {"lens", "stance", "focus"}, source, where)
