@@ -352,6 +352,7 @@ class _Run:
             store=first.store,
             run_id=first.run_id,
             cache_policy=first.cache_policy,
+            recalls=first.recalls,
         )
         other = await first.format.run(swapped)
         one = verdict_leader(record.judgement, record.panel)
