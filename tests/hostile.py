@@ -12,6 +12,7 @@ numeric option or configuration file is covered by adding it to the right list.
 * ``PANEL_FILES`` / ``PRICE_FILES`` / ``CALIBRATION_FILES``: broken configuration;
 * ``BROKEN_STORES``: ways ``MOOT_HOME`` can be unusable;
 * ``SERVER_USAGE``: token counts a server may report that are not counts;
+* ``UNDECODABLE_ARGUMENTS``: arguments that are not valid text;
 * ``KB_DAMAGE``: market knowledge bases with impossible values;
 * ``OUTPUT_PATHS``: output options that cannot be written.
 
@@ -76,6 +77,22 @@ PAYLOADS: dict[str, str] = {
 
 NUL = "before\x00after"
 """For the Python API and files only."""
+
+UNDECODABLE = "before\udcffafter"
+"""A command-line argument holding a byte that is not UTF-8 (0xff), as Python hands
+it over (``surrogateescape``); a lone surrogate escaped in JSON reads the same way."""
+
+UNDECODABLE_ARGUMENTS: list[tuple[str, ...]] = [
+    ("run", UNDECODABLE, "--model", "scripted:demo"),
+    ("run", "Should we x?", "--sides", f"a;{UNDECODABLE}", "--model", "scripted:demo"),
+    ("run", "Should we x?", "--id", UNDECODABLE, "--model", "scripted:demo"),
+    ("run", "Should we x?", "--format", "freeform", "--format-option", f"note={UNDECODABLE}"),
+    ("run", "Should we x?", "--model", UNDECODABLE),
+    ("show", UNDECODABLE),
+    ("view", "--host", UNDECODABLE),
+]
+"""Commands given such an argument: exit 2 naming the option (or argument), nothing
+stored."""
 
 
 @dataclass(frozen=True)

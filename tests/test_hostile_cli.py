@@ -37,6 +37,7 @@ from hostile import (
     PRICE_FILES,
     READ_COMMANDS,
     STORE_COMMANDS,
+    UNDECODABLE_ARGUMENTS,
     Format,
     broken_home,
     headings,
@@ -271,6 +272,20 @@ def test_report_names_the_html_option(tmp_path: Path) -> None:
     result = moot("report", "r1", "--html", str(tmp_path))
     assert result.exit_code == 2
     assert f"--html {tmp_path} is a directory" in " ".join(clean(result).split())
+
+
+@pytest.mark.parametrize("args", UNDECODABLE_ARGUMENTS, ids=lambda args: " ".join(args[:3]))
+def test_an_argument_that_is_not_utf8_is_refused_naming_it(args: tuple[str, ...]) -> None:
+    """It used to be an internal error (UnicodeEncodeError when the run was stored)."""
+    result = moot(*args, "-q") if args[0] == "run" else moot(*args)
+    assert result.exit_code == 2, result.output
+    printed = " ".join(clean(result).split())
+    where = next(i for i, arg in enumerate(args) if "\udcff" in arg)
+    named = args[where - 1] if args[where - 1].startswith("--") else None
+    assert "is not valid text" in printed
+    if named is not None:
+        assert f"error: {named} is not valid text" in printed
+    assert debates() == []
 
 
 # -- outputs that cannot be written ------------------------------------------------

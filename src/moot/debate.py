@@ -63,7 +63,7 @@ from moot.schema import (
     UsageReport,
 )
 from moot.store import Store
-from moot.validation import RUN_ID, check_name
+from moot.validation import RUN_ID, check_name, check_text
 
 RESUMABLE = ("running", "interrupted", "failed", "budget_exceeded")
 
@@ -138,9 +138,12 @@ def _role_refs(
 def plan_run(topic: str, options: RunOptions, models: Mapping[str, str] | None = None) -> Plan:
     """Check everything and resolve every role's backend, before anything is stored or
     sent. ``models`` (a stored run's role -> spec) replaces the options' models."""
+    check_text(topic, "the topic")
     topic = topic.strip()
     if not topic:
         raise ConfigError("the topic is empty")
+    check_text(list(options.sides), "--sides")
+    check_text(dict(options.format_options), "--format-option")
     options.validate()
     fmt = get_format(options.format)
     options = options.replace(format_options=fmt.stored_options(options.format_options))
