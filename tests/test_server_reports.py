@@ -121,3 +121,20 @@ def _plain_reply(body: dict[str, Any], content: str) -> dict[str, Any]:
     from fake_openai import completion
 
     return completion(str(body.get("model")), content)
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["[" * 100_000 + "]" * 100_000, '{"arguments": ' + "9" * 5000 + "}"],
+    ids=["deep", "huge-integer"],
+)
+def test_a_reply_nested_too_deep_is_re_asked_not_a_crash(content: str) -> None:
+    """A reply nested 100,000 deep raised RecursionError out of the JSON parser."""
+
+    def reply(n: int, body: dict[str, Any]) -> Any:
+        return _plain_reply(body, content) if n == 1 else None
+
+    server = InProcessServer(reply=reply)
+    with fake_provider(server) as spec:
+        result = run_debate("Should we adopt x?", model=spec)
+    assert result.usage.reasks >= 1

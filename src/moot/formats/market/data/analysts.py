@@ -10,7 +10,6 @@ in docs/market.md); every problem is a ``ConfigError`` naming the file and the k
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -21,6 +20,7 @@ from moot.errors import ConfigError
 from moot.files import read_config_text
 from moot.formats.market.data.kb import MODULES, Module
 from moot.formats.market.data.words import HORIZON_AMOUNT, HORIZON_RANGE, HORIZON_UNITS, LANGS
+from moot.safe_json import toml_loads
 
 Stance = Literal["bull", "bear"]
 STANCES: Final = ("bull", "bear")
@@ -281,10 +281,7 @@ def read_panel_tables(path: str | Path | None = None) -> dict[str, Any]:
     else:
         text = read_config_text(Path(path), "analysts file")
         source = str(path)
-    try:
-        return tomllib.loads(text)
-    except (ValueError, RecursionError) as exc:  # bad TOML, a huge integer, deep nesting
-        raise ConfigError(f"{source} is not valid TOML: {exc}") from exc
+    return toml_loads(text, source)
 
 
 def load_panel(path: str | Path | None = None) -> AnalystPanel:
