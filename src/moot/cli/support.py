@@ -150,7 +150,7 @@ def option_names(function: Callable[..., Any]) -> dict[str, str]:
             names[name] = name.upper()
             continue
         # with Annotated, typer takes a first string argument as a flag, not a default
-        given = [declared.default, *declared.param_decls] if declared is not None else []
+        given = [declared.default, *(declared.param_decls or ())] if declared is not None else []
         flags = [
             flag.split("/")[0] for flag in given if isinstance(flag, str) and flag.startswith("--")
         ]

@@ -37,11 +37,17 @@ Trend = Literal["rising", "falling", "flat"]
 KB_VERSION: Final = 1
 
 
-def unit_field(unit: Unit, description: str, **bounds: float) -> Any:
-    """An optional numeric field with its unit recorded in the JSON Schema; ``bounds``
-    (``gt=0``, ``ge=0``) are what the quantity can be at all."""
+def unit_field(
+    unit: Unit, description: str, *, gt: float | None = None, ge: float | None = None
+) -> Any:
+    """An optional numeric field with its unit recorded in the JSON Schema; ``gt`` and
+    ``ge`` bound what the quantity can be at all (a price is more than 0)."""
     return Field(
-        default=None, description=description, json_schema_extra={"x-unit": unit}, **bounds
+        default=None,
+        description=description,
+        json_schema_extra={"x-unit": unit},
+        gt=gt,
+        ge=ge,
     )
 
 
