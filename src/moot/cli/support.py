@@ -41,7 +41,6 @@ from typer.models import ArgumentInfo, OptionInfo
 
 from moot.errors import BudgetExceeded, ConfigError, ModelOutputError, MootError
 from moot.terminal import say
-from moot.validation import check_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -162,6 +161,8 @@ def _check_arguments(names: dict[str, str], values: dict[str, Any]) -> None:
     """Refuse, naming the option, an argument that is not valid text (bytes that are not
     UTF-8 reach Python as lone surrogates). Paths are left alone: a file name may be
     any bytes."""
+    from moot.validation import check_text
+
     for name, value in values.items():
         check_text(value, names.get(name, name))
 
