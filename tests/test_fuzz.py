@@ -38,7 +38,7 @@ from hostile import NUL, PAYLOADS, UNDECODABLE
 from moot.cli import app
 from moot.debate import run_debate
 from moot.errors import MootError
-from moot.llm.checked import MAX_REPORTED_TOKENS
+from moot.llm.counts import MAX_REPORTED_TOKENS
 from moot.store import Store
 
 pytestmark = pytest.mark.slow(minutes=3)

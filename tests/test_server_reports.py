@@ -15,7 +15,8 @@ from fake_transport import InProcessServer, fake_provider
 from hostile import SERVER_USAGE
 from moot.debate import resume_debate, run_debate
 from moot.errors import BackendError
-from moot.llm.checked import MAX_REPORTED_TOKENS, CheckedBackend, token_count
+from moot.llm.checked import CheckedBackend
+from moot.llm.counts import MAX_REPORTED_TOKENS, token_count
 from moot.llm.types import Completion, GenerationSettings, Message, Usage
 from moot.store import Store
 

@@ -48,7 +48,8 @@ def check_number(
     return number
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+SURROGATE = re.compile("[\ud800-\udfff]")
+"""A lone UTF-16 surrogate: text no UTF-8 file or database can hold."""
 
 
 def undecodable(value: object) -> str | None:
@@ -58,7 +59,7 @@ def undecodable(value: object) -> str | None:
     (``surrogateescape``), and JSON can escape one (``"\\ud800"``); no UTF-8 file or
     database can hold it."""
     if isinstance(value, str):
-        return value if _SURROGATE.search(value) else None
+        return value if SURROGATE.search(value) else None
     if isinstance(value, dict):
         items: list[object] = [*value.keys(), *value.values()]
     elif isinstance(value, list | tuple):

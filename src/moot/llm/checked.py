@@ -13,50 +13,25 @@ journal, the cache, the budget and the meter only ever see a reply that passed:
 * lone surrogates in the reply's text become U+FFFD, as a UTF-8 decoder would show
   undecodable bytes.
 
-:func:`token_count` is the same check for a backend reading a server's raw value.
+:func:`moot.llm.counts.token_count` is the same check for a backend reading a
+server's raw value.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 
 from moot.errors import BackendError
+from moot.llm.counts import token_count
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
 from moot.llm.wrapper import Wrapper
-
-MAX_REPORTED_TOKENS = 1_000_000_000
-"""The most tokens one call can report for its prompt or its reply: far above any
-model's context window, far below what a sum of calls could overflow."""
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def token_count(value: object, what: str) -> int:
-    """``value`` as a token count, or ``ValueError`` naming ``what`` and the value:
-    an integer (an integral float such as ``12.0`` is accepted) from 0 to
-    :data:`MAX_REPORTED_TOKENS`. ``None`` counts 0 (the server did not say)."""
-    if value is None:
-        return 0
-    number: int | None = None
-    if isinstance(value, int) and not isinstance(value, bool):
-        number = value
-    elif isinstance(value, float) and value.is_integer():
-        number = int(value)
-    if number is None or not 0 <= number <= MAX_REPORTED_TOKENS:
-        shown = repr(value)
-        if len(shown) > 40:
-            shown = shown[:37] + "..."
-        raise ValueError(
-            f"{what} is {shown}, not a token count (an integer from 0 to {MAX_REPORTED_TOKENS:,})"
-        )
-    return number
+from moot.validation import SURROGATE
 
 
 def valid_text(text: str) -> str:
     """``text`` with every lone surrogate replaced by U+FFFD."""
-    return _SURROGATE.sub("\ufffd", text)
+    return SURROGATE.sub("\ufffd", text)
 
 
 def checked(completion: Completion, spec: str) -> Completion:

@@ -96,7 +96,7 @@ from openai.types.chat import (
 )
 
 from moot.errors import BackendError, ConfigError
-from moot.llm.checked import token_count
+from moot.llm.counts import token_count
 from moot.llm.retry import (
     Failure,
     RetryAfterTooLong,
