@@ -10,7 +10,11 @@ numeric option or configuration file is covered by adding it to the right list.
   open the store;
 * ``NUMERIC_OPTIONS``: every numeric option with values that must be refused;
 * ``PANEL_FILES`` / ``PRICE_FILES`` / ``CALIBRATION_FILES``: broken configuration;
-* ``BROKEN_STORES``: ways ``MOOT_HOME`` can be unusable.
+* ``BROKEN_STORES``: ways ``MOOT_HOME`` can be unusable;
+* ``SERVER_USAGE``: token counts a server may report that are not counts;
+* ``UNDECODABLE_ARGUMENTS``: arguments that are not valid text;
+* ``KB_DAMAGE``: market knowledge bases with impossible values;
+* ``OUTPUT_PATHS``: output options that cannot be written.
 
 And the checks: :func:`raw_controls` (what must never reach a terminal) and
 :func:`structure` (a briefing's Markdown structure, whatever its text).
@@ -73,6 +77,22 @@ PAYLOADS: dict[str, str] = {
 
 NUL = "before\x00after"
 """For the Python API and files only."""
+
+UNDECODABLE = "before\udcffafter"
+"""A command-line argument holding a byte that is not UTF-8 (0xff), as Python hands
+it over (``surrogateescape``); a lone surrogate escaped in JSON reads the same way."""
+
+UNDECODABLE_ARGUMENTS: list[tuple[str, ...]] = [
+    ("run", UNDECODABLE, "--model", "scripted:demo"),
+    ("run", "Should we x?", "--sides", f"a;{UNDECODABLE}", "--model", "scripted:demo"),
+    ("run", "Should we x?", "--id", UNDECODABLE, "--model", "scripted:demo"),
+    ("run", "Should we x?", "--format", "freeform", "--format-option", f"note={UNDECODABLE}"),
+    ("run", "Should we x?", "--model", UNDECODABLE),
+    ("show", UNDECODABLE),
+    ("view", "--host", UNDECODABLE),
+]
+"""Commands given such an argument: exit 2 naming the option (or argument), nothing
+stored."""
 
 
 @dataclass(frozen=True)
@@ -195,6 +215,46 @@ CALIBRATION_FILES: dict[str, bytes] = {
     "bad-second-line": b'{"topic": "Should we x?", "correct": "pro"}\n{"topic": 1}\n',
 }
 """Calibration JSONL files that must be refused before any debate runs."""
+
+
+SERVER_USAGE: dict[str, Any] = {
+    "huge": {"prompt_tokens": 10**30, "completion_tokens": 7},
+    "above-sqlite": {"prompt_tokens": 11, "completion_tokens": 2**63},
+    "negative": {"prompt_tokens": -5, "completion_tokens": 7},
+    "fraction": {"prompt_tokens": 12.5, "completion_tokens": 7},
+    "string": {"prompt_tokens": "12", "completion_tokens": 7},
+    "bool": {"prompt_tokens": True, "completion_tokens": 7},
+    "list": {"prompt_tokens": [1], "completion_tokens": 7},
+    "just-above": {"prompt_tokens": 1_000_000_001, "completion_tokens": 0},
+}
+"""``usage`` objects a server may send that are not token counts: each fails its call
+(a BackendError, the run resumable), never an overflow or a wrong count."""
+
+
+KB_DAMAGE: dict[str, tuple[tuple[str, ...], Any]] = {
+    "zero-close": (("indices", "*", "close"), 0),
+    "negative-close": (("indices", "*", "close"), -100),
+    "negative-sma": (("technicals", "*", "sma_20"), -1.0),
+    "negative-rsi": (("technicals", "*", "rsi_14"), -1.0),
+    "negative-52w-low": (("indices", "*", "low_52w"), -5.0),
+    "nan-close": (("indices", "*", "close"), float("nan")),
+    "infinite-atr": (("technicals", "*", "atr_14"), float("inf")),
+    "huge-int-close": (("indices", "*", "close"), 10**400),
+}
+"""Values a market knowledge base must not hold: (path into the demo KB's JSON, ``*``
+for every key of a module; the value put there). Each is refused with exit 2 naming
+the file and the field, before anything is stored."""
+
+OUTPUT_PATHS: dict[str, tuple[str, ...]] = {
+    "json-is-a-directory": ("--json", "{tmp}"),
+    "html-is-a-directory": ("--html", "{tmp}"),
+    "json-under-a-file": ("--json", "/etc/passwd/x.json"),
+    "html-under-dev-null": ("--html", "/dev/null/x.html"),
+    "audio-under-a-file": ("--format", "competitive", "--audio", "/etc/passwd/sub"),
+    "audio-is-a-file": ("--format", "competitive", "--audio", "/etc/passwd"),
+}
+"""``moot run`` outputs that cannot be written: refused with exit 2, naming the
+option (the second-to-last argument), before anything is stored or sent."""
 
 
 def _text_file(home: Path) -> None:

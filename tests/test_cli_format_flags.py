@@ -85,6 +85,34 @@ def test_a_format_registered_later_gets_its_flags_and_they_reach_its_options(
     assert dict(seen[0].format_options) == {"levels": [1, 2, 3], "rounds": 2, "note": "x"}
 
 
+@pytest.mark.parametrize(
+    ("flags", "pairs", "message"),
+    [
+        ({"b": 2}, ["b=50"], "--b and --format-option b=50 disagree"),
+        # a flag that sets another option (as --baseline sets the trees) conflicts too
+        ({"a": "x"}, ["b=3"], "--a and --format-option b=3 disagree"),
+        ({}, ["b=2", "b=3"], "--format-option b is given twice"),
+    ],
+)
+def test_an_option_given_two_ways_with_different_values_is_refused(
+    flags: dict[str, object], pairs: list[str], message: str
+) -> None:
+    """It used to be resolved silently: the flag won."""
+    first = FormatOption("a", "A.", flag="--a", apply=lambda v, o: o.update(a=v, b=v))
+    second = FormatOption("b", "B.", type=int, flag="--b")
+    with pytest.raises(ConfigError, match=message):
+        flag_options((first, second), {"a": None, "b": None} | flags, pairs)
+
+
+def test_rounds_given_as_a_flag_and_a_format_option_is_exit_2() -> None:
+    ran = _moot(
+        "run", "T", "--model", "scripted:demo", "--format", "freeform", "--rounds", "2",
+        "--format-option", "rounds=50", "--no-store",
+    )  # fmt: skip
+    assert ran.exit_code == 2
+    assert "--rounds and --format-option rounds=50 disagree" in _flat(ran.stderr)
+
+
 def test_another_formats_flag_is_refused_by_its_option_name() -> None:
     ran = _moot("run", "T", "--model", "scripted:demo", "--kb", "demo", "--no-store")
     assert ran.exit_code == 2
@@ -94,11 +122,13 @@ def test_another_formats_flag_is_refused_by_its_option_name() -> None:
 def test_flags_apply_in_declared_order_after_the_format_option_values() -> None:
     first = FormatOption("a", "A.", flag="--a", apply=lambda v, o: o.update(a=v, b=v))
     second = FormatOption("b", "B.", type=int, flag="--b")
-    assert flag_options((first, second), {"a": "x", "b": 2}, ["a=1", "c=[1]"]) == {
+    assert flag_options((first, second), {"a": "x", "b": 2}, ["c=[1]"]) == {
         "a": "x",
         "b": 2,
         "c": [1],
     }
+    # the same value given both ways is no conflict
+    assert flag_options((first, second), {"a": "x", "b": 2}, ['a="x"']) == {"a": "x", "b": 2}
     assert flag_options((first, second), {"a": None, "b": None}) == {}
     assert parse_pairs(["n=2", "s=text", "t=true"]) == {"n": 2, "s": "text", "t": True}
     # a text value is read by its field's parser, as its flag's text would be

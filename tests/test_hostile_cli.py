@@ -28,13 +28,16 @@ from hostile import (
     BROKEN_STORES,
     CALIBRATION_FILES,
     FORMATS,
+    KB_DAMAGE,
     MARKDOWN,
     NUMERIC_OPTIONS,
+    OUTPUT_PATHS,
     PANEL_FILES,
     PAYLOADS,
     PRICE_FILES,
     READ_COMMANDS,
     STORE_COMMANDS,
+    UNDECODABLE_ARGUMENTS,
     Format,
     broken_home,
     headings,
@@ -230,6 +233,58 @@ def test_config_files_that_are_not_files(tmp_path: Path) -> None:
         result = moot(*args)
         assert result.exit_code == 2, (args, result.output)
         clean(result)
+    assert debates() == []
+
+
+@pytest.mark.parametrize("name", list(KB_DAMAGE))
+def test_impossible_market_data_is_refused_naming_the_file_and_field(
+    name: str, tmp_path: Path
+) -> None:
+    from moot.formats.market.data import demo_kb
+    from moot.formats.market.data.kb import kb_to_data
+
+    (module, _, field), value = KB_DAMAGE[name]
+    data = kb_to_data(demo_kb())
+    key = next(iter(data[module]))
+    data[module][key][field] = value
+    path = tmp_path / "kb.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = moot("run", TOPIC, *DEMO, "--format", "market", "--kb", str(path), "-q")
+    assert result.exit_code == 2, result.output
+    printed = " ".join(clean(result).split())
+    assert str(path) in printed
+    assert f"{module}.{key}.{field}" in printed or "digits" in printed
+    assert debates() == []
+
+
+@pytest.mark.parametrize("name", list(OUTPUT_PATHS))
+def test_unwritable_outputs_are_refused_naming_the_option(name: str, tmp_path: Path) -> None:
+    args = [a.replace("{tmp}", str(tmp_path)) for a in OUTPUT_PATHS[name]]
+    result = moot("run", TOPIC, *DEMO, *args, "-q")
+    assert result.exit_code == 2, result.output
+    assert f"error: {args[-2]} {args[-1]}" in " ".join(clean(result).split())
+    assert debates() == []
+
+
+def test_report_names_the_html_option(tmp_path: Path) -> None:
+    """It used to say ``--json /tmp is a directory``."""
+    assert moot("run", TOPIC, *DEMO, "--id", "r1", "-q").exit_code == 0
+    result = moot("report", "r1", "--html", str(tmp_path))
+    assert result.exit_code == 2
+    assert f"--html {tmp_path} is a directory" in " ".join(clean(result).split())
+
+
+@pytest.mark.parametrize("args", UNDECODABLE_ARGUMENTS, ids=lambda args: " ".join(args[:3]))
+def test_an_argument_that_is_not_utf8_is_refused_naming_it(args: tuple[str, ...]) -> None:
+    """It used to be an internal error (UnicodeEncodeError when the run was stored)."""
+    result = moot(*args, "-q") if args[0] == "run" else moot(*args)
+    assert result.exit_code == 2, result.output
+    printed = " ".join(clean(result).split())
+    where = next(i for i, arg in enumerate(args) if "\udcff" in arg)
+    named = args[where - 1] if args[where - 1].startswith("--") else None
+    assert "is not valid text" in printed
+    if named is not None:
+        assert f"error: {named} is not valid text" in printed
     assert debates() == []
 
 

@@ -37,12 +37,14 @@ from moot.errors import BudgetExceeded, ConfigError
 from moot.events import Listener, OptionAdvice, RunStored, deliver
 from moot.formats import get_format
 from moot.formats.base import Debate, DebateSettings, Format, Record, mirrored, swap_roles
+from moot.formats.fields import output_fields
 from moot.i18n import labels
 from moot.judging.panel import PanelPlan, Seat, judge_identity
 from moot.judging.profiles import JudgeProfile, assign_models, select_profiles
 from moot.llm.backend import DEFAULT_SPEC, Backend, resolve_backend
 from moot.llm.budget import Budget, BudgetedBackend, PriceTable
 from moot.llm.cache import CachedBackend, drop_invalid
+from moot.llm.checked import CheckedBackend
 from moot.llm.journal import Journal, JournaledBackend
 from moot.llm.limit import LimitedBackend
 from moot.llm.meter import Meter, MeteredBackend
@@ -62,7 +64,7 @@ from moot.schema import (
     UsageReport,
 )
 from moot.store import Store
-from moot.validation import RUN_ID, check_name
+from moot.validation import RUN_ID, check_name, check_text
 
 RESUMABLE = ("running", "interrupted", "failed", "budget_exceeded")
 
@@ -137,9 +139,12 @@ def _role_refs(
 def plan_run(topic: str, options: RunOptions, models: Mapping[str, str] | None = None) -> Plan:
     """Check everything and resolve every role's backend, before anything is stored or
     sent. ``models`` (a stored run's role -> spec) replaces the options' models."""
+    check_text(topic, "the topic")
     topic = topic.strip()
     if not topic:
         raise ConfigError("the topic is empty")
+    check_text(list(options.sides), "--sides")
+    check_text(dict(options.format_options), "--format-option")
     options.validate()
     fmt = get_format(options.format)
     options = options.replace(format_options=fmt.stored_options(options.format_options))
@@ -198,7 +203,7 @@ class _Run:
                 # one concurrency cap per endpoint (server), whatever the model names
                 endpoint = str(getattr(backend, "endpoint", backend.spec))
                 slot = slots.setdefault(endpoint, asyncio.Semaphore(self.plan.concurrency))
-                layer: Backend = LimitedBackend(backend, slot)
+                layer: Backend = LimitedBackend(CheckedBackend(backend), slot)
                 if budget.limited:
                     layer = BudgetedBackend(layer, budget)
                 if self.store is not None and journal is not None:
@@ -364,6 +369,7 @@ class _Run:
             store=first.store,
             run_id=first.run_id,
             cache_policy=first.cache_policy,
+            recalls=first.recalls,
         )
         other = await first.format.run(swapped)
         one = verdict_leader(record.judgement, record.panel)
@@ -525,10 +531,13 @@ async def aresume_debate(
     on_event: Listener | None = None,
     prices: PriceTable | None = None,
     force: bool = False,
+    format_options: Mapping[str, Any] | None = None,
 ) -> DebateResult:
     """Continue a stored run that did not finish. Calls completed before are taken
     from the journal, not sent again (a reply that never validated is asked again);
-    a new budget and timeout may be given."""
+    a new budget and timeout may be given, and new output locations of the format
+    (``format_options={"audio_dir": ...}``: only the options its fields declare as
+    outputs, which change no call; ``ConfigError`` for another)."""
     row = store.get_debate(debate_id)
     if row is None:
         raise ConfigError(f"no run with id {debate_id!r}")
@@ -539,12 +548,15 @@ async def aresume_debate(
         raise ConfigError(
             f"run {debate_id!r} was stored by another version of moot and cannot be resumed"
         )
-    overrides = {
+    overrides: dict[str, Any] = {
         k: v
         for k, v in (("max_tokens", max_tokens), ("max_cost", max_cost), ("timeout", timeout))
         if v is not None
     }
-    options = RunOptions.from_json(stored["options"]).replace(**overrides)
+    options = RunOptions.from_json(stored["options"])
+    if format_options:
+        overrides["format_options"] = _new_outputs(options, format_options)
+    options = options.replace(**overrides)
     plan = plan_run(row.topic, options, models=stored["models"])
     Budget(max_cost=options.max_cost, prices=prices).require_prices(
         [b.spec for b in plan.backends.values()]
@@ -564,6 +576,19 @@ async def aresume_debate(
         judge_accuracy=accuracy,
     )
     return await run.execute()
+
+
+def _new_outputs(options: RunOptions, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The stored format options with the output locations ``given`` in place."""
+    outputs = {f.key: f for f in output_fields(get_format(options.format).fields)}
+    for key in given:
+        if key not in outputs:
+            allowed = ", ".join(f"{f.flag or f.key}" for f in outputs.values()) or "none"
+            raise ConfigError(
+                f"a resumed run keeps its {options.format} options; only output locations"
+                f" may change ({allowed}), not {key}"
+            )
+    return {**options.format_options, **given}
 
 
 def run_debate(
@@ -600,6 +625,7 @@ def resume_debate(
     on_event: Listener | None = None,
     prices: PriceTable | None = None,
     force: bool = False,
+    format_options: Mapping[str, Any] | None = None,
 ) -> DebateResult:
     """Synchronous form of :func:`aresume_debate`."""
     return asyncio.run(
@@ -612,5 +638,6 @@ def resume_debate(
             on_event=on_event,
             prices=prices,
             force=force,
+            format_options=format_options,
         )
     )

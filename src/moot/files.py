@@ -28,15 +28,34 @@ def read_config_text(path: Path, what: str) -> str:
         ) from exc
 
 
-def check_output_path(path: Path, what: str = "--json") -> None:
+def check_output_path(path: Path, what: str) -> None:
     """Refuse, before any work, an output path that cannot be written: a directory,
-    a path under a regular file, or a place this user may not write."""
+    a path under a regular file, or a place this user may not write. ``what`` is the
+    option the user typed (``--html``), named in the error."""
     if path.is_dir():
         raise ConfigError(f"{what} {path} is a directory; give a file path")
     if path.exists():
         if not os.access(path, os.W_OK):
             raise ConfigError(f"{what} {path} is not writable")
         return
+    _check_creatable(path, what)
+
+
+def check_output_dir(path: Path, what: str) -> None:
+    """Refuse, before any work, a directory that files cannot be written into: an
+    existing file, a path under a regular file, or a place this user may not write."""
+    if path.exists():
+        if not path.is_dir():
+            raise ConfigError(f"{what} {path} exists and is not a directory")
+        if not os.access(path, os.W_OK | os.X_OK):
+            raise ConfigError(f"{what} {path} is not writable")
+        return
+    _check_creatable(path, what)
+
+
+def _check_creatable(path: Path, what: str) -> None:
+    """``path`` does not exist: its nearest existing ancestor must be a writable
+    directory."""
     ancestor = path.parent
     while not ancestor.exists() and ancestor != ancestor.parent:
         ancestor = ancestor.parent

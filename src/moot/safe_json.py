@@ -1,4 +1,4 @@
-"""JSON that a user hands moot, read within limits.
+"""JSON (and TOML) that a user hands moot, read within limits.
 
 Python's ``json`` reads whatever it is given: a device such as ``/dev/zero`` until
 memory runs out, a document nested 100,000 deep until the interpreter's recursion
@@ -74,6 +74,20 @@ def loads(text: str, source: str, error: type[ConfigError] = ConfigError) -> Any
     if _depth_over(data, MAX_DEPTH):
         raise error(f"{source} nests arrays or objects deeper than {MAX_DEPTH} levels")
     return data
+
+
+def toml_loads(text: str, source: str, error: type[ConfigError] = ConfigError) -> dict[str, Any]:
+    """The TOML document ``text``, or ``error`` naming ``source``: invalid TOML, an
+    integer over Python's digit limit, or nesting deep enough to exhaust the stack
+    (``tomllib`` raises ``ValueError`` or ``RecursionError`` for those)."""
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except RecursionError as exc:
+        raise error(f"{source} nests arrays or tables too deeply") from exc
+    except ValueError as exc:  # TOMLDecodeError, and int()'s digit limit
+        raise error(f"{source} is not valid TOML: {exc}") from exc
 
 
 def read_bytes(

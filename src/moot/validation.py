@@ -48,6 +48,42 @@ def check_number(
     return number
 
 
+SURROGATE = re.compile("[\ud800-\udfff]")
+"""A lone UTF-16 surrogate: text no UTF-8 file or database can hold."""
+
+
+def undecodable(value: object) -> str | None:
+    """The first text in ``value`` (a string, or strings nested in lists, tuples and
+    mappings, keys included) holding a lone UTF-16 surrogate, else None. Python
+    decodes bytes that are not UTF-8 in a command line or a file name that way
+    (``surrogateescape``), and JSON can escape one (``"\\ud800"``); no UTF-8 file or
+    database can hold it."""
+    if isinstance(value, str):
+        return value if SURROGATE.search(value) else None
+    if isinstance(value, dict):
+        items: list[object] = [*value.keys(), *value.values()]
+    elif isinstance(value, list | tuple):
+        items = list(value)
+    else:
+        return None
+    for item in items:
+        found = undecodable(item)
+        if found is not None:
+            return found
+    return None
+
+
+def check_text(value: object, what: str) -> None:
+    """A ``ConfigError`` naming ``what`` when ``value`` holds text that is not valid
+    Unicode (see :func:`undecodable`)."""
+    found = undecodable(value)
+    if found is not None:
+        shown = found.encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")
+        raise ConfigError(
+            f"{what} is not valid text: {shown[:60]!r} holds bytes that are not UTF-8"
+        )
+
+
 def check_name(value: str, pattern: re.Pattern[str], what: str, rule: str) -> str:
     """``value`` if ``pattern`` matches all of it, else a ``ConfigError`` saying ``rule``."""
     if not isinstance(value, str) or pattern.fullmatch(value) is None:

@@ -266,6 +266,9 @@ def edit_outcome(folder: Path, **changes: object) -> None:
         (lambda f: (f / "kb.json").write_text('{"meta": {}}', encoding="utf-8"),
          "not a valid knowledge base"),
         (lambda f: f.rename(f.parent / "bad id"), "snapshot id 'bad id'"),
+        # `^...$` let a trailing newline through; the run id check then failed mid-backtest
+        (lambda f: f.rename(f.parent / (f.name + "\n")), r"snapshot id '.*\\n'"),
+        (lambda f: f.rename(f.parent / ("s" * 39)), "38 at most"),
     ],
 )  # fmt: skip
 def test_bad_snapshots_are_refused_with_the_place(
@@ -274,6 +277,21 @@ def test_bad_snapshots_are_refused_with_the_place(
     folder = broken_set(tmp_path)
     damage(folder)  # type: ignore[operator]
     with pytest.raises(DataError, match=message):
+        load_snapshots(tmp_path)
+
+
+def test_two_snapshots_of_one_date_are_refused(tmp_path: Path) -> None:
+    """Both used to be debated and scored: one forecast counted twice."""
+    first = demo_snapshots()[0]
+    write_snapshots([first, Snapshot("copy", first.kb, first.outcome)], tmp_path)
+    with pytest.raises(DataError, match=f"{first.id} and copy are both dated {first.as_of}"):
+        load_snapshots(tmp_path)
+
+
+def test_an_outcome_below_minus_100_percent_is_refused(tmp_path: Path) -> None:
+    folder = broken_set(tmp_path)
+    edit_outcome(folder, return_pct=-150.0, direction="down")
+    with pytest.raises(DataError, match="return_pct"):
         load_snapshots(tmp_path)
 
 

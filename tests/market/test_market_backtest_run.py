@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from moot.cli import app
-from moot.errors import ConfigError
+from moot.errors import ConfigError, DataError
 from moot.formats.market.backtest import run_backtest, snapshot_seed, topic_of
 from moot.formats.market.data import demo_snapshots, write_snapshots
 from moot.options import RunOptions
@@ -138,6 +138,27 @@ def test_backtest_refuses_a_panel_and_bad_sources(tmp_path: Path) -> None:
 
 def _moot(*args: str) -> Result:
     return CliRunner().invoke(app, list(args))
+
+
+def test_a_run_id_too_long_is_refused_before_the_first_debate(tmp_path: Path) -> None:
+    """It was refused when the backtest reached it, after earlier snapshots were
+    debated."""
+    root = write_snapshots(demo_snapshots()[:2], tmp_path / "set")
+    store = Store(tmp_path / "moot.db")
+    with pytest.raises(ConfigError, match="use a --id of at most 53 characters"):
+        run_backtest(root, OPTIONS, store=store, backtest_id="b" * 60)
+    assert store.list_debates() == []
+
+
+def test_a_snapshot_folder_name_too_long_is_blamed_not_the_id(tmp_path: Path) -> None:
+    snapshots = demo_snapshots()[:2]
+    root = write_snapshots(snapshots, tmp_path / "set")
+    (root / snapshots[1].id).rename(root / ("s" * 39))
+    store = Store(tmp_path / "moot.db")
+    with pytest.raises(DataError, match=r"snapshot id 's{39}'.*38 at most") as caught:
+        run_backtest(root, OPTIONS, store=store, backtest_id="bt")
+    assert "--id" not in str(caught.value)
+    assert store.list_debates() == []
 
 
 def test_backtest_command_writes_the_json_and_prints_the_figures(

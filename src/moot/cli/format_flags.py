@@ -36,20 +36,23 @@ BEFORE = "format_option"
 SIDE_HELP = {"pro_model": 0, "con_model": 1}
 
 
-def declared_flags(formats: Sequence[Format]) -> dict[str, list[tuple[Format, FormatOption]]]:
-    """Every flag the formats declare, with the formats declaring it (in order)."""
+def declared_flags(
+    formats: Sequence[Format], *, outputs_only: bool = False
+) -> dict[str, list[tuple[Format, FormatOption]]]:
+    """Every flag the formats declare (``outputs_only``: of output locations), with
+    the formats declaring it (in order)."""
     flags: dict[str, list[tuple[Format, FormatOption]]] = {}
     for fmt in formats:
         for field in fmt.fields:
-            if field.flag is not None:
+            if field.flag is not None and (field.output or not outputs_only):
                 flags.setdefault(field.flag, []).append((fmt, field))
     return flags
 
 
-def _flag_params(formats: Sequence[Format]) -> list[Any]:
+def _flag_params(formats: Sequence[Format], outputs_only: bool) -> list[Any]:
     """The click parameters of the formats' flags, made by typer from a signature."""
     parameters = []
-    for flag, owners in declared_flags(formats).items():
+    for flag, owners in declared_flags(formats, outputs_only=outputs_only).items():
         field = owners[0][1]
         helps = dict.fromkeys(f.help for _, f in owners)  # one help per text, in order
         kind = bool if field.type is bool else field.type | None
@@ -88,6 +91,8 @@ class FormatFlagsCommand(TyperCommand):
     """``moot run``: a command whose format flags are added on first use."""
 
     generated: tuple[str, ...] | None = None
+    outputs_only = False
+    """Only the flags of output locations (``moot resume``)."""
 
     def _add_flags(self) -> None:
         if self.generated is not None:
@@ -95,7 +100,7 @@ class FormatFlagsCommand(TyperCommand):
         from moot.formats import formats
 
         registered = formats()
-        params = _flag_params(registered)
+        params = _flag_params(registered, self.outputs_only)
         self.generated = tuple(str(p.name) for p in params)
         names = [p.name for p in self.params]
         at = names.index(BEFORE) if BEFORE in names else len(self.params)
@@ -117,6 +122,22 @@ class FormatFlagsCommand(TyperCommand):
         self._add_flags()
         ctx.meta[FLAGS_KEY] = {name: ctx.params.pop(name, None) for name in self.generated or ()}
         return super().invoke(ctx)
+
+
+class OutputFlagsCommand(FormatFlagsCommand):
+    """``moot resume``: the formats' output-location flags (``--audio``), which a
+    resumed run may change."""
+
+    outputs_only = True
+
+
+def output_options(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The format options the output-location flags given in ``values`` set."""
+    from moot.formats import formats
+    from moot.formats.fields import flag_options
+
+    owners = declared_flags(formats(), outputs_only=True).values()
+    return flag_options([fields[0][1] for fields in owners], values)
 
 
 def run_format_options(

@@ -13,6 +13,7 @@ import typer
 from moot.cli.app import app
 from moot.cli.runs import finished_result
 from moot.errors import ConfigError
+from moot.safe_text import one_line
 from moot.terminal import say
 
 
@@ -25,7 +26,7 @@ def report_html(
     from moot.files import check_output_path, write_output
     from moot.report.html import to_html
 
-    check_output_path(html_path)
+    check_output_path(html_path, "--html")
     write_output(html_path, to_html(finished_result(debate_id, "report")))
     say(f"HTML report written to {html_path}")
 
@@ -43,10 +44,14 @@ def serve_store(*, host: str, port: int, lang: str, say: Callable[[str], object]
         raise ConfigError(
             f"moot view needs the view extra ({exc.name} is missing): pip install 'moot[view]'"
         ) from exc
-    if not is_loopback(host):
-        say(f"warning: serving on {host}: anyone who can reach it can read every stored debate")
 
     def ready(url: str) -> None:
+        # once the address is bound: a host the viewer refuses gets no warning
+        if not is_loopback(host):
+            say(
+                f"warning: serving on {one_line(host)}: anyone who can reach it can read"
+                " every stored debate"
+            )
         say(f"moot view: serving {default_path()} read-only at {url}  (Ctrl-C to stop)")
 
     serve(default_path(), host=host, port=port, lang=lang, on_ready=ready)

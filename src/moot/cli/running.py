@@ -25,7 +25,13 @@ from moot.cli.common import (
     progress,
     resume_hint,
 )
-from moot.cli.format_flags import FLAGS_KEY, FormatFlagsCommand, run_format_options
+from moot.cli.format_flags import (
+    FLAGS_KEY,
+    FormatFlagsCommand,
+    OutputFlagsCommand,
+    output_options,
+    run_format_options,
+)
 from moot.errors import ConfigError
 from moot.formats import DEFAULT_FORMAT
 
@@ -194,9 +200,9 @@ def run(
 
     given = ctx.params
     judging = _judging(given)
-    for path in (json_path, html_path):
+    for path, what in ((json_path, "--json"), (html_path, "--html")):
         if path is not None:
-            check_output_path(path)
+            check_output_path(path, what)
     options = RunOptions().replace(
         **judging,
         **_debate(given, ctx.meta.get(FLAGS_KEY, {})),
@@ -218,11 +224,15 @@ def run(
     emit(result, json_path, stored[0] if stored else None, html_path)
 
 
-@app.command()
+@app.command(cls=OutputFlagsCommand)
 def resume(
+    ctx: typer.Context,
     debate_id: Annotated[str, typer.Argument(help="The id of an unfinished run.")],
     json_path: Annotated[
         Path | None, typer.Option("--json", help="Write the full result as JSON to this path.")
+    ] = None,
+    html_path: Annotated[
+        Path | None, typer.Option("--html", help="Also write the HTML report to this path.")
     ] = None,
     max_tokens: Annotated[int | None, typer.Option(help="A new token budget.")] = None,
     max_cost: Annotated[float | None, typer.Option(help="A new cost budget in USD.")] = None,
@@ -235,13 +245,15 @@ def resume(
     quiet: QuietOption = False,
 ) -> None:
     """Continue an interrupted, failed or stopped run; completed calls are not resent
-    (a reply that never validated is asked for again)."""
+    (a reply that never validated is asked for again). Output locations may change."""
     from moot.debate import resume_debate
     from moot.files import check_output_path
     from moot.store import Store
 
-    if json_path is not None:
-        check_output_path(json_path)
+    for path, what in ((json_path, "--json"), (html_path, "--html")):
+        if path is not None:
+            check_output_path(path, what)
+    outputs = output_options(ctx.meta.get(FLAGS_KEY, {}))
     store = Store()
     stored = [debate_id]
     display, listener = progress(quiet, [])
@@ -255,5 +267,6 @@ def resume(
             on_event=listener,
             prices=prices(),
             force=force,
+            format_options=outputs,
         )
-    emit(result, json_path, debate_id)
+    emit(result, json_path, debate_id, html_path)

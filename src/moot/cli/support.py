@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import inspect
 import os
 import signal
 import threading
@@ -36,6 +37,7 @@ from types import FrameType
 from typing import Any, TypeVar
 
 import typer
+from typer.models import ArgumentInfo, OptionInfo
 
 from moot.errors import BudgetExceeded, ConfigError, ModelOutputError, MootError
 from moot.terminal import say
@@ -135,12 +137,45 @@ def guard() -> Iterator[None]:
         raise typer.Exit(int(code)) from exc
 
 
+def option_names(function: Callable[..., Any]) -> dict[str, str]:
+    """What the user types for each parameter of a typer command: its longest flag
+    (``json_path``: ``--json``; an option without declared flags: ``--max-tokens``),
+    or an argument's name in capitals (``TOPIC``)."""
+    names: dict[str, str] = {}
+    for name, parameter in inspect.signature(function, eval_str=True).parameters.items():
+        metadata = getattr(parameter.annotation, "__metadata__", ())
+        declared = next((m for m in metadata if isinstance(m, OptionInfo | ArgumentInfo)), None)
+        if isinstance(declared, ArgumentInfo):
+            names[name] = name.upper()
+            continue
+        # with Annotated, typer takes a first string argument as a flag, not a default
+        given = [declared.default, *(declared.param_decls or ())] if declared is not None else []
+        flags = [
+            flag.split("/")[0] for flag in given if isinstance(flag, str) and flag.startswith("--")
+        ]
+        names[name] = max(flags, key=len) if flags else "--" + name.replace("_", "-")
+    return names
+
+
+def _check_arguments(names: dict[str, str], values: dict[str, Any]) -> None:
+    """Refuse, naming the option, an argument that is not valid text (bytes that are not
+    UTF-8 reach Python as lone surrogates). Paths are left alone: a file name may be
+    any bytes."""
+    from moot.validation import check_text
+
+    for name, value in values.items():
+        check_text(value, names.get(name, name))
+
+
 def guarded(function: F) -> F:
     """``function`` run inside :func:`guard` (same signature, for typer)."""
+
+    names = option_names(function)
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         with guard():
+            _check_arguments(names, kwargs)
             return function(*args, **kwargs)
 
     return wrapper  # type: ignore[return-value]

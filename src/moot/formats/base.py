@@ -211,6 +211,9 @@ class Debate:
     """The stored run's id (``None`` when the run is not stored)."""
     cache_policy: CachePolicy = "auto"
     """The run's cache policy: ``off`` keeps and reads no format values either."""
+    recalls: dict[str, int] = field(default_factory=dict)
+    """How often this execution of the run recalled each key (shared with its swap
+    rerun), so that each recall finds what the same recall found before a resume."""
     _pending: dict[tuple[str, str], list[QualityWarning]] = field(default_factory=dict)
 
     @property
@@ -328,10 +331,29 @@ class Debate:
 
     def recall(self, key: str) -> dict[str, Any] | None:
         """A value this format kept under ``key`` (see :meth:`keep`), or None: without
-        a store, under ``--no-cache``, or when nothing was kept."""
+        a store, under ``--no-cache``, or when nothing was kept.
+
+        A stored run notes what each recall found (the value, or nothing), and a
+        resumed run finds that again, not what the cache holds now: a value the
+        interrupted run kept *after* its recall found nothing (a rehearsal tree grown
+        before the kill) is not taken on resume, so its calls are replayed from the
+        journal and the resumed run equals the uninterrupted one. (The note lives in
+        the response cache: after ``moot cache clear`` a resume asks the cache again.)"""
         if self.store is None or self.cache_policy == "off":
             return None
-        return self.store.cache_get(self._format_key(key))
+        name = self._format_key(key)
+        if self.run_id is None:
+            return self.store.cache_get(name)
+        occurrence = self.recalls.get(name, 0)
+        self.recalls[name] = occurrence + 1
+        note = f"recalled:{self.run_id}:{occurrence}:{name}"
+        found = self.store.cache_get(note)
+        if found is not None:
+            value = found.get("value")
+            return dict(value) if isinstance(value, Mapping) else None
+        value = self.store.cache_get(name)
+        self.store.cache_put(note, model="moot", value={"value": value})
+        return value
 
     def keep(self, key: str, model: str, value: Mapping[str, Any]) -> None:
         """Keep ``value`` (JSON) under ``key`` in the store's response cache, for later

@@ -35,8 +35,8 @@ class FormatOption:
     value into the option's value (default: the value as it is); ``apply`` writes it
     into the options when one flag sets several (default: ``options[key] = parse(value)``).
     Flags are applied in the order the format declares them, after the
-    ``--format-option`` values, so a flag wins over the same option given as
-    ``KEY=VALUE``."""
+    ``--format-option`` values; a flag that sets an option ``KEY=VALUE`` already set
+    to something else is refused (:func:`flag_options`)."""
 
     key: str | None
     """The name in ``RunOptions.format_options``; None for a flag that only sets
@@ -56,6 +56,9 @@ class FormatOption:
     maximum: float | None = None
     above: float | None = None
     """The option is a number more than this."""
+    output: bool = False
+    """The option only says where files go (``--audio``): it changes no model call,
+    so ``moot resume`` may change it (see :func:`output_fields`)."""
 
     def __post_init__(self) -> None:
         if self.key is None and (self.flag is None or self.apply is None):
@@ -118,6 +121,11 @@ def check_fields(fields: Iterable[FormatOption], options: Mapping[str, Any], nam
             field.check(options.get(field.key), name)
 
 
+def output_fields(fields: Iterable[FormatOption]) -> tuple[FormatOption, ...]:
+    """The fields that are output locations, which a resumed run may change."""
+    return tuple(f for f in fields if f.output and f.key is not None)
+
+
 def option_names(fields: Iterable[FormatOption]) -> tuple[str, ...]:
     """The option names ``fields`` declare, in order."""
     return tuple(f.key for f in fields if f.key is not None)
@@ -134,14 +142,21 @@ def parse_pairs(items: Sequence[str], fields: Iterable[FormatOption] = ()) -> di
         key = key.strip()
         if not sep or not key:
             raise ConfigError(f"--format-option takes KEY=VALUE, not {item!r}")
+        parsed: Any
         try:
-            options[key] = safe_json.loads(value, f"--format-option {key}")
+            parsed = safe_json.loads(value, f"--format-option {key}")
         except ConfigError as exc:
             # text that is not JSON is a text value; JSON past the limits is refused
             if not isinstance(exc.__cause__, json.JSONDecodeError):
                 raise
             parse = parsers.get(key)
-            options[key] = value if parse is None else parse(value)
+            parsed = value if parse is None else parse(value)
+        if key in options and options[key] != parsed:
+            raise ConfigError(
+                f"--format-option {key} is given twice with different values"
+                f" ({_shown(options[key])} and {_shown(parsed)}): give it once"
+            )
+        options[key] = parsed
     return options
 
 
@@ -156,10 +171,21 @@ def flag_options(
     option's name (``Format.check_options``)."""
     fields = tuple(fields)
     options = parse_pairs(extra, fields)
+    paired = dict(options)
     for field in fields:
         if field.flag is None:
             continue
         value = values.get(field.param)
         if field.given(value):
             field.set(value, options)
+            for key, before in paired.items():
+                if options.get(key) != before:
+                    raise ConfigError(
+                        f"{field.flag} and --format-option {key}={_shown(before)} disagree"
+                        f" (the flag sets {key} to {_shown(options.get(key))}): give one of them"
+                    )
     return options
+
+
+def _shown(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)[:60]

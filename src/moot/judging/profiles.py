@@ -17,7 +17,6 @@ from a TOML file::
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +25,7 @@ from typing import get_args
 from moot.errors import ConfigError
 from moot.files import read_config_text
 from moot.judging.rubric import DIMENSIONS, Rubric
+from moot.safe_json import toml_loads
 from moot.schema import TopicType
 from moot.validation import NAME, check_name, check_number
 
@@ -82,10 +82,8 @@ BUILTIN: dict[str, JudgeProfile] = {
 def load_profiles(path: Path) -> dict[str, JudgeProfile]:
     """Custom judge profiles from a TOML file (see the module docstring). Every name,
     weight and relevance is checked: ``ConfigError`` names the file and the entry."""
-    try:
-        data = tomllib.loads(read_config_text(path, "the judge profile file"))
-    except (ValueError, RecursionError) as exc:  # bad TOML, a huge integer, deep nesting
-        raise ConfigError(f"cannot read judge profiles {path}: {exc}") from exc
+    text = read_config_text(path, "the judge profile file")
+    data = toml_loads(text, f"the judge profile file {path}")
     judges = data.get("judges")
     if not isinstance(judges, dict) or not judges:
         raise ConfigError(f"{path}: no [judges.NAME] tables")

@@ -15,7 +15,6 @@ set (from ``prices.toml`` in the moot home directory, or given by the caller).
 from __future__ import annotations
 
 import json
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +24,7 @@ from moot.files import read_config_text
 from moot.llm.backend import Backend
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec, Usage
 from moot.llm.wrapper import Wrapper
+from moot.safe_json import toml_loads
 from moot.validation import check_number
 
 FREE_PROVIDERS = ("local", "scripted")
@@ -62,10 +62,7 @@ class PriceTable:
         if not path.exists():
             return cls()
         text = read_config_text(path, "the price table")
-        try:
-            data = tomllib.loads(text)
-        except (ValueError, RecursionError) as exc:  # bad TOML, a huge integer, deep nesting
-            raise ConfigError(f"bad price table {path}: {exc}") from exc
+        data = toml_loads(text, f"the price table {path}")
         models = data.get("models", {})
         if not isinstance(models, dict):
             raise ConfigError(f"bad price table {path}: models must be a table")

@@ -96,6 +96,7 @@ from openai.types.chat import (
 )
 
 from moot.errors import BackendError, ConfigError
+from moot.llm.counts import token_count
 from moot.llm.retry import (
     Failure,
     RetryAfterTooLong,
@@ -611,8 +612,8 @@ class OpenAIBackend:
             text=text,
             finish_reason=finish,
             usage=Usage(
-                int(usage.prompt_tokens or 0) if usage is not None else 0,
-                int(usage.completion_tokens or 0) if usage is not None else 0,
+                token_count(getattr(usage, "prompt_tokens", None), "usage.prompt_tokens"),
+                token_count(getattr(usage, "completion_tokens", None), "usage.completion_tokens"),
             ),
             model=self.spec,
         )

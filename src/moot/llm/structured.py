@@ -122,7 +122,10 @@ def parse_json_text(text: str) -> Any:
         if first_newline != -1 and body[:first_newline].strip().isalpha():
             body = body[first_newline + 1 :]
         stripped = body.strip()
-    return json.loads(stripped, strict=False)
+    try:
+        return json.loads(stripped, strict=False)
+    except RecursionError:  # a reply nested thousands deep: not a reply, and not a crash
+        raise ValueError("it nests arrays or objects too deeply to read") from None
 
 
 def _validation_messages(exc: ValidationError) -> list[Problem]:

@@ -60,6 +60,17 @@ def dumps(value: Any, what: str) -> str:
         raise ConfigError(f"cannot store {what}: not JSON-serialisable ({exc})") from exc
 
 
+def _on_read_only_fs(path: Path) -> bool:
+    """Whether the nearest existing directory of ``path`` is on a read-only file system."""
+    directory = path.parent
+    while not directory.exists() and directory != directory.parent:
+        directory = directory.parent
+    try:
+        return bool(os.statvfs(directory).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
 def _is_lock_error(exc: sqlite3.Error) -> bool:
     code = getattr(exc, "sqlite_errorcode", None)
     if isinstance(code, int) and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
@@ -159,6 +170,13 @@ class Database:
         fix = "or set MOOT_HOME to another directory"
         if "not a database" in message or "malformed" in message or "no such table" in message:
             why = f"it is not a moot database (not SQLite, or damaged); move it away, {fix}"
+        elif _on_read_only_fs(self.path) and (
+            "unable to open" in message or "readonly" in message or "read-only" in message
+        ):
+            why = (
+                f"it is on a read-only file system ({exc}); SQLite needs to write beside"
+                f" it even to read it; copy it to a writable place, {fix}"
+            )
         elif "unable to open" in message:
             why = f"it cannot be opened; check that {self.path.parent} is writable, {fix}"
         elif "readonly" in message or "read-only" in message:
@@ -170,6 +188,11 @@ class Database:
         else:
             return exc
         return StoreError(f"cannot use the run store {self.path}: {why}")
+
+    def failure(self, exc: sqlite3.Error) -> BaseException:
+        """The ``StoreError`` saying what is wrong with the store for ``exc``, or
+        ``exc`` itself when it does not come from the store's state."""
+        return self._failure(exc)
 
     # -- reading and writing ----------------------------------------------------
 

@@ -206,6 +206,9 @@ def check_known(db: Database) -> None:
     try:
         applied = {row[0] for row in db._conn.execute("SELECT name FROM migrations")}
     except sqlite3.DatabaseError as exc:
+        failure = db.failure(exc)
+        if isinstance(failure, StoreError) and "not a moot database" not in str(failure):
+            raise failure from exc  # read-only file system, unreadable, locked...
         raise ConfigError(f"{db.path} is not a moot run store ({exc})") from exc
     unknown = sorted(applied - known)
     if unknown:

@@ -10,11 +10,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import h11
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from moot.errors import ConfigError
 from moot.view.app import create_app
-from moot.view.security import host_name
+from moot.view.security import host_name, security_headers
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -49,6 +51,23 @@ def bind(host: str, port: int) -> socket.socket:
         raise ConfigError(f"cannot listen on {host_name(address)}:{port}: {exc.strerror}") from exc
 
 
+class _SecuredH11(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol, whose own answer to a request it cannot parse (two
+    ``Host`` headers, a malformed request line) carries the security headers too: it
+    never reaches the app, whose middleware adds them to every other answer."""
+
+    def send_400_response(self, msg: str) -> None:
+        headers = [
+            (b"content-type", b"text/plain; charset=utf-8"),
+            (b"connection", b"close"),
+            *security_headers(),
+        ]
+        event = h11.Response(status_code=400, headers=headers, reason=b"Bad Request")
+        for part in (event, h11.Data(data=msg.encode("ascii")), h11.EndOfMessage()):
+            self.transport.write(self.conn.send(part) or b"")
+        self.transport.close()
+
+
 @dataclass
 class Served:
     """A viewer running in a background thread (see ``serve_in_thread``)."""
@@ -72,6 +91,7 @@ def _server(store_path: Path, sock: socket.socket, lang: str) -> tuple[uvicorn.S
         raise
     config = uvicorn.Config(
         app,
+        http=_SecuredH11,
         log_level="warning",
         lifespan="off",
         proxy_headers=False,

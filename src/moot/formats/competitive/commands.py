@@ -60,7 +60,7 @@ def tournament(
 
     plan = check_plan(topics, [c.strip() for c in configs.split(",")], debates)
     if json_path is not None:
-        check_output_path(json_path)
+        check_output_path(json_path, "--json")
     judging: dict[str, Any] = {"judge_model": judge_model} if judge_model else {}
     if panel:
         judging = {"panel": [n.strip() for n in panel.split(",") if n.strip()]}

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Final, Literal, cast
 
 from moot.errors import ConfigError
+from moot.files import check_output_dir
 from moot.formats.competitive.trees import DEFAULT_THRESHOLD, STAGES, Stage
 from moot.formats.competitive.trees.sides import SIDES, Side
 from moot.formats.fields import FormatOption
@@ -155,6 +156,7 @@ FIELDS: Final[tuple[FormatOption, ...]] = (
         type=Path,
         flag="--audio",
         parse=str,
+        output=True,
     ),
 )
 """The format's options and flags. ``--baseline`` comes before the ``--no-...-tree``
@@ -257,9 +259,7 @@ def parse_options(options: Mapping[str, Any]) -> CompetitiveOptions:
     if audio is not None:
         if not isinstance(audio, str) or not audio.strip():
             raise ConfigError("audio_dir must be a directory path")
-        path = Path(audio)
-        if path.exists() and not path.is_dir():
-            raise ConfigError(f"--audio {audio}: exists and is not a directory")
+        check_output_dir(Path(audio), "--audio")
     return CompetitiveOptions(
         stage_seconds=_stage_seconds(options.get("stage_seconds")),
         claims=_whole(options, "claims", 3),

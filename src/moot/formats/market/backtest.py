@@ -190,6 +190,19 @@ def _stored_result(
         raise StoreError(f"the stored result of run {run_id!r} does not read back") from exc
 
 
+def _run_id(ident: str, snapshot_id: str) -> str:
+    """The run id of one snapshot's debate, checked before the first debate. A snapshot
+    id has 38 characters at most and a generated backtest id 25, so only a ``--id``
+    given can make it too long."""
+    run_id = f"{ident}.{snapshot_id}"
+    if RUN_ID.fullmatch(run_id) is None:
+        raise ConfigError(
+            f"the run id {run_id!r} of snapshot {snapshot_id!r} is over 64 characters:"
+            f" use a --id of at most {63 - len(snapshot_id)} characters"
+        )
+    return run_id
+
+
 def run_backtest(
     source: str | Path,
     options: RunOptions,
@@ -219,13 +232,11 @@ def run_backtest(
     )
     # the analysts file read once, before the first debate, for every snapshot
     analysts = stored_options({k: v for k, v in options.format_options.items() if k == "analysts"})
+    run_ids = [_run_id(ident, snapshot.id) for snapshot in snapshots]
     if on_started is not None:
         on_started(ident, len(snapshots))
     debates: list[SnapshotDebate] = []
-    for n, snapshot in enumerate(snapshots, start=1):
-        run_id = check_name(
-            f"{ident}.{snapshot.id}", RUN_ID, "snapshot run id", "use a shorter backtest --id"
-        )
+    for n, (snapshot, run_id) in enumerate(zip(snapshots, run_ids, strict=True), start=1):
         topic = topic_of(snapshot, options.lang)
         result, reused = _stored_result(store, run_id, topic, on_event, prices)
         if result is None:

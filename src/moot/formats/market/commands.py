@@ -174,7 +174,7 @@ def backtest(
     from moot.store import Store
 
     if json_path is not None:
-        check_output_path(json_path)
+        check_output_path(json_path, "--json")
     options = RunOptions().replace(
         model=model,
         seed=seed,

@@ -10,7 +10,6 @@ in docs/market.md); every problem is a ``ConfigError`` naming the file and the k
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -21,11 +20,12 @@ from moot.errors import ConfigError
 from moot.files import read_config_text
 from moot.formats.market.data.kb import MODULES, Module
 from moot.formats.market.data.words import HORIZON_AMOUNT, HORIZON_RANGE, HORIZON_UNITS, LANGS
+from moot.safe_json import toml_loads
 
 Stance = Literal["bull", "bear"]
 STANCES: Final = ("bull", "bear")
-_DURATION = re.compile(r"^(?P<n>[1-9]\d{0,3})(?P<unit>[dwmy])$")
-_ID = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+_DURATION = re.compile(r"(?P<n>[1-9]\d{0,3})(?P<unit>[dwmy])")
+_ID = re.compile(r"[a-z][a-z0-9_]{0,39}")
 _DAYS = {"d": 1, "w": 7, "m": 30, "y": 365}
 
 
@@ -151,7 +151,7 @@ def _texts(value: Any, source: str, where: str) -> dict[str, str]:
 
 
 def _duration(value: Any, source: str, where: str) -> Duration:
-    match = _DURATION.match(value) if isinstance(value, str) else None
+    match = _DURATION.fullmatch(value) if isinstance(value, str) else None
     if not match:
         raise _fail(source, f"{where}: {value!r} is not a duration like 1d, 2w, 3m or 1y")
     return Duration(int(match.group("n")), cast(Literal["d", "w", "m", "y"], match.group("unit")))
@@ -188,7 +188,7 @@ def _lens(name: str, value: Any, source: str) -> Lens:
 
 def _agent(agent_id: str, value: Any, lenses: Mapping[str, Lens], source: str) -> Agent:
     where = f"agents.{agent_id}"
-    if not _ID.match(agent_id):
+    if not _ID.fullmatch(agent_id):
         raise _fail(source, f"{where}: an id is lower-case letters, digits and _ (at most 40)")
     table = _table(value, source, where)
     _only(table, {"lens", "stance", "focus"}, source, where)
@@ -281,10 +281,7 @@ def read_panel_tables(path: str | Path | None = None) -> dict[str, Any]:
     else:
         text = read_config_text(Path(path), "analysts file")
         source = str(path)
-    try:
-        return tomllib.loads(text)
-    except (ValueError, RecursionError) as exc:  # bad TOML, a huge integer, deep nesting
-        raise ConfigError(f"{source} is not valid TOML: {exc}") from exc
+    return toml_loads(text, source)
 
 
 def load_panel(path: str | Path | None = None) -> AnalystPanel:

@@ -42,7 +42,7 @@ from moot.formats.market.data.kb import UNITS, Unit
 from moot.formats.market.data.series import MacroSeries, PriceBar, PriceSeries
 
 PRICE_COLUMNS = ("date", "open", "high", "low", "close")
-_HEADER_UNIT = re.compile(r"^(?P<name>.*?)\s*\[(?P<unit>[a-z]+)\]\s*$")
+_HEADER_UNIT = re.compile(r"(?P<name>.*?)\s*\[(?P<unit>[a-z]+)\]\s*")
 
 
 def _rows(text: str, source: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
@@ -233,7 +233,7 @@ def _parse_wide(
     for i, cell in enumerate(header):
         if i == date_col:
             continue
-        match = _HEADER_UNIT.match(cell)
+        match = _HEADER_UNIT.fullmatch(cell)
         name = match.group("name") if match else cell
         if not name:
             raise DataError(f"{source}: column {i + 1} has no name")

@@ -37,9 +37,18 @@ Trend = Literal["rising", "falling", "flat"]
 KB_VERSION: Final = 1
 
 
-def unit_field(unit: Unit, description: str) -> Any:
-    """An optional numeric field with its unit recorded in the JSON Schema."""
-    return Field(default=None, description=description, json_schema_extra={"x-unit": unit})
+def unit_field(
+    unit: Unit, description: str, *, gt: float | None = None, ge: float | None = None
+) -> Any:
+    """An optional numeric field with its unit recorded in the JSON Schema; ``gt`` and
+    ``ge`` bound what the quantity can be at all (a price is more than 0)."""
+    return Field(
+        default=None,
+        description=description,
+        json_schema_extra={"x-unit": unit},
+        gt=gt,
+        ge=ge,
+    )
 
 
 class _Model(BaseModel):
@@ -71,7 +80,7 @@ class _Priced(_Model):
     """An instrument's last close and its recent returns (indices and sectors)."""
 
     name: str = Field(min_length=1)
-    close: float = Field(description="Last close.", json_schema_extra={"x-unit": "level"})
+    close: float = Field(gt=0, description="Last close.", json_schema_extra={"x-unit": "level"})
     return_1d_pct: float | None = unit_field("percent", "Return over 1 session.")
     return_5d_pct: float | None = unit_field("percent", "Return over 5 sessions.")
     return_20d_pct: float | None = unit_field("percent", "Return over 20 sessions.")
@@ -84,8 +93,8 @@ class IndexQuote(_Priced):
 
     date: dt.date | None = Field(default=None, description="Session date of ``close``.")
     return_252d_pct: float | None = unit_field("percent", "Return over 252 sessions (a year).")
-    high_52w: float | None = unit_field("level", "Highest high of the last 252 sessions.")
-    low_52w: float | None = unit_field("level", "Lowest low of the last 252 sessions.")
+    high_52w: float | None = unit_field("level", "Highest high of the last 252 sessions.", gt=0)
+    low_52w: float | None = unit_field("level", "Lowest low of the last 252 sessions.", gt=0)
     vs_52w_high_pct: float | None = unit_field(
         "percent", "Distance of the close below the 52-week high (<= 0)."
     )
@@ -97,20 +106,20 @@ class IndexQuote(_Priced):
 class Technicals(_Model):
     """Indicators derived from one price series (definitions in docs/market.md)."""
 
-    sma_20: float | None = unit_field("level", "Simple moving average of 20 closes.")
-    sma_50: float | None = unit_field("level", "Simple moving average of 50 closes.")
-    sma_200: float | None = unit_field("level", "Simple moving average of 200 closes.")
+    sma_20: float | None = unit_field("level", "Simple moving average of 20 closes.", gt=0)
+    sma_50: float | None = unit_field("level", "Simple moving average of 50 closes.", gt=0)
+    sma_200: float | None = unit_field("level", "Simple moving average of 200 closes.", gt=0)
     close_vs_sma_20_pct: float | None = unit_field("percent", "Close relative to SMA-20.")
     close_vs_sma_50_pct: float | None = unit_field("percent", "Close relative to SMA-50.")
     close_vs_sma_200_pct: float | None = unit_field("percent", "Close relative to SMA-200.")
-    rsi_14: float | None = unit_field("score", "RSI over 14 sessions, Wilder's smoothing.")
+    rsi_14: float | None = unit_field("score", "RSI over 14 sessions, Wilder's smoothing.", ge=0)
     macd: float | None = unit_field("level", "MACD line: EMA-12 minus EMA-26 of closes.")
     macd_signal: float | None = unit_field("level", "EMA-9 of the MACD line.")
     macd_histogram: float | None = unit_field("level", "MACD line minus signal line.")
-    atr_14: float | None = unit_field("level", "Average true range, 14 sessions, Wilder.")
-    atr_14_pct: float | None = unit_field("percent", "ATR-14 as a share of the close.")
+    atr_14: float | None = unit_field("level", "Average true range, 14 sessions, Wilder.", ge=0)
+    atr_14_pct: float | None = unit_field("percent", "ATR-14 as a share of the close.", ge=0)
     volume_ratio: float | None = unit_field(
-        "ratio", "Last volume divided by the mean volume of the 20 sessions before it."
+        "ratio", "Last volume divided by the mean volume of the 20 sessions before it.", ge=0
     )
 
 
@@ -161,7 +170,9 @@ class MacroIndicator(Indicator):
 class Sentiment(_Model):
     """Market-wide sentiment and breadth."""
 
-    volatility_index: float | None = unit_field("level", "Implied-volatility index (VIX-like).")
+    volatility_index: float | None = unit_field(
+        "level", "Implied-volatility index (VIX-like).", ge=0
+    )
     volatility_regime: VolatilityRegime | None = Field(
         default=None,
         description="volatility_index < 15 low, < 20 normal, < 30 elevated, else high.",
@@ -181,8 +192,12 @@ class Sentiment(_Model):
         description="Sectors with a positive 20-session return.",
         json_schema_extra={"x-unit": "count"},
     )
-    breadth_5d_pct: float | None = unit_field("percent", "Share of sectors up over 5 sessions.")
-    breadth_20d_pct: float | None = unit_field("percent", "Share of sectors up over 20 sessions.")
+    breadth_5d_pct: float | None = unit_field(
+        "percent", "Share of sectors up over 5 sessions.", ge=0
+    )
+    breadth_20d_pct: float | None = unit_field(
+        "percent", "Share of sectors up over 20 sessions.", ge=0
+    )
     indicators: dict[str, Indicator] = Field(
         default_factory=dict,
         description="Further sentiment series by id (put/call ratio, surveys, ...).",

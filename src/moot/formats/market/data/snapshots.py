@@ -17,6 +17,7 @@ the target among the KB's indices, ``end_date`` after ``as_of``, and ``direction
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import json
 import re
 from collections.abc import Sequence
@@ -34,7 +35,10 @@ from moot.formats.market.data.files import read_json
 from moot.formats.market.data.kb import KnowledgeBase, dump_kb, parse_kb
 
 Direction = Literal["up", "down"]
-SNAPSHOT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
+SNAPSHOT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,37}")
+"""A snapshot's id, its folder's name, matched in full (a trailing newline is
+refused): 38 characters at most, so a backtest's run id ``<backtest id>.<snapshot id>``
+fits in the 64 of a run id with a generated backtest id (25)."""
 KB_FILE = "kb.json"
 OUTCOME_FILE = "outcome.json"
 
@@ -48,7 +52,9 @@ class Outcome(BaseModel):
     target: str = Field(min_length=1, description="Ticker of the index forecast (in indices).")
     horizon_sessions: int = Field(ge=1, description="Sessions from as_of to end_date.")
     end_date: dt.date = Field(description="Date of the closing price the return ends at.")
-    return_pct: float = Field(description="Close-to-close return of the target, in percent.")
+    return_pct: float = Field(
+        gt=-100, description="Close-to-close return of the target, in percent."
+    )
     direction: Direction = Field(description="up when return_pct > 0, else down.")
 
     @model_validator(mode="after")
@@ -73,8 +79,11 @@ class Snapshot:
     outcome: Outcome
 
     def __post_init__(self) -> None:
-        if not SNAPSHOT_ID.match(self.id):
-            raise ValueError(f"snapshot id {self.id!r}: use letters, digits, '.', '_' and '-'")
+        if SNAPSHOT_ID.fullmatch(self.id) is None:
+            raise ValueError(
+                f"snapshot id {self.id!r}: use letters, digits, '.', '_' and '-', starting"
+                " with a letter or digit, 38 at most"
+            )
         if self.kb.meta.as_of != self.outcome.as_of:
             raise ValueError(
                 f"snapshot {self.id}: outcome.as_of {self.outcome.as_of} differs from the KB's"
@@ -130,7 +139,15 @@ def load_snapshots(source: str | Path) -> list[Snapshot]:
             f"snapshot set {root} has no snapshot: expected {root}/<id>/{KB_FILE} and"
             f" {root}/<id>/{OUTCOME_FILE}"
         )
-    return sorted(snapshots, key=lambda s: (s.as_of, s.id))
+    snapshots.sort(key=lambda s: (s.as_of, s.id))
+    for earlier, later in itertools.pairwise(snapshots):
+        if later.as_of == earlier.as_of:
+            raise DataError(
+                f"snapshot set {root}: {earlier.id} and {later.id} are both dated"
+                f" {later.as_of} (outcome.json as_of); one forecast per date, or it is"
+                " scored twice"
+            )
+    return snapshots
 
 
 def write_snapshots(snapshots: Sequence[Snapshot], directory: str | Path) -> Path:
