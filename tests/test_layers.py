@@ -54,7 +54,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("format runs", ("moot.formats.market.backtest", "moot.formats.competitive.tournament")),
     (
         "engine",
-        ("moot.debate", "moot.options", "moot.calibrate", "moot.result_schema"),
+        ("moot.debate", "moot.options", "moot.calibrate", "moot.result_schema", "moot.trust"),
     ),
     ("formats", ("moot.formats.*",)),
     ("judging", ("moot.judging.*", "moot.agreement")),
@@ -67,7 +67,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             *("moot.errors", "moot.text", "moot.safe_text", "moot.i18n", "moot.validation"),
             *("moot.files", "moot.stats", "moot.demo_text", "moot.prompts.*", "moot.briefing"),
-            *("moot.terminal", "moot.safe_json"),
+            *("moot.terminal", "moot.safe_json", "moot.version"),
         ),
     ),
 )

@@ -12,6 +12,7 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, cast
 
@@ -65,9 +66,14 @@ def emit(
     from moot.files import write_output
     from moot.report import to_json, to_markdown
     from moot.report.html import to_html
+    from moot.report.verdict import RunInfo
 
+    run = RunInfo(id=run_id, date=datetime.now(UTC).isoformat())
     failure: OutputError | None = None
-    render: dict[str, Callable[[DebateResult], str]] = {"result": to_json, "HTML report": to_html}
+    render: dict[str, Callable[[DebateResult], str]] = {
+        "result": to_json,
+        "HTML report": lambda r: to_html(r, run),
+    }
     outputs = (
         (json_path, "result", "moot export {id} --format json > FILE"),
         (html_path, "HTML report", "moot report {id} --html FILE"),
@@ -82,7 +88,7 @@ def emit(
             failure = failure or exc
             if run_id is not None:
                 exc.add_note("the run is stored: " + again.format(id=run_id))
-    briefing = to_markdown(result)
+    briefing = to_markdown(result, run)
     if sys.stdout.isatty():
         print_stdout(Markdown(briefing))
     else:
