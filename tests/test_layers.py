@@ -507,7 +507,7 @@ def test_the_readme_states_the_layers() -> None:
     text = " ".join(README.read_text(encoding="utf-8").split())
     assert (
         "`cli` -> the `moot` package (the public API) -> `view` -> `report` -> format runs"
-        " -> the engine (`debate`, `options`, `calibrate`) -> `formats` -> `judging` ->"
+        " -> the engine (`debate`, `options`, `calibrate`, `trust`) -> `formats` -> `judging` ->"
         " events -> `llm` -> `store` and `schema` -> `detectors` -> the base"
     ) in text
     assert "tests/test_layers.py" in text

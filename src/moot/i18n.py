@@ -72,6 +72,9 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "verdict.leads": "leads",
         "verdict.ahead_of": "ahead of",
         "verdict.no_winner": "no winner named",
+        "verdict.outvoted": "{leader} ahead on the totals, outvoted by the other signals",
+        "verdict.and": " and ",
+        "trust.against": "{side} leads on the {signals}",
         "verdict.combined": (
             "{side} wins on {n} of {of} signals: the stage wins, the audience vote and the judges' "
             "totals."
@@ -297,6 +300,9 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "verdict.leads": "领先",
         "verdict.ahead_of": "领先于",
         "verdict.no_winner": "未判定胜方",
+        "verdict.outvoted": "{leader}总分领先，但被其他依据否决",
+        "verdict.and": "和",
+        "trust.against": "{side}在{signals}上领先",
         "verdict.combined": (
             "{side}在 {of} 项依据中占 {n} 项而获胜：各阶段胜负、观众投票和裁判总分。"
         ),

@@ -241,9 +241,16 @@ def assess(result: DebateResult) -> Trust:
     if verdict.conflict:
         names = {p.key: p.name for p in result.positions}
         leader = verdict.gap.leader or ""
+        sides = dict.fromkeys(s.leader for s in verdict.conflict if s.leader)
         against = "; ".join(
-            labels[f"verdict.signal.{s.kind}"] + ": " + names.get(s.leader or "", s.leader or "")
-            for s in verdict.conflict
+            labels["trust.against"].format(
+                signals=labels["verdict.and"].join(
+                    labels[f"verdict.signal.{s.kind}"] for s in verdict.conflict if s.leader == side
+                ),
+                side=names.get(side, side),
+            )
+            for side in sides
+            if side is not None
         )
         reasons.append(
             _reason(

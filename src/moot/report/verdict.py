@@ -152,7 +152,7 @@ def verdict_text(result: DebateResult, labels: Mapping[str, str]) -> VerdictText
     elif gap.leader == verdict.leader and gap.runner_up:
         chip = f"{names[verdict.leader]} {labels['verdict.ahead_of']} {names[gap.runner_up]}"
     else:
-        chip = labels["verdict.favours"].format(side=names[verdict.leader])
+        chip = labels["verdict.outvoted"].format(leader=names.get(gap.leader or "", ""))
     totals = verdict.totals.counts
     evidence = tuple(
         Evidence(
