@@ -236,6 +236,10 @@ def test_one_echoed_debater_field_is_caution_a_judge_field_is_low(
         ("Protected bike lanes cut injuries by a third in two years.", False),
         ("海南冬天更暖和，适合一家四口过冬。", False),
         ("GDP grew 3.2% in 2023 (World Bank, table 4).", False),
+        ("<rebuttal> <closing> <claim>", True),
+        ("</debate> The end", True),
+        ("Use std::vector<int> rather than raw arrays in the billing core.", False),
+        ("[1] Smith (2020) measured a 12% drop in congestion.", False),
     ],
 )
 def test_what_counts_as_debris(text: str, debris: bool) -> None:

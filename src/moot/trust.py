@@ -107,15 +107,27 @@ LEVEL_LABEL: dict[str, str] = {
     "unknown": "trust.level.unknown",
 }
 
-_MARKUP = re.compile(r"\{\{|\}\}|\{%|</?[A-Za-z_][\w-]*>|^\s*[\[{]\s*[\[{\"']")
+_TEMPLATE = re.compile(r"\{\{|\}\}|\{%|%\}|</?debate>")
+"""Template tokens, and the tag the prompts wrap the debate in."""
+_TAG = re.compile(r"</?[A-Za-z_][\w-]*>")
+_JSON_START = re.compile(r"^[\[{]\s*[\[{\"']")
+TAG_SHARE = 0.3
+"""Two tags or more that make up this share of a text make it markup."""
 
 
 def is_debris(text: str) -> bool:
     """Whether a prose field holds no usable text: empty, an unusable-text marker,
-    template or markup tokens (``{{``, ``<debate>``), the start of JSON (``[{``), or
-    fewer letters than ``DEBRIS_LETTER_SHARE`` of its visible characters."""
+    template tokens or the prompts' ``<debate>`` tag, mostly tags (two or more, at
+    least ``TAG_SHARE`` of the text; one ``vector<int>`` is prose), the start of JSON
+    (``[{``, ``{"``), or fewer letters than ``DEBRIS_LETTER_SHARE`` of its visible
+    characters."""
     stripped = text.strip()
-    if not stripped or stripped in UNUSABLE_MARKERS or _MARKUP.search(stripped):
+    if not stripped or stripped in UNUSABLE_MARKERS:
+        return True
+    if _TEMPLATE.search(stripped) or _JSON_START.match(stripped):
+        return True
+    tags = _TAG.findall(stripped)
+    if len(tags) >= 2 and sum(map(len, tags)) >= TAG_SHARE * len(stripped):
         return True
     visible = [c for c in stripped if not c.isspace()]
     letters = sum(c.isalpha() for c in visible)
