@@ -445,7 +445,7 @@ def test_a_run_stored_before_trust_is_assessed_on_read() -> None:
     assert trust_of(doc) is not None
     listed = json.loads(runner.invoke(app, ["list", "--json"]).stdout)
     assert listed[0]["trust"]["level"] == "caution"
-    assert runner.invoke(app, ["list"]).stdout.count("CAUTION") == 1
+    assert "CAUTION (small_model)" in runner.invoke(app, ["list"], env={"COLUMNS": "200"}).stdout
     shown = runner.invoke(app, ["show", run_id])
     assert shown.exit_code == 0, shown.output
     first = shown.stdout.splitlines()

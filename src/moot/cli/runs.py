@@ -41,6 +41,18 @@ def _trust_line(trust: Trust | None, lang: str) -> str:
     return f"{words['trust']}: {level_label(trust, lang)}" + (f" ({reasons})" if reasons else "")
 
 
+def _trust_cell(row: DebateRow) -> str:
+    """``LOW (unusable_text, rules_broken)``: the level and its top reasons' codes;
+    ``-`` for a run that is not finished."""
+    from moot.trust import level_label, top_reasons
+
+    if row.status != "done":
+        return "-"
+    trust = _trust(row)
+    codes = ", ".join(r.code for r in top_reasons(trust, 2))
+    return level_label(trust, "en") + (f" ({codes})" if codes else "")
+
+
 def _row_summary(row: DebateRow) -> dict[str, Any]:
     return {
         "id": row.id,
@@ -121,13 +133,10 @@ def list_runs(
     if as_json:
         write_stdout(json_text([_row_summary(r) for r in rows]))
         return
-    from moot.trust import level_label
-
     table = Table("id", "status", "format", "trust", "topic", "models", "tokens", "cost $")
     for r in rows:
         models = ", ".join(sorted({str(m) for m in r.models.values()}))
-        trust = level_label(_trust(r), "en") if r.status == "done" else "-"
-        cells = (r.id, r.status, r.format, trust, one_line(r.topic)[:50], models)
+        cells = (r.id, r.status, r.format, _trust_cell(r), one_line(r.topic)[:50], models)
         table.add_row(
             *(text(one_line(cell)) for cell in cells),
             text(str(r.prompt_tokens + r.completion_tokens)),
