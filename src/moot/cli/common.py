@@ -52,6 +52,20 @@ def json_text(data: object) -> str:
     return safe_json(json.dumps(data, ensure_ascii=False, indent=2)) + "\n"
 
 
+def _made_at(run_id: str | None) -> str | None:
+    """When the stored run ``run_id`` was made (as ``moot report`` names it)."""
+    from moot.store import Store
+
+    if run_id is None:
+        return None
+    store = Store()
+    try:
+        row = store.get_debate(run_id)
+    finally:
+        store.close()
+    return row.created_at if row is not None else None
+
+
 def emit(
     result: DebateResult,
     json_path: Path | None,
@@ -68,7 +82,7 @@ def emit(
     from moot.report.html import to_html
     from moot.report.verdict import RunInfo
 
-    run = RunInfo(id=run_id, date=datetime.now(UTC).isoformat())
+    run = RunInfo(id=run_id, date=_made_at(run_id) or datetime.now(UTC).isoformat())
     failure: OutputError | None = None
     render: dict[str, Callable[[DebateResult], str]] = {
         "result": to_json,
