@@ -69,10 +69,6 @@ def to_markdown(result: DebateResult, run: RunInfo | None = None) -> str:
         usage_line=usage_line,
         warning_groups=group_warnings(result.warnings, labels, names),
         lead_judge=lead_judge(result),
-        divergence_reasons=[
-            labels[f"divergence.{reason}"]
-            for reason in (result.panel.divergence.reasons if result.panel else [])
-        ],
         notes=fallback_notes(result, labels),
     )
     return text.strip() + "\n"
