@@ -290,7 +290,12 @@ def assess(result: DebateResult) -> Trust:
     small = small_roles(result)
     if small:
         level = "low" if result.lang == "zh" else "caution"
-        roles = ", ".join(small)
+        names = {p.key: p.name for p in result.positions}
+        judge = labels["role.judge"]
+        roles = ", ".join(
+            names.get(role) or (judge + role[5:] if role.startswith("judge") else role)
+            for role in small
+        )
         reasons.append(_reason(result, "small_model", level, roles=roles))
 
     panel = result.panel
