@@ -291,9 +291,9 @@ def assess(result: DebateResult) -> Trust:
     if small:
         level = "low" if result.lang == "zh" else "caution"
         names = {p.key: p.name for p in result.positions}
-        judge = labels["role.judge"]
+        judge_word = labels["role.judge"]
         roles = ", ".join(
-            names.get(role) or (judge + role[5:] if role.startswith("judge") else role)
+            names.get(role) or (judge_word + role[5:] if role.startswith("judge") else role)
             for role in small
         )
         reasons.append(_reason(result, "small_model", level, roles=roles))
