@@ -149,7 +149,13 @@ def test_same_seed_gives_the_same_briefing(en_run: tuple[Result, Path]) -> None:
     def without_usage(text: str) -> str:  # the usage line has the wall time
         return text.rsplit("\n---\n", 1)[0]
 
-    assert without_usage(second.stdout) == without_usage(first.stdout)
+    def debate(text: str) -> str:  # the header names each run's own id and date
+        return "\n".join(
+            line for line in without_usage(text).splitlines() if not line.startswith("**Run:**")
+        )
+
+    assert debate(second.stdout) == debate(first.stdout)
+    assert debate(first.stdout) != without_usage(first.stdout)
 
 
 def test_chinese_briefing(tmp_path: Path) -> None:

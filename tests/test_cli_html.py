@@ -10,7 +10,7 @@ from typer.testing import CliRunner, Result
 
 from html_support import PLACES, TOPIC, Elements, unit_ids
 from moot.cli import app
-from moot.report.html import to_html
+from moot.report.html import RunInfo, to_html
 from moot.schema import DebateResult
 from moot.store import Store
 
@@ -31,13 +31,21 @@ def _stored(run_id: str) -> DebateResult:
     return DebateResult.model_validate_json(row.result_json)
 
 
+def _page(run_id: str) -> str:
+    """The report of a stored run, its header naming the run's id and date."""
+    row = Store().get_debate(run_id)
+    assert row is not None
+    return to_html(_stored(run_id), RunInfo(id=run_id, date=row.created_at))
+
+
 def test_run_writes_the_html_report(tmp_path: Path) -> None:
     out = tmp_path / "reports" / "run.html"
     result = _moot("run", TOPIC, "--model", "scripted:demo", "--seed", "4", "--id", "r1",
                    "--html", str(out), "-q")  # fmt: skip
     assert result.exit_code == 0, result.output
     html = out.read_text(encoding="utf-8")
-    assert html == to_html(_stored("r1"))
+    assert html == _page("r1")
+    assert ">r1<" in html
     assert "Content-Security-Policy" in html
     assert f"HTML report written to {out}" in _flat(result.stderr)
 
@@ -51,7 +59,7 @@ def test_report_writes_a_stored_run(tmp_path: Path) -> None:
     stored = _stored("r2")
     for unit in unit_ids(stored):
         assert unit in page.all_text
-    assert out.read_text(encoding="utf-8") == to_html(stored)
+    assert out.read_text(encoding="utf-8") == _page("r2")
 
 
 def test_run_writes_the_html_report_of_a_free_form_debate(tmp_path: Path) -> None:
@@ -65,7 +73,7 @@ def test_run_writes_the_html_report_of_a_free_form_debate(tmp_path: Path) -> Non
     assert stored.format == "freeform"
     assert [p.name for p in stored.positions] == PLACES
     html = out.read_text(encoding="utf-8")
-    assert html == to_html(stored)
+    assert html == _page("ff")
     page = Elements(html)
     assert len([t for t in page.tags("tr") if t.get("id", "").startswith("item-")]) == 6
     for unit in unit_ids(stored):

@@ -44,6 +44,7 @@ from moot.report.html.parts import Context, Section, TurnView
 from moot.report.markdown import fallback_notes
 from moot.schema import DebateResult, StructuredFallback
 from moot.store import Store
+from moot.trust import verdict_of
 
 NAMES = list(CASES)
 
@@ -402,7 +403,14 @@ def test_the_verdict_names_the_leader_and_the_runner_up(
     assert verdict.gap.runner_up is not None
     assert (verdict.gap.leader.key, verdict.gap.runner_up.key) == (gap.leader, gap.runner_up)
     totals = result.panel.totals if result.panel else result.judgement.totals
-    assert [t.total for t in verdict.totals] == [totals[p.key] for p in result.positions]
+    # in rank order (the one verdict rule's): the named winner first, then by total
+    ranking = verdict_of(result).ranking
+    assert [(t.side.key, t.rank) for t in verdict.totals] == list(ranking)
+    assert [t.total for t in verdict.totals] == [totals[key] for key, _ in ranking]
+    assert sorted(t.side.key for t in verdict.totals) == sorted(p.key for p in result.positions)
+    assert [t.side.key for t in verdict.totals if t.leads] == (
+        [verdict_of(result).leader] if verdict_of(result).leader else []
+    )
     assert (verdict.swap is not None) == (result.swap is not None)
     labels = build_report(result).context.labels
     assert f"{labels['gap']} {gap.value:.2f}" in Elements(to_html(result)).all_text

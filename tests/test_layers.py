@@ -54,7 +54,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("format runs", ("moot.formats.market.backtest", "moot.formats.competitive.tournament")),
     (
         "engine",
-        ("moot.debate", "moot.options", "moot.calibrate", "moot.result_schema"),
+        ("moot.debate", "moot.options", "moot.calibrate", "moot.result_schema", "moot.trust"),
     ),
     ("formats", ("moot.formats.*",)),
     ("judging", ("moot.judging.*", "moot.agreement")),
@@ -67,7 +67,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             *("moot.errors", "moot.text", "moot.safe_text", "moot.i18n", "moot.validation"),
             *("moot.files", "moot.stats", "moot.demo_text", "moot.prompts.*", "moot.briefing"),
-            *("moot.terminal", "moot.safe_json", "moot.numerals", "moot.usable"),
+            *("moot.terminal", "moot.safe_json", "moot.numerals", "moot.usable", "moot.version"),
             # the citation verifier: pure text and number checks
             *("moot.sources", "moot.sources.verify", "moot.sources.normalize"),
             *("moot.sources.numbers", "moot.sources.penalty"),
@@ -510,7 +510,7 @@ def test_the_readme_states_the_layers() -> None:
     text = " ".join(README.read_text(encoding="utf-8").split())
     assert (
         "`cli` -> the `moot` package (the public API) -> `view` -> `report` -> format runs"
-        " -> the engine (`debate`, `options`, `calibrate`) -> `formats` -> `judging` ->"
+        " -> the engine (`debate`, `options`, `calibrate`, `trust`) -> `formats` -> `judging` ->"
         " events -> `llm` -> `store` and `schema` -> `detectors` -> the base"
     ) in text
     assert "tests/test_layers.py" in text

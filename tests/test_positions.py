@@ -109,7 +109,9 @@ def test_the_briefing_names_every_position() -> None:
     assert "**Positions:** Hainan, the North-East, Yunnan" in briefing
     for name in THREE:
         # the totals table has a row per position
-        assert re.search(rf"^\| {re.escape(name)} \| \d+\.\d\d \|", briefing, re.MULTILINE)
+        assert re.search(
+            rf"^\| [1-6] \| {re.escape(name)}( \(leads\))? \| \d+\.\d\d \|", briefing, re.MULTILINE
+        )
     body = StructuredPayload.model_validate(result.body)
     for arg in body.arguments:
         assert f"| {arg.id} |" in briefing

@@ -41,6 +41,7 @@ from moot.formats.fields import output_fields
 from moot.i18n import labels
 from moot.judging.panel import PanelPlan, Seat, judge_identity
 from moot.judging.profiles import JudgeProfile, assign_models, select_profiles
+from moot.judging.verdict import base_leader
 from moot.llm.backend import DEFAULT_SPEC, Backend, resolve_backend
 from moot.llm.budget import Budget, BudgetedBackend, PriceTable
 from moot.llm.cache import CachedBackend, drop_invalid
@@ -64,6 +65,7 @@ from moot.schema import (
     UsageReport,
 )
 from moot.store import Store
+from moot.trust import with_trust
 from moot.validation import RUN_ID, check_name, check_text
 
 RESUMABLE = ("running", "interrupted", "failed", "budget_exceeded")
@@ -75,12 +77,9 @@ def new_debate_id() -> str:
 
 
 def verdict_leader(judgement: Judgement, panel: Panel | None) -> str | None:
-    """The position the verdict favours: the panel's winner, or the single judge's
-    leader unless the top is evenly matched."""
-    if panel is not None:
-        return panel.winner
-    gap = judgement.gap
-    return None if gap.reading == "evenly_matched" else gap.leader
+    """The position the totals' verdict favours: the panel's winner, or the single
+    judge's leader unless the top is evenly matched (``moot.judging.verdict``)."""
+    return base_leader(judgement, panel)
 
 
 @dataclass(frozen=True)
@@ -320,6 +319,7 @@ class _Run:
             payload={plan.format.name: record.payload.model_dump(mode="json")},
         )
         result = result.model_copy(update={"detectors": detect(plan.format, result)})
+        result = with_trust(result)
         if self.store is not None and self.debate_id is not None:
             self.store.set_status(self.debate_id, "done", result_json=result.model_dump_json())
         return result

@@ -35,6 +35,74 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "dimension.clarity": "is it clear, specific and easy to follow?",
         "dimension.persuasiveness": "would it move a reasonable, informed reader?",
         "title": "Decision briefing",
+        "trust": "Trust",
+        "trust.level.ok": "OK",
+        "trust.level.caution": "CAUTION",
+        "trust.level.low": "LOW",
+        "trust.level.unknown": "UNKNOWN",
+        "trust.none": "no reason found to doubt this run",
+        "trust.rules_broken": "{n} protocol rules stayed broken after the re-asks",
+        "trust.detector_flags": "{n} detector flags on how the debate went",
+        "trust.unusable_text": (
+            "{n} fields hold no usable text (markup or JSON debris, a copy of the prompt, or a "
+            "loop): {fields}"
+        ),
+        "trust.verdict_conflict": "the judges' totals favour {leader}, but {against}",
+        "trust.low_agreement": (
+            "the judges do not agree (interval alpha {alpha}, {disputed} disputed)"
+        ),
+        "trust.judge_uniform": "a judge gave every unit the same score: it ranked nothing",
+        "trust.unverified_evidence": "{n} of {total} citations were not verified in their sources",
+        "trust.small_model": (
+            "played by a model known to be weak (the embedded SmolLM2-135M or the compact "
+            "profile): {roles}"
+        ),
+        "trust.headline.low": "Trust is low: do not rely on this verdict.",
+        "trust.headline.caution": "Trust calls for caution: read this verdict with care.",
+        "verdict": "Verdict",
+        "verdict.signal.totals": "judges' totals",
+        "verdict.signal.judges": "judges' vote",
+        "verdict.signal.stages": "stage wins",
+        "verdict.signal.vote": "audience vote",
+        "verdict.favours": "favours {side}",
+        "verdict.favours_none": "favours no side",
+        "verdict.of": "of {n}",
+        "verdict.shift": "shift",
+        "verdict.rank": "Rank",
+        "verdict.leads": "leads",
+        "verdict.ahead_of": "ahead of",
+        "verdict.no_winner": "no winner named",
+        "verdict.outvoted": "{leader} ahead on the totals, outvoted by the other signals",
+        "verdict.and": " and ",
+        "trust.against": "{side} leads on the {signals}",
+        "verdict.combined": (
+            "{side} wins on {n} of {of} signals: the stage wins, the audience vote and the judges' "
+            "totals."
+        ),
+        "verdict.split": (
+            "No winner: the stage wins, the audience vote and the judges' totals do not agree."
+        ),
+        "verdict.judges_disagree": (
+            "No winner is named: the totals favour {leader}, but {votes} of {judges} judges scored "
+            "{other} highest."
+        ),
+        "verdict.rule.combined": (
+            "Rule: the winner is the side that more than half of the signals favour (the judges' "
+            "totals count as one, however small the gap)."
+        ),
+        "verdict.rule.panel": (
+            "Rule: the panel names a winner unless it diverged, the top is evenly matched or most "
+            "judges scored another position highest."
+        ),
+        "verdict.rule.one_judge": (
+            "Rule: the leader of the totals wins unless the top two are under 1 point apart."
+        ),
+        "header.run": "Run",
+        "header.date": "Date",
+        "header.version": "moot",
+        "header.seed": "Seed",
+        "header.not_stored": "not stored",
+        "header.no_seed": "none",
         "topic": "Topic",
         "models": "Models",
         "side.pro": "Pro",
@@ -204,6 +272,64 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "dimension.clarity": "是否清楚、具体、易于理解？",
         "dimension.persuasiveness": "能否说服一位理性而知情的读者？",
         "title": "决策简报",
+        "trust": "可信度",
+        "trust.level.ok": "可信",
+        "trust.level.caution": "需谨慎",
+        "trust.level.low": "低",
+        "trust.level.unknown": "未知",
+        "trust.none": "未发现怀疑本次辩论的理由",
+        "trust.rules_broken": "重问之后仍有 {n} 条协议规则未满足",
+        "trust.detector_flags": "检测器对辩论过程标记了 {n} 处问题",
+        "trust.unusable_text": (
+            "{n} 个字段没有可用文本（标记或 JSON 残片、照抄提示或循环重复）：{fields}"
+        ),
+        "trust.verdict_conflict": "裁判总分倾向{leader}，但{against}",
+        "trust.low_agreement": "裁判意见不一致（区间 alpha {alpha}，{disputed} 条有争议）",
+        "trust.judge_uniform": "有裁判给所有单元打了相同的分数：它没有区分优劣",
+        "trust.unverified_evidence": "{total} 条引用中有 {n} 条未在来源中得到核实",
+        "trust.small_model": (
+            "由已知能力很弱的模型扮演（内置的 SmolLM2-135M 或精简配置）：{roles}；它基本只懂英语，"
+            "中文辩论尤其不可靠"
+        ),
+        "trust.headline.low": "可信度低：不要依赖这一结论。",
+        "trust.headline.caution": "需谨慎：请审慎看待这一结论。",
+        "verdict": "结论",
+        "verdict.signal.totals": "裁判总分",
+        "verdict.signal.judges": "裁判投票",
+        "verdict.signal.stages": "各阶段胜负",
+        "verdict.signal.vote": "观众投票",
+        "verdict.favours": "倾向{side}",
+        "verdict.favours_none": "不倾向任何一方",
+        "verdict.of": "共 {n}",
+        "verdict.shift": "变化",
+        "verdict.rank": "名次",
+        "verdict.leads": "领先",
+        "verdict.ahead_of": "领先于",
+        "verdict.no_winner": "未判定胜方",
+        "verdict.outvoted": "{leader}总分领先，但被其他依据否决",
+        "verdict.and": "和",
+        "trust.against": "{side}在{signals}上领先",
+        "verdict.combined": (
+            "{side}在 {of} 项依据中占 {n} 项而获胜：各阶段胜负、观众投票和裁判总分。"
+        ),
+        "verdict.split": "没有胜方：各阶段胜负、观众投票和裁判总分互相矛盾。",
+        "verdict.judges_disagree": (
+            "不判定胜方：总分倾向{leader}，但 {judges} 位裁判中有 {votes} 位给{other}打了最高分。"
+        ),
+        "verdict.rule.combined": (
+            "规则：超过半数依据所倾向的一方获胜（裁判总分算作一项，无论差距多小）。"
+        ),
+        "verdict.rule.panel": (
+            "规则：除非评审团意见分歧、最高分势均力敌，或多数裁判给另一方打了最高分，"
+            "否则评审团判定胜方。"
+        ),
+        "verdict.rule.one_judge": "规则：除非前两名相差不到 1 分，否则总分领先者获胜。",
+        "header.run": "运行",
+        "header.date": "日期",
+        "header.version": "moot",
+        "header.seed": "种子",
+        "header.not_stored": "未保存",
+        "header.no_seed": "无",
         "topic": "辩题",
         "models": "模型",
         "side.pro": "正方",

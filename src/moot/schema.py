@@ -192,6 +192,38 @@ class ProfileReport(_Frozen):
     because"), derived from the topic by a fixed rule."""
 
 
+TrustLevel = Literal["ok", "caution", "low"]
+TrustCode = Literal[
+    "rules_broken",
+    "detector_flags",
+    "unusable_text",
+    "verdict_conflict",
+    "low_agreement",
+    "judge_uniform",
+    "unverified_evidence",
+    "small_model",
+]
+
+
+class TrustReason(_Frozen):
+    """One reason a run deserves less trust: ``code`` names the published reason
+    (``docs/trust.md``), ``detail`` says what was found, in the debate's language."""
+
+    code: TrustCode
+    detail: str
+    level: TrustLevel
+    """The level this reason alone sets (``caution`` or ``low``)."""
+
+
+class Trust(_Frozen):
+    """How far the run can be trusted, computed by code from the finished result
+    (``moot.trust``): ``ok``, ``caution`` or ``low``, the lowest level any reason sets,
+    and the reasons, the ones that set the level first."""
+
+    level: TrustLevel
+    reasons: list[TrustReason]
+
+
 class DebateResult(_Frozen):
     """The full, versioned result of a debate of any format."""
 
@@ -209,6 +241,9 @@ class DebateResult(_Frozen):
     usage: UsageReport
     profiles: dict[str, ProfileReport] = Field(default_factory=dict)
     swap: SwapCheck | None = None
+    trust: Trust | None = None
+    """The trust verdict (``moot.trust``); None in results stored before it existed,
+    whose readers compute it on read."""
     payload: dict[str, Any]
     """``{format name: the format's payload}`` (e.g. the structured format's
     arguments, cross-examinations and closings)."""

@@ -142,7 +142,9 @@ def test_the_judge_scores_every_speech_and_gives_a_verdict(
     for ident in ids:
         assert re.search(rf"^\| {ident} \| \d \| ", briefing, re.MULTILINE), ident
     for name in THREE:
-        assert re.search(rf"^\| {re.escape(name)} \| \d+\.\d\d \|", briefing, re.MULTILINE)
+        assert re.search(
+            rf"^\| [123] \| {re.escape(name)}( \(leads\))? \| \d+\.\d\d \|", briefing, re.MULTILINE
+        )
 
 
 def test_detectors_are_in_the_json_and_the_briefing(

@@ -12,6 +12,7 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, cast
 
@@ -51,6 +52,20 @@ def json_text(data: object) -> str:
     return safe_json(json.dumps(data, ensure_ascii=False, indent=2)) + "\n"
 
 
+def _made_at(run_id: str | None) -> str | None:
+    """When the stored run ``run_id`` was made (as ``moot report`` names it)."""
+    from moot.store import Store
+
+    if run_id is None:
+        return None
+    store = Store()
+    try:
+        row = store.get_debate(run_id)
+    finally:
+        store.close()
+    return row.created_at if row is not None else None
+
+
 def emit(
     result: DebateResult,
     json_path: Path | None,
@@ -65,9 +80,14 @@ def emit(
     from moot.files import write_output
     from moot.report import to_json, to_markdown
     from moot.report.html import to_html
+    from moot.report.verdict import RunInfo
 
+    run = RunInfo(id=run_id, date=_made_at(run_id) or datetime.now(UTC).isoformat())
     failure: OutputError | None = None
-    render: dict[str, Callable[[DebateResult], str]] = {"result": to_json, "HTML report": to_html}
+    render: dict[str, Callable[[DebateResult], str]] = {
+        "result": to_json,
+        "HTML report": lambda r: to_html(r, run),
+    }
     outputs = (
         (json_path, "result", "moot export {id} --format json > FILE"),
         (html_path, "HTML report", "moot report {id} --html FILE"),
@@ -82,7 +102,7 @@ def emit(
             failure = failure or exc
             if run_id is not None:
                 exc.add_note("the run is stored: " + again.format(id=run_id))
-    briefing = to_markdown(result)
+    briefing = to_markdown(result, run)
     if sys.stdout.isatty():
         print_stdout(Markdown(briefing))
     else:

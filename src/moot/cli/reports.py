@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from moot.cli.app import app
-from moot.cli.runs import finished_result
+from moot.cli.runs import finished_run
 from moot.errors import ConfigError
 from moot.safe_text import one_line
 from moot.terminal import say
@@ -27,7 +27,7 @@ def report_html(
     from moot.report.html import to_html
 
     check_output_path(html_path, "--html")
-    write_output(html_path, to_html(finished_result(debate_id, "report")))
+    write_output(html_path, to_html(*finished_run(debate_id, "report")))
     say(f"HTML report written to {html_path}")
 
 

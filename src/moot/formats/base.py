@@ -57,6 +57,7 @@ from moot.judging.judge import (
 from moot.judging.panel import PanelPlan, judge_panel
 from moot.judging.rubric import Rubric
 from moot.judging.topic import classify_topic
+from moot.judging.verdict import Signal
 from moot.llm.backend import Backend
 from moot.llm.cache import CachePolicy
 from moot.llm.meter import Meter
@@ -625,6 +626,12 @@ class Format(ABC):
     def extra_flags(self, result: DebateResult, transcript: Transcript) -> list[Flag]:
         """Detector flags only this format can raise (from its structured record, e.g.
         concessions the closings do not reflect). Default: none."""
+        return []
+
+    def verdict_signals(self, result: DebateResult) -> list[Signal]:
+        """Evidence about who won that only this format holds (the competitive
+        format's stage wins and audience vote), combined with the judges' totals by
+        the rule of ``moot.judging.verdict``. Default: none (the totals decide)."""
         return []
 
     def labels(self, lang: str) -> Mapping[str, str]:

@@ -9,6 +9,7 @@ import jinja2
 
 from moot import i18n
 from moot.report.escape import markdown_environment
+from moot.report.verdict import RunInfo, header_items, verdict_text
 from moot.schema import DebateResult, QualityWarning
 
 
@@ -39,11 +40,12 @@ def role_names(result: DebateResult, labels: dict[str, str]) -> dict[str, str]:
     return {role: name(role) for role in result.models}
 
 
-def to_markdown(result: DebateResult) -> str:
+def to_markdown(result: DebateResult, run: RunInfo | None = None) -> str:
     """Render the briefing: totals and gap, the panel, the format's own sections (the
     structured format's argument trace and closings, the free-form format's
     speeches), fallacies, detector flags, key insight, unresolved questions,
-    recommendation, unmet rules and usage."""
+    recommendation, unmet rules and usage. The first lines state the trust verdict,
+    the verdict and where the run comes from (``run``: its id and date, when stored)."""
     from moot.formats import format_labels, get_format
 
     labels = i18n.labels(result.lang, format_labels(result.lang, result.format))
@@ -59,16 +61,14 @@ def to_markdown(result: DebateResult) -> str:
     text = _template().render(
         r=result,
         L=labels,
+        v=verdict_text(result, labels),
+        header=header_items(result, labels, run),
         names=names,
         role_names=role_names(result, labels),
         sections=get_format(result.format).briefing(result, labels),
         usage_line=usage_line,
         warning_groups=group_warnings(result.warnings, labels, names),
         lead_judge=lead_judge(result),
-        divergence_reasons=[
-            labels[f"divergence.{reason}"]
-            for reason in (result.panel.divergence.reasons if result.panel else [])
-        ],
         notes=fallback_notes(result, labels),
     )
     return text.strip() + "\n"

@@ -41,6 +41,7 @@ from moot.formats.competitive.words import CATALOG
 from moot.i18n import in_language
 from moot.judging.judge import judge_spec
 from moot.judging.rubric import GENERAL
+from moot.judging.verdict import Signal
 from moot.llm.types import OutputSpec
 from moot.profiles import PROFILES
 from moot.schema import DebateResult
@@ -108,6 +109,23 @@ class CompetitiveFormat(Format):
     def labels(self, lang: str) -> Mapping[str, str]:
         """The labels of what only this format does (``labels.py``)."""
         return in_language(LABELS, lang)
+
+    def verdict_signals(self, result: DebateResult) -> list[Signal]:
+        """The stages won (each stage goes to the side its speech scored higher in)
+        and the audience vote (the side whose share grew more)."""
+        body = CompetitivePayload.model_validate(result.body)
+        won: dict[str, float] = {
+            side: float(sum(r.winner == side for r in body.head_to_head)) for side in SIDES
+        }
+        stages_leader = max(SIDES, key=lambda side: won[side])
+        stages = Signal(
+            "stages",
+            stages_leader if won["pro"] != won["con"] else None,
+            won,
+            len(body.head_to_head),
+        )
+        vote = Signal("vote", body.vote.winner, {s: body.vote.shift.get(s, 0.0) for s in SIDES})
+        return [stages, vote]
 
     def briefing(self, result: DebateResult, labels: Mapping[str, str]) -> list[Section]:
         return sections(result, CompetitivePayload.model_validate(result.body), labels)

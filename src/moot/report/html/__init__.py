@@ -21,12 +21,15 @@ from moot.report.html.formats import FormatView, register, view_of
 from moot.report.html.labels import label, labels
 from moot.report.html.page import render
 from moot.report.html.parts import Context, Section
+from moot.report.markdown import role_names
+from moot.report.verdict import RunInfo, header_items
 from moot.schema import DebateResult
 
 __all__ = [
     "FormatView",
     "Link",
     "ReportPage",
+    "RunInfo",
     "build_report",
     "register",
     "render_report",
@@ -52,16 +55,18 @@ class ReportPage:
     eyebrow: str
     sections: tuple[Section, ...]
     context: Context
+    provenance: tuple[tuple[str, str], ...] = ()
+    """Where the run comes from: run id, date, moot version, seed, format, models."""
 
 
-def build_report(result: DebateResult) -> ReportPage:
+def build_report(result: DebateResult, run: RunInfo | None = None) -> ReportPage:
     """The report's sections for a result: verdict, panel, the format's own sections,
     scores, flags, unresolved questions, transcript, models and usage. ``ConfigError``
     when the result's format is unknown or its payload cannot be read (a damaged or
     hand-edited stored result)."""
     view: FormatView = view_of(result.format)
     try:
-        return _build(result, view)
+        return _build(result, view, run)
     except ValidationError as exc:
         raise ConfigError(
             f"the {result.format} payload of this result cannot be read"
@@ -73,7 +78,7 @@ def build_report(result: DebateResult) -> ReportPage:
         ) from exc
 
 
-def _build(result: DebateResult, view: FormatView) -> ReportPage:
+def _build(result: DebateResult, view: FormatView, run: RunInfo | None) -> ReportPage:
     text = labels(result.lang, result.format)
     sides = common.sides_of(result)
     ctx = Context(
@@ -106,12 +111,15 @@ def _build(result: DebateResult, view: FormatView) -> ReportPage:
             label(text, f"lang.{result.lang}", result.lang),
         )
     )
+    names = role_names(result, text)
+    models = "; ".join(f"{names[role]}: {spec}" for role, spec in result.models.items())
     return ReportPage(
         title=f"{text['title']}: {result.topic}",
         topic=result.topic,
         eyebrow=eyebrow,
         sections=tuple(s for s in parts if s is not None),
         context=ctx,
+        provenance=(*header_items(result, text, run), (text["models"], models)),
     )
 
 
@@ -121,9 +129,11 @@ def render_report(
     nav: Sequence[Link] = (),
     extra: tuple[tuple[str, str], ...] = (),
     forms: bool = False,
+    run: RunInfo | None = None,
 ) -> str:
-    """The report page, with navigation links above it when a host page gives some."""
-    report = build_report(result)
+    """The report page, with navigation links above it when a host page gives some;
+    ``run`` (the stored run's id and date) goes in its header."""
+    report = build_report(result, run)
     return render(
         "report.html.j2",
         lang=result.lang,
@@ -136,6 +146,7 @@ def render_report(
     )
 
 
-def to_html(result: DebateResult) -> str:
-    """The decision briefing as one self-contained HTML document (no network needed)."""
-    return render_report(result)
+def to_html(result: DebateResult, run: RunInfo | None = None) -> str:
+    """The decision briefing as one self-contained HTML document (no network needed);
+    ``run`` (the stored run's id and date) goes in its header."""
+    return render_report(result, run=run)

@@ -30,7 +30,8 @@ from moot.report.html.parts import (
     tone,
 )
 from moot.report.markdown import fallback_notes, group_warnings, lead_judge
-from moot.schema import AgreementStat, DebateResult, Fallacy, Panel
+from moot.report.verdict import Evidence, verdict_text
+from moot.schema import AgreementStat, DebateResult, Fallacy
 
 
 def dimensions_of(result: DebateResult) -> tuple[str, ...]:
@@ -119,6 +120,8 @@ class SideTotal:
     total: float
     interval: tuple[float, float] | None
     leads: bool
+    rank: int = 0
+    """Its place in the ranking (1 = first; equal totals share a place)."""
 
 
 @dataclass(frozen=True)
@@ -143,33 +146,38 @@ class GapView:
 
 
 @dataclass(frozen=True)
+class TrustView:
+    """The trust verdict as the card shows it: the level (its code, the CSS tone, its
+    words) and the details of its top reasons."""
+
+    level: str
+    css: str
+    label: str
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class VerdictView:
     sentence: str
     gap: GapView
     decided: bool
     basis: str
     totals: tuple[SideTotal, ...]
+    """In rank order: the named winner first, then by total."""
     score_note: str
     swap: SwapView | None
     key_insight: str
     recommendation: str
     reading_by: str | None
     expert_note: str | None
-
-
-def _panel_sentence(panel: Panel, labels: dict[str, str], ctx: Context) -> tuple[str, bool]:
-    """The panel's verdict in words, and whether it names a winner."""
-    reasons = panel.divergence.reasons
-    if reasons == ["close_totals"]:
-        return labels["panel.too_close"], False
-    if panel.divergence.diverged:
-        why = "; ".join(label(labels, f"divergence.{r}", r) for r in reasons)
-        return f"{labels['panel.no_winner']} ({why})", False
-    if panel.winner:
-        side = ctx.side(panel.winner)
-        assert side is not None  # noqa: S101 (winner is a side)
-        return labels["panel.winner"].format(side=side.label, gap="").strip(), True
-    return labels["panel.even"], False
+    trust: TrustView | None = None
+    warning: str | None = None
+    """Why the verdict should not be relied on (trust caution or low), shown first."""
+    chip: str = ""
+    """Beside the gap: who is ahead of whom by the verdict's rule, or no winner."""
+    evidence: tuple[Evidence, ...] = ()
+    """The signals the verdict weighs (totals, judges' vote, stages, audience vote)."""
+    rule: str = ""
 
 
 def _swap(ctx: Context) -> SwapView | None:
@@ -204,23 +212,25 @@ def _swap(ctx: Context) -> SwapView | None:
     )
 
 
+TRUST_TONES = {"ok": "good", "caution": "mixed", "low": "bad"}
+
+
 def verdict_section(ctx: Context) -> Section:
-    """The verdict and the gap between the leader and the runner-up, each position's
-    total (with its interval under a panel), the swap check, the key insight and the
-    recommendation."""
+    """The trust verdict, then the verdict by the one rule (``moot.report.verdict``):
+    the headline, the gap and its chip, the positions ranked with the leader marked
+    (each total with its interval under a panel), the evidence weighed (the judges'
+    vote, a format's further signals) and the rule; the swap check, the key insight
+    and the recommendation."""
     result, labels = ctx.result, ctx.labels
     panel = result.panel
-    gap = panel.gap if panel else result.judgement.gap
+    said = verdict_text(result, labels)
+    gap = said.verdict.gap
     totals = panel.totals if panel else result.judgement.totals
-    if panel is not None:
-        sentence, decided = _panel_sentence(panel, labels, ctx)
-        basis = labels["html.panel_of"].format(n=len(panel.judges))
-        leader = panel.winner
-    else:
-        decided = gap.leader is not None and gap.reading != "evenly_matched"
-        sentence = gap.text
-        basis = f"{labels['html.one_judge']}: {result.judgement.judge_model}"
-        leader = gap.leader if decided else None
+    basis = (
+        labels["html.panel_of"].format(n=len(panel.judges))
+        if panel is not None
+        else f"{labels['html.one_judge']}: {result.judgement.judge_model}"
+    )
     side_totals = tuple(
         SideTotal(
             side=side,
@@ -230,14 +240,16 @@ def verdict_section(ctx: Context) -> Section:
                 if panel and side.key in panel.intervals
                 else None
             ),
-            leads=side.key == leader,
+            leads=ranked.leads,
+            rank=ranked.rank,
         )
-        for side in ctx.sides
+        for ranked in said.ranking
+        if (side := ctx.side(ranked.key)) is not None
     )
     diverged = panel is not None and panel.divergence.diverged
     judge = lead_judge(result)
     data = VerdictView(
-        sentence=sentence,
+        sentence=said.sentence,
         gap=GapView(
             value=gap.value,
             leader=ctx.side(gap.leader),
@@ -245,7 +257,7 @@ def verdict_section(ctx: Context) -> Section:
             text=gap.text,
             css=tone({"clear_difference": "good", "moderate_difference": "mixed"}, gap.reading),
         ),
-        decided=decided,
+        decided=said.verdict.leader is not None,
         basis=basis,
         totals=side_totals,
         score_note=labels["score_note"],
@@ -258,6 +270,16 @@ def verdict_section(ctx: Context) -> Section:
             if diverged and panel is not None and panel.divergence.reasons != ["close_totals"]
             else None
         ),
+        trust=TrustView(
+            level=said.trust.level,
+            css=TRUST_TONES[said.trust.level],
+            label=said.level,
+            reasons=tuple(r.detail for r in said.trust.reasons),
+        ),
+        warning=said.warning,
+        chip=said.chip,
+        evidence=said.evidence,
+        rule=said.rule if said.evidence else "",
     )
     return Section("verdict", labels["html.verdict"], "sections/verdict.html.j2", data)
 
