@@ -34,7 +34,6 @@ thresholds below are the published ones (``docs/trust.md``):
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -45,15 +44,13 @@ from moot.errors import ConfigError
 from moot.judging.verdict import Verdict, decide
 from moot.profiles import COMPACT_SPECS
 from moot.schema import DebateResult, Trust, TrustCode, TrustLevel, TrustReason
+from moot.usable import MARKERS, unusable_reason
 
 RULES_CAUTION = 3
 RULES_LOW = 10
 FLAGS_CAUTION = 4
 UNUSABLE_LOW = 3
 UNVERIFIED_LOW_SHARE = 0.5
-DEBRIS_LETTER_SHARE = 0.5
-"""A text whose letters (any script) are under this share of its visible characters
-is debris (``[{``, ``1.1.1.1``)."""
 SMALL_MODELS = ("smollm",)
 """Words in a ``local:`` model path that name a model known to be weak."""
 
@@ -74,7 +71,7 @@ reason counts (echo, loop, a judge that ranked nothing), records of what was don
 (a detector's re-ask) and notes on the setup or the machine."""
 UNUSABLE_CODES = frozenset({"echo", "loop", "unusable_text", "no_usable_text"})
 """Warning codes that mark a field as unusable text."""
-UNUSABLE_MARKERS = ("(no usable text)", "（无可用文本）")
+UNUSABLE_MARKERS = tuple(MARKERS.values())
 """What a field reads when its text was replaced as unusable."""
 JUDGE_ROUNDS = frozenset({"judgement", "judge"})
 VERIFIED = "verified"
@@ -107,31 +104,15 @@ LEVEL_LABEL: dict[str, str] = {
     "unknown": "trust.level.unknown",
 }
 
-_TEMPLATE = re.compile(r"\{\{|\}\}|\{%|%\}|</?debate>")
-"""Template tokens, and the tag the prompts wrap the debate in."""
-_TAG = re.compile(r"</?[A-Za-z_][\w-]*>")
-_JSON_START = re.compile(r"^[\[{]\s*[\[{\"']")
-TAG_SHARE = 0.3
-"""Two tags or more that make up this share of a text make it markup."""
-
 
 def is_debris(text: str) -> bool:
-    """Whether a prose field holds no usable text: empty, an unusable-text marker,
-    template tokens or the prompts' ``<debate>`` tag, mostly tags (two or more, at
-    least ``TAG_SHARE`` of the text; one ``vector<int>`` is prose), the start of JSON
-    (``[{``, ``{"``), or fewer letters than ``DEBRIS_LETTER_SHARE`` of its visible
-    characters."""
+    """Whether a prose field holds no usable text: empty, an unusable-text marker, or
+    not usable by :func:`moot.usable.unusable_reason` (the one rule the structured-call
+    layer applies to every reply, so a stored run read back gets the same answer)."""
     stripped = text.strip()
     if not stripped or stripped in UNUSABLE_MARKERS:
         return True
-    if _TEMPLATE.search(stripped) or _JSON_START.match(stripped):
-        return True
-    tags = _TAG.findall(stripped)
-    if len(tags) >= 2 and sum(map(len, tags)) >= TAG_SHARE * len(stripped):
-        return True
-    visible = [c for c in stripped if not c.isspace()]
-    letters = sum(c.isalpha() for c in visible)
-    return letters < 3 or letters < DEBRIS_LETTER_SHARE * len(visible)
+    return unusable_reason(stripped) is not None
 
 
 def _judge_fields(result: DebateResult) -> Iterator[tuple[str, str]]:

@@ -11,8 +11,9 @@ show the marker, never the raw value (the raw reply stays in the call journal).
 
 The rules, in order (the first that matches is the reason):
 
-- ``debris``: markup or template syntax (``<tag>``, ``{{``, ``}}``, ``{%``), or a quoted
-  JSON key (``'reasoning':``); a value
+- ``debris``: template syntax (``{{``, ``}}``, ``{%``), the prompts' ``<debate>`` fence,
+  markup (two tags or more making up ``TAG_SHARE`` of the text; one ``vector<int>`` is
+  prose), or a quoted JSON key (``'reasoning':``); a value
   that starts with a closing bracket (``]``, ``}``) or with two opening ones (``[{``),
   or ends with an opening one (``furthermore: [``); or one in which ``{ } [ ] < >``
   and ``"`` are four or more and a tenth of the visible characters or more;
@@ -44,9 +45,10 @@ LOOP_CHARS = 24
 characters repeated 8 times or more ("1.1.1.1...", "the the the ...") is a model caught
 in a loop."""
 
-_MARKUP = re.compile(
-    r"</?[A-Za-z][A-Za-z0-9_-]*\s*/?>|\{\{|\}\}|\{%|%\}|['\"][A-Za-z_][A-Za-z0-9_]*['\"]\s*:"
-)
+_MARKUP = re.compile(r"</?debate\s*>|\{\{|\}\}|\{%|%\}|['\"][A-Za-z_][A-Za-z0-9_]*['\"]\s*:")
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9_-]*\s*/?>")
+TAG_SHARE = 0.3
+"""Two tags or more that make up this share of a text make it markup."""
 _JSON_EDGE = re.compile(r"^\s*[\]}]|^\s*[\[{]\s*[\[{\"]|[\[{][\s,:]*$")
 _PUNCTUATION = frozenset('{}[]<>"')
 PUNCTUATION_SHARE = 0.1
@@ -74,6 +76,9 @@ def unusable_reason(text: str, *, sentence: bool = True) -> Reason | None:
     if not visible:
         return None  # an empty field (no new evidence) says nothing and shows nothing
     if _MARKUP.search(text) or _JSON_EDGE.search(text):
+        return "debris"
+    tags = _TAG.findall(text)
+    if len(tags) >= 2 and sum(map(len, tags)) >= TAG_SHARE * len(text.strip()):
         return "debris"
     marks = sum(c in _PUNCTUATION for c in visible)
     if marks >= PUNCTUATION_MIN and marks >= PUNCTUATION_SHARE * len(visible):
