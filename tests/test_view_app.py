@@ -27,6 +27,7 @@ from moot.llm.scripted import DemoBackend
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
 from moot.llm.wrapper import Wrapper
 from moot.store import ReadOnlyStore, Store
+from moot.trust import trust_of
 from moot.view import create_app, pages
 from moot.view.labels import VIEW_CATALOG
 from moot.view.redact import REDACTED, Redactor
@@ -270,13 +271,22 @@ def test_the_list_shows_cost_and_trust(
     header = _text(_get(client, "/"))
     assert "Cost (USD)" in header
     assert "Trust" in header
-    # a stored result with a trust section shows its level; one without shows a dash
+    # a stored result with a trust section shows its level; one stored before trust
+    # existed is assessed on read (moot.trust.trust_of)
     copy = tmp_path / "moot.db"
     copy.write_bytes(store_path.read_bytes())
     with sqlite3.connect(copy) as conn:
         (stored,) = conn.execute("SELECT result_json FROM debates WHERE id = 'en-run'").fetchone()
         data = json.loads(stored)
-        data["trust"] = {"level": "caution", "reasons": [{"code": "small_model", "detail": ""}]}
+        data["trust"] = {
+            "level": "caution",
+            "reasons": [{"code": "small_model", "level": "caution", "detail": ""}],
+        }
+        (older,) = conn.execute("SELECT result_json FROM debates WHERE id = 'zh-run'").fetchone()
+        older_data = json.loads(older)
+        older_data.pop("trust", None)
+        conn.execute("UPDATE debates SET result_json = ? WHERE id = 'zh-run'",
+                     (json.dumps(older_data),))  # fmt: skip
         conn.execute("UPDATE debates SET result_json = ?, cost_usd = 0.125 WHERE id = 'en-run'",
                      (json.dumps(data),))  # fmt: skip
     app = create_app(copy, host="127.0.0.1", port=8765)
@@ -287,7 +297,10 @@ def test_the_list_shows_cost_and_trust(
     assert "caution" in cells
     assert "0.1250" in cells
     other_row = next(r for r in re.findall(r"<tr.*?</tr>", page, re.S) if '/runs/zh-run"' in r)
-    assert "—" in [_text(c) for c in re.findall(r"<td.*?</td>", other_row, re.S)]
+    assessed = trust_of(json.dumps(older_data))
+    assert assessed is not None
+    other_cells = [_text(c) for c in re.findall(r"<td.*?</td>", other_row, re.S)]
+    assert VIEW_CATALOG["en"][f"view.trust.{assessed.level}"] in other_cells
 
 
 def test_runs_offer_their_downloads(client: TestClient, store_path: Path) -> None:

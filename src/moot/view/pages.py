@@ -5,7 +5,6 @@ validates requests and renders."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from moot.report.html.parts import Section, SideView, tone
 from moot.schema import DebateResult
 from moot.store import STATUSES, CallRow, DebateRow
 from moot.store.inflight import FlightRow
+from moot.trust import trust_of, verdict_of
 from moot.view.inspector import request_key
 from moot.view.names import position_names, role_name, round_name
 from moot.view.redact import Redactor
@@ -48,17 +48,12 @@ def parse_result(row: DebateRow) -> tuple[DebateResult | None, str | None]:
 
 
 def trust_level(row: DebateRow) -> str | None:
-    """The trust level of a stored result (``ok``, ``caution``, ``low``), read from its
-    ``trust`` section where it has one: the one place the list reads it."""
-    if row.result_json is None:
-        return None
-    try:
-        data = json.loads(row.result_json)
-    except ValueError:
-        return None
-    trust = data.get("trust") if isinstance(data, dict) else None
-    level = trust.get("level") if isinstance(trust, dict) else None
-    return level if isinstance(level, str) else None
+    """The trust level of a stored result (``ok``, ``caution``, ``low``): its ``trust``
+    section, or assessed now for a run stored before trust existed
+    (:func:`moot.trust.trust_of`); None when it cannot be read. The one place the list
+    reads it."""
+    trust = trust_of(row.result_json)
+    return trust.level if trust is not None else None
 
 
 # ---- the list ----------------------------------------------------------------------
@@ -130,9 +125,8 @@ def _summary(result: DebateResult, labels: dict[str, str]) -> str:
     totals = panel.totals if panel else result.judgement.totals
     names = {p.key: p.name for p in result.positions}
     parts = [f"{p.name} {totals[p.key]:.2f}" for p in result.positions]
-    leader = panel.winner if panel else result.judgement.gap.leader
-    reading = (panel.gap if panel else result.judgement.gap).reading
-    if leader and not (panel is None and reading == "evenly_matched"):
+    leader = verdict_of(result).leader
+    if leader:
         parts.append(f"{names.get(leader, leader)} {labels['html.leads']}")
     return " · ".join(parts)
 
