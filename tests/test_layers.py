@@ -57,6 +57,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ("moot.debate", "moot.options", "moot.calibrate", "moot.result_schema"),
     ),
     ("formats", ("moot.formats.*",)),
+    ("sources", ("moot.sources.*",)),
     ("judging", ("moot.judging.*", "moot.agreement")),
     ("events", ("moot.events",)),
     ("llm", ("moot.llm.*", "moot.profiles")),

@@ -140,6 +140,40 @@ def _call_structured_mode(conn: sqlite3.Connection) -> None:
     )
 
 
+@migration("0005_source_index")
+def _source_index(conn: sqlite3.Connection) -> None:
+    """The index of the documents debates argue from (``--sources``), by content hash:
+    each document once, its passages in an FTS5 table (trigram tokens, so Chinese is
+    found too), and the sentence vectors of passages once a reranking computed them."""
+    _execute(
+        conn,
+        """
+            CREATE TABLE source_documents (
+                sha256      TEXT PRIMARY KEY,
+                kind        TEXT NOT NULL,
+                title       TEXT NOT NULL,
+                passages    INTEGER NOT NULL,
+                indexed_at  TEXT NOT NULL
+            )
+        """,
+        """
+            CREATE VIRTUAL TABLE source_passages USING fts5(
+                text, sha256 UNINDEXED, number UNINDEXED, page UNINDEXED,
+                line_start UNINDEXED, line_end UNINDEXED, tokenize = 'trigram'
+            )
+        """,
+        """
+            CREATE TABLE source_vectors (
+                sha256  TEXT NOT NULL,
+                number  INTEGER NOT NULL,
+                model   TEXT NOT NULL,
+                vector  BLOB NOT NULL,
+                PRIMARY KEY (sha256, number, model)
+            )
+        """,
+    )
+
+
 # -- applying them ----------------------------------------------------------------
 
 

@@ -8,6 +8,7 @@ own name in place of the motion.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Final
@@ -25,7 +26,10 @@ from moot.formats.structured.replies import (
     ClosingReply,
     CrossExamItem,
     CrossExamReply,
+    EvidenceDraft,
     OpeningReply,
+    SourcedArgumentDraft,
+    SourcedOpeningReply,
 )
 from moot.formats.structured.rounds import ClosingCall, CrossExamCall, OpeningCall
 from moot.formats.structured.rules import (
@@ -36,6 +40,7 @@ from moot.formats.structured.rules import (
 from moot.judging import demo as judge_demo
 from moot.judging.demo import JudgePhrases, register_judge_phrases
 from moot.llm.scripted import DemoRequest, register_demo_writer
+from moot.sources.library import Passage
 from moot.text import join_sentences, word_count
 
 
@@ -376,7 +381,38 @@ def _fill_stance(
     return [*head, *chosen, closer]
 
 
-def opening(request: DemoRequest) -> OpeningReply:
+_NUMBER = re.compile(r"\d[\d,.]*%?")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
+
+
+def _citation(passage: Passage, limit: int) -> EvidenceDraft:
+    """A citation of ``passage``: its first sentence that fits (else its opening
+    words), quoted exactly, with the first figure in it as the data point."""
+    parts = [s.strip() for s in _SENTENCE.split(passage.text) if s.strip()]
+    fitting = [s for s in parts if len(s) <= limit] or [passage.text[:limit].strip()]
+    quote = max(fitting[:3], key=lambda s: (bool(_NUMBER.search(s)), len(s)))
+    figure = _NUMBER.search(quote)
+    point = figure.group(0).rstrip(",.") if figure else ""
+    return EvidenceDraft(passage=passage.id, quote=quote, data_point=point[:20])
+
+
+def _sourced(drafts: list[ArgumentDraft], passages: tuple[Passage, ...]) -> SourcedOpeningReply:
+    """The demo's arguments citing the passages it was given, in turn: every quote is
+    copied from its passage, so each citation checks out."""
+    limit = _max_length(EvidenceDraft, "quote")
+    return SourcedOpeningReply(
+        arguments=[
+            SourcedArgumentDraft(
+                claim=d.claim,
+                reasoning=d.reasoning,
+                evidence=[_citation(passages[n % len(passages)], limit)],
+            )
+            for n, d in enumerate(drafts)
+        ]
+    )
+
+
+def opening(request: DemoRequest) -> OpeningReply | SourcedOpeningReply:
     data = _data(request, OpeningCall)
     assert isinstance(data, OpeningCall)  # noqa: S101 (narrowing for the type checker)
     named = data.position not in ("pro", "con")
@@ -399,6 +435,8 @@ def opening(request: DemoRequest) -> OpeningReply:
             n=rng.randint(40, 400), metric=theme.metric, p=rng.randint(3, 28), y=rng.randint(2, 6)
         )
         drafts.append(ArgumentDraft(claim=claim, reasoning=reasoning, evidence=evidence))
+    if data.passages:
+        return _sourced(drafts, data.passages)
     return OpeningReply(arguments=drafts)
 
 

@@ -40,6 +40,33 @@ class OpeningReply(_Reply):
     arguments: list[ArgumentDraft] = Field(min_length=MIN_ARGUMENTS, max_length=MAX_ARGUMENTS)
 
 
+MAX_CITATIONS = 3
+
+
+class EvidenceDraft(_Reply):
+    """One evidence item of an argument made from documents (``--sources``): the
+    passage cited (``S1:p3``, or ``none`` for reasoning with no source), the words
+    quoted from it, and the figure taken from them (empty when none)."""
+
+    passage: str = Field(min_length=1, max_length=16)
+    quote: str = Field(min_length=1, max_length=300)
+    data_point: str = Field(max_length=80)
+
+
+class SourcedArgumentDraft(_Reply):
+    claim: str = Field(min_length=8, max_length=200)
+    reasoning: str = Field(min_length=20, max_length=450)
+    evidence: list[EvidenceDraft] = Field(min_length=1, max_length=MAX_CITATIONS)
+
+
+class SourcedOpeningReply(_Reply):
+    """The opening of a debate over documents: every argument's evidence cites them."""
+
+    arguments: list[SourcedArgumentDraft] = Field(
+        min_length=MIN_ARGUMENTS, max_length=MAX_ARGUMENTS
+    )
+
+
 class CrossExamItem(_Reply):
     target_id: str = Field(max_length=16)
     response: ResponseType

@@ -22,9 +22,12 @@ from moot.formats.structured.payload import (
     StructuredPayload,
 )
 from moot.formats.structured.replies import (
+    ArgumentDraft,
     ClosingReply,
     CrossExamReply,
+    EvidenceDraft,
     OpeningReply,
+    SourcedOpeningReply,
     closing_spec,
     cross_exam_spec,
 )
@@ -32,8 +35,15 @@ from moot.i18n import labels
 from moot.judging.judge import JudgedUnit
 from moot.judging.rubric import GENERAL
 from moot.llm.schemas import output_spec
+from moot.llm.structured import Problem
 from moot.llm.types import Message
+from moot.schema import SourceCitation
+from moot.sources.citations import Cited, check, cited, penalise, reask_problems
+from moot.sources.library import Library, Passage
+from moot.sources.retrieval import select
 from moot.text import join_sentences
+
+NO_SOURCE_LABEL = {"en": "no source: reasoning only", "zh": "无来源：仅为推理"}
 
 
 @dataclass(frozen=True)
@@ -44,6 +54,8 @@ class OpeningCall:
     name: str
     min_args: int
     max_args: int
+    passages: tuple[Passage, ...] = ()
+    """The passages of the documents this side argues from (``--sources``)."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +88,18 @@ class StructuredRounds:
         self.debate = debate
         self.prefixes = tuple(p.prefix for p in debate.positions)
         self.two_sided = [p.key for p in debate.positions] == ["pro", "con"]
+        self.citations: dict[str, list[SourceCitation]] = {}
+        """Each argument's checked citations (a debate over documents)."""
+
+    def _passages(self, position: str, queries: list[str]) -> tuple[Passage, ...]:
+        """The passages most relevant to ``queries`` within the format's budget, scaled
+        like the replies by the side's profile (none without documents)."""
+        debate = self.debate
+        budget = debate.format.source_tokens
+        if debate.sources is None or budget is None:
+            return ()
+        scaled = int(budget * min(1.0, debate.settings.profile(position).chars))
+        return tuple(select(debate.sources, queries, scaled))
 
     def _messages(self, position: str, prompt: str, **values: object) -> list[Message]:
         debate = self.debate
@@ -93,6 +117,8 @@ class StructuredRounds:
         ]
 
     async def _opening(self, position: str) -> list[Argument]:
+        if self.debate.sources is not None:
+            return await self._sourced_opening(position, self.debate.sources)
         debate = self.debate
         spec = debate.spec_for(position, output_spec(OpeningReply))
         count = spec.json_schema["properties"]["arguments"]
@@ -100,7 +126,13 @@ class StructuredRounds:
         reply, _ = await debate.ask(
             position,
             "opening",
-            self._messages(position, "opening", min_args=data.min_args, max_args=data.max_args),
+            self._messages(
+                position,
+                "opening",
+                min_args=data.min_args,
+                max_args=data.max_args,
+                passages=(),
+            ),
             OpeningReply,
             spec,
             check=lambda r: rules.check_opening(r, debate.lang, self.prefixes),
@@ -117,6 +149,85 @@ class StructuredRounds:
             )
             for n, a in enumerate(reply.arguments, start=1)
         ]
+
+    async def _sourced_opening(self, position: str, library: Library) -> list[Argument]:
+        """The opening of a debate over documents: the side is given the passages most
+        relevant to its position, fenced as data, and cites them; every citation is
+        checked (and a failing one re-asked where rules are) before it is kept."""
+        debate = self.debate
+        lang = debate.lang
+        name = debate.name_of(position)
+        stance = f"{debate.topic} {name}" if not self.two_sided else debate.topic
+        passages = self._passages(position, [stance])
+        spec = debate.spec_for(position, output_spec(SourcedOpeningReply))
+        count = spec.json_schema["properties"]["arguments"]
+        data = OpeningCall(position, name, count["minItems"], count["maxItems"], passages)
+
+        def checked(reply: SourcedOpeningReply) -> list[Problem]:
+            drafts = [
+                ArgumentDraft.model_construct(
+                    claim=a.claim,
+                    reasoning=a.reasoning,
+                    evidence=self._evidence_text(self._items(library, a.evidence)),
+                )
+                for a in reply.arguments
+            ]
+            problems = rules.check_opening(
+                OpeningReply.model_construct(arguments=drafts), lang, self.prefixes
+            )
+            found = [
+                (f"arguments[{n}].evidence[{k}]", check(library, "", item, a.claim, lang))
+                for n, a in enumerate(reply.arguments, start=1)
+                for k, item in enumerate(self._items(library, a.evidence), start=1)
+            ]
+            return problems + reask_problems(found, lang)
+
+        reply, _ = await debate.ask(
+            position,
+            "opening",
+            self._messages(
+                position,
+                "opening",
+                min_args=data.min_args,
+                max_args=data.max_args,
+                passages=passages,
+            ),
+            SourcedOpeningReply,
+            spec,
+            check=checked,
+            data=data,
+        )
+        prefix = next(p.prefix for p in debate.positions if p.key == position)
+        arguments = []
+        for n, a in enumerate(reply.arguments, start=1):
+            ident = f"{prefix}-{n}"
+            items = self._items(library, a.evidence)
+            self.citations[ident] = [check(library, ident, item, a.claim, lang) for item in items]
+            arguments.append(
+                Argument(
+                    id=ident,
+                    side=position,
+                    claim=a.claim,
+                    reasoning=a.reasoning,
+                    evidence=self._evidence_text(items),
+                    citations=items,
+                )
+            )
+        return arguments
+
+    @staticmethod
+    def _items(library: Library, drafts: list[EvidenceDraft]) -> list[Cited]:
+        return [cited(library, d.passage, d.quote, d.data_point) for d in drafts]
+
+    def _evidence_text(self, items: list[Cited]) -> str:
+        """Evidence items as text: each quote with the passage it cites, or labelled
+        as reasoning with no source."""
+        label = NO_SOURCE_LABEL[self.debate.lang]
+        open_, close = ("“", "”")
+        return "; ".join(
+            f"{open_}{i.quote}{close} [{i.passage}]" if i.passage else f"({label}) {i.quote}"
+            for i in items
+        )
 
     async def _cross_examine(
         self, position: str, arguments: list[Argument]
@@ -136,6 +247,7 @@ class StructuredRounds:
                 own=own,
                 target_ids=target_ids,
                 names={p.key: p.name for p in debate.positions},
+                passages=self._passages(position, [a.claim for a in opposing]),
             ),
             CrossExamReply,
             debate.spec_for(
@@ -211,6 +323,7 @@ class StructuredRounds:
             arguments=sorted(arguments, key=lambda a: rank[a.side]),
             cross=sorted(cross, key=lambda c: rank[c.by]),
             closings=sorted(closings, key=lambda c: rank[c.side]),
+            citations=self.citations,
         )
 
     async def run(self) -> Record:
@@ -220,6 +333,7 @@ class StructuredRounds:
             debate, "opening", [self._opening(k) for k in keys]
         )
         arguments = [a for own in openings for a in own]
+        debate.citations = [c for a in arguments for c in self.citations.get(a.id, [])]
         debate.progress["arguments"] = [a.model_dump() for a in arguments]
 
         exams = await debate.wave(
@@ -250,6 +364,7 @@ class StructuredRounds:
             standings=STANDINGS,
             order=order,
             unit=labels(debate.lang)["unit.argument"],
+            adjust=penalise(self.citations) if debate.sources is not None else None,
         )
         payload = StructuredPayload(
             arguments=arguments, cross_examinations=cross, closings=closings
