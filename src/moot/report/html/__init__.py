@@ -21,6 +21,7 @@ from moot.report.html.formats import FormatView, register, view_of
 from moot.report.html.labels import label, labels
 from moot.report.html.page import render
 from moot.report.html.parts import Context, Section
+from moot.report.html.sources import html_section as sources_html
 from moot.schema import DebateResult
 
 __all__ = [
@@ -92,6 +93,7 @@ def _build(result: DebateResult, view: FormatView) -> ReportPage:
         common.verdict_section(ctx),
         common.panel_section(ctx),
         *view.sections(ctx, turns),
+        sources_html(result),
         common.scores_section(ctx),
         common.flags_section(ctx, turns if aligned else None),
         common.questions_section(ctx),
