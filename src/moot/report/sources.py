@@ -21,7 +21,8 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "sources.col.used": "Cited by",
         "sources.rate": "{verified} of {named} citations of a passage were verified by code"
         " ({share}); {none} evidence item(s) gave reasoning with no source.",
-        "sources.rate.none": "No evidence item cited a passage; {none} gave reasoning with no source.",
+        "sources.rate.none": "No evidence item cited a passage; {none} gave reasoning"
+        " with no source.",
         "sources.unverified": "Citations that do not check out",
         "sources.all_verified": "Every citation of a passage checked out.",
         "sources.passages": "Cited passages, in context",

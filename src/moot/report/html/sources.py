@@ -89,14 +89,7 @@ def html_section(result: DebateResult) -> Section | None:
             anchors[p.id],
             p.id,
             p.where,
-            *_marked(
-                p.text,
-                [
-                    c.quote
-                    for c in sources.citations
-                    if c.passage == p.id and c.status == "verified"
-                ],
-            ),
+            *_marked(p.text, [c.quote for c in verified if c.passage == p.id]),
         )
         for p in sources.passages
     ]
@@ -115,9 +108,7 @@ def html_section(result: DebateResult) -> Section | None:
         ],
         rate=rate(sources, text),
         citations=quotes,
-        unverified=[
-            q for q, c in zip(quotes, sources.citations, strict=True) if c in unverified(sources)
-        ],
+        unverified=[q for q, c in zip(quotes, sources.citations, strict=True) if c in bad],
         passages=passages,
         rule=sources.rule,
         text=text,
