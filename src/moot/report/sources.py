@@ -117,6 +117,7 @@ def briefing_sections(result: DebateResult) -> list[Section]:
     bad = unverified(sources)
     blocks: list[Table | Bullets | Paragraph] = [table, Paragraph(rate(sources, text))]
     if bad:
+        blocks.append(Paragraph(text["sources.unverified"] + ":"))
         blocks.append(
             Bullets(labels=[c.unit for c in bad], items=[_citation_line(c, text) for c in bad])
         )
