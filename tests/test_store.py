@@ -91,6 +91,7 @@ def test_migrations_are_recorded_in_order_and_applied_once(tmp_path: Path) -> No
         "0002_judge_history",
         "0003_run_owner",
         "0004_call_structured_mode",
+        "0005_source_index",
     ]
     with open_store(tmp_path) as store:
         first = store.migrations()
@@ -112,20 +113,21 @@ def test_reopening_applies_only_new_migrations(
         applied.append("0003")
         conn.execute("ALTER TABLE judge_history ADD COLUMN note TEXT")
 
-    extra = [("0005_note", add_column)]
+    extra = [("0006_note", add_column)]
     monkeypatch.setattr(migrations_module, "MIGRATIONS", [*store_module.MIGRATIONS, *extra])
     with open_store(tmp_path) as store:
         after = store.migrations()
     with open_store(tmp_path) as store:
         assert store.migrations() == after
     assert applied == ["0003"]
-    assert after[:4] == before
+    assert after[:5] == before
     assert [name for name, _ in after] == [
         "0001_initial",
         "0002_judge_history",
         "0003_run_owner",
         "0004_call_structured_mode",
-        "0005_note",
+        "0005_source_index",
+        "0006_note",
     ]
 
 
@@ -497,7 +499,11 @@ def test_a_database_from_an_older_version_gets_only_the_new_migrations(
     with open_store(tmp_path) as store:
         after = store.migrations()
         assert after[:2] == before
-        assert [name for name, _ in after][2:] == ["0003_run_owner", "0004_call_structured_mode"]
+        assert [name for name, _ in after][2:] == [
+            "0003_run_owner",
+            "0004_call_structured_mode",
+            "0005_source_index",
+        ]
         row = store.get_debate("old")
         assert row is not None
         assert row.owner is None  # the new column exists; old rows have no owner
@@ -546,13 +552,22 @@ def _schema(path: Path) -> list[tuple[Any, ...]]:
     return raw_rows(path, "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name")
 
 
+def _without_sources(schema: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """A schema without the source index (``0005_source_index``, added after the
+    single module): its tables, their FTS5 shadow tables and indexes."""
+    return [row for row in schema if not str(row[2]).startswith("source_")]
+
+
 def test_a_store_written_by_the_single_module_opens_unchanged(tmp_path: Path) -> None:
     path = tmp_path / "moot.db"
     path.write_bytes(OLD_DB.read_bytes())
     schema = _schema(path)
     migrations = raw_rows(path, "SELECT name, applied_at FROM migrations ORDER BY rowid")
     with Store(path) as store:
-        assert store.migrations() == migrations  # nothing to apply, nothing re-applied
+        # nothing re-applied; only the migrations added since are applied
+        applied = store.migrations()
+        assert applied[: len(migrations)] == migrations
+        assert [name for name, _ in applied[len(migrations) :]] == ["0005_source_index"]
         row = store.get_debate("old-run")
         assert row is not None
         assert (row.status, row.topic, row.calls) == ("done", "Should tea be free?", 1)
@@ -566,7 +581,7 @@ def test_a_store_written_by_the_single_module_opens_unchanged(tmp_path: Path) ->
         assert store.judge_accuracy("general@scripted:demo") == (1, 1)
         record(store, "old-run", request_hash="h2")  # and it takes new writes
         assert [c.seq for c in store.calls("old-run")] == [1, 2]
-    assert _schema(path) == schema
+    assert _without_sources(_schema(path)) == schema
     with store_module.ReadOnlyStore(path) as viewer:
         assert [d.id for d in viewer.list_debates()] == ["old-run"]
 
@@ -575,4 +590,4 @@ def test_a_new_store_has_the_schema_the_single_module_wrote(tmp_path: Path) -> N
     """Same tables, columns, indexes and SQL text as a store the old module created."""
     with open_store(tmp_path):
         pass
-    assert _schema(tmp_path / "moot.db") == _schema(OLD_DB)
+    assert _without_sources(_schema(tmp_path / "moot.db")) == _schema(OLD_DB)

@@ -20,7 +20,6 @@ from moot.llm.structured import Problem
 from moot.schema import SourceCitation, SourceDocument, SourcePassage, SourcesSection
 from moot.sources.library import Library
 from moot.sources.retrieval import reranker_name
-from moot.sources.verify import verify_citation
 
 NO_SOURCE = "none"
 """What a debater writes as the passage of reasoning with no source."""
@@ -101,6 +100,8 @@ def check(library: Library, unit: str, item: Cited, claim: str, lang: str) -> So
             status = "not_in_source"
             note = f"no passage {item.passage} in the documents"
         else:
+            from moot.sources.verify import verify_citation
+
             text = claim if item.data_point is None else f"{claim} {item.data_point}"
             result = verify_citation(passage.text, item.quote, text, lang)
             status, note = result.status, result.note
