@@ -35,7 +35,7 @@ from typing import Any, cast
 from moot.detectors.core import run_detectors
 from moot.errors import BudgetExceeded, ConfigError
 from moot.events import Listener, OptionAdvice, RunStored, SourcesIndexed, deliver
-from moot.formats import get_format
+from moot.formats import formats, get_format
 from moot.formats.base import Debate, DebateSettings, Format, Record, mirrored, swap_roles
 from moot.judging.panel import PanelPlan, Seat, judge_identity
 from moot.judging.profiles import JudgeProfile, assign_models, select_profiles
@@ -146,9 +146,10 @@ def plan_run(topic: str, options: RunOptions, models: Mapping[str, str] | None =
     options = options.replace(format_options=fmt.stored_options(options.format_options))
     positions = fmt.positions(options.sides, options.lang)
     if options.sources and fmt.source_tokens is None:
+        able = [f.name for f in formats() if f.source_tokens is not None]
         raise ConfigError(
-            f"the {fmt.name} format does not argue from documents yet; --sources works"
-            " with the structured and free-form formats"
+            f"the {fmt.name} format does not argue from documents (--sources) yet;"
+            f" formats that do: {', '.join(able)}"
         )
     notes = fmt.check_options(dict(options.format_options), len(positions))
     judges = select_profiles(list(options.panel), options.panel_profiles) if options.panel else []
