@@ -26,41 +26,11 @@ from moot.sources.library import open_library
 from moot.sources.retrieval import reranker_name, select
 from moot.store import Store
 
-WORDS = tuple(
-    [
-        "billing",
-        "invoice",
-        "renderer",
-        "latency",
-        "memory",
-        "migration",
-        "Rust",
-        "Go",
-        "worker",
-        "cache",
-        "tax",
-        "rules",
-        "quarter",
-        "incident",
-        "restart",
-        "alarm",
-        "engineer",
-        "prototype",
-        "service",
-        "instance",
-        "throughput",
-        "customer",
-        "profile",
-        "eviction",
-        "review",
-        "plan",
-        "estimate",
-        "risk",
-        "test",
-        "case",
-        "port",
-        "module",
-    ]
+WORDS = (
+    *("billing", "invoice", "renderer", "latency", "memory", "migration", "Rust", "Go"),
+    *("worker", "cache", "tax", "rules", "quarter", "incident", "restart", "alarm"),
+    *("engineer", "prototype", "service", "instance", "throughput", "customer"),
+    *("profile", "eviction", "review", "plan", "estimate", "risk", "test", "case"),
 )
 
 
