@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from source_checks import check_verified_quotes
 from source_docs import BILLING, INCIDENT, MEETING_ZH, write_docs
 from typer.testing import CliRunner
 
@@ -97,10 +98,7 @@ def test_debaters_cite_passages_and_every_citation_is_checked(tmp_path: Path) ->
     assert cited
     assert [(c.unit, c.passage, c.quote) for c in result.sources.citations] == cited
     assert all(c.status == "verified" for c in result.sources.citations)
-    texts = {d.path: Path(d.path).read_text(encoding="utf-8") for d in result.sources.documents}
-    for c in result.sources.citations:
-        doc = next(d for d in result.sources.documents if d.id == c.source)
-        assert c.quote in " ".join(texts[doc.path].split())
+    check_verified_quotes(json.loads(result.model_dump_json()))
     shown = {p.id for p in result.sources.passages}
     assert shown == {c.passage for c in result.sources.citations}
     # the result is valid under the published schema
