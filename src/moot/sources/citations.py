@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from moot.judging.judge import ScoreAdjuster
 from moot.llm.structured import Problem
@@ -60,6 +60,25 @@ REASK = {
 }
 
 
+MAX_CITATIONS = 3
+"""The most evidence items one argument or speech cites."""
+
+
+class EvidenceDraft(BaseModel):
+    """One evidence item as a debater writes it in a debate over documents: the
+    passage cited (``S1:p3``, or ``none`` for reasoning with no source), the words
+    quoted from it, and the figure taken from them (empty when none)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    passage: str = Field(min_length=1, max_length=16)
+    quote: str = Field(min_length=1, max_length=300)
+    data_point: str = Field(max_length=80)
+
+
+NO_SOURCE_LABEL = {"en": "no source: reasoning only", "zh": "无来源：仅为推理"}
+
+
 class Cited(BaseModel):
     """One evidence item of an argument: the document and passage it cites (empty
     for reasoning with no source), the quoted words, and the figure it takes from
@@ -87,6 +106,20 @@ def cited(library: Library, passage: str, quote: str, data_point: str = "") -> C
         passage=ident,
         quote=quote.strip(),
         data_point=data_point.strip() or None,
+    )
+
+
+def items_of(library: Library, drafts: Sequence[EvidenceDraft]) -> list[Cited]:
+    """The evidence items of a reply, each passage id made canonical."""
+    return [cited(library, d.passage, d.quote, d.data_point) for d in drafts]
+
+
+def evidence_text(items: Sequence[Cited], lang: str) -> str:
+    """Evidence items as text: each quote with the passage it cites, or labelled as
+    reasoning with no source (what the detectors and the other side read)."""
+    label = NO_SOURCE_LABEL["zh" if lang == "zh" else "en"]
+    return "; ".join(
+        f"“{i.quote}” [{i.passage}]" if i.passage else f"({label}) {i.quote}" for i in items
     )
 
 

@@ -8,7 +8,6 @@ own name in place of the motion.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Final
@@ -26,7 +25,6 @@ from moot.formats.structured.replies import (
     ClosingReply,
     CrossExamItem,
     CrossExamReply,
-    EvidenceDraft,
     OpeningReply,
     SourcedArgumentDraft,
     SourcedOpeningReply,
@@ -40,6 +38,8 @@ from moot.formats.structured.rules import (
 from moot.judging import demo as judge_demo
 from moot.judging.demo import JudgePhrases, register_judge_phrases
 from moot.llm.scripted import DemoRequest, register_demo_writer
+from moot.sources.citations import EvidenceDraft
+from moot.sources.demo import demo_citation
 from moot.sources.library import Passage
 from moot.text import join_sentences, word_count
 
@@ -381,21 +381,6 @@ def _fill_stance(
     return [*head, *chosen, closer]
 
 
-_NUMBER = re.compile(r"\d[\d,.]*%?")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
-
-
-def _citation(passage: Passage, limit: int) -> EvidenceDraft:
-    """A citation of ``passage``: its first sentence that fits (else its opening
-    words), quoted exactly, with the first figure in it as the data point."""
-    parts = [s.strip() for s in _SENTENCE.split(passage.text) if s.strip()]
-    fitting = [s for s in parts if len(s) <= limit] or [passage.text[:limit].strip()]
-    quote = max(fitting[:3], key=lambda s: (bool(_NUMBER.search(s)), len(s)))
-    figure = _NUMBER.search(quote)
-    point = figure.group(0).rstrip(",.") if figure else ""
-    return EvidenceDraft(passage=passage.id, quote=quote, data_point=point[:20])
-
-
 def _sourced(drafts: list[ArgumentDraft], passages: tuple[Passage, ...]) -> SourcedOpeningReply:
     """The demo's arguments citing the passages it was given, in turn: every quote is
     copied from its passage, so each citation checks out."""
@@ -405,7 +390,7 @@ def _sourced(drafts: list[ArgumentDraft], passages: tuple[Passage, ...]) -> Sour
             SourcedArgumentDraft(
                 claim=d.claim,
                 reasoning=d.reasoning,
-                evidence=[_citation(passages[n % len(passages)], limit)],
+                evidence=[demo_citation(passages[n % len(passages)], limit)],
             )
             for n, d in enumerate(drafts)
         ]

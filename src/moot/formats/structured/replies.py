@@ -20,6 +20,7 @@ from moot.formats.base import MAX_POSITIONS
 from moot.formats.structured.payload import ResponseType
 from moot.llm.schemas import pin_items
 from moot.llm.types import OutputSpec
+from moot.sources.citations import MAX_CITATIONS, EvidenceDraft
 
 MIN_ARGUMENTS = 3
 MAX_ARGUMENTS = 5
@@ -38,19 +39,6 @@ class ArgumentDraft(_Reply):
 
 class OpeningReply(_Reply):
     arguments: list[ArgumentDraft] = Field(min_length=MIN_ARGUMENTS, max_length=MAX_ARGUMENTS)
-
-
-MAX_CITATIONS = 3
-
-
-class EvidenceDraft(_Reply):
-    """One evidence item of an argument made from documents (``--sources``): the
-    passage cited (``S1:p3``, or ``none`` for reasoning with no source), the words
-    quoted from it, and the figure taken from them (empty when none)."""
-
-    passage: str = Field(min_length=1, max_length=16)
-    quote: str = Field(min_length=1, max_length=300)
-    data_point: str = Field(max_length=80)
 
 
 class SourcedArgumentDraft(_Reply):

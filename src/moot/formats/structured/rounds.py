@@ -25,7 +25,6 @@ from moot.formats.structured.replies import (
     ArgumentDraft,
     ClosingReply,
     CrossExamReply,
-    EvidenceDraft,
     OpeningReply,
     SourcedOpeningReply,
     closing_spec,
@@ -38,12 +37,10 @@ from moot.llm.schemas import output_spec
 from moot.llm.structured import Problem
 from moot.llm.types import Message
 from moot.schema import SourceCitation
-from moot.sources.citations import Cited, check, cited, penalise, reask_problems
+from moot.sources.citations import check, evidence_text, items_of, penalise, reask_problems
 from moot.sources.library import Library, Passage
 from moot.sources.retrieval import select
 from moot.text import join_sentences
-
-NO_SOURCE_LABEL = {"en": "no source: reasoning only", "zh": "无来源：仅为推理"}
 
 
 @dataclass(frozen=True)
@@ -168,7 +165,7 @@ class StructuredRounds:
                 ArgumentDraft.model_construct(
                     claim=a.claim,
                     reasoning=a.reasoning,
-                    evidence=self._evidence_text(self._items(library, a.evidence)),
+                    evidence=evidence_text(items_of(library, a.evidence), lang),
                 )
                 for a in reply.arguments
             ]
@@ -178,7 +175,7 @@ class StructuredRounds:
             found = [
                 (f"arguments[{n}].evidence[{k}]", check(library, "", item, a.claim, lang))
                 for n, a in enumerate(reply.arguments, start=1)
-                for k, item in enumerate(self._items(library, a.evidence), start=1)
+                for k, item in enumerate(items_of(library, a.evidence), start=1)
             ]
             return problems + reask_problems(found, lang)
 
@@ -201,7 +198,7 @@ class StructuredRounds:
         arguments = []
         for n, a in enumerate(reply.arguments, start=1):
             ident = f"{prefix}-{n}"
-            items = self._items(library, a.evidence)
+            items = items_of(library, a.evidence)
             self.citations[ident] = [check(library, ident, item, a.claim, lang) for item in items]
             arguments.append(
                 Argument(
@@ -209,25 +206,11 @@ class StructuredRounds:
                     side=position,
                     claim=a.claim,
                     reasoning=a.reasoning,
-                    evidence=self._evidence_text(items),
+                    evidence=evidence_text(items, lang),
                     citations=items,
                 )
             )
         return arguments
-
-    @staticmethod
-    def _items(library: Library, drafts: list[EvidenceDraft]) -> list[Cited]:
-        return [cited(library, d.passage, d.quote, d.data_point) for d in drafts]
-
-    def _evidence_text(self, items: list[Cited]) -> str:
-        """Evidence items as text: each quote with the passage it cites, or labelled
-        as reasoning with no source."""
-        label = NO_SOURCE_LABEL[self.debate.lang]
-        open_, close = ("“", "”")
-        return "; ".join(
-            f"{open_}{i.quote}{close} [{i.passage}]" if i.passage else f"({label}) {i.quote}"
-            for i in items
-        )
 
     async def _cross_examine(
         self, position: str, arguments: list[Argument]
