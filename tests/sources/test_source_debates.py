@@ -289,3 +289,31 @@ def test_cli_sources_option_is_repeatable(tmp_path: Path) -> None:
         "Incident report 2026-03: the Go billing worker leaked 2.1 GB of memory over 9 da",
     ]
     assert "## Sources" in result.stdout
+
+
+def test_a_freeform_debate_cites_documents_in_its_speeches(tmp_path: Path) -> None:
+    docs = write_docs(tmp_path / "docs")
+    backend = _recording()
+    result = run_debate(
+        TOPIC,
+        model=backend,
+        seed=3,
+        format="freeform",
+        format_options={"rounds": 2},
+        sources=[str(docs)],  # type: ignore[arg-type]
+    )
+    assert result.sources is not None
+    speeches = result.body["speeches"]
+    cited = [(s["id"], c["passage"]) for s in speeches for c in s["citations"]]
+    assert [s["id"] for s in speeches] == ["PRO-R1", "CON-R1", "PRO-R2", "CON-R2"]
+    assert cited == [(c.unit, c.passage) for c in result.sources.citations]
+    assert all(c.status == "verified" for c in result.sources.citations)
+    check_verified_quotes(json.loads(result.model_dump_json()))
+    judge = next(c for c in backend.calls if c.context and c.context.role == "judge")
+    assert "verified" in "\n".join(m.content for m in judge.messages)
+    speech_prompt = (
+        next(c for c in backend.calls if c.context and c.context.round == "round_1")
+        .messages[-1]
+        .content
+    )
+    assert "<documents>" in speech_prompt

@@ -62,6 +62,8 @@ REASK = {
 
 MAX_CITATIONS = 3
 """The most evidence items one argument or speech cites."""
+QUOTE_CHARS = 300
+"""The longest quote of a standard reply (a model profile may ask for shorter)."""
 
 
 class EvidenceDraft(BaseModel):
@@ -72,7 +74,7 @@ class EvidenceDraft(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     passage: str = Field(min_length=1, max_length=16)
-    quote: str = Field(min_length=1, max_length=300)
+    quote: str = Field(min_length=1, max_length=QUOTE_CHARS)
     data_point: str = Field(max_length=80)
 
 
