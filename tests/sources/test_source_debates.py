@@ -317,3 +317,20 @@ def test_a_freeform_debate_cites_documents_in_its_speeches(tmp_path: Path) -> No
         .content
     )
     assert "<documents>" in speech_prompt
+
+
+def test_indexing_progress_is_reported_and_the_schema_command_shows_the_section(
+    tmp_path: Path,
+) -> None:
+    from moot.events import SourcesIndexed
+
+    docs = write_docs(tmp_path / "docs")
+    events: list[object] = []
+    _run(docs, on_event=events.append)
+    progress = [e for e in events if isinstance(e, SourcesIndexed)]
+    assert progress == [SourcesIndexed(1, 2, 1), SourcesIndexed(2, 2, 2)]
+    shown = CliRunner().invoke(app, ["schema"])
+    assert shown.exit_code == 0
+    schema = json.loads(shown.stdout)
+    assert "sources" in schema["properties"]
+    assert "SourceCitation" in schema["$defs"]
