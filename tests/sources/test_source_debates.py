@@ -254,8 +254,14 @@ def test_resume_refuses_documents_that_changed(tmp_path: Path) -> None:
 
 def test_a_format_that_does_not_argue_from_documents_refuses_them(tmp_path: Path) -> None:
     docs = write_docs(tmp_path / "docs")
-    with pytest.raises(ConfigError, match="competitive format does not argue from documents"):
-        run_debate(TOPIC, model="scripted:demo", format="competitive", sources=[str(docs)])
+    with pytest.raises(ConfigError, match="market format does not argue from documents"):
+        run_debate(
+            TOPIC,
+            model="scripted:demo",
+            format="market",
+            format_options={"kb": "demo"},
+            sources=[str(docs)],
+        )
 
 
 def test_cli_bad_document_exits_2_naming_it_and_stores_nothing(tmp_path: Path) -> None:
@@ -334,3 +340,17 @@ def test_indexing_progress_is_reported_and_the_schema_command_shows_the_section(
     schema = json.loads(shown.stdout)
     assert "sources" in schema["properties"]
     assert "SourceCitation" in schema["$defs"]
+
+
+def test_documents_feed_the_competitive_rehearsal(tmp_path: Path) -> None:
+    docs = write_docs(tmp_path / "docs")
+    backend = _recording()
+    result = run_debate(TOPIC, model=backend, seed=3, format="competitive", sources=[str(docs)])  # type: ignore[arg-type]
+    assert result.sources is not None
+    assert [d.id for d in result.sources.documents] == ["S1", "S2"]
+    assert result.sources.citations == []
+    claims = [c for c in backend.calls if c.context and c.context.round == "rehearsal"]
+    prompts = [c.messages[-1].content for c in claims if "<documents>" in c.messages[-1].content]
+    assert prompts  # the prepared material was written from the documents
+    assert all("[S1:p" in p or "[S2:p" in p for p in prompts)
+    assert "the documents fed" in to_markdown(result)

@@ -23,6 +23,8 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         " ({share}); {none} evidence item(s) gave reasoning with no source.",
         "sources.rate.none": "No evidence item cited a passage; {none} gave reasoning"
         " with no source.",
+        "sources.uncited": "No statement of this format cites passages: the documents fed"
+        " the debaters' preparation.",
         "sources.unverified": "Citations that do not check out",
         "sources.all_verified": "Every citation of a passage checked out.",
         "sources.passages": "Cited passages, in context",
@@ -46,6 +48,7 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "sources.rate": "引用段落的 {named} 条引用中有 {verified} 条经代码核验通过（{share}）；"
         "{none} 条为无来源的推理。",
         "sources.rate.none": "没有论点引用段落；{none} 条为无来源的推理。",
+        "sources.uncited": "本赛制的发言不逐段引用：文档用于辩手的准备材料。",
         "sources.unverified": "未通过核验的引用",
         "sources.all_verified": "所有段落引用均通过核验。",
         "sources.passages": "被引用的段落（原文）",
@@ -67,6 +70,8 @@ def labels(lang: str) -> Mapping[str, str]:
 
 
 def rate(sources: SourcesSection, text: Mapping[str, str]) -> str:
+    if not sources.citations:
+        return text["sources.uncited"]
     named = [c for c in sources.citations if c.status != "no_source"]
     verified = sum(c.status == "verified" for c in named)
     none = len(sources.citations) - len(named)

@@ -59,6 +59,8 @@ class CompetitiveFormat(Format):
     payload_type = CompetitivePayload
     prompts = "moot.formats.competitive"
     fields = FIELDS
+    source_tokens = 1000
+    """The documents of ``--sources`` feed the rehearsal (the prepared material)."""
     command_modules = ("moot.formats.competitive.commands",)
 
     def check_options(self, options: Mapping[str, Any], positions: int) -> list[str]:
