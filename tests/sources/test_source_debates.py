@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from source_checks import check_verified_quotes
@@ -36,8 +37,8 @@ from moot.store import Store  # noqa: E402
 TOPIC = "Should we migrate billing to Rust?"
 
 
-def _run(docs: Path, **options: object) -> DebateResult:
-    return run_debate(TOPIC, model="scripted:demo", seed=3, sources=[str(docs)], **options)  # type: ignore[arg-type]
+def _run(docs: Path, **options: Any) -> DebateResult:
+    return run_debate(TOPIC, model="scripted:demo", seed=3, sources=[str(docs)], **options)
 
 
 def test_a_second_run_on_the_same_documents_indexes_nothing(tmp_path: Path) -> None:
@@ -143,7 +144,7 @@ def test_an_unverified_citation_is_reasked_kept_labelled_and_penalised(tmp_path:
         model=backend,
         seed=3,
         sources=[str(docs)],
-        max_reasks=1,  # type: ignore[arg-type]
+        max_reasks=1,
     )
     assert result.sources is not None
     bad = [c for c in result.sources.citations if c.status != "verified"]
@@ -166,16 +167,16 @@ def test_an_unverified_citation_is_reasked_kept_labelled_and_penalised(tmp_path:
 
 
 def test_the_penalty_rule() -> None:
-    from moot.schema import SourceCitation
+    from moot.schema import CitationStatus, SourceCitation
 
-    def c(status: str) -> SourceCitation:
+    def c(status: CitationStatus) -> SourceCitation:
         return SourceCitation(
             unit="PRO-1",
             source="S1",
             passage="S1:p1",
             quote="q",
             status=status,
-            note="",  # type: ignore[arg-type]
+            note="",
         )
 
     none = SourceCitation(
@@ -200,7 +201,7 @@ def test_hostile_passages_stay_inside_the_fence_and_the_briefing(tmp_path: Path)
     docs = write_docs(tmp_path / "docs")
     (docs / "zz_hostile.md").write_text("Rust notes.\n\n" + HOSTILE, encoding="utf-8")
     backend = _recording()
-    result = run_debate(TOPIC, model=backend, seed=3, sources=[str(docs)])  # type: ignore[arg-type]
+    result = run_debate(TOPIC, model=backend, seed=3, sources=[str(docs)])
     for call in backend.calls:
         if call.context and call.context.round in ("opening", "cross_examination"):
             prompt = call.messages[-1].content
@@ -306,7 +307,7 @@ def test_a_freeform_debate_cites_documents_in_its_speeches(tmp_path: Path) -> No
         seed=3,
         format="freeform",
         format_options={"rounds": 2},
-        sources=[str(docs)],  # type: ignore[arg-type]
+        sources=[str(docs)],
     )
     assert result.sources is not None
     speeches = result.body["speeches"]
@@ -345,7 +346,7 @@ def test_indexing_progress_is_reported_and_the_schema_command_shows_the_section(
 def test_documents_feed_the_competitive_rehearsal(tmp_path: Path) -> None:
     docs = write_docs(tmp_path / "docs")
     backend = _recording()
-    result = run_debate(TOPIC, model=backend, seed=3, format="competitive", sources=[str(docs)])  # type: ignore[arg-type]
+    result = run_debate(TOPIC, model=backend, seed=3, format="competitive", sources=[str(docs)])
     assert result.sources is not None
     assert [d.id for d in result.sources.documents] == ["S1", "S2"]
     assert result.sources.citations == []
