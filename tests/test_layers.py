@@ -1,8 +1,8 @@
 """The one-way layers of the README's "Architecture", checked on every module.
 
 From top to bottom: ``cli`` -> the ``moot`` package (the public API) -> ``view`` ->
-``report`` -> format runs -> the engine -> ``formats`` -> ``judging`` -> events ->
-``llm`` -> ``store`` and ``schema`` -> ``detectors`` -> a base of leaf utilities. A
+``report`` -> format runs -> the engine -> ``formats`` -> ``sources`` -> ``judging`` ->
+events -> ``llm`` -> ``store`` and ``schema`` -> ``detectors`` -> a base of leaf utilities. A
 module imports only its own layer and the layers below it; every module is placed in
 the first layer that names it, and a module in no layer fails the test. A format
 package spans layers: its ``commands`` are in the cli layer, its ``html`` view in the
@@ -508,7 +508,8 @@ def test_the_readme_states_the_layers() -> None:
     text = " ".join(README.read_text(encoding="utf-8").split())
     assert (
         "`cli` -> the `moot` package (the public API) -> `view` -> `report` -> format runs"
-        " -> the engine (`debate`, `options`, `calibrate`) -> `formats` -> `judging` ->"
+        " -> the engine (`debate`, `options`, `calibrate`) -> `formats` -> `sources` ->"
+        " `judging` ->"
         " events -> `llm` -> `store` and `schema` -> `detectors` -> the base"
     ) in text
     assert "tests/test_layers.py" in text
