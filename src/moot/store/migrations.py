@@ -143,8 +143,10 @@ def _call_structured_mode(conn: sqlite3.Connection) -> None:
 @migration("0005_source_index")
 def _source_index(conn: sqlite3.Connection) -> None:
     """The index of the documents debates argue from (``--sources``), by content hash:
-    each document once, its passages in an FTS5 table (trigram tokens, so Chinese is
-    found too), and the sentence vectors of passages once a reranking computed them."""
+    each document once, its passages (looked up by hash and number), an FTS5 index of
+    their text (trigram tokens, so Chinese is found too; external content, so the text
+    is stored once), and the sentence vectors of passages once a reranking computed
+    them."""
     _execute(
         conn,
         """
@@ -157,9 +159,20 @@ def _source_index(conn: sqlite3.Connection) -> None:
             )
         """,
         """
-            CREATE VIRTUAL TABLE source_passages USING fts5(
-                text, sha256 UNINDEXED, number UNINDEXED, page UNINDEXED,
-                line_start UNINDEXED, line_end UNINDEXED, tokenize = 'trigram'
+            CREATE TABLE source_passages (
+                id          INTEGER PRIMARY KEY,
+                sha256      TEXT NOT NULL REFERENCES source_documents (sha256),
+                number      INTEGER NOT NULL,
+                text        TEXT NOT NULL,
+                page        INTEGER,
+                line_start  INTEGER,
+                line_end    INTEGER,
+                UNIQUE (sha256, number)
+            )
+        """,
+        """
+            CREATE VIRTUAL TABLE source_fts USING fts5(
+                text, content = 'source_passages', content_rowid = 'id', tokenize = 'trigram'
             )
         """,
         """

@@ -57,7 +57,7 @@ class SourceIndex(Database):
                 return None
             rows = conn.execute(
                 "SELECT number, text, page, line_start, line_end FROM source_passages"
-                " WHERE sha256 = ? ORDER BY CAST(number AS INTEGER)",
+                " WHERE sha256 = ? ORDER BY number",
                 (sha256,),
             ).fetchall()
             return StoredDocument(str(row[0]), str(row[1]), tuple(_passage(r) for r in rows))
@@ -75,15 +75,20 @@ class SourceIndex(Database):
             ).fetchone()
             if known is not None:
                 return
-            conn.executemany(
-                "INSERT INTO source_passages (text, sha256, number, page, line_start, line_end)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [(p.text, sha256, p.number, p.page, p.line_start, p.line_end) for p in passages],
-            )
             conn.execute(
                 "INSERT INTO source_documents (sha256, kind, title, passages, indexed_at)"
                 " VALUES (?, ?, ?, ?, ?)",
                 (sha256, kind, title, len(passages), now()),
+            )
+            conn.executemany(
+                "INSERT INTO source_passages (sha256, number, text, page, line_start, line_end)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(sha256, p.number, p.text, p.page, p.line_start, p.line_end) for p in passages],
+            )
+            conn.execute(
+                "INSERT INTO source_fts (rowid, text) SELECT id, text FROM source_passages"
+                " WHERE sha256 = ?",
+                (sha256,),
             )
 
         self._write(write)
@@ -99,8 +104,10 @@ class SourceIndex(Database):
 
         def read(conn: sqlite3.Connection) -> list[tuple[str, int, float]]:
             rows = conn.execute(
-                f"SELECT sha256, number, rank FROM source_passages WHERE source_passages"  # noqa: S608
-                f" MATCH ? AND sha256 IN ({marks}) ORDER BY rank LIMIT ?",
+                "SELECT p.sha256, p.number, source_fts.rank FROM source_fts"  # noqa: S608
+                " JOIN source_passages AS p ON p.id = source_fts.rowid"
+                f" WHERE source_fts MATCH ? AND p.sha256 IN ({marks})"
+                " ORDER BY source_fts.rank LIMIT ?",
                 (match, *shas, limit),
             ).fetchall()
             return [(str(r[0]), int(str(r[1])), float(r[2])) for r in rows]
