@@ -29,6 +29,7 @@ def test_grounded_debate_on_the_embedded_model(capsys: pytest.CaptureFixture[str
         model="local",
         seed=7,
         sources=[str(EXAMPLES)],
+        timeout=3600.0,  # a loaded machine: the sourced opening is the longest call
     )
     doc = check_result_json(result.model_dump_json())
     assert [d["title"] for d in doc["sources"]["documents"]] == [
