@@ -6,10 +6,11 @@ to a token budget the format sets.
 The query is the side's position (and, later in a debate, the arguments it answers):
 each word of three or more letters (English stop words dropped), and every run of
 three characters of Chinese text, is one FTS5 term, and a passage matching more and
-rarer terms ranks higher (BM25). Up to :data:`CANDIDATES` passages found that way
-are reranked by the cosine of their sentence vectors to the query's (the vectors
-kept in the index). When the terms find fewer passages than the budget holds, the
-documents' first passages fill it, in turn, so a side never argues from nothing.
+rarer terms ranks higher (BM25). The documents' first passages, in turn, fill the
+candidates up to :data:`CANDIDATES`, so a side never argues from nothing. When the
+candidates do not all fit in the budget, they are reranked by the cosine of their
+sentence vectors to the query's (the vectors kept in the index) before the budget
+cuts them; when they all fit, the order decides nothing and no vector is computed.
 """
 
 from __future__ import annotations
@@ -167,6 +168,11 @@ def _rerank(library: Library, query: str, found: list[Passage]) -> list[Passage]
     return [found[n] for n in order]
 
 
+def _cost(passage: Passage) -> int:
+    """A passage's tokens in a prompt, with its id and place."""
+    return tokens(passage.text) + 8
+
+
 def search(library: Library, query: str, limit: int = CANDIDATES) -> list[Passage]:
     """The passages ``query``'s terms find (FTS5), best first, at most ``limit``."""
     shas = [d.sha256 for d in library.documents]
@@ -180,7 +186,7 @@ def search(library: Library, query: str, limit: int = CANDIDATES) -> list[Passag
 
 def candidates(library: Library, query: str) -> list[Passage]:
     """What the search finds, then the documents' first passages in turn, up to
-    :data:`CANDIDATES`; reranked by the sentence encoder when it is installed."""
+    :data:`CANDIDATES`."""
     found = search(library, query)
     seen = {p.id for p in found}
     openers = [list(d.passages) for d in library.documents]
@@ -191,16 +197,21 @@ def candidates(library: Library, query: str) -> list[Passage]:
                 found.append(ps[depth])
                 seen.add(ps[depth].id)
         depth += 1
-    return _rerank(library, query, found)
+    return found
 
 
 def select(library: Library, queries: Sequence[str], budget: int) -> list[Passage]:
     """The passages most relevant to ``queries`` that fit in ``budget`` tokens, best
     first (at least one when the documents have any)."""
+    query = "\n".join(q for q in queries if q)
+    found = candidates(library, query)
+    if sum(_cost(p) for p in found) > budget:
+        # only when the budget must leave some out does the order decide which
+        found = _rerank(library, query, found)
     chosen: list[Passage] = []
     used = 0
-    for passage in candidates(library, "\n".join(q for q in queries if q)):
-        cost = tokens(passage.text) + 8
+    for passage in found:
+        cost = _cost(passage)
         if chosen and used + cost > budget:
             continue
         chosen.append(passage)
