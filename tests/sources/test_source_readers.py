@@ -150,3 +150,14 @@ def test_a_folder_is_read_recursively_in_path_order_skipping_hidden_and_other_fi
     (tmp_path / "photo.jpg").write_bytes(b"\xff\xd8")
     assert [p.name for p in collect([tmp_path])] == ["a.md", "z.txt"]
     assert [p.name for p in collect([tmp_path, tmp_path / "a.md"])] == ["a.md", "z.txt"]
+
+
+def test_passage_ids_are_read_as_models_write_them(tmp_path: Path) -> None:
+    path = tmp_path / "billing.md"
+    path.write_text(BILLING, encoding="utf-8")
+    lib = open_library([path], Store(tmp_path / "moot.db"))
+    for written in ("S1:p2", "s1:P2", "[S1:p2]", "S1：p2", " (S1: p2) "):
+        found = lib.passage(written)
+        assert found is not None and found.id == "S1:p2", written
+    assert lib.passage("S1:p9") is None
+    assert lib.passage("S2:p1") is None

@@ -94,8 +94,10 @@ class Library:
                 self._by_sha[(doc.sha256, p.number)] = p
 
     def passage(self, ident: str) -> Passage | None:
-        """The passage with this id (``S1:p3``, any case), or None."""
-        return self._by_id.get(ident.strip().upper().replace(":P", ":p"))
+        """The passage with this id (``S1:p3``, in any case, with a full-width colon or
+        in brackets as a model may write it), or None."""
+        bare = ident.strip().strip("[]()【】（） ").replace("：", ":").replace(" ", "")
+        return self._by_id.get(bare.upper().replace(":P", ":p"))
 
     def document(self, ident: str) -> Document | None:
         return next((d for d in self.documents if d.id == ident), None)
