@@ -158,6 +158,7 @@ def test_passage_ids_are_read_as_models_write_them(tmp_path: Path) -> None:
     lib = open_library([path], Store(tmp_path / "moot.db"))
     for written in ("S1:p2", "s1:P2", "[S1:p2]", "S1：p2", " (S1: p2) "):
         found = lib.passage(written)
-        assert found is not None and found.id == "S1:p2", written
+        assert found is not None, written
+        assert found.id == "S1:p2", written
     assert lib.passage("S1:p9") is None
     assert lib.passage("S2:p1") is None
