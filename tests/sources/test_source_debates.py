@@ -144,14 +144,14 @@ def test_an_unverified_citation_is_reasked_kept_labelled_and_penalised(tmp_path:
         model=backend,
         seed=3,
         sources=[str(docs)],
-        max_reasks=1,
+        max_reasks=2,
     )
     assert result.sources is not None
     bad = [c for c in result.sources.citations if c.status != "verified"]
     assert [(c.unit, c.status) for c in bad] == [("PRO-1", "not_in_source")]
     openings = [c for c in backend.calls if c.context and c.context.role == "pro"]
     pro_openings = [c for c in openings if c.context and c.context.round == "opening"]
-    assert len(pro_openings) == 2  # asked once more
+    assert len(pro_openings) == 2  # asked once more, though two re-asks were allowed
     assert "does not check out" in pro_openings[1].messages[-1].content
     assert any(w.code == "citation_unverified" for w in result.warnings)
     # the judge read the check, and the evidence score follows the rule

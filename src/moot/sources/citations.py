@@ -17,7 +17,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from moot.judging.judge import ScoreAdjuster
 from moot.llm.structured import Problem
-from moot.schema import SourceCitation, SourceDocument, SourcePassage, SourcesSection
+from moot.schema import (
+    QualityWarning,
+    SourceCitation,
+    SourceDocument,
+    SourcePassage,
+    SourcesSection,
+)
 from moot.sources.library import Library
 from moot.sources.retrieval import reranker_name
 
@@ -168,6 +174,40 @@ def reask_problems(checks: Sequence[tuple[str, SourceCitation]], lang: str) -> l
         )
         for where, c in checks
         if c.status in UNVERIFIED
+    ]
+
+
+class ReaskOnce:
+    """The citation problems of one call's replies: those of its first checked reply
+    only, and only when the call re-asks rule problems at all (``reasks``), so a
+    citation that does not check out is sent back once and then kept (and penalised,
+    and listed by :func:`kept_warnings`), never re-asked again or stopping the run."""
+
+    def __init__(self, reasks: bool) -> None:
+        self.reasks = reasks
+        self.checked = 0
+
+    def __call__(self, checks: Sequence[tuple[str, SourceCitation]], lang: str) -> list[Problem]:
+        self.checked += 1
+        if not self.reasks or self.checked > 1:
+            return []
+        return reask_problems(checks, lang)
+
+
+def kept_warnings(
+    round_name: str, sides: Mapping[str, str], citations: Sequence[SourceCitation]
+) -> list[QualityWarning]:
+    """A warning per citation kept although it does not check out (``sides``: each
+    unit's position)."""
+    return [
+        QualityWarning(
+            round=round_name,
+            side=sides.get(c.unit),
+            code="citation_unverified",
+            where=f"{c.unit} {c.passage}".strip(),
+            message=f"{c.status}: {c.note}" if c.note else c.status,
+        )
+        for c in unverified(citations)
     ]
 
 

@@ -10,6 +10,7 @@ the re-ask and whether the rewrite fixed it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from moot.detectors.core import TurnIssue, check_turn
@@ -25,7 +26,7 @@ from moot.llm.schemas import output_spec
 from moot.llm.structured import Problem
 from moot.llm.types import Message
 from moot.schema import QualityWarning, SourceCitation
-from moot.sources.citations import check, items_of, penalise, reask_problems
+from moot.sources.citations import ReaskOnce, check, items_of, kept_warnings, penalise
 from moot.sources.library import Passage
 from moot.sources.retrieval import select
 from moot.text import join_sentences, sentences
@@ -75,18 +76,24 @@ class FreeformRounds:
         stance = debate.topic if self.two_sided else f"{debate.topic} {debate.name_of(position)}"
         return tuple(select(debate.sources, [stance, *(s.text for s in previous)], scaled))
 
-    def _sourced_check(self, reply: SpeechReply) -> list[Problem]:
-        """A citation that does not check out, as a rule problem (re-asked where rules
-        are). A speech's numbers are checked through its data points."""
-        library = self.debate.sources
-        if library is None or not isinstance(reply, SourcedSpeechReply):
-            return []
-        lang = self.debate.lang
-        found = [
-            (f"evidence[{k}]", check(library, "", item, "", lang))
-            for k, item in enumerate(items_of(library, reply.evidence), start=1)
-        ]
-        return reask_problems(found, lang)
+    def _sourced_check(self, position: str) -> Callable[[SpeechReply], list[Problem]]:
+        """A citation that does not check out, as a rule problem of the speech's first
+        checked reply (re-asked once where rules are). A speech's numbers are checked
+        through its data points."""
+        debate = self.debate
+        once = ReaskOnce(debate.profile_for(position).rule_reasks != 0)
+
+        def checked(reply: SpeechReply) -> list[Problem]:
+            library = debate.sources
+            if library is None or not isinstance(reply, SourcedSpeechReply):
+                return []
+            found = [
+                (f"evidence[{k}]", check(library, "", item, "", debate.lang))
+                for k, item in enumerate(items_of(library, reply.evidence), start=1)
+            ]
+            return once(found, debate.lang)
+
+        return checked
 
     def _check(self, round_number: int, position: str, text: str) -> list[TurnIssue]:
         """The per-turn detectors on a speech of ``round_number``, read against the
@@ -148,8 +155,9 @@ class FreeformRounds:
             Message("user", debate.render("speech", **values)),
         ]
         round_name = f"round_{round_number}"
+        check_citations = self._sourced_check(position)
         reply, _ = await debate.ask(
-            position, round_name, messages, reply_type, spec, check=self._sourced_check, data=data
+            position, round_name, messages, reply_type, spec, check=check_citations, data=data
         )
         text = join_sentences(list(reply.speech), debate.lang)
         issues = self._check(round_number, position, text)
@@ -167,7 +175,7 @@ class FreeformRounds:
                 [issue.flag.detector for issue in issues],
             )
             reply, _ = await debate.ask(
-                position, round_name, retry, reply_type, spec, check=self._sourced_check, data=data
+                position, round_name, retry, reply_type, spec, check=check_citations, data=data
             )
             text = join_sentences(list(reply.speech), debate.lang)
             still = self._check(round_number, position, text)
@@ -208,6 +216,9 @@ class FreeformRounds:
             self.speeches += spoken
             debate.progress["speeches"] = [s.model_dump() for s in self.speeches]
         debate.citations = [c for s in self.speeches for c in self.citations.get(s.id, [])]
+        debate.warnings += kept_warnings(
+            "speech", {s.id: s.side for s in self.speeches}, debate.citations
+        )
         for reask in self.reasks:
             debate.warnings.append(
                 QualityWarning(

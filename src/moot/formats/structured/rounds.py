@@ -37,7 +37,14 @@ from moot.llm.schemas import output_spec
 from moot.llm.structured import Problem
 from moot.llm.types import Message
 from moot.schema import SourceCitation
-from moot.sources.citations import check, evidence_text, items_of, penalise, reask_problems
+from moot.sources.citations import (
+    ReaskOnce,
+    check,
+    evidence_text,
+    items_of,
+    kept_warnings,
+    penalise,
+)
 from moot.sources.library import Library, Passage
 from moot.sources.retrieval import select
 from moot.text import join_sentences
@@ -159,6 +166,7 @@ class StructuredRounds:
         spec = debate.spec_for(position, output_spec(SourcedOpeningReply))
         count = spec.json_schema["properties"]["arguments"]
         data = OpeningCall(position, name, count["minItems"], count["maxItems"], passages)
+        once = ReaskOnce(debate.profile_for(position).rule_reasks != 0)
 
         def checked(reply: SourcedOpeningReply) -> list[Problem]:
             drafts = [
@@ -177,7 +185,7 @@ class StructuredRounds:
                 for n, a in enumerate(reply.arguments, start=1)
                 for k, item in enumerate(items_of(library, a.evidence), start=1)
             ]
-            return problems + reask_problems(found, lang)
+            return problems + once(found, lang)
 
         reply, _ = await debate.ask(
             position,
@@ -317,6 +325,9 @@ class StructuredRounds:
         )
         arguments = [a for own in openings for a in own]
         debate.citations = [c for a in arguments for c in self.citations.get(a.id, [])]
+        debate.warnings += kept_warnings(
+            "opening", {a.id: a.side for a in arguments}, debate.citations
+        )
         debate.progress["arguments"] = [a.model_dump() for a in arguments]
 
         exams = await debate.wave(
