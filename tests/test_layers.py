@@ -57,7 +57,15 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ("moot.debate", "moot.options", "moot.calibrate", "moot.result_schema"),
     ),
     ("formats", ("moot.formats.*",)),
-    ("sources", ("moot.sources.*",)),
+    (
+        "sources",
+        # documents read, indexed and cited (the verifier itself is a base module)
+        (
+            *("moot.sources", "moot.sources.readers", "moot.sources.passages"),
+            "moot.sources.library",
+            *("moot.sources.retrieval", "moot.sources.citations", "moot.sources.demo"),
+        ),
+    ),
     ("judging", ("moot.judging.*", "moot.agreement")),
     ("events", ("moot.events",)),
     ("llm", ("moot.llm.*", "moot.profiles")),
