@@ -1,6 +1,6 @@
-"""A stand-in for ``moot.sources.verify`` (the citation verifier another change
-adds), installed only while that module is missing, so the sources tests run on a
-tree without it; once the verifier is present the tests use the real one.
+"""A stand-in for ``moot.sources.verify`` and ``moot.sources.penalty`` (the citation
+verifier another change adds), installed only while the verifier is missing, so the
+sources tests run on a tree without it; once it is present they use the real one.
 
 The stand-in is deliberately plain: a quote is found when its whitespace- and
 case-normalised text occurs in the passage's, and every number of the claim must
@@ -38,8 +38,20 @@ def verify_citation(passage_text: str, quote: str, claim_text: str, lang: str) -
     return CitationCheck("verified", "")
 
 
+def penalised_evidence(score: float, checks: list[CitationCheck]) -> float:
+    """The verifier's penalty rule (2 points per unverified citation, at most 3 when
+    every citation is unverified, never below 1 nor above the score)."""
+    bad = sum(c.status in ("not_in_source", "number_mismatch") for c in checks)
+    if bad == 0:
+        return score
+    adjusted = score - 2 * bad
+    if bad == len(checks):
+        adjusted = min(adjusted, 3)
+    return min(score, max(1, adjusted))
+
+
 def install() -> bool:
-    """Register the stand-in when the real verifier is missing; True if it did."""
+    """Register the stand-ins when the real verifier is missing; True if it did."""
     try:
         importlib.import_module("moot.sources.verify")
     except ModuleNotFoundError:
@@ -47,5 +59,8 @@ def install() -> bool:
         module.CitationCheck = CitationCheck  # type: ignore[attr-defined]
         module.verify_citation = verify_citation  # type: ignore[attr-defined]
         sys.modules["moot.sources.verify"] = module
+        penalty = types.ModuleType("moot.sources.penalty")
+        penalty.penalised_evidence = penalised_evidence  # type: ignore[attr-defined]
+        sys.modules["moot.sources.penalty"] = penalty
         return True
     return False

@@ -187,7 +187,8 @@ def test_the_penalty_rule() -> None:
     assert penalised_evidence(8, [c("number_mismatch")]) == 3
     assert penalised_evidence(2, [c("not_in_source"), c("not_in_source")]) == 1
     assert penalised_evidence(8, [none]) == 8
-    assert penalised_evidence(8, [none, c("not_in_source")]) == 3
+    assert penalised_evidence(8, [none, c("not_in_source")]) == 6
+    assert penalised_evidence(8, [c("not_in_source"), c("number_mismatch")]) == 3
 
 
 HOSTILE = (

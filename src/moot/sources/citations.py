@@ -30,26 +30,26 @@ from moot.sources.retrieval import reranker_name
 NO_SOURCE = "none"
 """What a debater writes as the passage of reasoning with no source."""
 UNVERIFIED_PENALTY = 2
-"""Evidence points an argument loses per citation that does not check out."""
 ALL_UNVERIFIED_CAP = 3
-"""The most an argument scores on evidence when none of its citations checks out."""
 SCORE_FLOOR = 1
+"""The numbers of the verifier's penalty rule (``moot.sources.penalty``), as
+:data:`RULE` states it in the result."""
 UNVERIFIED = ("not_in_source", "number_mismatch")
 """The statuses of a citation that names a passage and does not check out."""
 
 RULE = {
     "en": (
         f"Each citation that does not check out (not_in_source, number_mismatch) takes"
-        f" {UNVERIFIED_PENALTY} points off the argument's evidence score; when none of"
-        f" an argument's citations checks out, its evidence score is at most"
-        f" {ALL_UNVERIFIED_CAP}; never below {SCORE_FLOOR}. Reasoning with no source"
-        f" (no_source) is labelled, not penalised."
+        f" {UNVERIFIED_PENALTY} points off the argument's evidence score; when every"
+        f" citation of an argument is unverified, its evidence score is at most"
+        f" {ALL_UNVERIFIED_CAP}; never below {SCORE_FLOOR}, never above the judge's."
+        f" Reasoning with no source (no_source) is labelled, not penalised."
     ),
     "zh": (
         f"每条未通过核验的引用（not_in_source、number_mismatch）从该论点的证据分中扣"
         f" {UNVERIFIED_PENALTY} 分；一个论点的引用全部未通过时，"
         f"证据分最多 {ALL_UNVERIFIED_CAP} 分；"
-        f"最低 {SCORE_FLOOR} 分。无来源的纯推理（no_source）只标注，不扣分。"
+        f"最低 {SCORE_FLOOR} 分，且不高于裁判所给分数。无来源的纯推理（no_source）只标注，不扣分。"
     ),
 }
 
@@ -212,15 +212,13 @@ def kept_warnings(
 
 
 def penalised_evidence(score: int, citations: Sequence[SourceCitation]) -> int:
-    """An argument's evidence score after the rule (:data:`RULE`)."""
-    bad = len(unverified(citations))
-    if bad == 0:
-        return score
-    adjusted = score - UNVERIFIED_PENALTY * bad
-    named = [c for c in citations if c.status != "no_source"]
-    if bad == len(named):
-        adjusted = min(adjusted, ALL_UNVERIFIED_CAP)
-    return min(score, max(SCORE_FLOOR, adjusted))
+    """An argument's evidence score after the unverified-citation rule of the citation
+    verifier (``moot.sources.penalty``; :data:`RULE` words it)."""
+    from moot.sources.penalty import penalised_evidence as rule
+    from moot.sources.verify import CitationCheck
+
+    checks = [CitationCheck(status=c.status, note=c.note) for c in citations]
+    return round(rule(score, checks))
 
 
 def penalise(by_unit: Mapping[str, Sequence[SourceCitation]]) -> ScoreAdjuster:

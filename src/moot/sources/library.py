@@ -225,8 +225,7 @@ def open_library(
         documents.append(_document(f"S{n}", path, title, sha, kind, passages))
         if on_progress is not None:
             on_progress(n, len(files), len(pending))
-    for sha, kind, title, passages in pending:
-        index.source_add(sha, kind, title, passages)
+    index.source_add_all(pending)  # one transaction
     return Library(documents, index, indexed=len(pending), reused=reused)
 
 

@@ -68,28 +68,17 @@ class SourceIndex(Database):
         self, sha256: str, kind: str, title: str, passages: Sequence[StoredPassage]
     ) -> None:
         """Index a document's passages under its hash (nothing when it is already)."""
+        self.source_add_all([(sha256, kind, title, passages)])
+
+    def source_add_all(
+        self, documents: Sequence[tuple[str, str, str, Sequence[StoredPassage]]]
+    ) -> None:
+        """Index ``(sha256, kind, title, passages)`` documents in one transaction (a
+        document already indexed is left as it is)."""
 
         def write(conn: sqlite3.Connection) -> None:
-            known = conn.execute(
-                "SELECT 1 FROM source_documents WHERE sha256 = ?", (sha256,)
-            ).fetchone()
-            if known is not None:
-                return
-            conn.execute(
-                "INSERT INTO source_documents (sha256, kind, title, passages, indexed_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (sha256, kind, title, len(passages), now()),
-            )
-            conn.executemany(
-                "INSERT INTO source_passages (sha256, number, text, page, line_start, line_end)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [(sha256, p.number, p.text, p.page, p.line_start, p.line_end) for p in passages],
-            )
-            conn.execute(
-                "INSERT INTO source_fts (rowid, text) SELECT id, text FROM source_passages"
-                " WHERE sha256 = ?",
-                (sha256,),
-            )
+            for sha256, kind, title, passages in documents:
+                _add(conn, sha256, kind, title, passages)
 
         self._write(write)
 
@@ -133,3 +122,30 @@ class SourceIndex(Database):
                 [(sha256, n, model, v) for n, v in vectors.items()],
             )
         )
+
+
+def _add(
+    conn: sqlite3.Connection,
+    sha256: str,
+    kind: str,
+    title: str,
+    passages: Sequence[StoredPassage],
+) -> None:
+    known = conn.execute("SELECT 1 FROM source_documents WHERE sha256 = ?", (sha256,)).fetchone()
+    if known is not None:
+        return
+    conn.execute(
+        "INSERT INTO source_documents (sha256, kind, title, passages, indexed_at)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (sha256, kind, title, len(passages), now()),
+    )
+    conn.executemany(
+        "INSERT INTO source_passages (sha256, number, text, page, line_start, line_end)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        [(sha256, p.number, p.text, p.page, p.line_start, p.line_end) for p in passages],
+    )
+    conn.execute(
+        "INSERT INTO source_fts (rowid, text) SELECT id, text FROM source_passages"
+        " WHERE sha256 = ?",
+        (sha256,),
+    )
