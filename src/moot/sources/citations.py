@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from moot.judging.judge import ScoreAdjuster
 from moot.llm.structured import Problem
 from moot.schema import (
+    CitationStatus,
     QualityWarning,
     SourceCitation,
     SourceDocument,
@@ -133,6 +134,7 @@ def evidence_text(items: Sequence[Cited], lang: str) -> str:
 
 def check(library: Library, unit: str, item: Cited, claim: str, lang: str) -> SourceCitation:
     """One evidence item checked against its passage."""
+    status: CitationStatus
     if not item.passage:
         status, note = "no_source", "reasoning only" if lang == "en" else "仅为推理"
     else:
@@ -151,7 +153,7 @@ def check(library: Library, unit: str, item: Cited, claim: str, lang: str) -> So
         source=item.source,
         passage=item.passage,
         quote=item.quote,
-        status=status,  # type: ignore[arg-type]
+        status=status,
         note=note,
     )
 
