@@ -91,7 +91,7 @@ def test_migrations_are_recorded_in_order_and_applied_once(tmp_path: Path) -> No
         "0002_judge_history",
         "0003_run_owner",
         "0004_call_structured_mode",
-        "0005_source_index",
+        "0006_source_index",
     ]
     with open_store(tmp_path) as store:
         first = store.migrations()
@@ -113,7 +113,7 @@ def test_reopening_applies_only_new_migrations(
         applied.append("0003")
         conn.execute("ALTER TABLE judge_history ADD COLUMN note TEXT")
 
-    extra = [("0006_note", add_column)]
+    extra = [("0007_note", add_column)]
     monkeypatch.setattr(migrations_module, "MIGRATIONS", [*store_module.MIGRATIONS, *extra])
     with open_store(tmp_path) as store:
         after = store.migrations()
@@ -126,8 +126,8 @@ def test_reopening_applies_only_new_migrations(
         "0002_judge_history",
         "0003_run_owner",
         "0004_call_structured_mode",
-        "0005_source_index",
-        "0006_note",
+        "0006_source_index",
+        "0007_note",
     ]
 
 
@@ -502,7 +502,7 @@ def test_a_database_from_an_older_version_gets_only_the_new_migrations(
         assert [name for name, _ in after][2:] == [
             "0003_run_owner",
             "0004_call_structured_mode",
-            "0005_source_index",
+            "0006_source_index",
         ]
         row = store.get_debate("old")
         assert row is not None
@@ -553,7 +553,7 @@ def _schema(path: Path) -> list[tuple[Any, ...]]:
 
 
 def _without_sources(schema: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
-    """A schema without the source index (``0005_source_index``, added after the
+    """A schema without the source index (``0006_source_index``, added after the
     single module): its tables, their FTS5 shadow tables and indexes."""
     return [row for row in schema if not str(row[2]).startswith("source_")]
 
@@ -567,7 +567,7 @@ def test_a_store_written_by_the_single_module_opens_unchanged(tmp_path: Path) ->
         # nothing re-applied; only the migrations added since are applied
         applied = store.migrations()
         assert applied[: len(migrations)] == migrations
-        assert [name for name, _ in applied[len(migrations) :]] == ["0005_source_index"]
+        assert [name for name, _ in applied[len(migrations) :]] == ["0006_source_index"]
         row = store.get_debate("old-run")
         assert row is not None
         assert (row.status, row.topic, row.calls) == ("done", "Should tea be free?", 1)

@@ -140,7 +140,7 @@ def _call_structured_mode(conn: sqlite3.Connection) -> None:
     )
 
 
-@migration("0005_source_index")
+@migration("0006_source_index")
 def _source_index(conn: sqlite3.Connection) -> None:
     """The index of the documents debates argue from (``--sources``), by content hash:
     each document once, its passages (looked up by hash and number), an FTS5 index of
