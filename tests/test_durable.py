@@ -226,7 +226,8 @@ def test_journal_records_every_call_with_its_validation() -> None:
     assert row is not None
     assert row.status == "done"
     # the stored configuration: the one options type, each role's model, the judges' record
-    assert set(row.config) == {"options", "models", "judge_accuracy"}
+    assert set(row.config) == {"options", "models", "judge_accuracy", "sources"}
+    assert row.config["sources"] == []  # no documents: nothing to check on resume
     assert row.config["options"]["seed"] == 2
     assert row.config["options"]["format"] == "structured"
     assert row.config["models"] == {

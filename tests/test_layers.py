@@ -1,8 +1,8 @@
 """The one-way layers of the README's "Architecture", checked on every module.
 
 From top to bottom: ``cli`` -> the ``moot`` package (the public API) -> ``view`` ->
-``report`` -> format runs -> the engine -> ``formats`` -> ``judging`` -> events ->
-``llm`` -> ``store`` and ``schema`` -> ``detectors`` -> a base of leaf utilities. A
+``report`` -> format runs -> the engine -> ``formats`` -> ``sources`` -> ``judging`` ->
+events -> ``llm`` -> ``store`` and ``schema`` -> ``detectors`` -> a base of leaf utilities. A
 module imports only its own layer and the layers below it; every module is placed in
 the first layer that names it, and a module in no layer fails the test. A format
 package spans layers: its ``commands`` are in the cli layer, its ``html`` view in the
@@ -57,6 +57,15 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ("moot.debate", "moot.options", "moot.calibrate", "moot.result_schema", "moot.trust"),
     ),
     ("formats", ("moot.formats.*",)),
+    (
+        "sources",
+        # documents read, indexed and cited (the verifier itself is a base module)
+        (
+            *("moot.sources", "moot.sources.readers", "moot.sources.passages"),
+            "moot.sources.library",
+            *("moot.sources.retrieval", "moot.sources.citations", "moot.sources.demo"),
+        ),
+    ),
     ("judging", ("moot.judging.*", "moot.agreement")),
     ("events", ("moot.events",)),
     ("llm", ("moot.llm.*", "moot.profiles")),
@@ -69,7 +78,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             *("moot.files", "moot.stats", "moot.demo_text", "moot.prompts.*", "moot.briefing"),
             *("moot.terminal", "moot.safe_json", "moot.numerals", "moot.usable", "moot.version"),
             # the citation verifier: pure text and number checks
-            *("moot.sources", "moot.sources.verify", "moot.sources.normalize"),
+            *("moot.sources.verify", "moot.sources.normalize"),
             *("moot.sources.numbers", "moot.sources.penalty"),
         ),
     ),
@@ -510,7 +519,8 @@ def test_the_readme_states_the_layers() -> None:
     text = " ".join(README.read_text(encoding="utf-8").split())
     assert (
         "`cli` -> the `moot` package (the public API) -> `view` -> `report` -> format runs"
-        " -> the engine (`debate`, `options`, `calibrate`, `trust`) -> `formats` -> `judging` ->"
+        " -> the engine (`debate`, `options`, `calibrate`, `trust`) -> `formats` -> `sources` ->"
+        " `judging` ->"
         " events -> `llm` -> `store` and `schema` -> `detectors` -> the base"
     ) in text
     assert "tests/test_layers.py" in text

@@ -34,8 +34,8 @@ from typing import Any, cast
 
 from moot.detectors.core import run_detectors
 from moot.errors import BudgetExceeded, ConfigError
-from moot.events import Listener, OptionAdvice, RunStored, deliver
-from moot.formats import get_format
+from moot.events import Listener, OptionAdvice, RunStored, SourcesIndexed, deliver
+from moot.formats import formats, get_format
 from moot.formats.base import Debate, DebateSettings, Format, Record, mirrored, swap_roles
 from moot.formats.fields import output_fields
 from moot.i18n import labels
@@ -64,6 +64,8 @@ from moot.schema import (
     SwapCheck,
     UsageReport,
 )
+from moot.sources.citations import section as sources_section
+from moot.sources.library import Library, changed_documents, open_library
 from moot.store import Store
 from moot.trust import with_trust
 from moot.validation import RUN_ID, check_name, check_text
@@ -148,6 +150,12 @@ def plan_run(topic: str, options: RunOptions, models: Mapping[str, str] | None =
     fmt = get_format(options.format)
     options = options.replace(format_options=fmt.stored_options(options.format_options))
     positions = fmt.positions(options.sides, options.lang)
+    if options.sources and fmt.source_tokens is None:
+        able = [f.name for f in formats() if f.source_tokens is not None]
+        raise ConfigError(
+            f"the {fmt.name} format does not argue from documents (--sources) yet;"
+            f" formats that do: {', '.join(able)}"
+        )
     notes = fmt.check_options(dict(options.format_options), len(positions))
     judges = select_profiles(list(options.panel), options.panel_profiles) if options.panel else []
     refs: dict[str, ModelRef]
@@ -188,6 +196,8 @@ class _Run:
     judge_accuracy: dict[str, list[int]] = field(default_factory=dict)
     """Each panel judge's (hits, debates) when the run started, so a resume weighs the
     judges exactly as the first run did."""
+    library: Library | None = None
+    """The documents of ``--sources``, read and indexed before the run."""
 
     @property
     def options(self) -> RunOptions:
@@ -295,6 +305,7 @@ class _Run:
             store=self.store,
             run_id=self.debate_id,
             cache_policy=options.cache,
+            sources=self.library,
         )
         started = time.perf_counter()
         try:
@@ -316,6 +327,9 @@ class _Run:
             usage=self._usage(meter, started),
             profiles={role: ProfileReport(**dataclasses.asdict(p)) for role, p in profiles.items()},
             swap=swap,
+            sources=None
+            if self.library is None
+            else sources_section(self.library, debate.citations, settings.lang),
             payload={plan.format.name: record.payload.model_dump(mode="json")},
         )
         result = result.model_copy(update={"detectors": detect(plan.format, result)})
@@ -370,6 +384,7 @@ class _Run:
             run_id=first.run_id,
             cache_policy=first.cache_policy,
             recalls=first.recalls,
+            sources=first.sources,
         )
         other = await first.format.run(swapped)
         one = verdict_leader(record.judgement, record.panel)
@@ -454,12 +469,30 @@ def _failure_text(exc: BaseException, status: str, round_name: str) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
-def _stored_config(plan: Plan, judge_accuracy: Mapping[str, list[int]]) -> dict[str, Any]:
+def _stored_config(
+    plan: Plan, judge_accuracy: Mapping[str, list[int]], library: Library | None
+) -> dict[str, Any]:
     return {
         "options": plan.options.as_json(),
         "models": {role: b.spec for role, b in plan.backends.items()},
         "judge_accuracy": dict(judge_accuracy),
+        "sources": library.hashes() if library is not None else [],
     }
+
+
+def _library(
+    paths: tuple[str, ...], store: Store | None, on_event: Listener | None
+) -> Library | None:
+    """The documents of ``--sources``, read, checked and indexed (in the run store when
+    there is one, else in memory) before any model call; None without them."""
+    if not paths:
+        return None
+    index = store if store is not None else Store(":memory:")
+
+    def progress(done: int, total: int, indexed: int) -> None:
+        deliver(on_event, SourcesIndexed(done, total, indexed))
+
+    return open_library(paths, index, progress)
 
 
 async def arun_debate(
@@ -501,6 +534,7 @@ async def arun_debate(
         [b.spec for b in plan.backends.values()]
     )
     run = _Run(plan, on_event, prices=prices or PriceTable())
+    run.library = _library(plan.options.sources, store, on_event)
     if store is not None and debate_id is not None:
         run.judge_accuracy = {
             p.name: list(
@@ -512,7 +546,7 @@ async def arun_debate(
             debate_id,
             topic=plan.topic,
             format=plan.format.name,
-            config=_stored_config(plan, run.judge_accuracy),
+            config=_stored_config(plan, run.judge_accuracy, run.library),
             models={role: b.spec for role, b in plan.backends.items()},
         )
         run.store, run.debate_id = store, debate_id
@@ -561,10 +595,18 @@ async def aresume_debate(
     Budget(max_cost=options.max_cost, prices=prices).require_prices(
         [b.spec for b in plan.backends.values()]
     )
+    kept = list(stored.get("sources") or [])
+    changes = changed_documents(kept)
+    if changes:
+        raise ConfigError(
+            f"run {debate_id!r} argued from documents that changed; it cannot be resumed"
+            " on other evidence (start a new run): " + "; ".join(changes)
+        )
     store.claim(debate_id, force=force)  # before changing anything of a run we may not own
+    library = _library(tuple(e["path"] for e in kept), store, on_event)
     accuracy = {k: list(v) for k, v in dict(stored.get("judge_accuracy") or {}).items()}
     if overrides:
-        store.update_config(debate_id, _stored_config(plan, accuracy))
+        store.update_config(debate_id, _stored_config(plan, accuracy, library))
     run = _Run(
         plan,
         on_event,
@@ -574,6 +616,7 @@ async def aresume_debate(
         used_tokens=row.prompt_tokens + row.completion_tokens,
         used_cost=row.cost_usd,
         judge_accuracy=accuracy,
+        library=library,
     )
     return await run.execute()
 

@@ -40,8 +40,19 @@ class RoundStarted:
     round: str
 
 
+@dataclass(frozen=True)
+class SourcesIndexed:
+    """Progress of reading the documents of ``--sources``: ``done`` of ``total`` read,
+    ``indexed`` of them new to the index (the others were found by their hash)."""
+
+    done: int
+    total: int
+    indexed: int
+
+
 Event = (
     RunStored
+    | SourcesIndexed
     | OptionAdvice
     | RoundStarted
     | CallStarted
@@ -63,6 +74,7 @@ __all__ = [
     "Retrying",
     "RoundStarted",
     "RunStored",
+    "SourcesIndexed",
     "Validated",
     "deliver",
 ]

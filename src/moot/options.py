@@ -64,13 +64,15 @@ class RunOptions:
     calibration: CalibrationMethod = "zscore"
     topic_type: TopicType | None = None
     swap_sides: bool = False
+    sources: tuple[str, ...] = ()
+    """Documents (files or folders) the debaters argue from (``--sources``)."""
 
     def replace(self, **changes: Any) -> RunOptions:
         """These options with ``changes``; an unknown option is a ``ConfigError``."""
         unknown = sorted(set(changes) - {f.name for f in dataclasses.fields(self)})
         if unknown:
             raise ConfigError(f"unknown option(s): {', '.join(unknown)}")
-        for key in ("sides", "panel", "judge_models"):
+        for key in ("sides", "panel", "judge_models", "sources"):
             if key in changes and changes[key] is not None:
                 changes[key] = tuple(changes[key])
         return dataclasses.replace(self, **changes)
@@ -156,7 +158,7 @@ class RunOptions:
                 for name, p in cast(Mapping[str, Any], values.get("panel_profiles", {})).items()
             }
             values["panel_profiles"] = profiles
-            for key in ("sides", "panel", "judge_models"):
+            for key in ("sides", "panel", "judge_models", "sources"):
                 values[key] = tuple(values.get(key) or ())
             values["format_options"] = dict(values.get("format_options") or {})
             return cls(**values)

@@ -29,6 +29,7 @@ from moot.events import (
     Retrying,
     RoundStarted,
     RunStored,
+    SourcesIndexed,
 )
 from moot.safe_text import one_line
 
@@ -153,6 +154,14 @@ class Progress:
         if isinstance(event, RunStored):
             ident = one_line(event.debate_id)
             return f"run id: {ident}  (resume with: moot resume {ident})"
+        if isinstance(event, SourcesIndexed):
+            every = max(1, event.total // 20)
+            if event.done == event.total or event.done % every == 0:
+                return (
+                    f"sources: {event.done}/{event.total} documents read"
+                    f" ({event.indexed} newly indexed)"
+                )
+            return None
         if isinstance(event, RoundStarted):
             self.round = one_line(event.round)
             return f"round: {self.round}"

@@ -224,6 +224,54 @@ class Trust(_Frozen):
     reasons: list[TrustReason]
 
 
+CitationStatus = Literal["verified", "not_in_source", "number_mismatch", "no_source"]
+
+
+class SourceDocument(_Frozen):
+    """A document the debate argued from (``--sources``): its id (``S1``), where it
+    was read, its title, the SHA-256 of its bytes and how many passages it holds."""
+
+    id: str
+    path: str
+    title: str
+    sha256: str
+    passages: int
+
+
+class SourceCitation(_Frozen):
+    """One evidence item of a judged unit, as code checked it before the judge read
+    the debate: the passage it names (``S1:p14``; empty for reasoning with no
+    source), the quoted words, and the verifier's status and note."""
+
+    unit: str
+    source: str
+    passage: str
+    quote: str
+    status: CitationStatus
+    note: str
+
+
+class SourcePassage(_Frozen):
+    """The text of a cited passage, kept so a report shows a quote in its context."""
+
+    id: str
+    where: str
+    text: str
+
+
+class SourcesSection(_Frozen):
+    """The documents a debate argued from and every citation's check (``--sources``);
+    ``rule`` is the published penalty an unverified citation costs on the evidence
+    dimension, ``reranker`` the sentence encoder that ranked passages (None: FTS5
+    alone)."""
+
+    documents: list[SourceDocument]
+    citations: list[SourceCitation]
+    passages: list[SourcePassage] = Field(default_factory=list)
+    rule: str = ""
+    reranker: str | None = None
+
+
 class DebateResult(_Frozen):
     """The full, versioned result of a debate of any format."""
 
@@ -244,6 +292,8 @@ class DebateResult(_Frozen):
     trust: Trust | None = None
     """The trust verdict (``moot.trust``); None in results stored before it existed,
     whose readers compute it on read."""
+    sources: SourcesSection | None = None
+    """The documents argued from and the citations' checks; None without ``--sources``."""
     payload: dict[str, Any]
     """``{format name: the format's payload}`` (e.g. the structured format's
     arguments, cross-examinations and closings)."""

@@ -52,7 +52,12 @@ def _debate(p: Mapping[str, Any], flags: Mapping[str, Any]) -> dict[str, Any]:
 
     fmt = get_format(p["debate_format"])
     extra = run_format_options(fmt, formats(), flags, p["format_option"] or ())
-    return {"format": fmt.name, "sides": split_sides(p["sides"]), "format_options": extra}
+    return {
+        "format": fmt.name,
+        "sides": split_sides(p["sides"]),
+        "format_options": extra,
+        "sources": tuple(str(path) for path in p["sources"] or ()),
+    }
 
 
 def _models(p: Mapping[str, Any]) -> dict[str, Any]:
@@ -101,6 +106,14 @@ def run(
         typer.Option(
             help="A format option KEY=VALUE (the value as JSON, else text), e.g. claims=2,"
             " similarity=0.85, voters=7; repeatable."
+        ),
+    ] = None,
+    sources: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--sources",
+            help="A document or folder of documents (.txt, .md, .html, .pdf, .csv) the"
+            " debaters argue from and cite; repeatable. See docs/sources.md.",
         ),
     ] = None,
     model: Annotated[

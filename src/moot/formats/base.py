@@ -66,7 +66,16 @@ from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
 from moot.llm.waves import gather_wave
 from moot.profiles import PROFILES, STANDARD, ModelProfile
 from moot.prompts import render
-from moot.schema import DebateResult, Judgement, Lang, Panel, Position, QualityWarning
+from moot.schema import (
+    DebateResult,
+    Judgement,
+    Lang,
+    Panel,
+    Position,
+    QualityWarning,
+    SourceCitation,
+)
+from moot.sources.library import Library
 from moot.store import Store
 
 T = TypeVar("T")
@@ -215,6 +224,11 @@ class Debate:
     recalls: dict[str, int] = field(default_factory=dict)
     """How often this execution of the run recalled each key (shared with its swap
     rerun), so that each recall finds what the same recall found before a resume."""
+    sources: Library | None = None
+    """The documents the debaters argue from (``--sources``); None without them."""
+    citations: list[SourceCitation] = field(default_factory=list)
+    """Every evidence item's check, in the order of the judged units (the format
+    fills it before the judge reads the debate; the result's ``sources`` section)."""
     _pending: dict[tuple[str, str], list[QualityWarning]] = field(default_factory=dict)
 
     @property
@@ -540,6 +554,10 @@ class Format(ABC):
     fields: ClassVar[tuple[FormatOption, ...]] = ()
     """The format's own options (``RunOptions.format_options``) and the ``moot run``
     flags that set them, declared once (see :mod:`moot.formats.fields`)."""
+    source_tokens: ClassVar[int | None] = None
+    """The token budget of the passages one call of a side is given from the
+    documents of ``--sources``; None: the format does not argue from documents and
+    refuses ``--sources``."""
     side_names: ClassVar[tuple[str, str] | None] = None
     """What ``--pro-model`` and ``--con-model`` mean in a format whose two positions
     are not pro and con (market: bull and bear), for their help text."""

@@ -19,10 +19,11 @@ from moot.errors import ConfigError
 
 LANGS = ("en", "zh")
 
-# The fence around what users and debaters wrote, in the judge's prompt. Any value
-# interpolated into any prompt has its look-alikes defused (``<debate>`` becomes
-# ``‹debate›``), so no text can close the fence and speak outside it.
-_FENCE_TAG = re.compile(r"<(\s*/?\s*debate\s*)>", re.IGNORECASE)
+# The fences around what users and debaters wrote (``<debate>``, in the judge's
+# prompt) and around the passages of the user's documents (``<documents>``, in the
+# debaters'). Any value interpolated into any prompt has its look-alikes defused
+# (``<debate>`` becomes ``‹debate›``), so no text can close a fence and speak outside it.
+_FENCE_TAG = re.compile(r"<(\s*/?\s*(?:debate|documents)\s*)>", re.IGNORECASE)
 
 
 def _defuse(value: Any) -> Any:

@@ -9,6 +9,7 @@ import jinja2
 
 from moot import i18n
 from moot.report.escape import markdown_environment
+from moot.report.sources import briefing_sections as sources_sections
 from moot.report.verdict import RunInfo, header_items, verdict_text
 from moot.schema import DebateResult, QualityWarning
 
@@ -65,7 +66,7 @@ def to_markdown(result: DebateResult, run: RunInfo | None = None) -> str:
         header=header_items(result, labels, run),
         names=names,
         role_names=role_names(result, labels),
-        sections=get_format(result.format).briefing(result, labels),
+        sections=[*get_format(result.format).briefing(result, labels), *sources_sections(result)],
         usage_line=usage_line,
         warning_groups=group_warnings(result.warnings, labels, names),
         lead_judge=lead_judge(result),

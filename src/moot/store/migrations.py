@@ -161,6 +161,53 @@ def _calls_in_flight(conn: sqlite3.Connection) -> None:
     )
 
 
+@migration("0006_source_index")
+def _source_index(conn: sqlite3.Connection) -> None:
+    """The index of the documents debates argue from (``--sources``), by content hash:
+    each document once, its passages (looked up by hash and number), an FTS5 index of
+    their text (trigram tokens, so Chinese is found too; external content, so the text
+    is stored once), and the sentence vectors of passages once a reranking computed
+    them."""
+    _execute(
+        conn,
+        """
+            CREATE TABLE source_documents (
+                sha256      TEXT PRIMARY KEY,
+                kind        TEXT NOT NULL,
+                title       TEXT NOT NULL,
+                passages    INTEGER NOT NULL,
+                indexed_at  TEXT NOT NULL
+            )
+        """,
+        """
+            CREATE TABLE source_passages (
+                id          INTEGER PRIMARY KEY,
+                sha256      TEXT NOT NULL REFERENCES source_documents (sha256),
+                number      INTEGER NOT NULL,
+                text        TEXT NOT NULL,
+                page        INTEGER,
+                line_start  INTEGER,
+                line_end    INTEGER,
+                UNIQUE (sha256, number)
+            )
+        """,
+        """
+            CREATE VIRTUAL TABLE source_fts USING fts5(
+                text, content = 'source_passages', content_rowid = 'id', tokenize = 'trigram'
+            )
+        """,
+        """
+            CREATE TABLE source_vectors (
+                sha256  TEXT NOT NULL,
+                number  INTEGER NOT NULL,
+                model   TEXT NOT NULL,
+                vector  BLOB NOT NULL,
+                PRIMARY KEY (sha256, number, model)
+            )
+        """,
+    )
+
+
 # -- applying them ----------------------------------------------------------------
 
 

@@ -12,9 +12,10 @@ from moot.store.journal import CallJournal
 from moot.store.judge_history import JudgeHistory
 from moot.store.migrations import applied, check_known, migrate
 from moot.store.runs import Runs
+from moot.store.sources import SourceIndex
 
 
-class Store(Runs, CallJournal, CallsInFlight, ResponseCache, JudgeHistory):
+class Store(Runs, CallJournal, CallsInFlight, ResponseCache, JudgeHistory, SourceIndex):
     """A connection to the moot database; opens (and creates or migrates) it at once.
 
     Thread-safe: one connection, one lock. Use as a context manager or call ``close``.

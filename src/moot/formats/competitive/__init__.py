@@ -60,6 +60,8 @@ class CompetitiveFormat(Format):
     payload_type = CompetitivePayload
     prompts = "moot.formats.competitive"
     fields = FIELDS
+    source_tokens = 1000
+    """The documents of ``--sources`` feed the rehearsal (the prepared material)."""
     command_modules = ("moot.formats.competitive.commands",)
     html_view = "moot.formats.competitive.html:CompetitiveView"
 

@@ -36,6 +36,8 @@ from moot.formats.competitive.replies import (
 from moot.formats.competitive.trees import RehearsalClaim, RehearsalNode, RehearsalTree, grow
 from moot.formats.competitive.trees.sides import SIDES, Side
 from moot.llm.types import Message
+from moot.sources.library import Passage
+from moot.sources.retrieval import select
 
 CACHE_VERSION = "rehearsal-tree/1"
 TEMPLATES = ("rehearsal_system", "rehearsal_claims", "rehearsal_expand")
@@ -112,6 +114,8 @@ class Rehearsal:
                     options.branching,
                     options.depth,
                     _templates_digest(debate.lang),
+                    # a tree prepared from documents is kept under their hashes
+                    [d.sha256 for d in debate.sources.documents] if debate.sources else [],
                 ],
                 ensure_ascii=False,
             )
@@ -146,12 +150,23 @@ class Rehearsal:
             Message("user", debate.render(prompt, **common, **values)),
         ]
 
+    def _passages(self, side: Side) -> tuple[Passage, ...]:
+        """The passages of the documents most relevant to ``side``'s case, within the
+        format's budget (none without ``--sources``)."""
+        debate = self.debate
+        budget = debate.format.source_tokens
+        if debate.sources is None or budget is None:
+            return ()
+        stance = debate.render("rehearsal_stance", side=side, topic=debate.topic)
+        return tuple(select(debate.sources, [stance], budget))
+
     async def _claims(self, preparation: Preparation, side: Side) -> None:
         debate, count = self.debate, self.options.claims
+        passages = self._passages(side)
         reply, _ = await debate.ask(
             preparation.role,
             "rehearsal",
-            self._messages("rehearsal_claims", side=side, count=count),
+            self._messages("rehearsal_claims", side=side, count=count, passages=passages),
             RehearsalClaimsReply,
             claims_spec(debate.profile_for(preparation.role), debate.lang, count),
             data=ClaimsCall(side, count),

@@ -16,7 +16,7 @@ from moot.formats.base import Debate, Format, Record, as_sent, speech_transcript
 from moot.formats.fields import FormatOption
 from moot.formats.freeform.labels import LABELS
 from moot.formats.freeform.payload import STANDINGS, FreeformPayload
-from moot.formats.freeform.replies import SpeechReply, speech_spec
+from moot.formats.freeform.replies import SourcedSpeechReply, SpeechReply, speech_spec
 from moot.formats.freeform.rounds import FreeformRounds
 from moot.i18n import in_language
 from moot.judging.judge import judge_spec
@@ -55,6 +55,7 @@ class FreeformFormat(Format):
     payload_type = FreeformPayload
     prompts = "moot.formats.freeform"
     html_view = "moot.formats.freeform.html:FreeformView"
+    source_tokens = 800
 
     @staticmethod
     def rounds(options: Mapping[str, Any]) -> int:
@@ -80,7 +81,8 @@ class FreeformFormat(Format):
         others. The judge reads each position's speeches together, in round order."""
         base = output_spec(SpeechReply)
         rounds = range(1, DEFAULT_ROUNDS + 1)
-        specs = [speech_spec(base, [])]
+        sourced = output_spec(SourcedSpeechReply)
+        specs = [speech_spec(base, []), speech_spec(sourced, []), speech_spec(sourced, ["CON-R1"])]
         for n in rounds[:-1]:
             specs += [speech_spec(base, [f"{prefix}-R{n}"]) for prefix in ("PRO", "CON")]
         specs += [speech_spec(base, [f"{p}-R1" for p in "BCDEF"[:n]]) for n in range(1, 6)]

@@ -13,11 +13,13 @@ from typing import Final
 
 from moot.demo_text import Weaver
 from moot.errors import BackendError
-from moot.formats.freeform.replies import SpeechReply
+from moot.formats.freeform.replies import SourcedSpeechReply, SpeechReply
 from moot.formats.freeform.rounds import SpeechCall
 from moot.judging import demo as judge_demo
 from moot.judging.demo import JudgePhrases, register_judge_phrases
 from moot.llm.scripted import DemoRequest, register_demo_writer
+from moot.sources.citations import QUOTE_CHARS
+from moot.sources.demo import demo_citation
 
 
 @dataclass(frozen=True)
@@ -135,7 +137,7 @@ _CODES: Final = ((0, 0, 0), (0, 1, 1), (1, 0, 1), (1, 1, 0))
 close, by turn: any two codes differ in two places."""
 
 
-def speech(request: DemoRequest) -> SpeechReply:
+def speech(request: DemoRequest) -> SpeechReply | SourcedSpeechReply:
     data = request.context.data
     if not isinstance(data, SpeechCall):
         raise BackendError("scripted:demo: the speech call carries no SpeechCall")
@@ -175,6 +177,13 @@ def speech(request: DemoRequest) -> SpeechReply:
     if answered:
         sentences.append(p.answer[answer_at % len(p.answer)].format(ids=", ".join(answered)))
     sentences.append(p.close[close_at % len(p.close)])
+    if data.passages:
+        cited = data.passages[(data.round - 1) % len(data.passages)]
+        return SourcedSpeechReply(
+            responds_to=answered,
+            speech=sentences[: data.max_sentences],
+            evidence=[demo_citation(cited, QUOTE_CHARS)],
+        )
     return SpeechReply(responds_to=answered, speech=sentences[: data.max_sentences])
 
 

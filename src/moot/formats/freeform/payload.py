@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
+
+from moot.sources.citations import Cited
 
 STANDINGS = ("STRONG", "MIXED", "WEAK", "UNCERTAIN")
 """How a speech held up by the end of the debate (best, partial, worst, uncertain)."""
@@ -21,6 +23,9 @@ class Speech(_Frozen):
     round: int
     text: str
     responds_to: list[str]
+    citations: list[Cited] = Field(default_factory=list)
+    """In a debate over documents (``--sources``): the passages the speech cites and
+    the words it quotes (empty otherwise)."""
 
 
 class DetectorReask(_Frozen):

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from moot.llm.schemas import enum_items
 from moot.llm.types import OutputSpec
+from moot.sources.citations import MAX_CITATIONS, EvidenceDraft
 
 Sentence = Annotated[str, StringConstraints(min_length=2, max_length=220)]
 
@@ -18,6 +19,12 @@ class SpeechReply(BaseModel):
 
     responds_to: list[Annotated[str, StringConstraints(max_length=16)]] = Field(max_length=6)
     speech: list[Sentence] = Field(min_length=2, max_length=8)
+
+
+class SourcedSpeechReply(SpeechReply):
+    """A speech in a debate over documents (``--sources``): it cites them."""
+
+    evidence: list[EvidenceDraft] = Field(min_length=1, max_length=MAX_CITATIONS)
 
 
 def speech_spec(base: OutputSpec, previous_ids: list[str]) -> OutputSpec:

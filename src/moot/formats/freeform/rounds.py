@@ -10,6 +10,7 @@ the re-ask and whether the rewrite fixed it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from moot.detectors.core import TurnIssue, check_turn
@@ -17,13 +18,17 @@ from moot.detectors.transcript import Transcript, Turn
 from moot.formats.base import Debate, Record, first_wave_with_classification
 from moot.formats.common.stances import stances as common_stances
 from moot.formats.freeform.payload import STANDINGS, DetectorReask, FreeformPayload, Speech
-from moot.formats.freeform.replies import SpeechReply, speech_spec
+from moot.formats.freeform.replies import SourcedSpeechReply, SpeechReply, speech_spec
 from moot.i18n import labels
 from moot.judging.judge import JudgedUnit
 from moot.judging.rubric import GENERAL
 from moot.llm.schemas import output_spec
+from moot.llm.structured import Problem
 from moot.llm.types import Message
-from moot.schema import QualityWarning
+from moot.schema import QualityWarning, SourceCitation
+from moot.sources.citations import ReaskOnce, check, items_of, kept_warnings, penalise
+from moot.sources.library import Passage
+from moot.sources.retrieval import select
 from moot.text import join_sentences, sentences
 
 
@@ -39,6 +44,8 @@ class SpeechCall:
     own: tuple[Speech, ...]
     min_sentences: int
     max_sentences: int
+    passages: tuple[Passage, ...] = ()
+    """The passages of the documents the speaker argues from (``--sources``)."""
 
 
 def stances(debate: Debate) -> dict[str, str]:
@@ -55,6 +62,38 @@ class FreeformRounds:
         self.two_sided = debate.position_keys() == ["pro", "con"]
         self.speeches: list[Speech] = []
         self.reasks: list[DetectorReask] = []
+        self.citations: dict[str, list[SourceCitation]] = {}
+        """Each speech's checked citations (a debate over documents)."""
+
+    def _passages(self, position: str, previous: tuple[Speech, ...]) -> tuple[Passage, ...]:
+        """The passages most relevant to the position and the speeches it answers,
+        within the format's budget scaled by the speaker's profile."""
+        debate = self.debate
+        budget = debate.format.source_tokens
+        if debate.sources is None or budget is None:
+            return ()
+        scaled = int(budget * min(1.0, debate.settings.profile(position).chars))
+        stance = debate.topic if self.two_sided else f"{debate.topic} {debate.name_of(position)}"
+        return tuple(select(debate.sources, [stance, *(s.text for s in previous)], scaled))
+
+    def _sourced_check(self, position: str) -> Callable[[SpeechReply], list[Problem]]:
+        """A citation that does not check out, as a rule problem of the speech's first
+        checked reply (re-asked once where rules are). A speech's numbers are checked
+        through its data points."""
+        debate = self.debate
+        once = ReaskOnce(debate.profile_for(position).rule_reasks != 0)
+
+        def checked(reply: SpeechReply) -> list[Problem]:
+            library = debate.sources
+            if library is None or not isinstance(reply, SourcedSpeechReply):
+                return []
+            found = [
+                (f"evidence[{k}]", check(library, "", item, "", debate.lang))
+                for k, item in enumerate(items_of(library, reply.evidence), start=1)
+            ]
+            return once(found, debate.lang)
+
+        return checked
 
     def _check(self, round_number: int, position: str, text: str) -> list[TurnIssue]:
         """The per-turn detectors on a speech of ``round_number``, read against the
@@ -79,6 +118,12 @@ class FreeformRounds:
         spec = debate.spec_for(
             position, speech_spec(output_spec(SpeechReply), [s.id for s in previous])
         )
+        passages = self._passages(position, previous)
+        reply_type: type[SpeechReply] = SourcedSpeechReply if passages else SpeechReply
+        if passages:
+            spec = debate.spec_for(
+                position, speech_spec(output_spec(SourcedSpeechReply), [s.id for s in previous])
+            )
         count = spec.json_schema["properties"]["speech"]
         data = SpeechCall(
             position,
@@ -89,6 +134,7 @@ class FreeformRounds:
             own,
             count["minItems"],
             count["maxItems"],
+            passages,
         )
         values = {
             "side": position,
@@ -102,13 +148,17 @@ class FreeformRounds:
             "names": {p.key: p.name for p in debate.positions},
             "min_sentences": data.min_sentences,
             "max_sentences": data.max_sentences,
+            "passages": passages,
         }
         messages = [
             Message("system", debate.render("debater_system", **values)),
             Message("user", debate.render("speech", **values)),
         ]
         round_name = f"round_{round_number}"
-        reply, _ = await debate.ask(position, round_name, messages, SpeechReply, spec, data=data)
+        check_citations = self._sourced_check(position)
+        reply, _ = await debate.ask(
+            position, round_name, messages, reply_type, spec, check=check_citations, data=data
+        )
         text = join_sentences(list(reply.speech), debate.lang)
         issues = self._check(round_number, position, text)
         if issues:
@@ -124,7 +174,9 @@ class FreeformRounds:
                 reasons,
                 [issue.flag.detector for issue in issues],
             )
-            reply, _ = await debate.ask(position, round_name, retry, SpeechReply, spec, data=data)
+            reply, _ = await debate.ask(
+                position, round_name, retry, reply_type, spec, check=check_citations, data=data
+            )
             text = join_sentences(list(reply.speech), debate.lang)
             still = self._check(round_number, position, text)
             detectors: list[str] = [issue.flag.detector for issue in issues]
@@ -137,12 +189,19 @@ class FreeformRounds:
                 )
             )
         answered = [i.upper() for i in reply.responds_to if i.upper() in {s.id for s in previous}]
+        items = []
+        if debate.sources is not None and isinstance(reply, SourcedSpeechReply):
+            items = items_of(debate.sources, reply.evidence)
+            self.citations[speech_id] = [
+                check(debate.sources, speech_id, item, "", debate.lang) for item in items
+            ]
         return Speech(
             id=speech_id,
             side=position,
             round=round_number,
             text=text,
             responds_to=list(dict.fromkeys(answered)),
+            citations=items,
         )
 
     async def run(self) -> Record:
@@ -156,6 +215,10 @@ class FreeformRounds:
                 spoken = await debate.wave(f"round_{n}", calls)
             self.speeches += spoken
             debate.progress["speeches"] = [s.model_dump() for s in self.speeches]
+        debate.citations = [c for s in self.speeches for c in self.citations.get(s.id, [])]
+        debate.warnings += kept_warnings(
+            "speech", {s.id: s.side for s in self.speeches}, debate.citations
+        )
         for reask in self.reasks:
             debate.warnings.append(
                 QualityWarning(
@@ -186,6 +249,7 @@ class FreeformRounds:
             rounds=self.rounds,
             speeches=sorted(self.speeches, key=lambda s: (s.round, rank[s.side])),
             names={p.key: p.name for p in debate.positions},
+            citations=self.citations,
         )
         judgement, panel = await debate.judge(
             units,
@@ -194,6 +258,7 @@ class FreeformRounds:
             standings=STANDINGS,
             order=order,
             unit=labels(debate.lang)["unit.speech"],
+            adjust=penalise(self.citations) if debate.sources is not None else None,
         )
         payload = FreeformPayload(
             rounds=self.rounds, speeches=self.speeches, detector_reasks=self.reasks

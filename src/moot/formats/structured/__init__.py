@@ -27,6 +27,7 @@ from moot.formats.structured.replies import (
     ClosingReply,
     CrossExamReply,
     OpeningReply,
+    SourcedOpeningReply,
     closing_spec,
     cross_exam_spec,
 )
@@ -50,6 +51,7 @@ class StructuredFormat(Format):
     payload_type = StructuredPayload
     prompts = "moot.formats.structured"
     html_view = "moot.formats.structured.html:StructuredView"
+    source_tokens = 1200
 
     async def run(self, debate: Debate) -> Record:
         return await StructuredRounds(debate).run()
@@ -59,7 +61,7 @@ class StructuredFormat(Format):
         cross-examination and closing, for each number of arguments a position can
         have, the judge in each reading order), and a three-sided cross-examination."""
         counts = range(MIN_ARGUMENTS, MAX_ARGUMENTS + 1)
-        specs = [output_spec(OpeningReply)]
+        specs = [output_spec(OpeningReply), output_spec(SourcedOpeningReply)]
         for count in counts:
             # two positions: each answers the other's arguments and closes on its own
             for prefix in ("PRO", "CON"):

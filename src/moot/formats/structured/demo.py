@@ -26,6 +26,8 @@ from moot.formats.structured.replies import (
     CrossExamItem,
     CrossExamReply,
     OpeningReply,
+    SourcedArgumentDraft,
+    SourcedOpeningReply,
 )
 from moot.formats.structured.rounds import ClosingCall, CrossExamCall, OpeningCall
 from moot.formats.structured.rules import (
@@ -36,6 +38,9 @@ from moot.formats.structured.rules import (
 from moot.judging import demo as judge_demo
 from moot.judging.demo import JudgePhrases, register_judge_phrases
 from moot.llm.scripted import DemoRequest, register_demo_writer
+from moot.sources.citations import EvidenceDraft
+from moot.sources.demo import demo_citation
+from moot.sources.library import Passage
 from moot.text import join_sentences, word_count
 
 
@@ -376,7 +381,23 @@ def _fill_stance(
     return [*head, *chosen, closer]
 
 
-def opening(request: DemoRequest) -> OpeningReply:
+def _sourced(drafts: list[ArgumentDraft], passages: tuple[Passage, ...]) -> SourcedOpeningReply:
+    """The demo's arguments citing the passages it was given, in turn: every quote is
+    copied from its passage, so each citation checks out."""
+    limit = _max_length(EvidenceDraft, "quote")
+    return SourcedOpeningReply(
+        arguments=[
+            SourcedArgumentDraft(
+                claim=d.claim,
+                reasoning=d.reasoning,
+                evidence=[demo_citation(passages[n % len(passages)], limit)],
+            )
+            for n, d in enumerate(drafts)
+        ]
+    )
+
+
+def opening(request: DemoRequest) -> OpeningReply | SourcedOpeningReply:
     data = _data(request, OpeningCall)
     assert isinstance(data, OpeningCall)  # noqa: S101 (narrowing for the type checker)
     named = data.position not in ("pro", "con")
@@ -399,6 +420,8 @@ def opening(request: DemoRequest) -> OpeningReply:
             n=rng.randint(40, 400), metric=theme.metric, p=rng.randint(3, 28), y=rng.randint(2, 6)
         )
         drafts.append(ArgumentDraft(claim=claim, reasoning=reasoning, evidence=evidence))
+    if data.passages:
+        return _sourced(drafts, data.passages)
     return OpeningReply(arguments=drafts)
 
 

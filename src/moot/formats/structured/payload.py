@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
+
+from moot.sources.citations import Cited
 
 ResponseType = Literal["refute", "challenge", "concede", "partial"]
 RESPONSES: tuple[ResponseType, ...] = ("refute", "challenge", "concede", "partial")
@@ -26,6 +28,11 @@ class Argument(_Frozen):
     claim: str
     reasoning: str
     evidence: str
+    """The evidence as text (in a debate over documents, the quotes with their
+    passage ids)."""
+    citations: list[Cited] = Field(default_factory=list)
+    """In a debate over documents (``--sources``): each evidence item, the passage it
+    cites and the words it quotes (empty otherwise)."""
 
 
 class CrossExamination(_Frozen):

@@ -20,6 +20,7 @@ from moot.formats.base import MAX_POSITIONS
 from moot.formats.structured.payload import ResponseType
 from moot.llm.schemas import pin_items
 from moot.llm.types import OutputSpec
+from moot.sources.citations import MAX_CITATIONS, EvidenceDraft
 
 MIN_ARGUMENTS = 3
 MAX_ARGUMENTS = 5
@@ -38,6 +39,20 @@ class ArgumentDraft(_Reply):
 
 class OpeningReply(_Reply):
     arguments: list[ArgumentDraft] = Field(min_length=MIN_ARGUMENTS, max_length=MAX_ARGUMENTS)
+
+
+class SourcedArgumentDraft(_Reply):
+    claim: str = Field(min_length=8, max_length=200)
+    reasoning: str = Field(min_length=20, max_length=450)
+    evidence: list[EvidenceDraft] = Field(min_length=1, max_length=MAX_CITATIONS)
+
+
+class SourcedOpeningReply(_Reply):
+    """The opening of a debate over documents: every argument's evidence cites them."""
+
+    arguments: list[SourcedArgumentDraft] = Field(
+        min_length=MIN_ARGUMENTS, max_length=MAX_ARGUMENTS
+    )
 
 
 class CrossExamItem(_Reply):

@@ -23,9 +23,11 @@ from moot.formats.structured.payload import (
     StructuredPayload,
 )
 from moot.formats.structured.replies import (
+    ArgumentDraft,
     ClosingReply,
     CrossExamReply,
     OpeningReply,
+    SourcedOpeningReply,
     closing_spec,
     cross_exam_spec,
 )
@@ -34,7 +36,19 @@ from moot.i18n import labels
 from moot.judging.judge import JudgedUnit
 from moot.judging.rubric import GENERAL
 from moot.llm.schemas import output_spec
+from moot.llm.structured import Problem
 from moot.llm.types import Message
+from moot.schema import SourceCitation
+from moot.sources.citations import (
+    ReaskOnce,
+    check,
+    evidence_text,
+    items_of,
+    kept_warnings,
+    penalise,
+)
+from moot.sources.library import Library, Passage
+from moot.sources.retrieval import select
 from moot.text import join_sentences
 
 
@@ -46,6 +60,8 @@ class OpeningCall:
     name: str
     min_args: int
     max_args: int
+    passages: tuple[Passage, ...] = ()
+    """The passages of the documents this side argues from (``--sources``)."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +94,18 @@ class StructuredRounds:
         self.debate = debate
         self.prefixes = tuple(p.prefix for p in debate.positions)
         self.two_sided = [p.key for p in debate.positions] == ["pro", "con"]
+        self.citations: dict[str, list[SourceCitation]] = {}
+        """Each argument's checked citations (a debate over documents)."""
+
+    def _passages(self, position: str, queries: list[str]) -> tuple[Passage, ...]:
+        """The passages most relevant to ``queries`` within the format's budget, scaled
+        like the replies by the side's profile (none without documents)."""
+        debate = self.debate
+        budget = debate.format.source_tokens
+        if debate.sources is None or budget is None:
+            return ()
+        scaled = int(budget * min(1.0, debate.settings.profile(position).chars))
+        return tuple(select(debate.sources, queries, scaled))
 
     def _messages(self, position: str, prompt: str, **values: object) -> list[Message]:
         debate = self.debate
@@ -95,6 +123,8 @@ class StructuredRounds:
         ]
 
     async def _opening(self, position: str) -> list[Argument]:
+        if self.debate.sources is not None:
+            return await self._sourced_opening(position, self.debate.sources)
         debate = self.debate
         spec = debate.spec_for(position, output_spec(OpeningReply))
         prefix = ""
@@ -112,6 +142,7 @@ class StructuredRounds:
                 min_args=data.min_args,
                 max_args=data.max_args,
                 claim_prefix=prefix,
+                passages=(),
             ),
             OpeningReply,
             spec,
@@ -129,6 +160,72 @@ class StructuredRounds:
             )
             for n, a in enumerate(reply.arguments, start=1)
         ]
+
+    async def _sourced_opening(self, position: str, library: Library) -> list[Argument]:
+        """The opening of a debate over documents: the side is given the passages most
+        relevant to its position, fenced as data, and cites them; every citation is
+        checked (and a failing one re-asked where rules are) before it is kept."""
+        debate = self.debate
+        lang = debate.lang
+        name = debate.name_of(position)
+        stance = f"{debate.topic} {name}" if not self.two_sided else debate.topic
+        passages = self._passages(position, [stance])
+        spec = debate.spec_for(position, output_spec(SourcedOpeningReply))
+        count = spec.json_schema["properties"]["arguments"]
+        data = OpeningCall(position, name, count["minItems"], count["maxItems"], passages)
+        once = ReaskOnce(debate.profile_for(position).rule_reasks != 0)
+
+        def checked(reply: SourcedOpeningReply) -> list[Problem]:
+            drafts = [
+                ArgumentDraft.model_construct(
+                    claim=a.claim,
+                    reasoning=a.reasoning,
+                    evidence=evidence_text(items_of(library, a.evidence), lang),
+                )
+                for a in reply.arguments
+            ]
+            problems = rules.check_opening(
+                OpeningReply.model_construct(arguments=drafts), lang, self.prefixes
+            )
+            found = [
+                (f"arguments[{n}].evidence[{k}]", check(library, "", item, a.claim, lang))
+                for n, a in enumerate(reply.arguments, start=1)
+                for k, item in enumerate(items_of(library, a.evidence), start=1)
+            ]
+            return problems + once(found, lang)
+
+        reply, _ = await debate.ask(
+            position,
+            "opening",
+            self._messages(
+                position,
+                "opening",
+                min_args=data.min_args,
+                max_args=data.max_args,
+                passages=passages,
+            ),
+            SourcedOpeningReply,
+            spec,
+            check=checked,
+            data=data,
+        )
+        prefix = next(p.prefix for p in debate.positions if p.key == position)
+        arguments = []
+        for n, a in enumerate(reply.arguments, start=1):
+            ident = f"{prefix}-{n}"
+            items = items_of(library, a.evidence)
+            self.citations[ident] = [check(library, ident, item, a.claim, lang) for item in items]
+            arguments.append(
+                Argument(
+                    id=ident,
+                    side=position,
+                    claim=a.claim,
+                    reasoning=a.reasoning,
+                    evidence=evidence_text(items, lang),
+                    citations=items,
+                )
+            )
+        return arguments
 
     async def _cross_examine(
         self, position: str, arguments: list[Argument]
@@ -148,6 +245,7 @@ class StructuredRounds:
                 own=own,
                 target_ids=target_ids,
                 names={p.key: p.name for p in debate.positions},
+                passages=self._passages(position, [a.claim for a in opposing]),
             ),
             CrossExamReply,
             debate.spec_for(
@@ -223,6 +321,7 @@ class StructuredRounds:
             arguments=sorted(arguments, key=lambda a: rank[a.side]),
             cross=sorted(cross, key=lambda c: rank[c.by]),
             closings=sorted(closings, key=lambda c: rank[c.side]),
+            citations=self.citations,
         )
 
     async def run(self) -> Record:
@@ -232,6 +331,10 @@ class StructuredRounds:
             debate, "opening", [self._opening(k) for k in keys]
         )
         arguments = [a for own in openings for a in own]
+        debate.citations = [c for a in arguments for c in self.citations.get(a.id, [])]
+        debate.warnings += kept_warnings(
+            "opening", {a.id: a.side for a in arguments}, debate.citations
+        )
         debate.progress["arguments"] = [a.model_dump() for a in arguments]
 
         exams = await debate.wave(
@@ -262,6 +365,7 @@ class StructuredRounds:
             standings=STANDINGS,
             order=order,
             unit=labels(debate.lang)["unit.argument"],
+            adjust=penalise(self.citations) if debate.sources is not None else None,
         )
         payload = StructuredPayload(
             arguments=arguments, cross_examinations=cross, closings=closings

@@ -21,6 +21,7 @@ from moot.report.html.formats import FormatView, register, view_of
 from moot.report.html.labels import label, labels
 from moot.report.html.page import render
 from moot.report.html.parts import Context, Section
+from moot.report.html.sources import html_section as sources_html
 from moot.report.markdown import role_names
 from moot.report.verdict import RunInfo, header_items
 from moot.schema import DebateResult
@@ -98,6 +99,7 @@ def _build(result: DebateResult, view: FormatView, run: RunInfo | None) -> Repor
         *view.leading_sections(ctx),
         common.panel_section(ctx),
         *view.sections(ctx, turns),
+        sources_html(result),
         common.scores_section(ctx),
         common.flags_section(ctx, turns if aligned else None),
         common.questions_section(ctx),
