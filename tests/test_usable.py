@@ -134,3 +134,13 @@ def test_more_than_two_positions_get_the_neutral_prefix() -> None:
     topic = "Should we winter in Hainan?"
     assert yes_no(topic, "en")
     assert claim_prefix(topic, "en", "A", two_sided=False) == "Because "
+
+
+def test_a_bare_figure_is_a_usable_data_point() -> None:
+    """An evidence item's data point is a figure ("90%"), not a sentence: its schema
+    keeps it under the sentence-field length, so the usable rule does not re-ask it."""
+    from moot.sources.citations import EvidenceDraft
+
+    schema = output_spec(EvidenceDraft).json_schema
+    value = {"passage": "S1:p2", "quote": "Latency p99 is 180 ms.", "data_point": "90%"}
+    assert unusable_fields(value, schema) == []

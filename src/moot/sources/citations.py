@@ -71,6 +71,10 @@ MAX_CITATIONS = 3
 """The most evidence items one argument or speech cites."""
 QUOTE_CHARS = 300
 """The longest quote of a standard reply (a model profile may ask for shorter)."""
+DATA_POINT_CHARS = 39
+"""The longest figure an evidence item takes from its quote ("4,200 invoices per
+second"): under ``moot.usable.SENTENCE_FIELD``, so a bare figure ("90%") is not asked
+to be a sentence."""
 
 
 class EvidenceDraft(BaseModel):
@@ -82,7 +86,7 @@ class EvidenceDraft(BaseModel):
 
     passage: str = Field(min_length=1, max_length=16)
     quote: str = Field(min_length=1, max_length=QUOTE_CHARS)
-    data_point: str = Field(max_length=80)
+    data_point: str = Field(max_length=DATA_POINT_CHARS)
 
 
 NO_SOURCE_LABEL = {"en": "no source: reasoning only", "zh": "无来源：仅为推理"}

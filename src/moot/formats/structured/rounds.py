@@ -37,7 +37,7 @@ from moot.judging.judge import JudgedUnit
 from moot.judging.rubric import GENERAL
 from moot.llm.schemas import output_spec
 from moot.llm.structured import Problem
-from moot.llm.types import Message
+from moot.llm.types import Message, OutputSpec
 from moot.schema import SourceCitation
 from moot.sources.citations import (
     ReaskOnce,
@@ -122,15 +122,22 @@ class StructuredRounds:
             Message("user", debate.render(prompt, **common, **values)),
         ]
 
+    def _claim_start(self, position: str, spec: OutputSpec) -> tuple[str, OutputSpec]:
+        """The start every claim of ``position`` takes (empty unless its profile sets
+        ``claim_prefix``) and ``spec`` constraining claims to it."""
+        debate = self.debate
+        if not debate.settings.profile(position).claim_prefix:
+            return "", spec
+        prefix = claim_prefix(debate.topic, debate.lang, position, self.two_sided)
+        return prefix, dataclasses.replace(spec, prefixes=(("claim", prefix),))
+
     async def _opening(self, position: str) -> list[Argument]:
         if self.debate.sources is not None:
             return await self._sourced_opening(position, self.debate.sources)
         debate = self.debate
-        spec = debate.spec_for(position, output_spec(OpeningReply))
-        prefix = ""
-        if debate.settings.profile(position).claim_prefix:
-            prefix = claim_prefix(debate.topic, debate.lang, position, self.two_sided)
-            spec = dataclasses.replace(spec, prefixes=(("claim", prefix),))
+        prefix, spec = self._claim_start(
+            position, debate.spec_for(position, output_spec(OpeningReply))
+        )
         count = spec.json_schema["properties"]["arguments"]
         data = OpeningCall(position, debate.name_of(position), count["minItems"], count["maxItems"])
         reply, _ = await debate.ask(
@@ -170,7 +177,9 @@ class StructuredRounds:
         name = debate.name_of(position)
         stance = f"{debate.topic} {name}" if not self.two_sided else debate.topic
         passages = self._passages(position, [stance])
-        spec = debate.spec_for(position, output_spec(SourcedOpeningReply))
+        prefix, spec = self._claim_start(
+            position, debate.spec_for(position, output_spec(SourcedOpeningReply))
+        )
         count = spec.json_schema["properties"]["arguments"]
         data = OpeningCall(position, name, count["minItems"], count["maxItems"], passages)
         once = ReaskOnce(debate.profile_for(position).rule_reasks != 0)
@@ -202,6 +211,7 @@ class StructuredRounds:
                 "opening",
                 min_args=data.min_args,
                 max_args=data.max_args,
+                claim_prefix=prefix,
                 passages=passages,
             ),
             SourcedOpeningReply,
@@ -209,10 +219,10 @@ class StructuredRounds:
             check=checked,
             data=data,
         )
-        prefix = next(p.prefix for p in debate.positions if p.key == position)
+        id_prefix = next(p.prefix for p in debate.positions if p.key == position)
         arguments = []
         for n, a in enumerate(reply.arguments, start=1):
-            ident = f"{prefix}-{n}"
+            ident = f"{id_prefix}-{n}"
             items = items_of(library, a.evidence)
             self.citations[ident] = [check(library, ident, item, a.claim, lang) for item in items]
             arguments.append(
