@@ -28,7 +28,14 @@ from moot.report import to_markdown
 from moot.report.html import to_html
 from moot.report.verdict import RunInfo, verdict_text
 from moot.result_schema import result_json_schema
-from moot.schema import DebateResult, ProfileReport, QualityWarning
+from moot.schema import (
+    CitationStatus,
+    DebateResult,
+    ProfileReport,
+    QualityWarning,
+    SourceCitation,
+    SourcesSection,
+)
 from moot.store import default_path
 from moot.trust import (
     FLAGS_CAUTION,
@@ -463,17 +470,18 @@ def test_a_result_that_does_not_read_back_has_no_trust() -> None:
 
 
 def test_cited_sources_that_do_not_verify_lower_trust(clean: dict[str, DebateResult]) -> None:
-    """Read from a ``sources`` section when a result has one (the sources feature adds
-    it): half or more of the citations unverified is low, fewer is caution."""
+    """Read from the ``sources`` section: half or more of the citations unverified is
+    low, fewer is caution."""
+    base = clean["structured"]
 
-    class WithSources(DebateResult):
-        sources: dict[str, Any] | None = None
-
-    base = clean["structured"].model_dump()
-
-    def cited(*statuses: str) -> DebateResult:
-        citations = [{"id": f"c{n}", "status": s} for n, s in enumerate(statuses)]
-        return WithSources.model_validate({**base, "sources": {"citations": citations}})
+    def cited(*statuses: CitationStatus) -> DebateResult:
+        citations = [
+            SourceCitation(unit="PRO-1", source="S1", passage="S1:p1", quote="q", status=s, note="")
+            for s in statuses
+        ]
+        return base.model_copy(
+            update={"sources": SourcesSection(documents=[], citations=citations)}
+        )
 
     assert assess(cited("verified", "verified")).level == "ok"
     few = assess(cited("verified", "verified", "not_in_source"))

@@ -75,7 +75,6 @@ UNUSABLE_MARKERS = tuple(MARKERS.values())
 """What a field reads when its text was replaced as unusable."""
 JUDGE_ROUNDS = frozenset({"judgement", "judge"})
 VERIFIED = "verified"
-CITATION_STATUSES = frozenset({"verified", "not_in_source", "number_mismatch", "no_source"})
 ORDER: tuple[TrustCode, ...] = (
     "unusable_text",
     "verdict_conflict",
@@ -176,27 +175,9 @@ def small_roles(result: DebateResult) -> list[str]:
 
 
 def citation_statuses(result: DebateResult) -> list[str]:
-    """The status of every citation in the result's ``sources`` section, if it has
-    one (read as JSON, so that any shape of the section is read)."""
-    section = getattr(result, "sources", None)
-    if section is None:
-        return []
-    data: Any = section.model_dump(mode="json") if hasattr(section, "model_dump") else section
-    found: list[str] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, Mapping):
-            status = node.get("status")
-            if isinstance(status, str) and status in CITATION_STATUSES:
-                found.append(status)
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(data)
-    return found
+    """The status of every citation in the result's ``sources`` section (none without
+    ``--sources``)."""
+    return [] if result.sources is None else [c.status for c in result.sources.citations]
 
 
 def verdict_of(result: DebateResult) -> Verdict:
