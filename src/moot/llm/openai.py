@@ -96,7 +96,6 @@ from openai.types.chat import (
 )
 
 from moot.errors import BackendError, ConfigError
-from moot.llm.budget import estimate_prompt_tokens
 from moot.llm.retry import (
     Failure,
     RetryAfterTooLong,
@@ -107,7 +106,13 @@ from moot.llm.retry import (
     classify_error,
     format_seconds,
 )
-from moot.llm.served import ServedModel, fit_reply, from_llama_cpp, from_ollama
+from moot.llm.served import (
+    ServedModel,
+    fit_reply,
+    from_llama_cpp,
+    from_ollama,
+    surely_fits,
+)
 from moot.llm.types import (
     CallContext,
     Completion,
@@ -408,10 +413,11 @@ class OpenAIBackend:
         served = self._served  # known once discover() ran (a debate runs it first)
         if served is None or served.n_ctx is None:
             return settings
-        prompt = estimate_prompt_tokens(messages, schema)
-        if prompt + settings.max_tokens > served.n_ctx and served.source == "llama.cpp":
-            exact = await self._count_tokens(messages)
-            prompt = exact if exact is not None else prompt
+        contents = [m.content for m in messages]
+        if surely_fits(contents, settings.max_tokens, served.n_ctx):
+            return settings
+        counted = await self._count_tokens(messages) if served.source == "llama.cpp" else None
+        prompt = counted if counted is not None else sum(len(c.encode()) for c in contents)
         try:
             fitted = fit_reply(prompt, settings.max_tokens, served.n_ctx)
         except ValueError as exc:

@@ -16,7 +16,7 @@ sent (:func:`fit_reply`).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -109,6 +109,19 @@ def from_ollama(show: Any) -> ServedModel | None:
         n_ctx_train=trained,
         chat_template=template if isinstance(template, str) and template else None,
     )
+
+
+TEMPLATE_ALLOWANCE = 256
+"""Tokens allowed for a chat template's own text (role markers, a default system
+prompt: SmolLM2's adds about 30)."""
+
+
+def surely_fits(contents: Sequence[str], max_tokens: int, n_ctx: int) -> bool:
+    """Whether a prompt of these message ``contents`` and a reply of ``max_tokens``
+    fit a context of ``n_ctx`` without counting: a token covers at least one byte of
+    UTF-8, so the bytes bound the prompt's tokens (plus the template's allowance)."""
+    size = sum(len(text.encode("utf-8")) for text in contents)
+    return size + TEMPLATE_ALLOWANCE * max(1, len(contents)) // 2 + max_tokens <= n_ctx
 
 
 def fit_reply(prompt_tokens: int, max_tokens: int, n_ctx: int) -> int:
