@@ -61,7 +61,7 @@ def test_an_unknown_runtime_is_a_config_error_naming_the_variable(
 def test_a_runtime_that_is_not_installed_is_a_config_error_with_the_install_line(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(local.importlib.util, "find_spec", lambda name: None)
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     monkeypatch.setenv("MOOT_LOCAL_RUNTIME", "llama-cpp-python")
     with pytest.raises(ConfigError, match=r"llama-portable\.txt"):
         choose_runtime()
@@ -76,7 +76,7 @@ def test_xllamacpp_is_preferred_and_llama_cpp_python_is_the_fallback(
     monkeypatch.delenv("MOOT_LOCAL_RUNTIME", raising=False)
     installed = {"xllamacpp", "llama_cpp"}
     monkeypatch.setattr(
-        local.importlib.util, "find_spec", lambda name: object() if name in installed else None
+        importlib.util, "find_spec", lambda name: object() if name in installed else None
     )
     assert choose_runtime() == "xllamacpp"
     assert choose_runtime("llama-cpp-python") == "llama-cpp-python"
