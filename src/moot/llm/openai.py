@@ -406,7 +406,7 @@ class OpenAIBackend:
             return None
 
     async def _fit_context(
-        self, messages: Sequence[Message], schema: OutputSpec | None, settings: GenerationSettings
+        self, messages: Sequence[Message], settings: GenerationSettings
     ) -> GenerationSettings:
         """``settings`` with ``max_tokens`` trimmed to the server's context, if known;
         a ``BackendError`` when the prompt alone does not fit (never sent)."""
@@ -452,7 +452,7 @@ class OpenAIBackend:
         context: CallContext | None = None,
     ) -> Completion:
         lang = context.lang if context is not None else "en"
-        settings = await self._fit_context(messages, schema, settings)
+        settings = await self._fit_context(messages, settings)
         if schema is None:
             return await self._call(messages, None, None, settings, lang)
         key = _schema_key(schema)
