@@ -70,7 +70,7 @@ def test_a_runtime_that_is_not_installed_is_a_config_error_with_the_install_line
         choose_runtime()
 
 
-def test_xllamacpp_is_preferred_and_llama_cpp_python_is_the_fallback(
+def test_a_built_llama_cpp_python_is_preferred_and_xllamacpp_is_the_default_install(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv("MOOT_LOCAL_RUNTIME", raising=False)
@@ -78,10 +78,13 @@ def test_xllamacpp_is_preferred_and_llama_cpp_python_is_the_fallback(
     monkeypatch.setattr(
         importlib.util, "find_spec", lambda name: object() if name in installed else None
     )
-    assert choose_runtime() == "xllamacpp"
-    assert choose_runtime("llama-cpp-python") == "llama-cpp-python"
-    installed.discard("xllamacpp")
     assert choose_runtime() == "llama-cpp-python"
+    assert choose_runtime("xllamacpp") == "xllamacpp"
+    monkeypatch.setenv("MOOT_LOCAL_RUNTIME", "xllamacpp")
+    assert choose_runtime() == "xllamacpp"
+    monkeypatch.delenv("MOOT_LOCAL_RUNTIME")
+    installed.discard("llama_cpp")
+    assert choose_runtime() == "xllamacpp"
     assert LocalBackend(runtime="llama-cpp-python").runtime == "llama-cpp-python"
 
 

