@@ -2,7 +2,7 @@
 where the time goes, and what the compact profile and the first-try grammar sampler
 save.
 
-For each language and seed it runs one debate and reports wall time, calls and
+For each runtime, language and seed it runs one debate and reports wall time, calls and
 re-asks, real prompt and completion tokens (the model's own counts), and the time
 split the worker measured: prompt evaluation, token generation, and the rest of the
 calls (sampling, grammar, Python), plus the seconds spent in re-asks and the rule
@@ -10,8 +10,14 @@ warnings left. With ``--compare`` it also runs the configuration of the previous
 release (standard profile: longer fields, 3-5 arguments, rule re-asks; llama-cpp-
 python's own grammar sampler) on the same topics and seeds and prints both.
 
-    python benchmarks/embedded_debate.py [--lang en,zh] [--seeds 7] [--compare] [--json]
-                                         [--calls]
+    python benchmarks/embedded_debate.py [--lang en,zh] [--seeds 1,2,3,4,5] [--compare]
+        [--runtime xllamacpp,llama-cpp-python] [--json] [--calls]
+
+By default it runs five seeds in English and Chinese on the default runtime and
+prints every seed, the median and the slowest seed per language (the time targets
+hold at every seed, not only the median). ``--runtime`` names the runtimes to
+compare on the same debates (``xllamacpp``: prebuilt llama.cpp server in process;
+``llama-cpp-python``: built from source).
 
 ``--calls`` also prints one row per model call: its round and attempt, the prompt's
 tokens, how many of them llama.cpp really evaluated (the rest came from the prefix
@@ -32,7 +38,7 @@ from typing import Any, Literal
 
 from moot import MootError, run_debate
 from moot.events import CallFinished, Event
-from moot.llm.local import LocalBackend
+from moot.llm.local import LocalBackend, Runtime, choose_runtime
 from moot.schema import DebateResult
 
 TOPICS = {
@@ -49,10 +55,15 @@ class Config:
     name: str
     profile: str
     sampler: Literal["first_try", "library"]
+    runtime: Runtime | None = None
 
 
-AFTER = Config("now: compact + first-try sampler", "compact", "first_try")
-BEFORE = Config("previous: standard + library sampler", "standard", "library")
+def after(runtime: Runtime) -> Config:
+    """Today's configuration on ``runtime``."""
+    return Config(f"{runtime}: compact", "compact", "first_try", runtime)
+
+
+BEFORE = Config("previous: standard + library sampler", "standard", "library", "llama-cpp-python")
 
 
 @dataclass
@@ -113,7 +124,7 @@ def run_one(config: Config, lang: str, seed: int) -> Run:
         if isinstance(event, CallFinished) and event.error is None:
             finished.append(event)
 
-    backend = LocalBackend(seed=seed, sampler=config.sampler)
+    backend = LocalBackend(seed=seed, sampler=config.sampler, runtime=config.runtime)
     started = time.perf_counter()
     result: DebateResult | None = None
     status = "ok"
@@ -193,6 +204,10 @@ def table(runs: list[Run]) -> str:
         ]
         medians.append(f"{len(ok) if ok is not group else 0}/{len(group)} ok")
         lines.append(" | ".join([config, lang, "median", *medians]))
+        slowest = max(group, key=lambda r: r.wall_seconds)
+        lines.append(
+            f"{config} | {lang} | slowest | {slowest.wall_seconds:g} s at seed {slowest.seed}"
+        )
     for lang, seconds in PREVIOUS_RELEASE.items():
         lines.append(f"(previous release, {lang}, seed 7: {seconds:g} s wall, recorded)")
     return "\n".join(lines)
@@ -210,19 +225,27 @@ def call_table(runs: list[Run]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lang", default="en", help="comma-separated: en,zh")
-    parser.add_argument("--seeds", default="7", help="comma-separated seeds")
+    parser.add_argument("--lang", default="en,zh", help="comma-separated: en,zh")
+    parser.add_argument("--seeds", default="1,2,3,4,5", help="comma-separated seeds")
+    parser.add_argument(
+        "--runtime", default="", help="comma-separated runtimes (default: the default one)"
+    )
     parser.add_argument("--compare", action="store_true", help="also run the previous config")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--calls", action="store_true", help="also print one row per call")
     args = parser.parse_args(argv)
     langs = [lang for lang in args.lang.split(",") if lang]
     seeds = [int(s) for s in args.seeds.split(",") if s]
-    configs = [AFTER, BEFORE] if args.compare else [AFTER]
+    runtimes = [r for r in args.runtime.split(",") if r] or [choose_runtime()]
+    configs = [after(choose_runtime(r)) for r in runtimes]
+    if args.compare:
+        configs.append(BEFORE)
     runs: list[Run] = []
-    for config in configs:
-        for lang in langs:
-            for seed in seeds:
+    # the configurations alternate on each debate, so a change in the machine's load
+    # falls on all of them alike
+    for lang in langs:
+        for seed in seeds:
+            for config in configs:
                 done = run_one(config, lang, seed)
                 runs.append(done)
                 # each run's figures as soon as it ends: a stopped benchmark keeps them

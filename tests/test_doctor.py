@@ -80,9 +80,12 @@ def test_doctor_passes_on_this_machine_and_reports_what_it_saw() -> None:
     report = json.loads(done.stdout)
     assert report["healthy"] is True
     names = {c["name"]: c for c in report["checks"]}
-    for name in ("python", "moot", "cpu", "load", "llama-cpp-python", "model file", "run store"):
+    for name in ("python", "moot", "cpu", "load", "runtime", "model file", "run store"):
         assert name in names, name
     assert "AVX2 = 1" in names["llama.cpp build"]["detail"]
+    runtime = names["runtime"]["detail"].split()[0]
+    assert runtime in ("xllamacpp", "llama-cpp-python")
+    assert names["cpu variant"]["detail"].startswith(f"{runtime}: x86-64 AVX2 build")
     assert "SmolLM2-135M-Instruct.Q4_1.gguf" in names["model file"]["detail"]
     assert "tokens/s" in names["generation"]["detail"]
     text = _doctor()

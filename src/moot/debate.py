@@ -49,6 +49,7 @@ from moot.llm.checked import CheckedBackend
 from moot.llm.journal import Journal, JournaledBackend
 from moot.llm.limit import LimitedBackend
 from moot.llm.meter import Meter, MeteredBackend
+from moot.llm.served import discover_small_models
 from moot.options import DEFAULT_CONCURRENCY, ModelRef, RunOptions
 from moot.profiles import profile_for
 from moot.schema import (
@@ -274,8 +275,11 @@ class _Run:
             meter.on_exhausted(journal.record_exhausted)
             meter.on_validation(drop_invalid(self.store))
         roles = self._stack(meter, budget, journal)
+        small, notes = await discover_small_models(plan.backends, options.profile, options.lang)
+        for note in notes:
+            meter.emit(OptionAdvice(note))
         profiles = {
-            role: profile_for(backend.spec, options.profile)
+            role: profile_for(backend.spec, options.profile, small=role in small)
             for role, backend in plan.backends.items()
         }
         settings = DebateSettings(
@@ -301,6 +305,10 @@ class _Run:
                     for note in plan.notes
                 ),
                 *self._language_warnings(meter, options.lang),
+                *(
+                    QualityWarning(round="setup", side=None, code="profile_auto", message=note)
+                    for note in notes
+                ),
             ],
             store=self.store,
             run_id=self.debate_id,

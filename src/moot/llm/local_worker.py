@@ -6,8 +6,13 @@ runs in moot's own process. :mod:`moot.llm.local` starts this worker, which load
 model once and answers requests over a pipe; when the worker dies, moot turns that
 into a ``BackendError`` and the next call starts a fresh worker.
 
+The model runs on one of two runtimes (``runtime`` in the configuration):
+``xllamacpp`` (llama.cpp's own server, from prebuilt wheels; see
+:mod:`moot.llm.local_xllamacpp`) or ``llama-cpp-python`` (built from source; below).
+
 The protocol is one JSON document per line. The parent writes a configuration line
-first (``model_path``, ``n_ctx``, ``n_threads``, ``seed``, ``sampler``); the worker answers
+first (``runtime``, ``model_path``, ``n_ctx``, ``n_threads``, ``seed``, ``sampler``, and
+``socket_dir`` for xllamacpp); the worker answers
 ``{"type": "ready", ...}`` once the model is loaded (or ``{"type": "error", ...}``
 and exits). Then each request line ``{"id": N, "op": ..., ...}`` gets exactly one
 reply line ``{"id": N, "ok": true, ...}`` or ``{"id": N, "ok": false, "error": ...}``.
@@ -127,8 +132,11 @@ def _llama_class() -> Any:
     return FirstTryLlama
 
 
-class _Model:
-    """The loaded model and the grammars built for it, keyed by schema text."""
+class LlamaCppPythonModel:
+    """The ``llama-cpp-python`` runtime: the loaded model and the grammars built for
+    it (GBNF from the JSON schema), keyed by schema text."""
+
+    runtime = "llama-cpp-python"
 
     def __init__(self, config: dict[str, Any]) -> None:
         import llama_cpp
@@ -151,7 +159,8 @@ class _Model:
         llama_cpp = self._llama_cpp
         system = llama_cpp.llama_print_system_info()
         return {
-            "llama_cpp_python": str(getattr(llama_cpp, "__version__", "unknown")),
+            "runtime": self.runtime,
+            "runtime_version": str(getattr(llama_cpp, "__version__", "unknown")),
             "system_info": system.decode("utf-8", "replace").strip(),
             "model_path": self.path,
             "n_ctx": int(self.llama.n_ctx()),
@@ -220,7 +229,16 @@ def _send(out: IO[str], message: dict[str, Any]) -> None:
     out.flush()
 
 
-def _serve(model: _Model, requests: IO[str], out: IO[str]) -> None:
+def load_model(config: dict[str, Any]) -> Any:
+    """The model, loaded by the runtime the configuration names."""
+    if config.get("runtime") == "xllamacpp":
+        from moot.llm.local_xllamacpp import XllamacppModel
+
+        return XllamacppModel(config)
+    return LlamaCppPythonModel(config)
+
+
+def _serve(model: Any, requests: IO[str], out: IO[str]) -> None:
     for line in requests:
         if not line.strip():
             continue
@@ -252,7 +270,7 @@ def main() -> int:
     config = json.loads(sys.stdin.readline() or "{}")
     started = time.perf_counter()
     try:
-        model = _Model(config)
+        model = load_model(config)
     except Exception as exc:
         _send(out, {"type": "error", "error": f"{type(exc).__name__}: {exc}"})
         return 1

@@ -107,6 +107,13 @@ from moot.llm.retry import (
     classify_error,
     format_seconds,
 )
+from moot.llm.served import (
+    ServedModel,
+    fit_reply,
+    from_llama_cpp,
+    from_ollama,
+    surely_fits,
+)
 from moot.llm.types import (
     CallContext,
     Completion,
@@ -131,6 +138,8 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
 #: Seconds one request may take, connecting and reading included.
 DEFAULT_TIMEOUT = 120.0
+DISCOVERY_TIMEOUT = 5.0
+"""Seconds each discovery request may take (:meth:`OpenAIBackend.discover`)."""
 
 # A server that does not support a response_format answers one of these.
 _REJECTED_STATUSES = frozenset({400, 404, 422, 500, 501})
@@ -304,6 +313,9 @@ class OpenAIBackend:
         self._schema_modes: dict[str, _Learned] = {}
         self._probe_lock: asyncio.Lock | None = None
         self._probe_lock_loop: asyncio.AbstractEventLoop | None = None
+        self._http = http_client
+        self._served: ServedModel | None = None
+        self._discovered = False
 
     @property
     def spec(self) -> str:
@@ -363,6 +375,75 @@ class OpenAIBackend:
         """The most recent retries (up to 256), oldest first."""
         return tuple(self._retries)
 
+    async def discover(self) -> ServedModel | None:
+        """What the server serves (:mod:`moot.llm.served`), asked once: llama.cpp's
+        ``/props`` and ``/v1/models``, else Ollama's ``/api/show``. ``None`` when the
+        server says nothing (OpenAI's own API is never asked)."""
+        if self._discovered:
+            return self._served
+        self._discovered = True
+        if self.base_url.rstrip("/") == DEFAULT_BASE_URL.rstrip("/"):
+            return None
+        base = self.base_url.rstrip("/")
+        root = base.removesuffix("/v1")
+        props = await self._get_json("GET", f"{root}/props")
+        models = await self._get_json("GET", f"{base}/models")
+        self._served = from_llama_cpp(props, models, self._model)
+        if self._served is None:
+            show = await self._get_json("POST", f"{root}/api/show", {"model": self._model})
+            self._served = from_ollama(show)
+        return self._served
+
+    async def _get_json(self, method: str, url: str, body: dict[str, Any] | None = None) -> Any:
+        """A JSON answer of the server, or ``None`` for any failure (discovery is optional)."""
+        headers = {} if self._key_is_placeholder else {"Authorization": f"Bearer {self._secret}"}
+        try:
+            async with asyncio.timeout(min(self._timeout, DISCOVERY_TIMEOUT)):
+                response = await self._http.request(method, url, json=body, headers=headers)
+            if response.status_code != 200:
+                return None
+            return response.json()
+        except Exception:  # discovery never fails a run: the facts stay unknown
+            return None
+
+    async def _fit_context(
+        self, messages: Sequence[Message], settings: GenerationSettings
+    ) -> GenerationSettings:
+        """``settings`` with ``max_tokens`` trimmed to the server's context, if known;
+        a ``BackendError`` when the prompt alone does not fit (never sent)."""
+        served = self._served  # known once discover() ran (a debate runs it first)
+        if served is None or served.n_ctx is None:
+            return settings
+        contents = [m.content for m in messages]
+        if surely_fits(contents, settings.max_tokens, served.n_ctx):
+            return settings
+        counted = await self._count_tokens(messages) if served.source == "llama.cpp" else None
+        prompt = counted if counted is not None else sum(len(c.encode()) for c in contents)
+        try:
+            fitted = fit_reply(prompt, settings.max_tokens, served.n_ctx)
+        except ValueError as exc:
+            raise BackendError(
+                f"not sent: {exc} ({served.describe()}). Start the server with a larger"
+                " context (llama-server -c N), or shorten the debate (--profile compact)",
+                spec=self.spec,
+            ) from None
+        return settings if fitted == settings.max_tokens else replace(settings, max_tokens=fitted)
+
+    async def _count_tokens(self, messages: Sequence[Message]) -> int | None:
+        """The prompt's tokens as llama.cpp will see it: its chat template applied
+        (``/apply-template``, which may add a system prompt of its own), then its
+        tokenizer (``/tokenize``). ``None`` when the server cannot say."""
+        root = self.base_url.rstrip("/").removesuffix("/v1")
+        chat = [{"role": m.role, "content": m.content} for m in messages]
+        applied = await self._get_json("POST", f"{root}/apply-template", {"messages": chat})
+        prompt = applied.get("prompt") if isinstance(applied, dict) else None
+        if not isinstance(prompt, str):
+            return None
+        body = {"content": prompt, "add_special": True, "parse_special": True}
+        answer = await self._get_json("POST", f"{root}/tokenize", body)
+        tokens = answer.get("tokens") if isinstance(answer, dict) else None
+        return len(tokens) if isinstance(tokens, list) else None
+
     async def generate(
         self,
         messages: Sequence[Message],
@@ -372,6 +453,7 @@ class OpenAIBackend:
         context: CallContext | None = None,
     ) -> Completion:
         lang = context.lang if context is not None else "en"
+        settings = await self._fit_context(messages, settings)
         if schema is None:
             return await self._call(messages, None, None, settings, lang)
         key = _schema_key(schema)
