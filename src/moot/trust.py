@@ -44,7 +44,7 @@ from moot.errors import ConfigError
 from moot.judging.verdict import Verdict, decide
 from moot.profiles import COMPACT_SPECS
 from moot.schema import DebateResult, Trust, TrustCode, TrustLevel, TrustReason
-from moot.usable import MARKERS, unusable_reason
+from moot.usable import MARKERS, UNUSABLE, unusable_reason
 
 RULES_CAUTION = 3
 RULES_LOW = 10
@@ -58,6 +58,8 @@ NOT_RULES = frozenset(
     {
         "echo",
         "loop",
+        "unusable_text",
+        "citation_unverified",
         "judge_zero_variance",
         "detector_reask",
         "format_option",
@@ -67,9 +69,10 @@ NOT_RULES = frozenset(
     }
 )
 """Warning codes that are not a protocol rule a reply broke: the signals another
-reason counts (echo, loop, a judge that ranked nothing), records of what was done
+reason counts (echo, loop, unusable text, an unverified citation, a judge that ranked
+nothing), records of what was done
 (a detector's re-ask) and notes on the setup or the machine."""
-UNUSABLE_CODES = frozenset({"echo", "loop", "unusable_text", "no_usable_text"})
+UNUSABLE_CODES = frozenset({"echo", "loop", UNUSABLE})
 """Warning codes that mark a field as unusable text."""
 UNUSABLE_MARKERS = tuple(MARKERS.values())
 """What a field reads when its text was replaced as unusable."""
