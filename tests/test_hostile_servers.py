@@ -8,6 +8,7 @@ the terminal, the run's stored status, and that a run promised to be resumable i
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -217,15 +218,20 @@ def _side(body: dict[str, Any]) -> str:
 def test_a_call_that_fails_for_good_cancels_the_other_sides_hanging_call(
     serve: Callable[..., FakeOpenAI],
 ) -> None:
-    """Pro's server refuses at once (401), con's hangs for an hour: the run ends at
-    once, con's call cancelled rather than waited for."""
-    server = serve(
-        lambda _n, body: (
-            Behaviour(status=401, body={"error": {"message": "no"}})
-            if _side(body) == "pro"
-            else Behaviour(hang=3600)
-        )
-    )
+    """Pro's server refuses (401) once con's call has arrived, con's hangs for an
+    hour: the run ends at once, con's call cancelled rather than waited for. (Pro's
+    refusal waits for con's request so that a loaded machine cannot end the run
+    before con's call is even sent.)"""
+    con_sent = threading.Event()
+
+    def behave(_n: int, body: dict[str, Any]) -> Behaviour:
+        if _side(body) == "pro":
+            con_sent.wait(20)
+            return Behaviour(status=401, body={"error": {"message": "no"}})
+        con_sent.set()
+        return Behaviour(hang=3600)
+
+    server = serve(behave)
     started = time.monotonic()
     sides = ("--pro-model", server.spec("a"), "--con-model", server.spec("b"))
     result = moot("run", TOPIC, *sides, "--judge-model", "scripted:demo", "--id", "c")

@@ -165,3 +165,21 @@ def test_a_wrong_entity_or_period_costs_what_an_unsupported_number_costs() -> No
     assert penalised_evidence(8, report) == 3  # 8 - 2 x 2 = 4, capped at 3: all flagged
     good = only("ExampleIndex closed at 6876.17")
     assert penalised_evidence(8, EvidenceReport((good, *report.checks))) == 4
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the scripted demo's own evidence (seed 1): a semicolon ends the 60 sessions'
+        # reach, and "year on year" names the EPS field's period
+        "Communication (synthetic) returned 8.62% over the last 60 sessions; earnings per"
+        " share of ExampleIndex (synthetic) grew 4.58% year on year",
+        "Communication (synthetic) returned 8.62% over the last 60 sessions; earnings per"
+        " share of ExampleIndex (synthetic) grew 4.58%",
+        "ExampleIndex 每股收益同比增长 4.58%",
+    ],
+)
+def test_a_period_does_not_reach_past_a_semicolon_and_year_on_year_is_a_year(text: str) -> None:
+    checks = verify_numbers(text, kb()).checks
+    eps = next(c for c in checks if c.text.startswith("4.58"))
+    assert (eps.status, eps.field) == ("matched", "fundamentals.EXI.eps_growth_yoy_pct")
