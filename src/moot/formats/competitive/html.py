@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from moot.formats.competitive.payload import (
     CompetitivePayload,
@@ -520,3 +521,19 @@ class CompetitiveView(FormatView):
 
     def sections(self, ctx: Context, turns: list[TurnView]) -> list[Section]:
         return [speeches_section(ctx, turns), timing_section(ctx), trees_section(ctx)]
+
+    def debater_calls(self, options: Mapping[str, Any], positions: int) -> int | None:
+        """Unknown for every run (None): the options do not fix the number of calls.
+
+        The audience's votes (``voters`` before and after) and each speech's writer and
+        simulated audience are fixed, but the rest is not:
+
+        - the duration controller asks for a speech again until it lasts inside its
+          window, 1 to 10 tries per speech, as the speech measures;
+        - a rehearsal tree read from the store's cache costs no call, while the same
+          options grow it otherwise (one call per side and per node expanded).
+
+        Two runs of the same stored configuration make different numbers of calls, so
+        any total would be wrong for one of them; the live page shows the count alone.
+        """
+        return None
