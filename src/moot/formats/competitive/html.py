@@ -17,7 +17,12 @@ from moot.formats.competitive.payload import (
     RehearsalRecord,
     StageResult,
 )
-from moot.formats.competitive.sections import clock_line, priming_line, similarity_lines
+from moot.formats.competitive.sections import (
+    clock_line,
+    priming_line,
+    rehearsal_note,
+    similarity_lines,
+)
 from moot.formats.competitive.trees import FlowTree, RehearsalNode, RehearsalTree, strength_steps
 from moot.formats.competitive.trees.messages import message
 from moot.formats.competitive.words import word
@@ -461,15 +466,7 @@ def _rehearsal_tree(ctx: Context, record: RehearsalRecord) -> TreeView:
         numbers[claim.side] = numbers.get(claim.side, 0) + 1
         ident = f"{message(lang, f'side.{claim.side}')} {numbers[claim.side]}"
         roots.append(node(claim.root, claim.side, 0, ident))
-    note = word(
-        lang,
-        "rehearsal.note",
-        model=record.model,
-        sides=", ".join(names.get(s, s) for s in record.sides),
-        origin=word(lang, "rehearsal.cached" if record.from_cache else "rehearsal.grown"),
-        calls=record.calls,
-        waves=record.waves,
-    )
+    note = rehearsal_note(record, names, lang)
     sides = ", ".join(names.get(s, s) for s in record.sides)
     return TreeView(
         title=f"{word(lang, 'section.rehearsal')} ({sides})",

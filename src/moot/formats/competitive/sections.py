@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from moot.briefing import Bullets, Outline, Paragraph, Section, Table
-from moot.formats.competitive.payload import CompetitivePayload, CompetitiveSpeech
+from moot.formats.competitive.payload import CompetitivePayload, CompetitiveSpeech, RehearsalRecord
 from moot.formats.competitive.trees import FlowTree, RehearsalTree, strength_steps
 from moot.formats.competitive.words import word
 from moot.schema import DebateResult
@@ -68,6 +68,20 @@ def priming_line(body: CompetitivePayload, lang: str) -> str:
         run=body.priming.run_id,
         topic=body.priming.topic,
         similarity=body.priming.similarity,
+    )
+
+
+def rehearsal_note(record: RehearsalRecord, names: Mapping[str, str], lang: str) -> str:
+    """The line under a rehearsal tree: its model, sides, origin (grown or cached),
+    calls and waves (the briefing's and the HTML view's)."""
+    return word(
+        lang,
+        "rehearsal.note",
+        model=record.model,
+        sides=", ".join(names.get(s, s) for s in record.sides),
+        origin=word(lang, "rehearsal.cached" if record.from_cache else "rehearsal.grown"),
+        calls=record.calls,
+        waves=record.waves,
     )
 
 
@@ -179,15 +193,7 @@ def sections(
     k = strength_steps("opening", "pro")
     for record in body.rehearsal:
         tree = RehearsalTree.model_validate(record.tree)
-        note = word(
-            lang,
-            "rehearsal.note",
-            model=record.model,
-            sides=", ".join(names.get(s, s) for s in record.sides),
-            origin=word(lang, "rehearsal.cached" if record.from_cache else "rehearsal.grown"),
-            calls=record.calls,
-            waves=record.waves,
-        )
+        note = rehearsal_note(record, names, lang)
         result_sections.append(
             Section(
                 word(lang, "section.rehearsal"),
