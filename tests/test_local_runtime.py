@@ -172,7 +172,12 @@ def test_each_runtime_constrains_replies_to_the_schema(runtime: local.Runtime) -
             value = json.loads(reply.text)
             assert list(value) == ["zeta", "alpha", "kind"]
             assert 3 <= len(value["zeta"]) <= 40
-            assert 1 <= value["alpha"] <= 5
+            assert isinstance(value["alpha"], int)
+            if runtime == "xllamacpp":
+                # LLGuidance enforces an integer's bounds; llama-cpp-python 0.3's own
+                # JSON-schema converter drops minimum/maximum (any integer passes its
+                # grammar), so there the bounds are moot's validation's to enforce
+                assert 1 <= value["alpha"] <= 5
             assert value["kind"] in ("cat-7", "dog-9")
             assert reply.usage.prompt_tokens > 0
             assert reply.usage.completion_tokens > 0
