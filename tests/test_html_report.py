@@ -173,8 +173,13 @@ def test_the_page_loads_nothing_and_runs_nothing(results: dict[str, DebateResult
         assert {href[1:] for href in links} <= anchors
 
 
-def test_the_csp_allows_only_the_inline_stylesheet(results: dict[str, DebateResult]) -> None:
-    page = Elements(to_html(results["structured"]))
+@pytest.mark.parametrize("name", ["structured", "competitive", "market"])
+def test_the_csp_allows_only_the_inline_stylesheet(
+    name: str, results: dict[str, DebateResult]
+) -> None:
+    """One inline stylesheet, whose hash is the policy's: moot's, followed by the
+    report view's own where its format ships one (competitive, market)."""
+    page = Elements(to_html(results[name]))
     metas = [m for m in page.tags("meta") if m.get("http-equiv") == "Content-Security-Policy"]
     assert len(metas) == 1
     policy = dict((part.split()[0], part.split()[1:]) for part in metas[0]["content"].split("; "))
@@ -187,6 +192,9 @@ def test_the_csp_allows_only_the_inline_stylesheet(results: dict[str, DebateResu
     assert "unsafe-inline" not in metas[0]["content"]
     assert "script-src" not in policy  # default-src 'none' covers scripts
     assert len(page.tags("style")) == 1
+    # a format's own rules only on its own report
+    assert ("ul.tree" in page.style) is (name == "competitive")
+    assert (".lens-charts" in page.style) is (name == "market")
 
 
 @pytest.mark.parametrize(

@@ -141,6 +141,7 @@ def render_report(
         lang=result.lang,
         extra=extra,
         forms=forms,
+        format_name=result.format,
         report=report,
         L=report.context.labels,
         title=report.title,

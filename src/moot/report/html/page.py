@@ -40,20 +40,31 @@ class Stylesheet:
 
 
 @cache
-def stylesheet() -> Stylesheet:
-    """The stylesheet shipped with moot, and ``'sha256-...'`` of exactly that text."""
+def stylesheet(format_name: str = "") -> Stylesheet:
+    """moot's stylesheet, followed by the report view's own of format ``format_name``
+    (``style.css`` in its templates folder, if it ships one: a format owns the rules of
+    what it adds), and ``'sha256-...'`` of exactly that text."""
     text = resources.files("moot").joinpath(f"{TEMPLATES}/style.css").read_text("utf-8")
+    if format_name:
+        try:
+            own, _, _ = FormatTemplates().get_source(
+                environment(), f"formats/{format_name}/style.css"
+            )
+        except jinja2.TemplateNotFound:
+            own = ""
+        text = f"{text}\n{own}" if own else text
     digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
-    return Stylesheet(text=Markup(text), source=f"'sha256-{digest}'")  # noqa: S704 (our file)
+    return Stylesheet(text=Markup(text), source=f"'sha256-{digest}'")  # noqa: S704 (our files)
 
 
-def content_security_policy(*, forms: bool = False) -> str:
-    """The policy of every page: nothing but the inline stylesheet; ``forms`` lets a
-    form submit to the page's own origin (the viewer's search)."""
+def content_security_policy(*, forms: bool = False, format_name: str = "") -> str:
+    """The policy of every page: nothing but the inline stylesheet (with the view's of
+    format ``format_name``, if any); ``forms`` lets a form submit to the page's own
+    origin (the viewer's search)."""
     return "; ".join(
         (
             "default-src 'none'",
-            f"style-src {stylesheet().source}",
+            f"style-src {stylesheet(format_name).source}",
             "img-src 'none'",
             "base-uri 'none'",
             "form-action 'self'" if forms else "form-action 'none'",
@@ -127,15 +138,17 @@ def render(
     forms: bool = False,
     nav: tuple[object, ...] = (),
     refresh: int | None = None,
+    format_name: str = "",
     **context: object,
 ) -> str:
-    """Render a page template with the layout's variables: language, policy, CSS,
-    navigation links and, for a page that follows a run, its refresh interval."""
+    """Render a page template with the layout's variables: language, policy, CSS (with
+    the report view's own of format ``format_name``), navigation links and, for a page
+    that follows a run, its refresh interval."""
     page = environment(*extra).get_template(template)
     return page.render(
         html_lang=HTML_LANG.get(lang, "en"),
-        csp=content_security_policy(forms=forms),
-        css=stylesheet().text,
+        csp=content_security_policy(forms=forms, format_name=format_name),
+        css=stylesheet(format_name).text,
         nav=nav,
         refresh=refresh,
         **context,
