@@ -47,12 +47,12 @@ def parse_result(row: DebateRow) -> tuple[DebateResult | None, str | None]:
         return None, f"{exc.error_count()} validation errors"
 
 
-def trust_level(row: DebateRow) -> str | None:
+def trust_level(result: DebateResult | None) -> str | None:
     """The trust level of a stored result (``ok``, ``caution``, ``low``): its ``trust``
     section, or assessed now for a run stored before trust existed
-    (:func:`moot.trust.trust_of`); None when it cannot be read. The one place the list
-    reads it."""
-    trust = trust_of(row.result_json)
+    (:func:`moot.trust.trust_of`); None for a result that cannot be read. The one
+    place the list reads it."""
+    trust = trust_of(result) if result is not None else None
     return trust.level if trust is not None else None
 
 
@@ -157,7 +157,7 @@ def run_line(row: DebateRow, labels: dict[str, str], redactor: Redactor | None =
         verdict = labels["view.unreadable"].format(error=error)
     else:
         verdict = ""
-    level = trust_level(row)
+    level = trust_level(result)
     linked = RUN_ID.fullmatch(row.id) is not None
     return RunLine(
         id=row.id,
