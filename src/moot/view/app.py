@@ -71,6 +71,7 @@ class Viewer:
             forms=True,
             nav=self._nav(*nav),
             refresh=refresh,
+            format_name="",  # the viewer's own pages; a run's report is render_report's
             L=labels or self.labels,
             **context,
         )
