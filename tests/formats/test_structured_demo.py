@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import pytest
 
 from moot.errors import BackendError
+from moot.formats import get_format
 from moot.formats.structured import rules
 from moot.formats.structured.payload import (
     STANDINGS,
@@ -40,6 +41,14 @@ from moot.llm.types import CallContext, Completion, GenerationSettings, Message
 from moot.options import RunOptions
 from moot.prompts import render
 from moot.text import cjk_share, join_sentences, normalise, sentences, word_count
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _demo_writers_registered() -> None:
+    """The demo's writers are registered with the built-in formats, as in a run; run
+    alone, this file would otherwise call a demo backend that knows no structured round."""
+    get_format("structured")
+
 
 SETTINGS = GenerationSettings()
 MESSAGES = [Message("system", "You are a test."), Message("user", "Say something please")]
