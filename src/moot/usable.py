@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import islice
 from typing import Any, Literal
 
 UNUSABLE = "unusable_text"
@@ -59,8 +60,27 @@ _WORD = re.compile(rf"[{_CJK}]|(?:(?![{_CJK}])[^\W\d_]){{2,}}")
 Reason = Literal["debris", "loop", "no_words"]
 
 
+_CHUNK = 8
+"""The prefilter's chunk: a looping run repeats every chunk of it within 10 characters."""
+
+
+def may_loop(text: str) -> bool:
+    """A cheap necessary condition for a looping run, so that the ``LOOP`` regex (about a
+    microsecond a character) runs on few texts. A run of period ``p`` <= 10 and length
+    ``L`` >= max(``LOOP_CHARS``, 8p) holds a chunk starting at a multiple of
+    ``_CHUNK`` no later than 7 characters into it, and that chunk recurs ``p``
+    characters on, inside the run, because ``L`` >= 15 + ``p`` for every ``p`` <= 10."""
+    for start in range(0, len(text) - _CHUNK, _CHUNK):
+        chunk = text[start : start + _CHUNK]
+        if text.find(chunk, start + 1, start + _CHUNK + 10) != -1:
+            return True
+    return False
+
+
 def looping_runs(text: str) -> list[str]:
     """The looping runs (see ``LOOP``) in ``text``."""
+    if not may_loop(text):
+        return []
     return [m.group(0) for m in LOOP.finditer(text) if len(m.group(0)) >= LOOP_CHARS]
 
 
@@ -72,7 +92,7 @@ sentences: fewer than two words there is not usable."""
 def unusable_reason(text: str, *, sentence: bool = True) -> Reason | None:
     """Why ``text`` is not usable prose, or ``None`` when it is; ``sentence=False`` for
     a short field, where one word is enough."""
-    visible = [c for c in text if not c.isspace()]
+    visible = len("".join(text.split()))
     if not visible:
         return None  # an empty field (no new evidence) says nothing and shows nothing
     if _MARKUP.search(text) or _JSON_EDGE.search(text):
@@ -80,13 +100,13 @@ def unusable_reason(text: str, *, sentence: bool = True) -> Reason | None:
     tags = _TAG.findall(text)
     if len(tags) >= 2 and sum(map(len, tags)) >= TAG_SHARE * len(text.strip()):
         return "debris"
-    marks = sum(c in _PUNCTUATION for c in visible)
-    if marks >= PUNCTUATION_MIN and marks >= PUNCTUATION_SHARE * len(visible):
+    marks = sum(map(text.count, _PUNCTUATION))
+    if marks >= PUNCTUATION_MIN and marks >= PUNCTUATION_SHARE * visible:
         return "debris"
     if looping_runs(text):
         return "loop"
-    if sentence and len(_WORD.findall(text)) < 2:
-        return "no_words"
+    if sentence and next(islice(_WORD.finditer(text), 1, None), None) is None:
+        return "no_words"  # not even a second word
     return None
 
 

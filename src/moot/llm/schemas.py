@@ -45,6 +45,8 @@ A new format registers a function that returns every schema it can send.
 
 from __future__ import annotations
 
+import copy
+import functools
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -121,9 +123,17 @@ def enumerate_int_ranges(node: Any) -> Any:
 
 def output_spec(model: type[BaseModel], *, name: str | None = None) -> OutputSpec:
     """The JSON schema of a reply type, self-contained (no ``$ref``), with small integer
-    ranges spelled out as enums."""
-    schema = enumerate_int_ranges(inline_refs(model.model_json_schema()))
+    ranges spelled out as enums. The schema is built once per type (pydantic takes
+    ~0.7 ms a time, on every model call otherwise); each caller gets its own copy, so
+    narrowing one call's schema never reaches another's."""
+    schema = copy.deepcopy(_schema_of(model))
     return OutputSpec(name=name or model.__name__, json_schema=schema)
+
+
+@functools.lru_cache(maxsize=256)
+def _schema_of(model: type[BaseModel]) -> dict[str, Any]:
+    schema: dict[str, Any] = enumerate_int_ranges(inline_refs(model.model_json_schema()))
+    return schema
 
 
 def _replace_property(spec: OutputSpec, key: str, value: dict[str, Any]) -> OutputSpec:
