@@ -13,7 +13,11 @@ _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]*")
 
 def cjk_share(text: str) -> float:
     """Share of CJK characters among CJK and Latin letters (0.0 when there are none)."""
+    if text.isascii():
+        return 0.0  # no CJK character: the share is 0 whatever the Latin count
     cjk = len(_CJK.findall(text))
+    if not cjk:
+        return 0.0
     latin = len(_LATIN.findall(text))
     return cjk / (cjk + latin) if cjk + latin else 0.0
 

@@ -37,9 +37,17 @@ WHITESPACE_PER_TOKEN = 2
 """Characters of optional whitespace around each structural element."""
 
 
+def _json_chars(value: Any) -> int:
+    """Characters of ``value`` written as JSON; an integer without ``json.dumps`` (the
+    judge's scores are enums of ten integers per dimension, on every judge call)."""
+    if type(value) is int:
+        return len(str(value))
+    return len(json.dumps(value, ensure_ascii=False))
+
+
 def _enum_chars(node: dict[str, Any]) -> int:
     values = node.get("enum", [node["const"]] if "const" in node else [])
-    return max((len(json.dumps(v, ensure_ascii=False)) for v in values), default=0)
+    return max(map(_json_chars, values), default=0)
 
 
 def _measure(node: Any) -> tuple[int, int]:
