@@ -38,10 +38,9 @@ def mcnemar(b: int, c: int) -> float:
 
 
 def contradicts(row: dict[str, Any]) -> bool:
-    p = row["baseline_confidence_up"]
-    return (row["baseline_predicted"] == "up" and p < 0.5) or (
-        row["baseline_predicted"] == "down" and p > 0.5
-    )
+    p = float(row["baseline_confidence_up"])
+    direction = str(row["baseline_predicted"])
+    return (direction == "up" and p < 0.5) or (direction == "down" and p > 0.5)
 
 
 def equity_figures(signal: list[float], returns: list[float], per_year: float) -> dict[str, Any]:

@@ -17,6 +17,7 @@ their journal and runs the rest. Documented in docs/market.md, "Backtest".
 from __future__ import annotations
 
 import hashlib
+import math
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -59,7 +60,7 @@ TOPICS: Final = {
 }
 BAR_TOPICS: Final = {
     "en": "Will {name} ({target}) close higher {horizon} after {as_of} than it did on {as_of}?",
-    "zh": "{name}（{target}）在 {as_of} 之后 {horizon} 的收盘价，会高于 {as_of} 的收盘价吗？",
+    "zh": "{name}（{target}）在 {as_of} 之后 {horizon}的收盘价，会高于 {as_of} 的收盘价吗？",
 }
 """The question on weekly, monthly or quarterly bars: the horizon in those words
 (``3 months``, ``1 quarter``, ``3 个月``); daily snapshots keep ``TOPICS``, so a
@@ -99,22 +100,23 @@ class BacktestReport:
 
     def modules(self) -> dict[str, Any]:
         """Which of the seven KB modules the snapshots filled (``filled``: snapshots
-        holding each module's data) and, per analyst, on how many snapshots its slice
-        was empty (``empty_slices``): it argued from nothing of its own."""
+        holding each module's data; ``empty``: modules none held) and, per analyst, on
+        how many snapshots its slice held nothing beyond ``indices`` (``index_only``):
+        every lens sees the index, so such an analyst argued from the index alone."""
         filled = {
             m: sum(m in d.snapshot.kb.present_modules() for d in self.debates) for m in MODULES
         }
-        empty: dict[str, int] = {}
+        index_only: dict[str, int] = {}
         for d in self.debates:
-            present = set(d.snapshot.kb.present_modules())
+            present = set(d.snapshot.kb.present_modules()) - {"indices"}
             for analyst in MarketPayload.model_validate(d.result.body).analysts:
                 if not present & set(analyst.modules):
-                    empty[analyst.id] = empty.get(analyst.id, 0) + 1
+                    index_only[analyst.id] = index_only.get(analyst.id, 0) + 1
         return {
             "snapshots": len(self.debates),
             "filled": filled,
             "empty": [m for m, n in filled.items() if n == 0],
-            "empty_slices": empty,
+            "index_only": index_only,
         }
 
     def trader(self) -> dict[str, Any]:
@@ -284,6 +286,10 @@ def run_backtest(
     ``risk_free``, a yearly rate, enter the strategies' figures).
     ``on_started(backtest id, snapshots)`` is told the id to rerun
     with before the first debate; ``on_snapshot(done, total, debate)`` after each."""
+    if not math.isfinite(cost) or cost < 0:
+        raise ConfigError(f"--cost must be a finite fraction >= 0, got {cost!r}")
+    if not math.isfinite(risk_free):
+        raise ConfigError(f"--risk-free must be a finite yearly rate, got {risk_free!r}")
     if options.panel:
         raise ConfigError("the backtest judges with one judge: no --panel")
     if options.sides:

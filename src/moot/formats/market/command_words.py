@@ -14,7 +14,8 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "modules.snapshots": "snapshots with data",
         "modules.empty": "no snapshot has {modules}: the analysts of those modules argued"
         " from the rest of their slice or from nothing",
-        "modules.empty_slices": "analysts whose whole slice was empty: {analysts}",
+        "modules.index_only": "analysts whose slice held nothing beyond the index, on so many"
+        " snapshots: {analysts}",
         "excluded": "baseline rows left out (direction contradicts its P(up)): {n} of {total}",
         "strategies.title": "strategies on {target} ({per_year:g} periods a year, cost"
         " {cost:g} per unit of position changed, risk-free rate {rf:g})",
@@ -42,7 +43,7 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "modules.snapshots": "有数据的快照数",
         "modules.empty": "没有任何快照包含 {modules}：负责这些模块的分析师"
         "只能依据切片中的其余数据或无据可依",
-        "modules.empty_slices": "整个切片为空的分析师：{analysts}",
+        "modules.index_only": "切片中除指数外没有任何数据的分析师（及快照数）：{analysts}",
         "excluded": "被排除的基线行（方向与其上涨概率矛盾）：{total} 行中的 {n} 行",
         "strategies.title": "{target} 上的策略（每年 {per_year:g} 个周期，每单位仓位变动成本"
         " {cost:g}，无风险利率 {rf:g}）",

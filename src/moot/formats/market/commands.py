@@ -105,9 +105,9 @@ def print_modules(report: BacktestReport, lang: str) -> None:
     print_stdout(table)
     if modules["empty"]:
         print_stdout(text(word(lang, "modules.empty", modules=", ".join(modules["empty"]))))
-    if modules["empty_slices"]:
-        who = ", ".join(f"{a} ({n})" for a, n in modules["empty_slices"].items())
-        print_stdout(text(word(lang, "modules.empty_slices", analysts=one_line(who))))
+    if modules["index_only"]:
+        who = ", ".join(f"{a} ({n})" for a, n in modules["index_only"].items())
+        print_stdout(text(word(lang, "modules.index_only", analysts=one_line(who))))
 
 
 def print_trader(trader: dict[str, Any], lang: str) -> None:
@@ -247,7 +247,6 @@ def backtest(
         typer.Option(
             help="Trading cost of the strategies, a fraction per unit of position changed"
             " (0.001 = 0.1%); default 0.",
-            min=0.0,
         ),
     ] = 0.0,
     risk_free: Annotated[

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from moot.errors import DataError
+from moot.errors import ConfigError, DataError
 from moot.formats.market.data.bars import Bar
 from moot.formats.market.data.build import MarketData, Named
 from moot.formats.market.data.csvload import load_macro, load_price_table
@@ -169,6 +169,9 @@ def build_snapshot_set(
     """Read, check and write a snapshot set (see the module docstring). ``tickers``
     maps the tickers to keep to their display names (all of them, named by their
     ticker, when empty)."""
+    for name, value in (("every", every), ("horizon", horizon), ("warmup", warmup or 1)):
+        if value < 1:
+            raise ConfigError(f"--{name} must be at least 1 bar, got {value}")
     notes: list[str] = []
     series, found_bar = _prices(prices, tickers or {}, bar, stamp, notes)
     macro_series, lags = _macro(macro, spec or {}, macro_lag, notes)
@@ -182,16 +185,19 @@ def build_snapshot_set(
             bar=found_bar,
             publication_lag=lags,
         )
-        made = snapshots_from_market(
-            data,
-            ticker,
-            every=every,
-            horizon=horizon,
-            warmup=warmup,
-            source=source,
-            warnings=warnings,
-            synthetic=synthetic,
-        )
+        try:
+            made = snapshots_from_market(
+                data,
+                ticker,
+                every=every,
+                horizon=horizon,
+                warmup=warmup,
+                source=source,
+                warnings=warnings,
+                synthetic=synthetic,
+            )
+        except ValueError as exc:
+            raise DataError(f"{ticker}: {exc}") from None
         if not made:
             raise DataError(
                 f"{ticker}: {len(own)} {found_bar} bars are too few for a warmup of"
