@@ -140,6 +140,21 @@ def recompute(doc: dict[str, Any], *, horizon: int, bars_a_year: int) -> None:
     )
     quality = trader["calibration"]["moot_quality"]
     assert quality["brier"] == pytest.approx(brier)
+    fit = trader["calibration"]["moot_platt"]
+    if "note" not in fit:  # the reported fit, applied again to the later rows
+        test = [r for r in rows if r["as_of"] > fit["split_date"]]
+        assert fit["test_n"] == len(test)
+        assert fit["train_n"] == n - len(test)
+        probs = [
+            1 / (1 + math.exp(-(fit["a"] * (r["confidence_up"] - 0.5) + fit["b"]))) for r in test
+        ]
+        assert fit["test_brier"] == pytest.approx(
+            sum((p - (r["actual"] == "up")) ** 2 for p, r in zip(probs, test, strict=True))
+            / len(test)
+        )
+        assert fit["raw_test_brier"] == pytest.approx(
+            sum((r["confidence_up"] - (r["actual"] == "up")) ** 2 for r in test) / len(test)
+        )
     # Murphy: brier = reliability - resolution + uncertainty when P is constant per bin
     base_rate = sum(up) / n
     assert quality["uncertainty"] == pytest.approx(base_rate * (1 - base_rate))

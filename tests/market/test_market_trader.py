@@ -11,6 +11,7 @@ from moot.formats.market.data.backtest import SnapshotRow, stated_p_up, summaris
 from moot.formats.market.data.trader import trader_report
 from moot.formats.market.data.trading import (
     brier_decomposition,
+    fit_platt,
     max_drawdown,
     net_returns,
     strategy_figures,
@@ -101,3 +102,28 @@ def test_overlapping_periods_give_a_note_not_figures() -> None:
     ]
     assert "overlap" in trader_report(overlapping, {"X": 12.0})["strategies"]["X"]["note"]
     assert "buy_and_hold" in trader_report(rows, {"X": 12.0})["strategies"]["X"]
+
+
+def test_platt_fit_matches_a_general_optimiser() -> None:
+    from scipy.optimize import minimize
+
+    x = [-0.2, -0.1, -0.05, 0.0, 0.02, 0.05, 0.1, 0.15, 0.2, -0.15]
+    y = [False, False, True, False, True, False, True, True, True, False]
+    ridge = 1e-2
+
+    def loss(params: list[float]) -> float:
+        a, b = params
+        total = ridge * a * a / 2
+        for xi, yi in zip(x, y, strict=True):
+            p = 1 / (1 + math.exp(-(a * xi + b)))
+            total -= math.log(p) if yi else math.log(1 - p)
+        return total
+
+    reference = minimize(loss, [0.0, 0.0], method="Nelder-Mead", options={"xatol": 1e-9})
+    a, b = fit_platt(x, y, ridge=ridge)
+    assert (a, b) == pytest.approx(tuple(reference.x), abs=1e-4)
+    assert a > 0  # higher scores, more often up
+    # separable data: the penalty keeps the slope finite
+    a_sep, _ = fit_platt([-1.0, -0.5, 0.5, 1.0], [False, False, True, True])
+    assert math.isfinite(a_sep)
+    assert a_sep > 0

@@ -32,6 +32,10 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "calibration.moot_stated": "moot P(up), analysts' stated confidence",
         "calibration.baseline": "baseline P(up)",
         "calibration.analysts": "each argument's confidence (its side right)",
+        "platt": "Platt scaling of moot's P(up), fitted on {train_n} snapshots up to"
+        " {split_date}, out of sample ({test_n}): Brier {test_brier:.4f}, ECE {test_ece:.4f}"
+        " (raw quality ratio: Brier {raw_test_brier:.4f}, ECE {raw_test_ece:.4f})",
+        "platt.none": "Platt scaling: {note}",
         "snapshots.wrote": "wrote {n} snapshots of {ticker} ({first} .. {last}), {ups} up"
         " and {downs} down",
         "snapshots.total": "{n} snapshots of {tickers} ticker(s), {bar} bars, in {out}",
@@ -60,6 +64,10 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "calibration.moot_stated": "moot 上涨概率（分析师所述置信度）",
         "calibration.baseline": "基线上涨概率",
         "calibration.analysts": "各论据的置信度（其一方是否正确）",
+        "platt": "moot 上涨概率的 Platt 校准：在截至 {split_date} 的 {train_n} 个快照上拟合，"
+        "样本外（{test_n} 个）：Brier {test_brier:.4f}，ECE {test_ece:.4f}"
+        "（原始质量比：Brier {raw_test_brier:.4f}，ECE {raw_test_ece:.4f}）",
+        "platt.none": "Platt 校准：{note}",
         "snapshots.wrote": "写入 {ticker} 的 {n} 个快照（{first} .. {last}），上涨 {ups} 个，"
         "下跌 {downs} 个",
         "snapshots.total": "共 {n} 个快照，{tickers} 个代码，{bar} 数据，位于 {out}",

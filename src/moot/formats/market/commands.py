@@ -135,7 +135,7 @@ def print_trader(trader: dict[str, Any], lang: str) -> None:
             print_stdout(text(f"{title}: {figures['note']}"))
             continue
         table = Table(title=title)
-        table.add_column(word(lang, "strategies.name"))
+        table.add_column(word(lang, "strategies.name"), no_wrap=True)
         for _, label, _ in keys:
             table.add_column(word(lang, label))
         for name, row in figures.items():
@@ -148,7 +148,7 @@ def print_trader(trader: dict[str, Any], lang: str) -> None:
     for column in ("n", "Brier", "ECE", "reliability", "resolution", "uncertainty"):
         table.add_column(column)
     for name, cal in trader["calibration"].items():
-        if cal is not None:
+        if cal is not None and "brier" in cal:
             table.add_row(
                 word(lang, f"calibration.{name}"),
                 str(cal["n"]),
@@ -158,6 +158,11 @@ def print_trader(trader: dict[str, Any], lang: str) -> None:
                 ),
             )
     print_stdout(table)
+    fit = trader["calibration"]["moot_platt"]
+    if "note" in fit:
+        print_stdout(text(word(lang, "platt.none", note=fit["note"])))
+    else:
+        print_stdout(text(word(lang, "platt", **fit)))
 
 
 def print_report(report: BacktestReport, lang: str = "en") -> None:

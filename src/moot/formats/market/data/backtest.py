@@ -17,7 +17,7 @@ import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol, TypeVar
 
 from moot.stats import (
     ReliabilityBin,
@@ -242,9 +242,19 @@ def simplex_grid(step: float = 0.1) -> list[dict[str, float]]:
     return grid
 
 
+class _Dated(Protocol):
+    @property
+    def id(self) -> str: ...
+    @property
+    def as_of(self) -> dt.date: ...
+
+
+DatedRow = TypeVar("DatedRow", bound=_Dated)
+
+
 def split_by_date(
-    rows: Sequence[ScoredSnapshot], train_fraction: float
-) -> tuple[list[ScoredSnapshot], list[ScoredSnapshot]]:
+    rows: Sequence[DatedRow], train_fraction: float
+) -> tuple[list[DatedRow], list[DatedRow]]:
     """Earlier rows for training, later for testing. Whole dates go to one side: the
     training set takes the earliest dates until it holds at least ``train_fraction`` of
     the rows, and always leaves at least one date for testing."""

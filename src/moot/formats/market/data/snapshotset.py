@@ -99,8 +99,7 @@ class SetReport:
 def _prices(
     paths: Sequence[Path], tickers: Mapping[str, str], bar: str | None, stamp: str, notes: list[str]
 ) -> tuple[dict[str, PriceSeries], Bar]:
-    found: dict[str, PriceSeries] = {}
-    bars: dict[str, Bar] = {}
+    found: dict[str, tuple[Path, PriceSeries]] = {}
     # one file of one instrument and one ticker asked for: the file is that ticker's
     only = next(iter(tickers)) if len(tickers) == 1 and len(paths) == 1 else None
     for path in paths:
@@ -108,10 +107,7 @@ def _prices(
             ticker = key or only or path.stem
             if ticker in found:
                 raise DataError(f"{path}: ticker {ticker} is also in another price file")
-            where = f"{path} ({ticker})"
-            prepared, bars[ticker], own = prepare_prices(series, where, bar=bar, stamp=stamp)
-            found[ticker] = prepared
-            notes.extend(own)
+            found[ticker] = (path, series)
     if tickers:
         absent = [t for t in tickers if t not in found]
         if absent:
@@ -120,10 +116,16 @@ def _prices(
                 f" {', '.join(found)})"
             )
         found = {t: found[t] for t in tickers}
-    if len(set(bars[t] for t in found)) > 1:
-        sizes = ", ".join(f"{t} {bars[t]}" for t in found)
+    prepared: dict[str, PriceSeries] = {}
+    bars: dict[str, Bar] = {}
+    for ticker, (path, series) in found.items():
+        where = f"{path} ({ticker})"
+        prepared[ticker], bars[ticker], own = prepare_prices(series, where, bar=bar, stamp=stamp)
+        notes.extend(own)
+    if len(set(bars.values())) > 1:
+        sizes = ", ".join(f"{t} {b}" for t, b in bars.items())
         raise DataError(f"the price series have different bar sizes ({sizes}): one at a time")
-    return found, bars[next(iter(found))]
+    return prepared, bars[next(iter(prepared))]
 
 
 def _macro(

@@ -15,8 +15,10 @@ Strategies need the periods of one ticker not to overlap; where they do, that
 ticker's entry says so instead of giving figures. Calibration is computed over
 every row: moot's P(up) from the verdict's quality totals (``moot_quality``), moot's
 P(up) from its analysts' stated confidences (``moot_stated``), the baseline's stated
-P(up) on its consistent rows (``baseline``), and each argument's stated confidence
-against whether its side was right (``analysts``).
+P(up) on its consistent rows (``baseline``), moot's quality ratio calibrated by Platt
+scaling on the earlier dates and scored on the later ones beside the raw ratio
+(``moot_platt``), and each argument's stated confidence against whether its side was
+right (``analysts``).
 """
 
 from __future__ import annotations
@@ -24,8 +26,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from moot.formats.market.data.backtest import SnapshotRow
-from moot.formats.market.data.trading import calibration, non_overlapping, strategy_figures
+from moot.formats.market.data.backtest import SnapshotRow, split_by_date
+from moot.formats.market.data.trading import (
+    calibration,
+    fit_platt,
+    non_overlapping,
+    platt,
+    strategy_figures,
+)
+from moot.stats import brier_score, expected_calibration_error
 
 POSITIONS = ("long_flat", "long_short")
 
@@ -68,6 +77,35 @@ def strategies(
     }
 
 
+def platt_out_of_sample(rows: Sequence[SnapshotRow], train_fraction: float = 0.6) -> dict[str, Any]:
+    """moot's P(up) calibrated by Platt scaling of its quality ratio
+    (``confidence_up - 0.5``), fitted on the earlier dates (``split_by_date``) and
+    scored on the later ones beside the raw ratio: Brier, ECE and accuracy of each on
+    the test rows. A ``note`` instead when the split or the fit cannot be made."""
+    if len({r.as_of for r in rows}) < 2:
+        return {"note": "Platt scaling needs snapshots on at least 2 dates"}
+    train, test = split_by_date(rows, train_fraction)
+    if len({r.actual for r in train}) < 2:
+        return {"note": "the training dates hold one direction only: no Platt fit"}
+    a, b = fit_platt([r.confidence_up - 0.5 for r in train], [r.actual == "up" for r in train])
+    fitted = [platt(a, b, r.confidence_up - 0.5) for r in test]
+    raw = [r.confidence_up for r in test]
+    up = [r.actual == "up" for r in test]
+    return {
+        "a": a,
+        "b": b,
+        "split_date": max(r.as_of for r in train).isoformat(),
+        "train_n": len(train),
+        "test_n": len(test),
+        "test_brier": brier_score(fitted, up),
+        "test_ece": expected_calibration_error(fitted, up),
+        "test_accuracy": sum((p > 0.5) == u for p, u in zip(fitted, up, strict=True)) / len(test),
+        "raw_test_brier": brier_score(raw, up),
+        "raw_test_ece": expected_calibration_error(raw, up),
+        "raw_test_accuracy": sum((p > 0.5) == u for p, u in zip(raw, up, strict=True)) / len(test),
+    }
+
+
 def trader_report(
     rows: Sequence[SnapshotRow],
     periods_per_year: dict[str, float],
@@ -97,6 +135,7 @@ def trader_report(
         ).to_json()
         if kept
         else None,
+        "moot_platt": platt_out_of_sample(rows),
         "analysts": calibration(
             [c for _, c, _ in arguments], [ok for _, _, ok in arguments]
         ).to_json()

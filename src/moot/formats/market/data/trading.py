@@ -166,3 +166,38 @@ def calibration(probs: Sequence[float], outcomes: Sequence[bool], bins: int = 10
         uncertainty=unc,
         table=tuple(asdict(b) for b in reliability_table(probs, outcomes, bins) if b.count),
     )
+
+
+def _sigmoid(z: float) -> float:
+    return 1 / (1 + math.exp(-z)) if z >= 0 else math.exp(z) / (1 + math.exp(z))
+
+
+def fit_platt(
+    x: Sequence[float], y: Sequence[bool], *, ridge: float = 1e-2, iterations: int = 100
+) -> tuple[float, float]:
+    """Platt scaling: ``(a, b)`` of ``P = 1 / (1 + exp(-(a x + b)))`` fitted by Newton's
+    method on the log-loss, with an L2 penalty ``ridge a^2 / 2`` so that separable
+    data still give a finite slope."""
+    if not x or len(x) != len(y):
+        raise ValueError("Platt scaling needs as many outcomes as scores, at least one")
+    a = b = 0.0
+    for _ in range(iterations):
+        ga, gb, haa, hab, hbb = ridge * a, 0.0, ridge, 0.0, 1e-9
+        for xi, yi in zip(x, y, strict=True):
+            p = _sigmoid(a * xi + b)
+            r, w = p - float(yi), p * (1 - p)
+            ga, gb = ga + r * xi, gb + r
+            haa, hab, hbb = haa + w * xi * xi, hab + w * xi, hbb + w
+        det = haa * hbb - hab * hab
+        if det <= 0:
+            break
+        da, db = (hbb * ga - hab * gb) / det, (haa * gb - hab * ga) / det
+        a, b = a - da, b - db
+        if abs(da) < 1e-10 and abs(db) < 1e-10:
+            break
+    return a, b
+
+
+def platt(a: float, b: float, x: float) -> float:
+    """The calibrated probability of score ``x``."""
+    return _sigmoid(a * x + b)
