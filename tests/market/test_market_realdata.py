@@ -300,3 +300,39 @@ def test_an_oversized_file_is_refused_unread(
     monkeypatch.setattr(files, "MAX_BYTES", 1000)
     with pytest.raises(DataError, match=r"big\.csv"):
         load_price_table(big)
+
+
+def test_fundamentals_and_sentiment_come_from_files(tmp_path: Path) -> None:
+    """Figures written here for the test (not real data): the loader's path, dates and
+    refusals are what is checked."""
+    funds = tmp_path / "funds.csv"
+    funds.write_text(
+        "symbol,date,pe_trailing,dividend_yield_pct\n"
+        "IBM,2003-02-15,20.5,0.8\nIBM,2004-02-15,18.0,\nAAPL,2003-02-15,30.0,0\n",
+        encoding="utf-8",
+    )
+    mood = tmp_path / "mood.csv"
+    mood.write_text(
+        "date,BULLS [percent]\n2003-01-31,40\n2003-02-28,45\n2003-03-31,50\n", encoding="utf-8"
+    )
+    out = tmp_path / "out"
+    build(out, tickers={"IBM": "IBM", "AAPL": "Apple"}, fundamentals=[funds], sentiment=[mood])
+    snaps = {s.id: s for s in load_snapshots(out)}
+    early, mid, late = snaps["IBM_2003-01-31"], snaps["IBM_2003-03-31"], snaps["IBM_2004-03-31"]
+    assert early.kb.fundamentals == {}
+    assert mid.kb.fundamentals["IBM"].pe_trailing == 20.5
+    assert late.kb.fundamentals["IBM"].pe_trailing == 18.0
+    assert late.kb.fundamentals["IBM"].dividend_yield_pct is None
+    assert snaps["AAPL_2003-03-31"].kb.fundamentals["AAPL"].pe_trailing == 30.0
+    # lag 45 days (--macro-lag) from the month's end
+    assert mid.kb.sentiment is not None
+    assert mid.kb.sentiment.indicators["BULLS"].value == 40
+    assert mid.kb.sentiment.indicators["BULLS"].unit == "percent"
+    assert {"fundamentals", "sentiment"} <= set(mid.kb.present_modules())
+    with pytest.raises(DataError, match="ticker AAPL has fundamentals but no prices"):
+        build(tmp_path / "x", tickers={"IBM": "IBM"}, fundamentals=[funds])
+    funds.write_text("date,pe,pb\n2003-01-01,1,2\n", encoding="utf-8")
+    with pytest.raises(DataError, match="column\\(s\\) pe are not fundamentals"):
+        build(tmp_path / "y", tickers={"IBM": "IBM"}, fundamentals=[funds])
+    assert not (tmp_path / "x").exists()
+    assert not (tmp_path / "y").exists()

@@ -316,6 +316,14 @@ def snapshots(
     macro: Annotated[
         list[Path] | None, typer.Option(help="Macro CSV (repeat): long, wide, FRED, year,quarter.")
     ] = None,
+    sentiment: Annotated[
+        list[Path] | None,
+        typer.Option(help="Sentiment series CSV (repeat): read as a macro file, into sentiment."),
+    ] = None,
+    fundamentals: Annotated[
+        list[Path] | None,
+        typer.Option(help="Fundamentals CSV (repeat): date[,symbol],pe_trailing,pb,..."),
+    ] = None,
     series: Annotated[
         Path | None,
         typer.Option(help="TOML of macro series: [series.NAME] unit, lag_days, bar, stamp."),
@@ -357,6 +365,8 @@ def snapshots(
         out,
         tickers=names,
         macro=macro or [],
+        sentiment=sentiment or [],
+        fundamentals=fundamentals or [],
         spec=load_series_spec(series) if series is not None else {},
         macro_lag=macro_lag,
         bar=bar,

@@ -39,7 +39,7 @@ from typing import cast
 from moot.errors import DataError
 from moot.formats.market.data.bars import month_end, quarter_end
 from moot.formats.market.data.files import read_utf8
-from moot.formats.market.data.kb import UNITS, Unit
+from moot.formats.market.data.kb import UNITS, Fundamentals, Unit
 from moot.formats.market.data.series import MacroSeries, PriceBar, PriceSeries
 
 PRICE_COLUMNS = ("date", "open", "high", "low", "close")
@@ -421,6 +421,48 @@ def _parse_wide(
     if empty:
         raise DataError(f"{source}: series {', '.join(empty)} has no value")
     return [MacroSeries(name, unit, tuple(points[name])) for _, name, unit in columns]
+
+
+FUNDAMENTAL_FIELDS: tuple[str, ...] = tuple(
+    name for name in Fundamentals.model_fields if name not in ("name", "date")
+)
+
+
+def parse_fundamentals(text: str, source: str = "fundamentals") -> dict[str, list[Fundamentals]]:
+    """Dated fundamentals from CSV text: ``date`` (when the figures were published), an
+    optional ``symbol`` (or ``ticker``) column, and any of the ``Fundamentals`` fields
+    (``pe_trailing``, ``pb``, ``dividend_yield_pct``...); an empty cell is a figure
+    not given. Keyed by ticker (``""`` without a symbol column); each ticker's dates
+    increasing. Another column is refused, naming it."""
+    header, rows = _rows(text, source)
+    lowered = [h.lower() for h in header]
+    date_col = _date_column(header, source)
+    symbol = next((lowered.index(n) for n in SYMBOL_COLUMNS if n in lowered), None)
+    fields = [(i, name) for i, name in enumerate(lowered) if i not in (date_col, symbol)]
+    unknown = [header[i] for i, name in fields if name not in FUNDAMENTAL_FIELDS]
+    if unknown or not fields:
+        raise DataError(
+            f"{source}: column(s) {', '.join(unknown) or '(none)'} are not fundamentals; use"
+            f" date, symbol and any of {', '.join(FUNDAMENTAL_FIELDS)}"
+        )
+    out: dict[str, list[tuple[int, dt.date, Fundamentals]]] = {}
+    for line, row in rows:
+        if len(row) != len(header):
+            raise DataError(f"{source} line {line}: {len(row)} cells, the header has {len(header)}")
+        day = _date(row[date_col], source, line)
+        values = {name: _number(row[i], name, source, line) for i, name in fields if row[i]}
+        key = row[symbol] if symbol is not None else ""
+        record = Fundamentals.model_validate({"date": day, **values})
+        out.setdefault(key, []).append((line, day, record))
+    for key, records in out.items():
+        _check_dates([(line, day) for line, day, _ in records], source, f" of {key}")
+    return {key: [r for _, _, r in records] for key, records in out.items()}
+
+
+def load_fundamentals(path: str | Path) -> dict[str, list[Fundamentals]]:
+    """Dated fundamentals from a CSV file (``parse_fundamentals``)."""
+    path = Path(path)
+    return parse_fundamentals(read_utf8(path, "fundamentals"), str(path))
 
 
 def load_macro(path: str | Path, units: Mapping[str, Unit] | None = None) -> list[MacroSeries]:

@@ -16,6 +16,11 @@ and period stamp::
     bar = "monthly"      # optional: detected from the dates
     stamp = "start"      # optional: auto, start or end
 
+Sentiment series (``--sentiment``) are read like macro series and go into the
+``sentiment`` module (``indicators``), with the same series file; fundamentals
+(``--fundamentals``, ``csvload.parse_fundamentals``) are dated records per ticker,
+each KB taking the latest published on or before its date.
+
 Nothing is written unless every snapshot of every ticker was built; an existing
 snapshot folder is refused (``snapshots.write_snapshots``).
 """
@@ -31,9 +36,9 @@ from typing import Any, cast
 from moot.errors import ConfigError, DataError
 from moot.formats.market.data.bars import Bar
 from moot.formats.market.data.build import MarketData, Named
-from moot.formats.market.data.csvload import load_macro, load_price_table
+from moot.formats.market.data.csvload import load_fundamentals, load_macro, load_price_table
 from moot.formats.market.data.files import read_utf8
-from moot.formats.market.data.kb import UNITS, Unit
+from moot.formats.market.data.kb import UNITS, Fundamentals, Unit
 from moot.formats.market.data.prepare import STAMPS, prepare_macro, prepare_prices
 from moot.formats.market.data.series import MacroSeries, PriceSeries
 from moot.formats.market.data.snapshots import Snapshot, snapshots_from_market, write_snapshots
@@ -129,15 +134,18 @@ def _prices(
 
 
 def _macro(
-    paths: Sequence[Path], spec: Mapping[str, SeriesSpec], default_lag: int, notes: list[str]
-) -> tuple[dict[str, MacroSeries], dict[str, int]]:
+    paths: Sequence[Path],
+    spec: Mapping[str, SeriesSpec],
+    default_lag: int,
+    notes: list[str],
+    lags: dict[str, int],
+) -> dict[str, MacroSeries]:
     units = {name: s.unit for name, s in spec.items() if s.unit is not None}
     macro: dict[str, MacroSeries] = {}
-    lags: dict[str, int] = {}
     for path in paths:
         for series in load_macro(path, units):
-            if series.name in macro:
-                raise DataError(f"{path}: series {series.name} is also in another macro file")
+            if series.name in lags:
+                raise DataError(f"{path}: series {series.name} is also in another series file")
             own = spec.get(series.name, SeriesSpec())
             lag = default_lag if own.lag_days is None else own.lag_days
             prepared, _, said = prepare_macro(
@@ -145,10 +153,28 @@ def _macro(
             )
             macro[series.name], lags[series.name] = prepared, lag
             notes.extend(said)
-    unused = sorted(set(spec) - set(macro))
-    if unused:
-        raise DataError(f"series file: {', '.join(unused)} is in no macro file")
-    return macro, lags
+    return macro
+
+
+def _fundamentals(paths: Sequence[Path], tickers: Sequence[str]) -> dict[str, list[Fundamentals]]:
+    out: dict[str, list[Fundamentals]] = {}
+    for path in paths:
+        for key, records in load_fundamentals(path).items():
+            if not key and len(tickers) != 1:
+                raise DataError(
+                    f"{path}: no symbol column, and there are {len(tickers)} tickers: say"
+                    " whose figures these are (a symbol or ticker column)"
+                )
+            ticker = key or tickers[0]
+            if ticker not in tickers:
+                raise DataError(
+                    f"{path}: ticker {ticker} has fundamentals but no prices (the prices"
+                    f" hold {', '.join(tickers)})"
+                )
+            if ticker in out:
+                raise DataError(f"{path}: {ticker}'s fundamentals are also in another file")
+            out[ticker] = records
+    return out
 
 
 def build_snapshot_set(
@@ -157,6 +183,8 @@ def build_snapshot_set(
     *,
     tickers: Mapping[str, str] | None = None,
     macro: Sequence[Path] = (),
+    sentiment: Sequence[Path] = (),
+    fundamentals: Sequence[Path] = (),
     spec: Mapping[str, SeriesSpec] | None = None,
     macro_lag: int = 0,
     bar: str | None = None,
@@ -176,7 +204,13 @@ def build_snapshot_set(
             raise ConfigError(f"--{name} must be at least 1 bar, got {value}")
     notes: list[str] = []
     series, found_bar = _prices(prices, tickers or {}, bar, stamp, notes)
-    macro_series, lags = _macro(macro, spec or {}, macro_lag, notes)
+    lags: dict[str, int] = {}
+    macro_series = _macro(macro, spec or {}, macro_lag, notes, lags)
+    sentiment_series = _macro(sentiment, spec or {}, macro_lag, notes, lags)
+    unused = sorted(set(spec or {}) - set(lags))
+    if unused:
+        raise DataError(f"series file: {', '.join(unused)} is in no macro or sentiment file")
+    records = _fundamentals(fundamentals, list(series))
     report = SetReport(found_bar, notes=notes)
     every_set: list[Snapshot] = []
     for ticker, own in series.items():
@@ -184,6 +218,8 @@ def build_snapshot_set(
             indices={ticker: Named((tickers or {}).get(ticker) or ticker, own)},
             benchmark=ticker,
             macro=macro_series,
+            sentiment_series=sentiment_series,
+            fundamentals={ticker: records[ticker]} if ticker in records else {},
             bar=found_bar,
             publication_lag=lags,
         )
