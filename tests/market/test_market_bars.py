@@ -121,3 +121,15 @@ def test_period_ends_and_horizon_words() -> None:
     assert horizon_words(1, "monthly", "en") == "1 month"
     assert horizon_words(3, "quarterly", "en") == "3 quarters"
     assert horizon_words(2, "weekly", "zh") == "2 周"
+
+
+def test_every_new_word_exists_in_english_and_chinese() -> None:
+    from moot.formats.market.command_words import WORDS
+    from moot.formats.market.data.bars import HORIZON_WORDS
+    from moot.formats.market.data.words import BAR_INDICES, module_descriptions
+
+    for table in (WORDS, HORIZON_WORDS, BAR_INDICES):
+        assert set(table["en"]) == set(table["zh"])
+    monthly = module_descriptions("zh", "monthly")
+    assert "1/3/6/12 个月" in monthly["indices"]
+    assert module_descriptions("en", None)["indices"].startswith("index levels, returns over 1/5")

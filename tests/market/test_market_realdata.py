@@ -233,9 +233,20 @@ def test_a_backtest_on_real_snapshots_recomputes(tmp_path: Path) -> None:
     snapshots = load_snapshots(out)
     assert len(snapshots) == 9
     assert "close higher 12 months after" in topic_of(snapshots[0], "en")
+    store = Store()
     report = run_backtest(
-        out, RunOptions(model="scripted:demo", seed=3), store=Store(), backtest_id="ibm"
+        out, RunOptions(model="scripted:demo", seed=3), store=store, backtest_id="ibm"
     )
+    # the analysts are told what a monthly KB holds, never "returns over 1/5/20 sessions"
+    system = [
+        m["content"]
+        for call in store.calls(report.debates[0].run_id)
+        for m in call.messages
+        if m["role"] == "system" and "indices" in m["content"]
+    ]
+    assert system
+    assert all("returns over 1/3/6/12 months" in text for text in system)
+    assert not any("1/5/20/60/252 sessions" in text for text in system)
     doc = json.loads(json.dumps(report.to_json()))
     recompute(doc, horizon=12, bars_a_year=12)
     modules = doc["modules"]
