@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from moot.cli.common import ConcurrencyOption, QuietOption, json_text, prices
-from moot.formats.market.command_words import word
 from moot.safe_text import one_line
 from moot.terminal import console, print_stdout, say, text
 
@@ -96,6 +95,8 @@ def print_modules(report: BacktestReport, lang: str) -> None:
     """Which KB modules the snapshots filled, and the analysts left without data."""
     from rich.table import Table
 
+    from moot.formats.market.command_words import word
+
     modules = report.modules()
     table = Table(title=word(lang, "modules.title", n=modules["snapshots"]))
     table.add_column(word(lang, "modules.module"))
@@ -113,6 +114,8 @@ def print_modules(report: BacktestReport, lang: str) -> None:
 def print_trader(trader: dict[str, Any], lang: str) -> None:
     """The strategies' figures per target and the calibration of stated probabilities."""
     from rich.table import Table
+
+    from moot.formats.market.command_words import word
 
     keys = (
         ("total_return_pct", "strategies.total", ".2f"),
@@ -168,6 +171,8 @@ def print_trader(trader: dict[str, Any], lang: str) -> None:
 def print_report(report: BacktestReport, lang: str = "en") -> None:
     """The figures of a backtest as tables on standard output."""
     from rich.table import Table
+
+    from moot.formats.market.command_words import word
 
     s = report.summary
     label = " (synthetic data)" if report.synthetic else ""
@@ -351,6 +356,7 @@ def snapshots(
     every --every bars, the KB as known that day and the return over --horizon bars.
     Refuses (exit 2, nothing written) a snapshot folder that exists already."""
     from moot.errors import ConfigError
+    from moot.formats.market.command_words import word
     from moot.formats.market.data.demo import SYNTHETIC_WARNING
     from moot.formats.market.data.snapshotset import build_snapshot_set, load_series_spec
 
