@@ -163,6 +163,8 @@ NUMERIC_OPTIONS: list[tuple[str, str, tuple[str, ...]]] = [
     ("backtest", "--concurrency", ("0", "-1")),
     ("backtest", "--seed", ("-1",)),
     ("backtest", "--timeout", (*NON_FINITE, "0", "-1")),
+    ("backtest", "--cost", (*NON_FINITE, "-0.1")),
+    ("backtest", "--risk-free", NON_FINITE),
 ]
 """(command, option, values that must be refused with exit 2)."""
 

@@ -1,12 +1,14 @@
 """Worked example: turn a CSV of daily prices (and optionally macro series) into a
-backtest snapshot set for ``moot backtest``.
+backtest snapshot set for ``moot backtest``. ``moot snapshots`` does the same and
+more (several tickers, a series file); both call
+``moot.formats.market.data.snapshotset.build_snapshot_set``.
 
     python examples/market/prices_to_snapshots.py \\
         examples/market/synthetic-prices.csv snapshots/ \\
         --ticker EXI --name "ExampleIndex" --macro examples/market/synthetic-macro.csv \\
         --every 10 --horizon 10 --synthetic
 
-writes ``snapshots/<date>/kb.json`` and ``snapshots/<date>/outcome.json``: one
+writes ``snapshots/EXI_<date>/kb.json`` and ``snapshots/EXI_<date>/outcome.json``: one
 snapshot every ``--every`` sessions once a year of history (``--warmup`` sessions)
 is there, each with the KB as known that day and the index's return over the next
 ``--horizon`` sessions. ``--macro`` may be given once per file (a FRED download
@@ -19,17 +21,13 @@ own data, leave ``--synthetic`` out and say where it comes from with ``--source`
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from moot.errors import MootError
-from moot.formats.market.data.build import MarketData, Named
-from moot.formats.market.data.csvload import load_macro, load_prices
 from moot.formats.market.data.demo import SYNTHETIC_WARNING
-from moot.formats.market.data.snapshots import (
-    load_snapshots,
-    snapshots_from_market,
-    write_snapshots,
-)
+from moot.formats.market.data.snapshots import load_snapshots
+from moot.formats.market.data.snapshotset import build_snapshot_set
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,22 +52,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--every", type=int, default=20, help="sessions between snapshots")
     parser.add_argument("--horizon", type=int, default=20, help="sessions to the outcome")
-    parser.add_argument("--warmup", type=int, default=252, help="history before the first")
+    parser.add_argument(
+        "--warmup", type=int, default=None, help="history before the first (default: a year)"
+    )
     parser.add_argument("--source", default=None, help="where the data comes from")
     parser.add_argument("--synthetic", action="store_true", help="label the data synthetic")
     args = parser.parse_args(argv)
     try:
-        prices = load_prices(args.prices)
-        macro = {series.name: series for path in args.macro for series in load_macro(path)}
-        data = MarketData(
-            indices={args.ticker: Named(args.name or args.ticker, prices)},
-            benchmark=args.ticker,
-            macro=macro,
-            publication_lag=dict.fromkeys(macro, args.macro_lag),
-        )
-        snapshots = snapshots_from_market(
-            data,
-            args.ticker,
+        report = build_snapshot_set(
+            [args.prices],
+            args.out,
+            tickers={args.ticker: args.name or args.ticker},
+            macro=args.macro,
+            macro_lag=args.macro_lag,
             every=args.every,
             horizon=args.horizon,
             warmup=args.warmup,
@@ -77,15 +72,11 @@ def main(argv: list[str] | None = None) -> int:
             warnings=[SYNTHETIC_WARNING] if args.synthetic else [],
             synthetic=args.synthetic,
         )
-        if not snapshots:
-            parser.error(
-                f"{len(prices)} sessions are too few for --warmup {args.warmup} and"
-                f" --horizon {args.horizon}"
-            )
-        write_snapshots(snapshots, args.out)
         loaded = load_snapshots(args.out)  # read back with the loader's checks
     except (MootError, ValueError) as exc:
         parser.exit(2, f"error: {exc}\n")
+    for note in report.notes:
+        print(f"note: {note}", file=sys.stderr)
     ups = sum(s.outcome.direction == "up" for s in loaded)
     print(
         f"wrote {len(loaded)} snapshots to {args.out} ({loaded[0].id} .. {loaded[-1].id}),"

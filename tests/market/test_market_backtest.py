@@ -284,7 +284,7 @@ def test_two_snapshots_of_one_date_are_refused(tmp_path: Path) -> None:
     """Both used to be debated and scored: one forecast counted twice."""
     first = demo_snapshots()[0]
     write_snapshots([first, Snapshot("copy", first.kb, first.outcome)], tmp_path)
-    with pytest.raises(DataError, match=f"{first.id} and copy are both dated {first.as_of}"):
+    with pytest.raises(DataError, match=f"{first.id} and copy both forecast EXI on {first.as_of}"):
         load_snapshots(tmp_path)
 
 
@@ -333,8 +333,10 @@ def test_worked_example_turns_the_shipped_csv_into_snapshots(tmp_path: Path) -> 
     assert set(first.kb.macro) == {"CPI_YOY", "POLICY_RATE"}
     assert first.kb.macro["CPI_YOY"].unit == "percent"
     assert all(s.outcome.horizon_sessions == 10 for s in snapshots)
-    assert first.id == "2024-05-17"
-    assert first.kb.macro["CPI_YOY"].date == dt.date(2024, 5, 1)
+    assert first.id == "EXI_2024-05-17"
+    # May's figure, dated 2024-05-01 in the file, is May's: moved to May 31, said so
+    assert first.kb.macro["CPI_YOY"].date == dt.date(2024, 4, 30)
+    assert "CPI_YOY): monthly values dated at their period's start" in result.stderr
     # two FRED-style files, figures published 45 days after the date they carry
     fred = tmp_path / "UNRATE.csv"
     fred.write_text(
@@ -351,8 +353,9 @@ def test_worked_example_turns_the_shipped_csv_into_snapshots(tmp_path: Path) -> 
     assert lagged.returncode == 0, lagged.stderr
     macro = load_snapshots(lagged_out)[0].kb.macro
     assert set(macro) == {"CPI_YOY", "POLICY_RATE", "UNRATE"}
-    assert macro["CPI_YOY"].date == dt.date(2024, 4, 1)  # May's not out by 2024-05-17
-    assert macro["UNRATE"].date == dt.date(2024, 3, 1)  # April's is missing ('.')
+    # dated by their months' ends: April's (2024-04-30 + 45) is not out by 2024-05-17
+    assert macro["CPI_YOY"].date == dt.date(2024, 3, 31)
+    assert macro["UNRATE"].date == dt.date(2024, 3, 31)  # April's is missing ('.')
     bad = subprocess.run(
         [
             sys.executable,
@@ -365,4 +368,4 @@ def test_worked_example_turns_the_shipped_csv_into_snapshots(tmp_path: Path) -> 
         check=False,
     )
     assert bad.returncode == 2
-    assert "missing column(s) open, high, low, close" in bad.stderr
+    assert "ticker(s) IDX not in the price file(s)" in bad.stderr

@@ -37,23 +37,57 @@ def mcnemar(b: int, c: int) -> float:
     return min(1.0, 2 * tail)
 
 
-def recompute(doc: dict[str, Any]) -> None:
-    """Accuracy, McNemar and Brier from the per-snapshot rows alone."""
+def contradicts(row: dict[str, Any]) -> bool:
+    p = float(row["baseline_confidence_up"])
+    direction = str(row["baseline_predicted"])
+    return (direction == "up" and p < 0.5) or (direction == "down" and p > 0.5)
+
+
+def equity_figures(signal: list[float], returns: list[float], per_year: float) -> dict[str, Any]:
+    """A strategy's figures written out again, loop by loop (no shared helper)."""
+    equity, value, peak, drawdown = [1.0], 1.0, 1.0, 0.0
+    for p, r in zip(signal, returns, strict=True):
+        value *= 1 + p * r
+        equity.append(value)
+        peak = max(peak, value)
+        drawdown = max(drawdown, (peak - value) / peak)
+    net = [p * r for p, r in zip(signal, returns, strict=True)]
+    mean = sum(net) / len(net)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in net) / (len(net) - 1))
+    held = [x for p, x in zip(signal, net, strict=True) if p != 0]
+    return {
+        "total_return_pct": (value - 1) * 100,
+        "annualised_return_pct": (value ** (per_year / len(net)) - 1) * 100,
+        "volatility_pct": sd * math.sqrt(per_year) * 100,
+        "sharpe": mean / sd * math.sqrt(per_year) if sd else None,
+        "max_drawdown_pct": drawdown * 100,
+        "hit_rate": sum(x > 0 for x in held) / len(held) if held else None,
+        "equity": equity,
+    }
+
+
+def recompute(doc: dict[str, Any], *, horizon: int, bars_a_year: int) -> None:
+    """Accuracy, McNemar, Brier and every strategy figure from the per-snapshot rows
+    alone (a baseline contradicting its own P(up) is left out of its figures)."""
     rows = doc["snapshots"]
     summary = doc["summary"]
     n = len(rows)
     right = [r["predicted"] == r["actual"] for r in rows]
-    base = [r["baseline_predicted"] == r["actual"] for r in rows]
+    kept = [r for r in rows if not contradicts(r)]
+    assert summary["baseline_excluded"] == [r["id"] for r in rows if contradicts(r)]
+    assert summary["baseline_n"] == len(kept)
+    base = [r["baseline_predicted"] == r["actual"] for r in kept]
     up = [r["actual"] == "up" for r in rows]
     assert summary["accuracy"] == pytest.approx(sum(right) / n)
-    assert summary["baseline_accuracy"] == pytest.approx(sum(base) / n)
-    b = sum(m and not s for m, s in zip(right, base, strict=True))
-    c = sum(s and not m for m, s in zip(right, base, strict=True))
+    assert summary["baseline_accuracy"] == pytest.approx(sum(base) / len(kept))
+    pairs = [(r["predicted"] == r["actual"], r["baseline_predicted"] == r["actual"]) for r in kept]
+    b = sum(m and not s for m, s in pairs)
+    c = sum(s and not m for m, s in pairs)
     assert summary["mcnemar_p"] == pytest.approx(mcnemar(b, c))
     brier = sum((r["confidence_up"] - u) ** 2 for r, u in zip(rows, up, strict=True)) / n
-    baseline_brier = (
-        sum((r["baseline_confidence_up"] - u) ** 2 for r, u in zip(rows, up, strict=True)) / n
-    )
+    baseline_brier = sum(
+        (r["baseline_confidence_up"] - (r["actual"] == "up")) ** 2 for r in kept
+    ) / len(kept)
     assert summary["brier"] == pytest.approx(brier)
     assert summary["baseline_brier"] == pytest.approx(baseline_brier)
     for key in ("accuracy_interval", "baseline_accuracy_interval"):
@@ -68,8 +102,62 @@ def recompute(doc: dict[str, Any]) -> None:
             "confidence_up",
             "baseline_predicted",
             "baseline_confidence_up",
+            "target",
+            "end_date",
+            "actual_return_pct",
+            "stated_confidence_up",
+            "baseline_contradicts",
         }
         assert (row["confidence_up"] > 0.5) == (row["predicted"] == "up")
+        assert (row["actual_return_pct"] > 0) == (row["actual"] == "up")
+    trader = doc["trader"]
+    for target in {r["target"] for r in rows}:
+        own = sorted((r for r in rows if r["target"] == target), key=lambda r: r["as_of"])
+        returns = [r["actual_return_pct"] / 100 for r in own]
+        figures = trader["strategies"][target]
+        assert figures["periods_per_year"] == pytest.approx(bars_a_year / horizon)
+        signals = {
+            "buy_and_hold": [1.0] * len(own),
+            "moot_long_flat": [1.0 if r["predicted"] == "up" else 0.0 for r in own],
+            "moot_long_short": [1.0 if r["predicted"] == "up" else -1.0 for r in own],
+            "baseline_long_flat": [
+                0.0 if contradicts(r) else 1.0 if r["baseline_predicted"] == "up" else 0.0
+                for r in own
+            ],
+            "baseline_long_short": [
+                0.0 if contradicts(r) else 1.0 if r["baseline_predicted"] == "up" else -1.0
+                for r in own
+            ],
+        }
+        for name, signal in signals.items():
+            expected = equity_figures(signal, returns, bars_a_year / horizon)
+            for key, value in expected.items():
+                assert figures[name][key] == pytest.approx(value), (target, name, key)
+    stated = [r for r in rows if r["stated_confidence_up"] is not None]
+    moot_stated = trader["calibration"]["moot_stated"]
+    assert moot_stated["brier"] == pytest.approx(
+        sum((r["stated_confidence_up"] - (r["actual"] == "up")) ** 2 for r in stated) / len(stated)
+    )
+    quality = trader["calibration"]["moot_quality"]
+    assert quality["brier"] == pytest.approx(brier)
+    fit = trader["calibration"]["moot_platt"]
+    if "note" not in fit:  # the reported fit, applied again to the later rows
+        test = [r for r in rows if r["as_of"] > fit["split_date"]]
+        assert fit["test_n"] == len(test)
+        assert fit["train_n"] == n - len(test)
+        probs = [
+            1 / (1 + math.exp(-(fit["a"] * (r["confidence_up"] - 0.5) + fit["b"]))) for r in test
+        ]
+        assert fit["test_brier"] == pytest.approx(
+            sum((p - (r["actual"] == "up")) ** 2 for p, r in zip(probs, test, strict=True))
+            / len(test)
+        )
+        assert fit["raw_test_brier"] == pytest.approx(
+            sum((r["confidence_up"] - (r["actual"] == "up")) ** 2 for r in test) / len(test)
+        )
+    # Murphy: brier = reliability - resolution + uncertainty when P is constant per bin
+    base_rate = sum(up) / n
+    assert quality["uncertainty"] == pytest.approx(base_rate * (1 - base_rate))
 
 
 def test_backtest_rows_and_summary_recompute(snapshot_dir: Path) -> None:
@@ -84,7 +172,7 @@ def test_backtest_rows_and_summary_recompute(snapshot_dir: Path) -> None:
     )
     assert seen == [(n, 6) for n in range(1, 7)]
     doc = json.loads(json.dumps(report.to_json()))
-    recompute(doc)
+    recompute(doc, horizon=20, bars_a_year=252)
     assert doc["synthetic"] is True
     assert [r["id"] for r in doc["snapshots"]] == sorted(p.name for p in snapshot_dir.iterdir())
     actual = {s.id: s.outcome.direction for s in demo_snapshots()}
@@ -145,7 +233,8 @@ def test_a_run_id_too_long_is_refused_before_the_first_debate(tmp_path: Path) ->
     debated."""
     root = write_snapshots(demo_snapshots()[:2], tmp_path / "set")
     store = Store(tmp_path / "moot.db")
-    with pytest.raises(ConfigError, match="use a --id of at most 53 characters"):
+    longest = 63 - len(demo_snapshots()[0].id)
+    with pytest.raises(ConfigError, match=f"use a --id of at most {longest} characters"):
         run_backtest(root, OPTIONS, store=store, backtest_id="b" * 60)
     assert store.list_debates() == []
 
@@ -180,7 +269,7 @@ def test_backtest_command_writes_the_json_and_prints_the_figures(
     result = _moot(*args)
     assert result.exit_code == 0, result.output
     doc = json.loads(out.read_text(encoding="utf-8"))
-    recompute(doc)
+    recompute(doc, horizon=20, bars_a_year=252)
     assert "McNemar exact p" in result.stdout
     assert "rerun with --id cli-bt" in result.stderr
     assert "[6/6]" in result.stderr

@@ -94,7 +94,7 @@ def test_fred_downloads_load_as_they_are(tmp_path: Path) -> None:
         ("date,open,high,low,close\n2024-01-02,1,2,1,abc\n", "close 'abc' is not a number"),
         ("date,open,high,low,close\n2024-01-02,1,2,1\n", "4 cells, the header has 5"),
         ("date,open,high,low,close\n2024-01-02,1,2,1.5,1.2\n", "must lie within low 1.5"),
-        ("date,open,high,low,close\n2024-01-02,0,2,0,1\n", "prices must be positive"),
+        ("date,open,high,low,close\n2024-01-02,0,2,0,1\n", "open 0 is not a positive price"),
         ("date,open,high,low,close,volume\n2024-01-02,1,2,1,1,-5\n", "volume -5.0 is negative"),
     ],
 )

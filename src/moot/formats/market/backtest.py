@@ -17,6 +17,7 @@ their journal and runs the rest. Documented in docs/market.md, "Backtest".
 from __future__ import annotations
 
 import hashlib
+import math
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -36,9 +37,13 @@ from moot.formats.market.data.backtest import (
     WeightSearch,
     direction_from_totals,
     grid_search_weights,
+    stated_p_up,
     summarise,
 )
+from moot.formats.market.data.bars import BARS_PER_YEAR, horizon_words
+from moot.formats.market.data.kb import MODULES
 from moot.formats.market.data.snapshots import Snapshot, load_snapshots
+from moot.formats.market.data.trader import trader_report
 from moot.formats.market.inputs import kb_option, stored_options
 from moot.formats.market.payload import MarketPayload
 from moot.llm.budget import PriceTable
@@ -53,6 +58,13 @@ TOPICS: Final = {
     "zh": "{name}（{target}）在 {as_of} 之后第 {horizon} 个交易日的收盘价，会高于 {as_of}"
     " 的收盘价吗？",
 }
+BAR_TOPICS: Final = {
+    "en": "Will {name} ({target}) close higher {horizon} after {as_of} than it did on {as_of}?",
+    "zh": "{name}（{target}）在 {as_of} 之后 {horizon}的收盘价，会高于 {as_of} 的收盘价吗？",
+}
+"""The question on weekly, monthly or quarterly bars: the horizon in those words
+(``3 months``, ``1 quarter``, ``3 个月``); daily snapshots keep ``TOPICS``, so a
+stored daily backtest resumes."""
 
 
 @dataclass(frozen=True)
@@ -79,15 +91,55 @@ class BacktestReport:
     summary: BacktestSummary
     weights: WeightSearch | None
     weights_note: str | None
+    cost: float = 0.0
+    risk_free: float = 0.0
 
     @property
     def rows(self) -> list[SnapshotRow]:
         return [d.row for d in self.debates]
 
+    def modules(self) -> dict[str, Any]:
+        """Which of the seven KB modules the snapshots filled (``filled``: snapshots
+        holding each module's data; ``empty``: modules none held) and, per analyst, on
+        how many snapshots its slice held nothing beyond ``indices`` (``index_only``):
+        every lens sees the index, so such an analyst argued from the index alone."""
+        filled = {
+            m: sum(m in d.snapshot.kb.present_modules() for d in self.debates) for m in MODULES
+        }
+        index_only: dict[str, int] = {}
+        for d in self.debates:
+            present = set(d.snapshot.kb.present_modules()) - {"indices"}
+            for analyst in MarketPayload.model_validate(d.result.body).analysts:
+                if not present & set(analyst.modules):
+                    index_only[analyst.id] = index_only.get(analyst.id, 0) + 1
+        return {
+            "snapshots": len(self.debates),
+            "filled": filled,
+            "empty": [m for m, n in filled.items() if n == 0],
+            "index_only": index_only,
+        }
+
+    def trader(self) -> dict[str, Any]:
+        """Strategies and calibration (``moot.formats.market.data.trader``)."""
+        per_year: dict[str, float] = {}
+        arguments: list[tuple[str, float, bool]] = []
+        for d in self.debates:
+            outcome = d.snapshot.outcome
+            per_year[outcome.target] = (
+                BARS_PER_YEAR[outcome.bar or "daily"] / outcome.horizon_sessions
+            )
+            for a in MarketPayload.model_validate(d.result.body).arguments:
+                right = (a.side == "bull") == (outcome.direction == "up")
+                arguments.append((a.agent, a.confidence, right))
+        return trader_report(
+            self.rows, per_year, arguments=arguments, cost=self.cost, risk_free=self.risk_free
+        )
+
     def to_json(self) -> dict[str, Any]:
         """``snapshots`` (one row per snapshot), ``summary`` (the figures, the chosen
         weights and their out-of-sample accuracy) and ``debates`` (each snapshot's
-        stored run and the verdict's totals)."""
+        stored run and the verdict's totals), ``modules`` (which KB modules the
+        snapshots filled) and ``trader`` (strategies and calibration)."""
         summary = self.summary.to_json()
         summary["weights"] = self.weights.weights if self.weights else None
         summary["out_of_sample_accuracy"] = self.weights.test_accuracy if self.weights else None
@@ -99,6 +151,8 @@ class BacktestReport:
             "synthetic": self.synthetic,
             "snapshots": [row.to_json() for row in self.rows],
             "summary": summary,
+            "modules": self.modules(),
+            "trader": self.trader(),
             "debates": [
                 {
                     "id": d.snapshot.id,
@@ -115,10 +169,13 @@ class BacktestReport:
 def topic_of(snapshot: Snapshot, lang: str) -> str:
     """The question debated on a snapshot."""
     outcome = snapshot.outcome
-    return TOPICS[lang].format(
+    bar = outcome.bar or "daily"
+    return (TOPICS if bar == "daily" else BAR_TOPICS)[lang].format(
         name=snapshot.kb.indices[outcome.target].name,
         target=outcome.target,
-        horizon=outcome.horizon_sessions,
+        horizon=outcome.horizon_sessions
+        if bar == "daily"
+        else horizon_words(outcome.horizon_sessions, bar, lang),
         as_of=outcome.as_of.isoformat(),
     )
 
@@ -143,9 +200,11 @@ def read_debate(
     """A finished snapshot debate as the backtest's row and scores."""
     totals = result.judgement.totals
     predicted, p_up = direction_from_totals(totals["bull"], totals["bear"])
-    baseline = MarketPayload.model_validate(result.body).baseline
+    payload = MarketPayload.model_validate(result.body)
+    baseline = payload.baseline
     if baseline is None:
         raise StoreError(f"run {run_id!r} has no baseline: it was not made by a backtest")
+    stated = stated_p_up([(a.side, a.confidence) for a in payload.arguments])
     row = SnapshotRow(
         id=snapshot.id,
         as_of=snapshot.as_of,
@@ -154,6 +213,10 @@ def read_debate(
         confidence_up=round(p_up, 6),
         baseline_predicted=baseline.direction,
         baseline_confidence_up=baseline.probability_up,
+        target=snapshot.outcome.target,
+        end_date=snapshot.outcome.end_date,
+        actual_return_pct=snapshot.outcome.return_pct,
+        stated_confidence_up=round(stated, 6) if stated is not None else None,
     )
     scored = ScoredSnapshot(
         id=snapshot.id,
@@ -214,11 +277,19 @@ def run_backtest(
     on_started: Callable[[str, int], None] | None = None,
     prices: PriceTable | None = None,
     train_fraction: float = 0.6,
+    cost: float = 0.0,
+    risk_free: float = 0.0,
 ) -> BacktestReport:
     """Debate every snapshot of ``source`` (a directory, or ``"demo"``) with the market
     format and its baseline under ``options`` (model, seed, language...), and score
-    the forecasts. ``on_started(backtest id, snapshots)`` is told the id to rerun
+    the forecasts (``cost``, a fraction per unit of position changed, and
+    ``risk_free``, a yearly rate, enter the strategies' figures).
+    ``on_started(backtest id, snapshots)`` is told the id to rerun
     with before the first debate; ``on_snapshot(done, total, debate)`` after each."""
+    if not math.isfinite(cost) or cost < 0:
+        raise ConfigError(f"--cost must be a finite fraction >= 0, got {cost!r}")
+    if not math.isfinite(risk_free):
+        raise ConfigError(f"--risk-free must be a finite yearly rate, got {risk_free!r}")
     if options.panel:
         raise ConfigError("the backtest judges with one judge: no --panel")
     if options.sides:
@@ -266,6 +337,8 @@ def run_backtest(
         summary=summarise([d.row for d in debates]),
         weights=weights,
         weights_note=note,
+        cost=cost,
+        risk_free=risk_free,
     )
 
 

@@ -39,7 +39,7 @@ from moot.formats.market.data.evidence import (
 )
 from moot.formats.market.data.kb import KnowledgeBase
 from moot.formats.market.data.slices import agent_slice, render_slice
-from moot.formats.market.data.words import MODULE_DESCRIPTIONS
+from moot.formats.market.data.words import module_descriptions
 from moot.formats.market.inputs import MarketInputs, argument_id, role_of
 from moot.formats.market.payload import (
     STANDINGS,
@@ -185,7 +185,7 @@ class MarketRounds:
             "focus": agent.focus[lang],
             "horizon": agent.lens.horizon.text(lang),
             "modules": list(agent.modules),
-            "descriptions": MODULE_DESCRIPTIONS[lang],
+            "descriptions": module_descriptions(lang, self.inputs.kb.meta.bar),
             "as_of": self.inputs.kb.meta.as_of.isoformat(),
             "synthetic": self.inputs.kb.meta.synthetic,
             "data": self.data[agent.id],

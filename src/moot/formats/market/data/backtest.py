@@ -17,7 +17,7 @@ import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol, TypeVar
 
 from moot.stats import (
     ReliabilityBin,
@@ -55,9 +55,15 @@ def _probability(value: float, name: str) -> None:
         raise ValueError(f"{name} must be a probability in [0, 1], got {value!r}")
 
 
+def contradicts(direction: str, p_up: float) -> bool:
+    """Whether a direction contradicts its own P(up): ``up`` below 0.5, ``down`` above."""
+    return (direction == "up" and p_up < 0.5) or (direction == "down" and p_up > 0.5)
+
+
 @dataclass(frozen=True)
 class SnapshotRow:
-    """One snapshot's forecasts by moot and by the single-agent baseline."""
+    """One snapshot's forecasts by moot and by the single-agent baseline, and what
+    happened (``actual_return_pct`` from ``as_of`` to ``end_date``)."""
 
     id: str
     as_of: dt.date
@@ -66,6 +72,11 @@ class SnapshotRow:
     confidence_up: float
     baseline_predicted: Direction
     baseline_confidence_up: float
+    target: str = ""
+    end_date: dt.date | None = None
+    actual_return_pct: float | None = None
+    stated_confidence_up: float | None = None
+    """moot's P(up) from its analysts' stated confidences (``stated_p_up``)."""
 
     def __post_init__(self) -> None:
         for name in ("predicted", "actual", "baseline_predicted"):
@@ -73,11 +84,33 @@ class SnapshotRow:
                 raise ValueError(f"row {self.id}: {name} must be up or down")
         _probability(self.confidence_up, f"row {self.id}: confidence_up")
         _probability(self.baseline_confidence_up, f"row {self.id}: baseline_confidence_up")
+        if self.stated_confidence_up is not None:
+            _probability(self.stated_confidence_up, f"row {self.id}: stated_confidence_up")
+        if self.actual_return_pct is not None and (
+            not math.isfinite(self.actual_return_pct) or self.actual_return_pct <= -100
+        ):
+            raise ValueError(f"row {self.id}: actual_return_pct must be finite and above -100")
+
+    @property
+    def baseline_contradicts(self) -> bool:
+        """The baseline's direction contradicts its own P(up): excluded from its scoring."""
+        return contradicts(self.baseline_predicted, self.baseline_confidence_up)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["as_of"] = self.as_of.isoformat()
+        data["end_date"] = self.end_date.isoformat() if self.end_date else None
+        data["baseline_contradicts"] = self.baseline_contradicts
         return data
+
+
+def stated_p_up(confidences: Sequence[tuple[str, float]]) -> float | None:
+    """P(up) from the analysts' stated confidences: the mean over arguments of the
+    confidence of a bull argument and one minus that of a bear argument (``None``
+    without arguments)."""
+    if not confidences:
+        return None
+    return math.fsum(c if side == "bull" else 1 - c for side, c in confidences) / len(confidences)
 
 
 @dataclass(frozen=True)
@@ -88,19 +121,24 @@ class BacktestSummary:
     confidence: float
     accuracy: float
     accuracy_interval: tuple[float, float]
-    baseline_accuracy: float
+    baseline_accuracy: float | None
     baseline_accuracy_interval: tuple[float, float]
+    baseline_n: int
+    """Rows the baseline is scored on: those whose direction agrees with its P(up)."""
+    baseline_excluded: tuple[str, ...]
+    """Ids of the rows whose baseline direction contradicts its P(up) (``up`` with
+    P(up) < 0.5, ``down`` above): left out of the baseline's figures and McNemar's."""
     moot_only_correct: int  # McNemar's b: moot right, baseline wrong
     baseline_only_correct: int  # McNemar's c: baseline right, moot wrong
     mcnemar_p: float
     brier: float
-    baseline_brier: float
+    baseline_brier: float | None
     reliability: tuple[ReliabilityBin, ...]
     baseline_reliability: tuple[ReliabilityBin, ...]
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        for key in ("accuracy_interval", "baseline_accuracy_interval"):
+        for key in ("accuracy_interval", "baseline_accuracy_interval", "baseline_excluded"):
             data[key] = list(data[key])
         return data
 
@@ -111,7 +149,10 @@ def summarise(
     """Accuracy (share of rows whose prediction equals the actual direction) of moot
     and the baseline with Wilson intervals at ``confidence``; McNemar's exact p from
     the rows where exactly one of them is right; Brier scores of ``confidence_up``
-    against [actual is up]; reliability tables with ``bins`` equal-width bins."""
+    against [actual is up]; reliability tables with ``bins`` equal-width bins. A row
+    whose baseline direction contradicts its P(up) is left out of the baseline's
+    figures and McNemar's, and counted (``baseline_excluded``); with every row left
+    out, the baseline's accuracy and Brier score are ``None``."""
     if not rows:
         raise ValueError("no snapshot rows to summarise")
     ids = [r.id for r in rows]
@@ -119,26 +160,31 @@ def summarise(
         raise ValueError("two rows share a snapshot id")
     n = len(rows)
     right = [r.predicted == r.actual for r in rows]
-    base_right = [r.baseline_predicted == r.actual for r in rows]
     up = [r.actual == "up" for r in rows]
-    b = sum(m and not s for m, s in zip(right, base_right, strict=True))
-    c = sum(s and not m for m, s in zip(right, base_right, strict=True))
+    kept = [r for r in rows if not r.baseline_contradicts]
+    paired = [(r.predicted == r.actual, r.baseline_predicted == r.actual) for r in kept]
+    base_right = sum(s for _, s in paired)
+    b = sum(m and not s for m, s in paired)
+    c = sum(s and not m for m, s in paired)
     probs = [r.confidence_up for r in rows]
-    base_probs = [r.baseline_confidence_up for r in rows]
+    base_probs = [r.baseline_confidence_up for r in kept]
+    base_up = [r.actual == "up" for r in kept]
     return BacktestSummary(
         n=n,
         confidence=confidence,
         accuracy=sum(right) / n,
         accuracy_interval=wilson_interval(sum(right), n, confidence),
-        baseline_accuracy=sum(base_right) / n,
-        baseline_accuracy_interval=wilson_interval(sum(base_right), n, confidence),
+        baseline_accuracy=base_right / len(kept) if kept else None,
+        baseline_accuracy_interval=wilson_interval(base_right, len(kept), confidence),
+        baseline_n=len(kept),
+        baseline_excluded=tuple(r.id for r in rows if r.baseline_contradicts),
         moot_only_correct=b,
         baseline_only_correct=c,
         mcnemar_p=mcnemar_exact(b, c),
         brier=brier_score(probs, up),
-        baseline_brier=brier_score(base_probs, up),
+        baseline_brier=brier_score(base_probs, base_up) if kept else None,
         reliability=tuple(reliability_table(probs, up, bins)),
-        baseline_reliability=tuple(reliability_table(base_probs, up, bins)),
+        baseline_reliability=tuple(reliability_table(base_probs, base_up, bins)) if kept else (),
     )
 
 
@@ -196,9 +242,19 @@ def simplex_grid(step: float = 0.1) -> list[dict[str, float]]:
     return grid
 
 
+class _Dated(Protocol):
+    @property
+    def id(self) -> str: ...
+    @property
+    def as_of(self) -> dt.date: ...
+
+
+DatedRow = TypeVar("DatedRow", bound=_Dated)
+
+
 def split_by_date(
-    rows: Sequence[ScoredSnapshot], train_fraction: float
-) -> tuple[list[ScoredSnapshot], list[ScoredSnapshot]]:
+    rows: Sequence[DatedRow], train_fraction: float
+) -> tuple[list[DatedRow], list[DatedRow]]:
     """Earlier rows for training, later for testing. Whole dates go to one side: the
     training set takes the earliest dates until it holds at least ``train_fraction`` of
     the rows, and always leaves at least one date for testing."""

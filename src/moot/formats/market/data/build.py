@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from moot.formats.market.data import indicators as ind
+from moot.formats.market.data.bars import BARS_PER_YEAR, Bar, check_bar, return_fields
 from moot.formats.market.data.kb import (
     Fundamentals,
     IndexQuote,
@@ -32,6 +33,7 @@ from moot.formats.market.data.kb import (
 from moot.formats.market.data.series import MacroSeries, PriceSeries
 
 RETURN_PERIODS = (1, 5, 20, 60, 252)
+"""The returns derived on daily bars (``bars.RETURN_BARS`` for the others)."""
 TREND_WINDOW = 3
 VOLATILITY_REGIMES: tuple[tuple[float, VolatilityRegime], ...] = (
     (15.0, "low"),
@@ -72,6 +74,9 @@ class MarketData:
     volatility: Named | None = None  # a VIX-like index
     sentiment_series: Mapping[str, MacroSeries] = field(default_factory=dict)
     fundamentals: Mapping[str, Sequence[Fundamentals]] = field(default_factory=dict)
+    bar: Bar = "daily"
+    """Bar size of every price series (``moot.formats.market.data.bars``): the returns
+    are named by it and the 52-week range spans a year of its bars."""
     publication_lag: Mapping[str, int] = field(default_factory=dict)
     """Days from an observation's date until it is published, per ``macro`` or
     ``sentiment_series`` id (0 when absent). FRED dates a monthly figure by the first
@@ -79,6 +84,7 @@ class MarketData:
     was published by its date, so a backtest does not see the future."""
 
     def __post_init__(self) -> None:
+        check_bar(self.bar, "MarketData.bar")
         if self.benchmark is not None and self.benchmark not in self.indices:
             raise ValueError(f"benchmark {self.benchmark!r} is not one of the indices")
         for key, lag in self.publication_lag.items():
@@ -91,19 +97,20 @@ class MarketData:
                 raise ValueError(f"fundamentals of {key}: every record needs a date")
 
 
-def _returns(closes: Sequence[float]) -> dict[str, float | None]:
-    return {f"return_{k}d_pct": tidy(ind.period_return(closes, k)) for k in RETURN_PERIODS}
+def _returns(closes: Sequence[float], bar: str = "daily") -> dict[str, float | None]:
+    return {name: tidy(ind.period_return(closes, k)) for k, name in return_fields(bar)}
 
 
-def index_quote(name: str, series: PriceSeries) -> IndexQuote:
-    """An ``indices`` / ``global_markets`` entry at the series' last bar."""
+def index_quote(name: str, series: PriceSeries, bar: str = "daily") -> IndexQuote:
+    """An ``indices`` / ``global_markets`` entry at the series' last bar, its returns
+    named by ``bar`` and its 52-week range over a year of bars."""
     closes = series.closes
-    window = ind.range_52w(series.highs, series.lows, closes)
+    window = ind.range_52w(series.highs, series.lows, closes, BARS_PER_YEAR[bar])
     return IndexQuote(
         name=name,
         date=series.last_date,
         close=tidy(closes[-1]) or 0.0,
-        **_returns(closes),
+        **_returns(closes, bar),
         high_52w=tidy(window.high) if window else None,
         low_52w=tidy(window.low) if window else None,
         vs_52w_high_pct=tidy(window.vs_high_pct) if window else None,
@@ -116,12 +123,13 @@ def _vs(close: float, average: float | None) -> float | None:
 
 
 def technicals(series: PriceSeries) -> Technicals:
-    """The ``technicals`` entry of one price series at its last bar."""
+    """The ``technicals`` entry of one price series at its last bar (no ATR in a
+    close-only series: it needs highs and lows)."""
     closes = series.closes
     close = closes[-1]
     averages = {n: ind.sma(closes, n) for n in (20, 50, 200)}
     macd = ind.macd(closes)
-    atr = ind.atr(series.highs, series.lows, closes)
+    atr = None if series.close_only else ind.atr(series.highs, series.lows, closes)
     volumes = series.volumes
     return Technicals(
         sma_20=tidy(averages[20]),
@@ -143,13 +151,21 @@ def technicals(series: PriceSeries) -> Technicals:
     )
 
 
-def sector(name: str, series: PriceSeries, benchmark: Named | None, ticker: str | None) -> Sector:
-    """A ``sectors`` entry, with its 20-session return against the benchmark's."""
+def sector(
+    name: str,
+    series: PriceSeries,
+    benchmark: Named | None,
+    ticker: str | None,
+    bar: str = "daily",
+) -> Sector:
+    """A ``sectors`` entry, with its 20-session return against the benchmark's (on
+    daily bars only: the field is named by sessions)."""
     closes = series.closes
-    own = ind.period_return(closes, 20)
-    theirs = ind.period_return(benchmark.series.closes, 20) if benchmark else None
-    returns = _returns(closes)
-    returns.pop("return_252d_pct")
+    daily = bar == "daily"
+    own = ind.period_return(closes, 20) if daily else None
+    theirs = ind.period_return(benchmark.series.closes, 20) if benchmark and daily else None
+    returns = _returns(closes, bar)
+    returns.pop("return_252d_pct", None)
     return Sector(
         name=name,
         close=tidy(closes[-1]) or 0.0,
@@ -227,6 +243,15 @@ def _published(key: str, series: MacroSeries, data: MarketData, as_of: dt.date) 
     return series.until(as_of - dt.timedelta(days=data.publication_lag.get(key, 0)))
 
 
+def close_only_warnings(data: MarketData) -> list[str]:
+    """What a close-only price series leaves out, one line per ticker."""
+    return [
+        f"{key}: closes only (no open, high or low): no ATR; the 52-week high and low are of closes"
+        for key, n in (*data.indices.items(), *data.global_markets.items())
+        if n.series.close_only
+    ]
+
+
 def build_kb(
     data: MarketData,
     as_of: dt.date,
@@ -241,7 +266,8 @@ def build_kb(
     sectors_in = _cut(data.sectors, as_of)
     benchmark = indices.get(data.benchmark) if data.benchmark else None
     sectors = {
-        key: sector(n.name, n.series, benchmark, data.benchmark) for key, n in sectors_in.items()
+        key: sector(n.name, n.series, benchmark, data.benchmark, data.bar)
+        for key, n in sectors_in.items()
     }
     volatility = data.volatility.series.until(as_of) if data.volatility else None
     fundamentals = {}
@@ -255,8 +281,14 @@ def build_kb(
         if cut.points:
             macro[key] = macro_indicator(cut)
     return KnowledgeBase(
-        meta=Meta(as_of=as_of, source=source, warnings=list(warnings), synthetic=synthetic),
-        indices={key: index_quote(n.name, n.series) for key, n in indices.items()},
+        meta=Meta(
+            as_of=as_of,
+            source=source,
+            warnings=[*warnings, *close_only_warnings(data)],
+            synthetic=synthetic,
+            bar=None if data.bar == "daily" else data.bar,
+        ),
+        indices={key: index_quote(n.name, n.series, data.bar) for key, n in indices.items()},
         technicals={key: technicals(n.series) for key, n in indices.items()},
         sectors=sectors,
         fundamentals=fundamentals,
@@ -267,7 +299,7 @@ def build_kb(
             {key: _published(key, s, data, as_of) for key, s in data.sentiment_series.items()},
         ),
         global_markets={
-            key: index_quote(n.name, n.series)
+            key: index_quote(n.name, n.series, data.bar)
             for key, n in _cut(data.global_markets, as_of).items()
         },
     )

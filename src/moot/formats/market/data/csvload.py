@@ -37,11 +37,17 @@ from pathlib import Path
 from typing import cast
 
 from moot.errors import DataError
+from moot.formats.market.data.bars import month_end, quarter_end
 from moot.formats.market.data.files import read_utf8
-from moot.formats.market.data.kb import UNITS, Unit
+from moot.formats.market.data.kb import UNITS, Fundamentals, Unit
 from moot.formats.market.data.series import MacroSeries, PriceBar, PriceSeries
 
 PRICE_COLUMNS = ("date", "open", "high", "low", "close")
+RANGE_COLUMNS = ("open", "high", "low")
+CLOSE_COLUMNS = ("close", "price", "adj close", "adj_close")
+"""Names the close column may have, in order of preference: ``close`` (Yahoo,
+Stooq), ``price`` (vega's ``stocks.csv``), then an adjusted close alone."""
+SYMBOL_COLUMNS = ("symbol", "ticker")
 _HEADER_UNIT = re.compile(r"(?P<name>.*?)\s*\[(?P<unit>[a-z]+)\]\s*")
 
 
@@ -73,17 +79,29 @@ MISSING_MACRO = ("", ".")
 """Macro cells that mean no observation (``.`` is FRED's mark)."""
 
 
+_OTHER_DATES = ("%b %d %Y", "%Y%m%d")
+"""Date forms read besides ISO: ``Jan 1 2000`` (vega's datasets) and ``20000103``
+(Stooq's older exports)."""
+
+
 def _date(cell: str, source: str, line: int) -> dt.date:
     """A ``YYYY-MM-DD`` date, or the date of a timestamp written after it
-    (``2024-01-02 00:00:00-05:00``, ``2024-01-02T16:00:00``)."""
+    (``2024-01-02 00:00:00-05:00``, ``2024-01-02T16:00:00``), or ``Jan 1 2000``, or
+    ``20000103``."""
     try:
         if len(cell) > 10 and cell[10] in " T":
             dt.datetime.fromisoformat(cell)  # the rest must be a time
             return dt.date.fromisoformat(cell[:10])
         return dt.date.fromisoformat(cell)
     except ValueError:
+        for form in _OTHER_DATES:
+            try:
+                return dt.datetime.strptime(cell, form).date()
+            except ValueError:
+                continue
         raise DataError(
-            f"{source} line {line}: date {cell!r} is not a date in YYYY-MM-DD form"
+            f"{source} line {line}: date {cell!r} is not a date (YYYY-MM-DD, Jan 1 2000"
+            " or 20000103)"
         ) from None
 
 
@@ -118,47 +136,159 @@ def _check_dates(dates: list[tuple[int, dt.date]], source: str, what: str = "") 
             )
 
 
-def parse_prices(text: str, source: str = "prices") -> PriceSeries:
-    """A price series from CSV text (see the module docstring)."""
-    header, rows = _rows(text, source)
+def _price_bar(
+    row: list[str], index: dict[str, int], close: str, source: str, line: int
+) -> PriceBar:
+    """One bar from a row: open, high and low when the file has them, else the close
+    alone; ``DataError`` naming the line and the column of a bad cell."""
+    day = _date(row[index["date"]], source, line)
+    c = _number(row[index[close]], close, source, line)
+    ranged = all(k in index for k in RANGE_COLUMNS)
+    o, h, lo = (
+        (_number(row[index[k]], k, source, line) for k in RANGE_COLUMNS)
+        if ranged
+        else (None, None, None)
+    )
+    for name, value in (("open", o), ("high", h), ("low", lo), (close, c)):
+        if value is not None and value <= 0:
+            raise DataError(f"{source} line {line}: {name} {value:g} is not a positive price")
+    if (o is not None and h is not None and lo is not None) and (
+        not lo <= min(o, c) or not max(o, c) <= h
+    ):
+        raise DataError(
+            f"{source} line {line}: open {o} and close {c} must lie within low {lo} and high {h}"
+        )
+    cell = row[index["volume"]] if "volume" in index else ""
+    volume = _number(cell, "volume", source, line) if cell else None
+    if volume is not None and volume < 0:
+        raise DataError(f"{source} line {line}: volume {volume} is negative")
+    return PriceBar(day, o, h, lo, c, volume)
+
+
+def _close_column(index: dict[str, int], header: list[str], source: str) -> str:
+    for name in CLOSE_COLUMNS:
+        if name in index:
+            return name
+    raise DataError(
+        f"{source}: missing column close (or price); the header has {', '.join(header)}"
+        f" (needed: date and close or price; optional: open, high, low together, volume)"
+    )
+
+
+def _price_index(header: list[str], source: str) -> dict[str, int]:
     index = {name.lower(): i for i, name in enumerate(header)}
     if "date" not in index and DATE_COLUMNS[1] in index:
         index["date"] = index[DATE_COLUMNS[1]]
-    missing = [c for c in PRICE_COLUMNS if c not in index]
-    if missing:
+    if "date" not in index:
+        raise DataError(f"{source}: missing column date; the header has {', '.join(header)}")
+    partial = [c for c in RANGE_COLUMNS if c in index]
+    if partial and len(partial) < len(RANGE_COLUMNS):
+        missing = [c for c in RANGE_COLUMNS if c not in index]
         raise DataError(
-            f"{source}: missing column(s) {', '.join(missing)}; the header has"
-            f" {', '.join(header)} (needed: {', '.join(PRICE_COLUMNS)}, optional: volume)"
+            f"{source}: missing column(s) {', '.join(missing)}; open, high and low come"
+            " together or not at all (a close-only file has date and close)"
         )
-    has_volume = "volume" in index
+    return index
+
+
+def parse_prices(text: str, source: str = "prices") -> PriceSeries:
+    """A price series of one instrument from CSV text (see the module docstring)."""
+    header, rows = _rows(text, source)
+    index = _price_index(header, source)
+    if any(name in index for name in SYMBOL_COLUMNS):
+        raise DataError(
+            f"{source}: the file has a symbol column: read it with parse_price_table"
+            " (several tickers in one file)"
+        )
+    close = _close_column(index, header, source)
     bars: list[PriceBar] = []
     dates: list[tuple[int, dt.date]] = []
     for line, row in rows:
         if len(row) != len(header):
             raise DataError(f"{source} line {line}: {len(row)} cells, the header has {len(header)}")
-        day = _date(row[index["date"]], source, line)
-        o, h, lo, c = (_number(row[index[k]], k, source, line) for k in PRICE_COLUMNS[1:])
-        cell = row[index["volume"]] if has_volume else ""
-        volume = _number(cell, "volume", source, line) if cell else None
-        if min(o, h, lo, c) <= 0:
-            raise DataError(f"{source} line {line}: prices must be positive")
-        if not lo <= min(o, c) or not max(o, c) <= h:
-            raise DataError(
-                f"{source} line {line}: open {o} and close {c} must lie within"
-                f" low {lo} and high {h}"
-            )
-        if volume is not None and volume < 0:
-            raise DataError(f"{source} line {line}: volume {volume} is negative")
-        dates.append((line, day))
-        bars.append(PriceBar(day, o, h, lo, c, volume))
+        bar = _price_bar(row, index, close, source, line)
+        dates.append((line, bar.date))
+        bars.append(bar)
     _check_dates(dates, source)
     return PriceSeries(tuple(bars))
+
+
+def parse_price_table(text: str, source: str = "prices") -> dict[str, PriceSeries]:
+    """Price series by ticker from CSV text in any of three shapes:
+
+    - long: a ``symbol`` (or ``ticker``) column, ``date`` and ``close`` or ``price``
+      (optionally open, high, low, volume): one row per ticker and date, each
+      ticker's dates increasing (vega's ``stocks.csv`` is ``symbol,date,price``);
+    - wide: ``date`` and one column per ticker holding its closes (an empty cell or
+      ``.``: no price that day);
+    - one instrument (``date,open,high,low,close[,volume]`` or ``date,close``): keyed
+      ``""``, the caller names it.
+    """
+    header, rows = _rows(text, source)
+    index = _price_index(header, source)
+    symbol = next((index[n] for n in SYMBOL_COLUMNS if n in index), None)
+    if symbol is None:
+        if any(name in index for name in CLOSE_COLUMNS):
+            return {"": parse_prices(text, source)}
+        return _wide_prices(header, rows, index["date"], source)
+    close = _close_column(index, header, source)
+    bars: dict[str, list[tuple[int, PriceBar]]] = {}
+    for line, row in rows:
+        if len(row) != len(header):
+            raise DataError(f"{source} line {line}: {len(row)} cells, the header has {len(header)}")
+        ticker = row[symbol]
+        if not ticker:
+            raise DataError(f"{source} line {line}: the symbol is empty")
+        bars.setdefault(ticker, []).append((line, _price_bar(row, index, close, source, line)))
+    out = {}
+    for ticker, own in bars.items():
+        _check_dates([(line, b.date) for line, b in own], source, f" of {ticker}")
+        out[ticker] = PriceSeries(tuple(b for _, b in own))
+    return out
+
+
+def _wide_prices(
+    header: list[str], rows: list[tuple[int, list[str]]], date_col: int, source: str
+) -> dict[str, PriceSeries]:
+    tickers = [(i, name) for i, name in enumerate(header) if i != date_col]
+    if not tickers or any(not name for _, name in tickers):
+        raise DataError(
+            f"{source}: no ticker columns (or one without a name); give date and close"
+            " (one instrument), symbol,date,price (long) or date,TICKER1,TICKER2 (wide)"
+        )
+    if len({name for _, name in tickers}) != len(tickers):
+        raise DataError(f"{source}: a ticker column appears twice")
+    dates: list[tuple[int, dt.date]] = []
+    bars: dict[str, list[PriceBar]] = {name: [] for _, name in tickers}
+    for line, row in rows:
+        if len(row) != len(header):
+            raise DataError(f"{source} line {line}: {len(row)} cells, the header has {len(header)}")
+        day = _date(row[date_col], source, line)
+        dates.append((line, day))
+        for i, name in tickers:
+            if row[i] in MISSING_MACRO:
+                continue
+            price = _number(row[i], name, source, line)
+            if price <= 0:
+                raise DataError(f"{source} line {line}: {name} {price:g} is not a positive price")
+            bars[name].append(PriceBar(day, None, None, None, price))
+    _check_dates(dates, source)
+    empty = [name for name, own in bars.items() if not own]
+    if empty:
+        raise DataError(f"{source}: ticker {', '.join(empty)} has no price")
+    return {name: PriceSeries(tuple(own)) for name, own in bars.items()}
 
 
 def load_prices(path: str | Path) -> PriceSeries:
     """A price series from a CSV file (see the module docstring)."""
     path = Path(path)
     return parse_prices(read_utf8(path, "price history"), str(path))
+
+
+def load_price_table(path: str | Path) -> dict[str, PriceSeries]:
+    """Price series by ticker from a CSV file (``parse_price_table``)."""
+    path = Path(path)
+    return parse_price_table(read_utf8(path, "price history"), str(path))
 
 
 def _unit(text: str, source: str, where: str) -> Unit:
@@ -174,6 +304,7 @@ def parse_macro(
     gives a series' unit where the file does not; the file wins where both do."""
     units = dict(units or {})
     header, rows = _rows(text, source)
+    header, rows = _period_columns(header, rows, source)
     lowered = [h.lower() for h in header]
     date_col = _date_column(header, source)
     if {"name", "value"} <= set(lowered):
@@ -184,6 +315,35 @@ def parse_macro(
             " date,SERIES1,SERIES2,... (wide)"
         )
     return _parse_wide(header, rows, source, units, date_col)
+
+
+def _period_columns(
+    header: list[str], rows: list[tuple[int, list[str]]], source: str
+) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    """A file dated by ``year`` and ``quarter`` (or ``month``) columns, as one dated by
+    ``date``: each row is dated by the last day of its period (a quarter's figure is
+    not known before the quarter ends; its release lag counts from there)."""
+    lowered = [h.lower().strip('"') for h in header]
+    if any(name in lowered for name in DATE_COLUMNS) or "year" not in lowered:
+        return header, rows
+    part = next((p for p in ("quarter", "month") if p in lowered), None)
+    if part is None:
+        return header, rows
+    y, q = lowered.index("year"), lowered.index(part)
+    keep = [i for i in range(len(header)) if i not in (y, q)]
+    out = []
+    for line, row in rows:
+        if len(row) != len(header):
+            raise DataError(f"{source} line {line}: {len(row)} cells, the header has {len(header)}")
+        try:
+            year, n = int(float(row[y])), int(float(row[q]))
+            day = quarter_end(year, n) if part == "quarter" else month_end(year, n)
+        except ValueError as exc:
+            raise DataError(
+                f"{source} line {line}: year {row[y]!r} and {part} {row[q]!r}: {exc}"
+            ) from None
+        out.append((line, [day.isoformat(), *(row[i] for i in keep)]))
+    return ["date", *(header[i] for i in keep)], out
 
 
 def _parse_long(
@@ -261,6 +421,48 @@ def _parse_wide(
     if empty:
         raise DataError(f"{source}: series {', '.join(empty)} has no value")
     return [MacroSeries(name, unit, tuple(points[name])) for _, name, unit in columns]
+
+
+FUNDAMENTAL_FIELDS: tuple[str, ...] = tuple(
+    name for name in Fundamentals.model_fields if name not in ("name", "date")
+)
+
+
+def parse_fundamentals(text: str, source: str = "fundamentals") -> dict[str, list[Fundamentals]]:
+    """Dated fundamentals from CSV text: ``date`` (when the figures were published), an
+    optional ``symbol`` (or ``ticker``) column, and any of the ``Fundamentals`` fields
+    (``pe_trailing``, ``pb``, ``dividend_yield_pct``...); an empty cell is a figure
+    not given. Keyed by ticker (``""`` without a symbol column); each ticker's dates
+    increasing. Another column is refused, naming it."""
+    header, rows = _rows(text, source)
+    lowered = [h.lower() for h in header]
+    date_col = _date_column(header, source)
+    symbol = next((lowered.index(n) for n in SYMBOL_COLUMNS if n in lowered), None)
+    fields = [(i, name) for i, name in enumerate(lowered) if i not in (date_col, symbol)]
+    unknown = [header[i] for i, name in fields if name not in FUNDAMENTAL_FIELDS]
+    if unknown or not fields:
+        raise DataError(
+            f"{source}: column(s) {', '.join(unknown) or '(none)'} are not fundamentals; use"
+            f" date, symbol and any of {', '.join(FUNDAMENTAL_FIELDS)}"
+        )
+    out: dict[str, list[tuple[int, dt.date, Fundamentals]]] = {}
+    for line, row in rows:
+        if len(row) != len(header):
+            raise DataError(f"{source} line {line}: {len(row)} cells, the header has {len(header)}")
+        day = _date(row[date_col], source, line)
+        values = {name: _number(row[i], name, source, line) for i, name in fields if row[i]}
+        key = row[symbol] if symbol is not None else ""
+        record = Fundamentals.model_validate({"date": day, **values})
+        out.setdefault(key, []).append((line, day, record))
+    for key, records in out.items():
+        _check_dates([(line, day) for line, day, _ in records], source, f" of {key}")
+    return {key: [r for _, _, r in records] for key, records in out.items()}
+
+
+def load_fundamentals(path: str | Path) -> dict[str, list[Fundamentals]]:
+    """Dated fundamentals from a CSV file (``parse_fundamentals``)."""
+    path = Path(path)
+    return parse_fundamentals(read_utf8(path, "fundamentals"), str(path))
 
 
 def load_macro(path: str | Path, units: Mapping[str, Unit] | None = None) -> list[MacroSeries]:

@@ -24,6 +24,7 @@ from typing import Any, Final, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from moot.errors import DataError
+from moot.formats.market.data.bars import Bar
 from moot.formats.market.data.files import read_json
 
 Unit = Literal["percent", "ratio", "level", "score", "count"]
@@ -68,6 +69,12 @@ class Meta(_Model):
         default_factory=list,
         description='What a reader must know, e.g. "synthetic data: not real market data".',
     )
+    bar: Bar | None = Field(
+        default=None,
+        description="Bar size of the price series: daily (when absent), weekly, monthly or"
+        " quarterly. Returns are named by it (return_3m_pct on monthly bars); technicals"
+        " count bars.",
+    )
 
     @model_validator(mode="after")
     def _synthetic_is_labelled(self) -> Meta:
@@ -85,6 +92,17 @@ class _Priced(_Model):
     return_5d_pct: float | None = unit_field("percent", "Return over 5 sessions.")
     return_20d_pct: float | None = unit_field("percent", "Return over 20 sessions.")
     return_60d_pct: float | None = unit_field("percent", "Return over 60 sessions.")
+    return_1w_pct: float | None = unit_field("percent", "Return over 1 week (weekly bars).")
+    return_4w_pct: float | None = unit_field("percent", "Return over 4 weeks (weekly bars).")
+    return_13w_pct: float | None = unit_field("percent", "Return over 13 weeks (weekly bars).")
+    return_52w_pct: float | None = unit_field("percent", "Return over 52 weeks (weekly bars).")
+    return_1m_pct: float | None = unit_field("percent", "Return over 1 month (monthly bars).")
+    return_3m_pct: float | None = unit_field("percent", "Return over 3 months (monthly bars).")
+    return_6m_pct: float | None = unit_field("percent", "Return over 6 months (monthly bars).")
+    return_12m_pct: float | None = unit_field("percent", "Return over 12 months (monthly bars).")
+    return_1q_pct: float | None = unit_field("percent", "Return over 1 quarter (quarterly bars).")
+    return_2q_pct: float | None = unit_field("percent", "Return over 2 quarters (quarterly bars).")
+    return_4q_pct: float | None = unit_field("percent", "Return over 4 quarters (quarterly bars).")
 
 
 class IndexQuote(_Priced):
@@ -93,8 +111,12 @@ class IndexQuote(_Priced):
 
     date: dt.date | None = Field(default=None, description="Session date of ``close``.")
     return_252d_pct: float | None = unit_field("percent", "Return over 252 sessions (a year).")
-    high_52w: float | None = unit_field("level", "Highest high of the last 252 sessions.", gt=0)
-    low_52w: float | None = unit_field("level", "Lowest low of the last 252 sessions.", gt=0)
+    high_52w: float | None = unit_field(
+        "level", "Highest high of the last year's bars (252 sessions, 52 weeks...).", gt=0
+    )
+    low_52w: float | None = unit_field(
+        "level", "Lowest low of the last year's bars (252 sessions, 52 weeks...).", gt=0
+    )
     vs_52w_high_pct: float | None = unit_field(
         "percent", "Distance of the close below the 52-week high (<= 0)."
     )
@@ -112,11 +134,13 @@ class Technicals(_Model):
     close_vs_sma_20_pct: float | None = unit_field("percent", "Close relative to SMA-20.")
     close_vs_sma_50_pct: float | None = unit_field("percent", "Close relative to SMA-50.")
     close_vs_sma_200_pct: float | None = unit_field("percent", "Close relative to SMA-200.")
-    rsi_14: float | None = unit_field("score", "RSI over 14 sessions, Wilder's smoothing.", ge=0)
+    rsi_14: float | None = unit_field("score", "RSI over 14 bars, Wilder's smoothing.", ge=0)
     macd: float | None = unit_field("level", "MACD line: EMA-12 minus EMA-26 of closes.")
     macd_signal: float | None = unit_field("level", "EMA-9 of the MACD line.")
     macd_histogram: float | None = unit_field("level", "MACD line minus signal line.")
-    atr_14: float | None = unit_field("level", "Average true range, 14 sessions, Wilder.", ge=0)
+    atr_14: float | None = unit_field(
+        "level", "Average true range, 14 bars, Wilder (absent without highs and lows).", ge=0
+    )
     atr_14_pct: float | None = unit_field("percent", "ATR-14 as a share of the close.", ge=0)
     volume_ratio: float | None = unit_field(
         "ratio", "Last volume divided by the mean volume of the 20 sessions before it.", ge=0

@@ -1,7 +1,9 @@
-"""Time series the KB is derived from: daily price bars and macro observations.
+"""Time series the KB is derived from: price bars and macro observations.
 
 Both are immutable and validated on construction: dates strictly increasing, every
-value finite, every bar consistent (``low <= open, close <= high``).
+value finite, every bar consistent (``low <= open, close <= high``). A bar may hold
+its close alone (a close-only series: open, high and low are ``None``); then the
+indicators that need a high and a low are left out (``PriceSeries.close_only``).
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from moot.formats.market.data.kb import UNITS, Unit
@@ -17,12 +19,13 @@ from moot.formats.market.data.kb import UNITS, Unit
 
 @dataclass(frozen=True)
 class PriceBar:
-    """One session: open, high, low, close and (where known) volume."""
+    """One bar: open, high, low, close and (where known) volume; open, high and low
+    are ``None`` in a close-only series."""
 
     date: dt.date
-    open: float
-    high: float
-    low: float
+    open: float | None
+    high: float | None
+    low: float | None
     close: float
     volume: float | None = None
 
@@ -37,18 +40,26 @@ def _check_increasing(dates: Sequence[dt.date], what: str) -> None:
 
 @dataclass(frozen=True)
 class PriceSeries:
-    """Daily bars of one instrument, oldest first."""
+    """Bars of one instrument, oldest first (daily unless the data says otherwise:
+    ``moot.formats.market.data.bars``)."""
 
     bars: tuple[PriceBar, ...]
 
     def __post_init__(self) -> None:
         _check_increasing([b.date for b in self.bars], "price series")
+        ranged = {
+            b.open is not None and b.high is not None and b.low is not None for b in self.bars
+        }
+        if len(ranged) > 1:
+            raise ValueError("price series: either every bar has open, high and low or none")
         for b in self.bars:
-            values = (b.open, b.high, b.low, b.close)
+            values = [v for v in (b.open, b.high, b.low, b.close) if v is not None]
             if not all(math.isfinite(v) for v in values):
                 raise ValueError(f"price series: non-finite price on {b.date}")
             if min(values) <= 0:
                 raise ValueError(f"price series: a price on {b.date} is not positive")
+            if b.open is None or b.high is None or b.low is None:
+                continue
             if not b.low <= min(b.open, b.close) or not max(b.open, b.close) <= b.high:
                 raise ValueError(
                     f"price series: on {b.date} open and close must lie within [low, high]"
@@ -59,17 +70,31 @@ class PriceSeries:
     def __len__(self) -> int:
         return len(self.bars)
 
+    def __iter__(self) -> Iterator[PriceBar]:
+        return iter(self.bars)
+
+    @property
+    def close_only(self) -> bool:
+        """Whether the bars hold closes alone (no open, high or low)."""
+        return bool(self.bars) and self.bars[0].high is None
+
+    @property
+    def dates(self) -> list[dt.date]:
+        return [b.date for b in self.bars]
+
     @property
     def closes(self) -> list[float]:
         return [b.close for b in self.bars]
 
     @property
     def highs(self) -> list[float]:
-        return [b.high for b in self.bars]
+        """The highs, or the closes in a close-only series."""
+        return [b.close if b.high is None else b.high for b in self.bars]
 
     @property
     def lows(self) -> list[float]:
-        return [b.low for b in self.bars]
+        """The lows, or the closes in a close-only series."""
+        return [b.close if b.low is None else b.low for b in self.bars]
 
     @property
     def volumes(self) -> list[float] | None:

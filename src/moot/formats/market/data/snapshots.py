@@ -5,13 +5,16 @@ Layout of a snapshot set (docs/market.md, "Backtest snapshots")::
     DIR/
       <snapshot-id>/kb.json        the KB as of that date (meta.as_of)
       <snapshot-id>/outcome.json   {"as_of", "target", "horizon_sessions",
-                                    "end_date", "return_pct", "direction"}
+                                    "end_date", "return_pct", "direction"[, "bar"]}
 
-A snapshot id is letters, digits, ``.``, ``_`` and ``-`` (e.g. ``2024-05-15``).
-Other files in DIR and directories whose name starts with ``.`` are ignored. The
-loader checks every snapshot: both files valid, ``outcome.as_of == kb.meta.as_of``,
-the target among the KB's indices, ``end_date`` after ``as_of``, and ``direction``
-``up`` exactly when ``return_pct > 0``.
+A snapshot id is letters, digits, ``.``, ``_`` and ``-``; the builder names one by
+its target and date (``EXI_2024-05-15``), so several tickers share a folder. Other
+files in DIR and directories whose name starts with ``.`` are ignored. The loader
+checks every snapshot: both files valid, ``outcome.as_of == kb.meta.as_of``, the
+target among the KB's indices, ``end_date`` after ``as_of``, ``direction`` ``up``
+exactly when ``return_pct > 0``, and one snapshot per target and date. The writer
+never overwrites a snapshot: it refuses the set when one of its folders exists, and
+writes nothing then.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import datetime as dt
 import itertools
 import json
 import re
+import shutil
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,6 +34,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from moot.errors import DataError
+from moot.formats.market.data.bars import BARS_PER_YEAR, Bar
 from moot.formats.market.data.build import MarketData, build_kb
 from moot.formats.market.data.demo import DEMO_SEED, DEMO_SOURCE, SYNTHETIC_WARNING, demo_market
 from moot.formats.market.data.files import read_json
@@ -50,12 +56,19 @@ class Outcome(BaseModel):
 
     as_of: dt.date = Field(description="The snapshot's date (the KB's meta.as_of).")
     target: str = Field(min_length=1, description="Ticker of the index forecast (in indices).")
-    horizon_sessions: int = Field(ge=1, description="Sessions from as_of to end_date.")
+    horizon_sessions: int = Field(
+        ge=1, description="Bars from as_of to end_date (sessions on daily bars)."
+    )
     end_date: dt.date = Field(description="Date of the closing price the return ends at.")
     return_pct: float = Field(
         gt=-100, description="Close-to-close return of the target, in percent."
     )
     direction: Direction = Field(description="up when return_pct > 0, else down.")
+    bar: Bar | None = Field(
+        default=None,
+        description="Bar size of the target's prices: daily (when absent), weekly, monthly"
+        " or quarterly; the horizon counts these bars.",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Outcome:
@@ -103,6 +116,10 @@ class Snapshot:
     def synthetic(self) -> bool:
         return self.kb.meta.synthetic
 
+    @property
+    def target(self) -> str:
+        return self.outcome.target
+
 
 def _load_one(directory: Path) -> Snapshot:
     name = directory.name
@@ -139,32 +156,62 @@ def load_snapshots(source: str | Path) -> list[Snapshot]:
             f"snapshot set {root} has no snapshot: expected {root}/<id>/{KB_FILE} and"
             f" {root}/<id>/{OUTCOME_FILE}"
         )
-    snapshots.sort(key=lambda s: (s.as_of, s.id))
+    snapshots.sort(key=lambda s: (s.as_of, s.target, s.id))
     for earlier, later in itertools.pairwise(snapshots):
-        if later.as_of == earlier.as_of:
+        if (later.as_of, later.target) == (earlier.as_of, earlier.target):
             raise DataError(
-                f"snapshot set {root}: {earlier.id} and {later.id} are both dated"
-                f" {later.as_of} (outcome.json as_of); one forecast per date, or it is"
-                " scored twice"
+                f"snapshot set {root}: {earlier.id} and {later.id} both forecast"
+                f" {later.target} on {later.as_of} (outcome.json); one forecast per ticker"
+                " and date, or it is scored twice"
             )
     return snapshots
 
 
 def write_snapshots(snapshots: Sequence[Snapshot], directory: str | Path) -> Path:
-    """Write ``snapshots`` in the layout ``load_snapshots`` reads; returns the directory."""
+    """Write ``snapshots`` in the layout ``load_snapshots`` reads; returns the directory.
+
+    Nothing is overwritten and nothing is half-written: a ``DataError`` naming them
+    when a snapshot's folder already exists (a second ticker, an earlier run), before
+    anything is written; every snapshot is written into a hidden staging folder first
+    and moved into place only when all of them are there."""
     root = Path(directory)
     ids = [s.id for s in snapshots]
     if len(set(ids)) != len(ids):
-        raise ValueError("two snapshots share an id")
-    for snapshot in snapshots:
-        folder = root / snapshot.id
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / KB_FILE).write_text(dump_kb(snapshot.kb), encoding="utf-8")
-        outcome = snapshot.outcome.model_dump(mode="json")
-        (folder / OUTCOME_FILE).write_text(
-            json.dumps(outcome, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        raise DataError(f"two snapshots share an id ({', '.join(twice[:5])})")
+    taken = [i for i in ids if (root / i).exists()]
+    if taken:
+        more = f" and {len(taken) - 5} more" if len(taken) > 5 else ""
+        raise DataError(
+            f"{root}: snapshot(s) {', '.join(taken[:5])}{more} exist already; nothing was"
+            " written (choose another folder, or remove them first)"
         )
+    root.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=root))
+    try:
+        for snapshot in snapshots:
+            folder = staging / snapshot.id
+            folder.mkdir()
+            (folder / KB_FILE).write_text(dump_kb(snapshot.kb), encoding="utf-8")
+            outcome = snapshot.outcome.model_dump(mode="json", exclude_none=True)
+            (folder / OUTCOME_FILE).write_text(
+                json.dumps(outcome, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+            )
+        for snapshot in snapshots:
+            (staging / snapshot.id).rename(root / snapshot.id)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return root
+
+
+def ticker_id(ticker: str) -> str:
+    """A ticker as the start of a snapshot id: characters other than letters, digits,
+    ``.``, ``_`` and ``-`` become ``-`` (``^GSPC`` -> ``GSPC``, ``BRK/B`` -> ``BRK-B``),
+    at most 27 of them."""
+    cleaned = re.sub(r"[^A-Za-z0-9._-]", "-", ticker).lstrip("._-")[:27]
+    if not cleaned:
+        raise ValueError(f"ticker {ticker!r} has no letter or digit to name its snapshots")
+    return cleaned
 
 
 def snapshots_from_market(
@@ -173,23 +220,27 @@ def snapshots_from_market(
     *,
     every: int,
     horizon: int,
-    warmup: int = 252,
+    warmup: int | None = None,
     source: str,
     warnings: Sequence[str] = (),
     synthetic: bool = False,
 ) -> list[Snapshot]:
-    """Snapshots of ``data`` every ``every`` sessions of the target index, each with
-    the target's return over the next ``horizon`` sessions.
+    """Snapshots of ``data`` every ``every`` bars of the target index, each with
+    the target's return over the next ``horizon`` bars.
 
-    The first snapshot is on the target's ``warmup``-th session (252 by default: a
-    year of history, so the 52-week range and SMA-200 exist); the last is the latest
-    one with ``horizon`` sessions after it. Each KB is built from the data up to its
-    date only. Snapshot ids are the dates (``YYYY-MM-DD``).
+    The first snapshot is on the target's ``warmup``-th bar (by default a year of
+    bars: 252 sessions, 52 weeks, 12 months or 4 quarters, so the 52-week range
+    exists); the last is the latest one with ``horizon`` bars after it. Each KB is
+    built from the data up to its date only. Snapshot ids are the target and the
+    date (``EXI_2024-05-15``).
     """
     if target not in data.indices:
         raise ValueError(f"target {target!r} is not one of the indices")
+    if warmup is None:
+        warmup = BARS_PER_YEAR[data.bar]
     if every < 1 or horizon < 1 or warmup < 1:
         raise ValueError("every, horizon and warmup must be at least 1")
+    prefix = ticker_id(target)
     bars = data.indices[target].series.bars
     snapshots = []
     for i in range(warmup - 1, len(bars) - horizon, every):
@@ -202,9 +253,10 @@ def snapshots_from_market(
             end_date=end.date,
             return_pct=change,
             direction="up" if change > 0 else "down",
+            bar=None if data.bar == "daily" else data.bar,
         )
         kb = build_kb(data, start.date, source=source, warnings=warnings, synthetic=synthetic)
-        snapshots.append(Snapshot(start.date.isoformat(), kb, outcome))
+        snapshots.append(Snapshot(f"{prefix}_{start.date.isoformat()}", kb, outcome))
     return snapshots
 
 

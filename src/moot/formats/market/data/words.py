@@ -31,6 +31,33 @@ MODULE_DESCRIPTIONS: Final[dict[str, dict[str, str]]] = {
     },
 }
 
+BAR_INDICES: Final[dict[str, dict[str, str]]] = {
+    "en": {
+        "weekly": "index levels, returns over 1/4/13/52 weeks, distance to the 52-week high"
+        " and low (weekly bars)",
+        "monthly": "index levels, returns over 1/3/6/12 months, distance to the 52-week high"
+        " and low (monthly bars)",
+        "quarterly": "index levels, returns over 1/2/4 quarters, distance to the 52-week high"
+        " and low (quarterly bars)",
+    },
+    "zh": {
+        "weekly": "指数点位、1/4/13/52 周回报、距 52 周高低点的距离（周线）",
+        "monthly": "指数点位、1/3/6/12 个月回报、距 52 周高低点的距离（月线）",
+        "quarterly": "指数点位、1/2/4 个季度回报、距 52 周高低点的距离（季线）",
+    },
+}
+"""The ``indices`` description on other bars than daily: a monthly KB has no
+1-session return to describe."""
+
+
+def module_descriptions(lang: str, bar: str | None) -> dict[str, str]:
+    """The modules' descriptions in ``lang`` for a KB of ``bar`` (daily when ``None``)."""
+    out = dict(MODULE_DESCRIPTIONS[lang])
+    if bar and bar != "daily":
+        out["indices"] = BAR_INDICES[lang][bar]
+    return out
+
+
 HORIZON_UNITS: Final[dict[str, dict[str, tuple[str, str]]]] = {
     # unit letter -> (singular, plural)
     "en": {
