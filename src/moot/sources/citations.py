@@ -12,11 +12,14 @@ citation verifier); a passage id that the documents do not have is
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from moot.judging.judge import ScoreAdjuster
 from moot.llm.structured import Problem
+from moot.llm.types import OutputSpec
 from moot.schema import (
     CitationStatus,
     QualityWarning,
@@ -89,6 +92,32 @@ class EvidenceDraft(BaseModel):
     data_point: str = Field(max_length=DATA_POINT_CHARS)
 
 
+_EVIDENCE_KEYS = frozenset(EvidenceDraft.model_fields)
+
+
+def offer_passages(spec: OutputSpec, passage_ids: Sequence[str]) -> OutputSpec:
+    """``spec`` with the ``passage`` of every evidence item limited to the ids of the
+    passages offered and ``none``: a grammar-constrained model (the embedded one)
+    cannot name a passage it was not given, and a model that honours ``enum`` is told
+    which ids exist. Without offered ids the spec is returned as it is."""
+    if not passage_ids:
+        return spec
+    allowed = {"type": "string", "enum": [*dict.fromkeys(passage_ids), NO_SOURCE]}
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, list):
+            return [walk(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        out = {key: walk(value) for key, value in node.items()}
+        props = out.get("properties")
+        if isinstance(props, dict) and props.keys() >= _EVIDENCE_KEYS:
+            out["properties"] = {**props, "passage": dict(allowed)}
+        return out
+
+    return replace(spec, json_schema=walk(spec.json_schema))
+
+
 NO_SOURCE_LABEL = {"en": "no source: reasoning only", "zh": "无来源：仅为推理"}
 
 
@@ -139,6 +168,7 @@ def evidence_text(items: Sequence[Cited], lang: str) -> str:
 def check(library: Library, unit: str, item: Cited, claim: str, lang: str) -> SourceCitation:
     """One evidence item checked against its passage."""
     status: CitationStatus
+    quote = item.quote
     if not item.passage:
         status, note = "no_source", "reasoning only" if lang == "en" else "仅为推理"
     else:
@@ -152,11 +182,12 @@ def check(library: Library, unit: str, item: Cited, claim: str, lang: str) -> So
             text = claim if item.data_point is None else f"{claim} {item.data_point}"
             result = verify_citation(passage.text, item.quote, text, lang)
             status, note = result.status, result.note
+            quote = result.quote or quote
     return SourceCitation(
         unit=unit,
         source=item.source,
         passage=item.passage,
-        quote=item.quote,
+        quote=quote,
         status=status,
         note=note,
     )

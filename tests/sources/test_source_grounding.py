@@ -1,0 +1,143 @@
+"""Grounding for every model: the passage ids offered as an enum of the reply schema
+(so a grammar-constrained model cannot name a passage it was not given), quotes of
+passages with quotation marks and brackets (which the embedded backend's prose
+grammar cannot write), and short Chinese search terms (under a trigram)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from source_docs import MEETING_ZH, write_docs
+
+from moot import run_debate
+from moot.llm.grammar import prose_pattern
+from moot.llm.scripted import DemoBackend, ScriptedBackend
+from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
+from moot.sources.citations import NO_SOURCE, offer_passages
+from moot.sources.library import open_library
+from moot.sources.normalize import find_quote
+from moot.sources.retrieval import fts_query, search, short_terms
+from moot.sources.verify import verify_citation
+from moot.store import Store
+
+TOPIC = "Should we migrate billing to Rust?"
+MARKED = (
+    'The team calls the Rust renderer the "fast path" [internal name] and measured'
+    " {p99} of 95 ms on <staging>."
+)
+
+
+def _passage_enum(schema: object) -> list[list[str]]:
+    """Every enum of a ``passage`` property in ``schema``."""
+    found: list[list[str]] = []
+    if isinstance(schema, dict):
+        props = schema.get("properties")
+        if isinstance(props, dict) and "passage" in props:
+            found.append(list(props["passage"].get("enum", [])))
+        for value in schema.values():
+            found += _passage_enum(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            found += _passage_enum(item)
+    return found
+
+
+def test_offered_passages_become_the_schema_enum() -> None:
+    base = OutputSpec(
+        name="reply",
+        json_schema={
+            "type": "object",
+            "properties": {
+                "evidence": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "passage": {"type": "string", "maxLength": 16},
+                            "quote": {"type": "string", "maxLength": 300},
+                            "data_point": {"type": "string", "maxLength": 39},
+                        },
+                    },
+                },
+                "passage": {"type": "string"},  # not an evidence item: left alone
+            },
+        },
+    )
+    offered = offer_passages(base, ["S1:p2", "S2:p1", "S1:p2"])
+    assert _passage_enum(offered.json_schema) == [[], ["S1:p2", "S2:p1", NO_SOURCE]]
+    assert offer_passages(base, []) is base
+
+
+def _spec_recorder() -> tuple[ScriptedBackend, list[tuple[CallContext, OutputSpec | None]]]:
+    demo = DemoBackend(seed=3)
+    seen: list[tuple[CallContext, OutputSpec | None]] = []
+
+    def answer(
+        messages: list[Message],
+        schema: OutputSpec | None,
+        settings: GenerationSettings,
+        context: CallContext | None,
+    ) -> str:
+        assert context is not None
+        seen.append((context, schema))
+        reply = demo.reply(context, messages, seed=3)
+        return reply if isinstance(reply, str) else reply.model_dump_json()
+
+    return ScriptedBackend(answer), seen
+
+
+def test_sourced_calls_offer_exactly_the_passages_in_their_prompt(tmp_path: Path) -> None:
+    docs = write_docs(tmp_path / "docs")
+    for fmt, options in (("structured", {}), ("freeform", {"rounds": 1})):
+        backend, seen = _spec_recorder()
+        run_debate(
+            TOPIC, model=backend, seed=3, format=fmt, format_options=options, sources=[str(docs)]
+        )
+        sourced = [(c, s) for c, s in seen if s is not None and _passage_enum(s.json_schema)]
+        assert sourced, fmt
+        for call in backend.calls:
+            if call.schema is None or not _passage_enum(call.schema.json_schema):
+                continue
+            prompt = call.messages[-1].content
+            shown = re.findall(r"^\[(S\d+:p\d+)\]", prompt, flags=re.MULTILINE)
+            (enum,) = _passage_enum(call.schema.json_schema)
+            assert enum == [*shown, NO_SOURCE], fmt
+
+
+def test_a_quote_the_local_grammar_can_write_verifies_against_a_marked_passage() -> None:
+    passage = MARKED
+    # what the embedded model can write: no double quote, no bracket (its prose pattern)
+    quote = "calls the Rust renderer the fast path internal name and measured p99 of 95 ms"
+    assert re.fullmatch(prose_pattern(1, 300)[1:-1], quote)
+    assert not find_quote(passage, quote)  # the plain normalisation misses it
+    check = verify_citation(passage, quote, "p99 of 95 ms", "en")
+    assert check.status == "verified"
+    # the citation keeps the passage's own words, which occur in it as they are
+    assert check.quote == (
+        'calls the Rust renderer the "fast path" [internal name] and measured {p99} of 95 ms'
+    )
+    assert check.quote in passage
+    # single quotes for double ones, in Chinese, also verify
+    zh = "报告称「账单错误率」可能上升【百分之五】。"
+    assert verify_citation(zh, "报告称'账单错误率'可能上升百分之五", "5%", "zh").status == "verified"
+    # leaving marks out does not let altered words or numbers through
+    assert verify_citation(passage, "the slow path internal name", "", "en").status == (
+        "not_in_source"
+    )
+    assert verify_citation(passage, "the fast path internal name", "90 ms", "en").status == (
+        "number_mismatch"
+    )
+
+
+def test_short_chinese_terms_are_found_under_the_trigram(tmp_path: Path) -> None:
+    (tmp_path / "zh.txt").write_text(MEETING_ZH + "\n税率不变。\n", encoding="utf-8")
+    lib = open_library([tmp_path], Store(tmp_path / "moot.db"))
+    assert fts_query("风险") == ""  # two characters: no trigram term
+    assert short_terms("风险，税") == ["风险", "税"]
+    assert [p.text[:3] for p in search(lib, "风险")] == ["风险：", "税率不"][:1]
+    assert [p.text for p in search(lib, "税")] == ["税率不变。"]
+    # bigrams of a longer query find text its trigrams miss (利率会上升 / 错误率可能上升)
+    found = search(lib, "错误率会上升吗")
+    assert found and found[0].text.startswith("风险：账单错误率")
+    assert search(lib, "汽车") == []
