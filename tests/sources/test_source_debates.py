@@ -254,7 +254,13 @@ def test_resume_refuses_documents_that_changed(tmp_path: Path) -> None:
     assert result.sources is not None
 
 
-def test_a_format_that_does_not_argue_from_documents_refuses_them(tmp_path: Path) -> None:
+def test_a_format_that_does_not_argue_from_documents_refuses_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from moot.formats.market import MarketFormat
+
+    # every shipped format argues from documents now: one that did not would refuse
+    monkeypatch.setattr(MarketFormat, "source_tokens", None)
     docs = write_docs(tmp_path / "docs")
     with pytest.raises(ConfigError, match="market format does not argue from documents"):
         run_debate(

@@ -14,8 +14,8 @@ from moot import run_debate
 from moot.llm.grammar import prose_pattern
 from moot.llm.scripted import DemoBackend, ScriptedBackend
 from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
-from moot.sources.citations import NO_SOURCE, offer_passages
-from moot.sources.library import open_library
+from moot.sources.citations import NO_SOURCE, offer_passages, quote_choices
+from moot.sources.library import Passage, open_library
 from moot.sources.normalize import find_quote
 from moot.sources.retrieval import fts_query, search, short_terms
 from moot.sources.verify import verify_citation
@@ -64,9 +64,38 @@ def test_offered_passages_become_the_schema_enum() -> None:
             },
         },
     )
-    offered = offer_passages(base, ["S1:p2", "S2:p1", "S1:p2"])
+    first = _passage("S1:p2", 'The "fast path" cut p99 to 95 ms.\nMemory fell 40%.')
+    second = _passage("S2:p1", "杭州分部的错误率为百分之五。每周重启两次。")
+    offered = offer_passages(base, [first, second, first])
     assert _passage_enum(offered.json_schema) == [[], ["S1:p2", "S2:p1", NO_SOURCE]]
+    item = offered.json_schema["properties"]["evidence"]["items"]["properties"]
+    assert "enum" not in item["quote"]
+    assert "enum" not in item["data_point"]
     assert offer_passages(base, []) is base
+    # a compact profile's choices: every sentence of the offered passages, every figure
+    chosen = offer_passages(base, [first, second], choices=True)
+    item = chosen.json_schema["properties"]["evidence"]["items"]["properties"]
+    assert item["quote"]["enum"] == [
+        'The "fast path" cut p99 to 95 ms.',
+        "Memory fell 40%.",
+        "杭州分部的错误率为百分之五。",
+        "每周重启两次。",
+    ]
+    assert "" in item["data_point"]["enum"]
+    assert "40%" in item["data_point"]["enum"]
+    for quote in item["quote"]["enum"]:
+        owner = first if quote in first.text.replace("\n", " ") else second
+        assert verify_citation(owner.text, quote, "", "en").status == "verified"
+    # a sentence over the quote's bound is cut at a space, never inside a number
+    long = _passage("S3:p1", "The renderer handled 4,200 invoices per second at peak load.")
+    (cut,) = quote_choices([long], 30)
+    assert cut == "The renderer handled 4,200"
+    assert len(cut) <= 30
+
+
+def _passage(ident: str, text: str) -> Passage:
+    source, _, number = ident.partition(":p")
+    return Passage(ident, source, int(number), text, None, 1, 1)
 
 
 def _spec_recorder() -> tuple[ScriptedBackend, list[tuple[CallContext, OutputSpec | None]]]:
@@ -105,6 +134,24 @@ def test_sourced_calls_offer_exactly_the_passages_in_their_prompt(tmp_path: Path
             assert enum == [*shown, NO_SOURCE], fmt
 
 
+def test_the_compact_profile_offers_the_passages_sentences_as_quotes(tmp_path: Path) -> None:
+    docs = write_docs(tmp_path / "docs")
+    backend, _ = _spec_recorder()
+    result = run_debate(TOPIC, model=backend, seed=3, profile="compact", sources=[str(docs)])
+    assert result.sources is not None
+    openings = [c for c in backend.calls if c.context and c.context.round == "opening"]
+    assert openings
+    for call in openings:
+        assert call.schema is not None
+        item = call.schema.json_schema["properties"]["arguments"]["items"]
+        fields = item["properties"]["evidence"]["items"]["properties"]
+        prompt = " ".join(call.messages[-1].content.split())
+        assert fields["quote"]["enum"]
+        assert all(quote in prompt for quote in fields["quote"]["enum"])
+        assert fields["data_point"]["enum"][0] == ""
+    assert result.profiles["pro"].quote_choices
+
+
 def test_a_quote_the_local_grammar_can_write_verifies_against_a_marked_passage() -> None:
     passage = MARKED
     # what the embedded model can write: no double quote, no bracket (its prose pattern)
@@ -120,7 +167,9 @@ def test_a_quote_the_local_grammar_can_write_verifies_against_a_marked_passage()
     assert check.quote in passage
     # single quotes for double ones, in Chinese, also verify
     zh = "报告称「账单错误率」可能上升【百分之五】。"
-    assert verify_citation(zh, "报告称'账单错误率'可能上升百分之五", "5%", "zh").status == "verified"
+    assert (
+        verify_citation(zh, "报告称'账单错误率'可能上升百分之五", "5%", "zh").status == "verified"
+    )
     # leaving marks out does not let altered words or numbers through
     assert verify_citation(passage, "the slow path internal name", "", "en").status == (
         "not_in_source"
@@ -139,5 +188,6 @@ def test_short_chinese_terms_are_found_under_the_trigram(tmp_path: Path) -> None
     assert [p.text for p in search(lib, "税")] == ["税率不变。"]
     # bigrams of a longer query find text its trigrams miss (利率会上升 / 错误率可能上升)
     found = search(lib, "错误率会上升吗")
-    assert found and found[0].text.startswith("风险：账单错误率")
+    assert found
+    assert found[0].text.startswith("风险：账单错误率")
     assert search(lib, "汽车") == []

@@ -11,6 +11,7 @@ citation verifier); a passage id that the documents do not have is
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -28,7 +29,7 @@ from moot.schema import (
     SourcePassage,
     SourcesSection,
 )
-from moot.sources.library import Library
+from moot.sources.library import Library, Passage
 from moot.sources.retrieval import reranker_name
 
 NO_SOURCE = "none"
@@ -95,14 +96,19 @@ class EvidenceDraft(BaseModel):
 _EVIDENCE_KEYS = frozenset(EvidenceDraft.model_fields)
 
 
-def offer_passages(spec: OutputSpec, passage_ids: Sequence[str]) -> OutputSpec:
+def offer_passages(
+    spec: OutputSpec, passages: Sequence[Passage], *, choices: bool = False
+) -> OutputSpec:
     """``spec`` with the ``passage`` of every evidence item limited to the ids of the
-    passages offered and ``none``: a grammar-constrained model (the embedded one)
+    ``passages`` offered and ``none``: a grammar-constrained model (the embedded one)
     cannot name a passage it was not given, and a model that honours ``enum`` is told
-    which ids exist. Without offered ids the spec is returned as it is."""
-    if not passage_ids:
+    which ids exist. With ``choices`` (a profile's ``quote_choices``) the ``quote`` is
+    also one of the passages' sentences (:func:`quote_choices`) and the ``data_point``
+    one of their figures or empty. Without passages the spec is returned as it is."""
+    if not passages:
         return spec
-    allowed = {"type": "string", "enum": [*dict.fromkeys(passage_ids), NO_SOURCE]}
+    ids = list(dict.fromkeys(p.id for p in passages))
+    allowed = {"type": "string", "enum": [*ids, NO_SOURCE]}
 
     def walk(node: Any) -> Any:
         if isinstance(node, list):
@@ -112,10 +118,47 @@ def offer_passages(spec: OutputSpec, passage_ids: Sequence[str]) -> OutputSpec:
         out = {key: walk(value) for key, value in node.items()}
         props = out.get("properties")
         if isinstance(props, dict) and props.keys() >= _EVIDENCE_KEYS:
-            out["properties"] = {**props, "passage": dict(allowed)}
+            fields = {**props, "passage": dict(allowed)}
+            if choices:
+                limit = int(props["quote"].get("maxLength", QUOTE_CHARS))
+                point = int(props["data_point"].get("maxLength", DATA_POINT_CHARS))
+                quotes = quote_choices(passages, limit)
+                figures = [f for f in figure_choices(passages) if len(f) <= point]
+                fields["quote"] = {"type": "string", "enum": quotes}
+                fields["data_point"] = {"type": "string", "enum": ["", *figures]}
+            out["properties"] = fields
         return out
 
     return replace(spec, json_schema=walk(spec.json_schema))
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])")
+
+
+def quote_choices(passages: Sequence[Passage], limit: int) -> list[str]:
+    """Each sentence of the passages, in order, once, as it stands in its passage;
+    one longer than ``limit`` characters cut at the last space (or character, in
+    Chinese) that keeps it within the limit, never inside a number."""
+    found: list[str] = []
+    for passage in passages:
+        for sentence in _SENTENCE_END.split(passage.text):
+            text = " ".join(sentence.split())
+            if len(text) > limit:
+                cut = text[:limit]
+                space = cut.rfind(" ")
+                text = cut[:space] if space > limit // 2 else cut.rstrip("0123456789.,")
+            if len(text) >= 2:
+                found.append(text)
+    return list(dict.fromkeys(found))
+
+
+def figure_choices(passages: Sequence[Passage]) -> list[str]:
+    """The figures of the passages as the verifier reads them, in order, once."""
+    from moot.sources.numbers import read_numbers
+
+    return list(
+        dict.fromkeys(n.text.strip() for p in passages for n in read_numbers(p.text) if n.text)
+    )
 
 
 NO_SOURCE_LABEL = {"en": "no source: reasoning only", "zh": "无来源：仅为推理"}

@@ -18,7 +18,8 @@ Both sides go through the same steps, in this order:
    marks are removed.
 
 A quote that is not found so is looked for once more with every quotation mark and
-bracket (``"[]{}<>`` and the CJK ones, after step 3) left out of both (:func:`find_unmarked`): a model
+bracket (``"[]{}<>`` and the CJK ones, after step 3) left out of both
+(:func:`find_unmarked`): a model
 whose grammar cannot write a double quote or a bracket (the embedded backend's prose
 pattern, ``moot.llm.grammar``) can still quote a passage that holds them, and
 :func:`passage_span` gives the passage's own words for such a quote.

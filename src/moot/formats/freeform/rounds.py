@@ -133,7 +133,8 @@ class FreeformRounds:
                     position,
                     speech_spec(output_spec(SourcedSpeechReply), [s.id for s in previous]),
                 ),
-                [p.id for p in passages],
+                passages,
+                choices=debate.profile_for(position).quote_choices,
             )
         count = spec.json_schema["properties"]["speech"]
         data = SpeechCall(

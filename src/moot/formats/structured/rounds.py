@@ -182,7 +182,8 @@ class StructuredRounds:
             position,
             offer_passages(
                 debate.spec_for(position, output_spec(SourcedOpeningReply)),
-                [p.id for p in passages],
+                passages,
+                choices=debate.profile_for(position).quote_choices,
             ),
         )
         count = spec.json_schema["properties"]["arguments"]
