@@ -18,6 +18,7 @@ from moot.formats.market.data import demo_kb
 from moot.llm.scripted import DemoBackend, ScriptedBackend
 from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
 from moot.report.markdown import to_markdown
+from moot.schema import DebateResult
 
 TOPIC = "Will the market rise over the next month?"
 STATEMENT = (
@@ -47,10 +48,8 @@ def _recording(bad_quote: str | None = None) -> ScriptedBackend:
     return ScriptedBackend(answer)
 
 
-def test_market_analysts_cite_documents_beside_the_kb(tmp_path: Path) -> None:
-    docs = write_docs(tmp_path / "docs")
-    backend = _recording()
-    result = run_debate(
+def _market(backend: ScriptedBackend, docs: Path) -> DebateResult:
+    return run_debate(
         TOPIC,
         model=backend,
         seed=3,
@@ -58,6 +57,12 @@ def test_market_analysts_cite_documents_beside_the_kb(tmp_path: Path) -> None:
         format_options={"kb": "demo"},
         sources=[str(docs)],
     )
+
+
+def test_market_analysts_cite_documents_beside_the_kb(tmp_path: Path) -> None:
+    docs = write_docs(tmp_path / "docs")
+    backend = _recording()
+    result = _market(backend, docs)
     assert result.sources is not None
     arguments = result.body["arguments"]
     cited = [(a["id"], c["passage"]) for a in arguments for c in a["citations"]]
@@ -86,14 +91,7 @@ def test_market_analysts_cite_documents_beside_the_kb(tmp_path: Path) -> None:
 def test_an_unverified_market_citation_is_reasked_kept_and_penalised(tmp_path: Path) -> None:
     docs = write_docs(tmp_path / "docs")
     backend = _recording("Rust would cut memory use by 90% according to nobody.")
-    result = run_debate(
-        TOPIC,
-        model=backend,
-        seed=3,
-        format="market",
-        format_options={"kb": "demo"},
-        sources=[str(docs)],
-    )
+    result = _market(backend, docs)
     assert result.sources is not None
     bad = [c for c in result.sources.citations if c.status != "verified"]
     assert [(c.unit, c.status) for c in bad] == [("TECH_BULL-1", "not_in_source")]
