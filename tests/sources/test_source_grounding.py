@@ -72,20 +72,20 @@ def test_offered_passages_become_the_schema_enum() -> None:
     assert "enum" not in item["quote"]
     assert "enum" not in item["data_point"]
     assert offer_passages(base, []) is base
-    # a compact profile's choices: every sentence of the offered passages, every figure
+    # a compact profile's choices: per passage, its id with its own sentences and figures
     chosen = offer_passages(base, [first, second], choices=True)
-    item = chosen.json_schema["properties"]["evidence"]["items"]["properties"]
-    assert item["quote"]["enum"] == [
-        'The "fast path" cut p99 to 95 ms.',
-        "Memory fell 40%.",
-        "杭州分部的错误率为百分之五。",
-        "每周重启两次。",
-    ]
-    assert "" in item["data_point"]["enum"]
-    assert "40%" in item["data_point"]["enum"]
-    for quote in item["quote"]["enum"]:
-        owner = first if quote in first.text.replace("\n", " ") else second
-        assert verify_citation(owner.text, quote, "", "en").status == "verified"
+    variants = chosen.json_schema["properties"]["evidence"]["items"]["anyOf"]
+    fields = [v["properties"] for v in variants]
+    assert [f["passage"]["enum"] for f in fields] == [["S1:p2"], ["S2:p1"], [NO_SOURCE]]
+    assert fields[0]["quote"]["enum"] == ['The "fast path" cut p99 to 95 ms.', "Memory fell 40%."]
+    assert fields[1]["quote"]["enum"] == ["杭州分部的错误率为百分之五。", "每周重启两次。"]
+    assert fields[0]["data_point"]["enum"][0] == ""
+    assert "40%" in fields[0]["data_point"]["enum"]
+    assert "40%" not in fields[1]["data_point"]["enum"]
+    assert "enum" not in fields[2]["quote"]  # reasoning with no source: the model's words
+    for passage, field in zip((first, second), fields, strict=False):
+        for quote in field["quote"]["enum"]:
+            assert verify_citation(passage.text, quote, "", "en").status == "verified"
     # a sentence over the quote's bound is cut at a space, never inside a number
     long = _passage("S3:p1", "The renderer handled 4,200 invoices per second at peak load.")
     (cut,) = quote_choices([long], 30)
@@ -144,11 +144,15 @@ def test_the_compact_profile_offers_the_passages_sentences_as_quotes(tmp_path: P
     for call in openings:
         assert call.schema is not None
         item = call.schema.json_schema["properties"]["arguments"]["items"]
-        fields = item["properties"]["evidence"]["items"]["properties"]
+        variants = item["properties"]["evidence"]["items"]["anyOf"]
         prompt = " ".join(call.messages[-1].content.split())
-        assert fields["quote"]["enum"]
-        assert all(quote in prompt for quote in fields["quote"]["enum"])
-        assert fields["data_point"]["enum"][0] == ""
+        shown = re.findall(r"^\[(S\d+:p\d+)\]", call.messages[-1].content, flags=re.MULTILINE)
+        assert [v["properties"]["passage"]["enum"][0] for v in variants] == [*shown, NO_SOURCE]
+        for variant in variants[:-1]:
+            fields = variant["properties"]
+            assert fields["quote"]["enum"]
+            assert all(quote in prompt for quote in fields["quote"]["enum"])
+            assert fields["data_point"]["enum"][0] == ""
     assert result.profiles["pro"].quote_choices
 
 

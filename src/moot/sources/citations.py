@@ -102,9 +102,12 @@ def offer_passages(
     """``spec`` with the ``passage`` of every evidence item limited to the ids of the
     ``passages`` offered and ``none``: a grammar-constrained model (the embedded one)
     cannot name a passage it was not given, and a model that honours ``enum`` is told
-    which ids exist. With ``choices`` (a profile's ``quote_choices``) the ``quote`` is
-    also one of the passages' sentences (:func:`quote_choices`) and the ``data_point``
-    one of their figures or empty. Without passages the spec is returned as it is."""
+    which ids exist. With ``choices`` (a profile's ``quote_choices``) an evidence item
+    is one of a choice of objects (``anyOf``), one per passage offered: its id, one of
+    its sentences as the quote (:func:`quote_choices`) and one of its figures or
+    nothing as the data point, so the quote chosen belongs to the passage named; or
+    ``none`` with a quote of the model's own. Without passages the spec is returned
+    as it is."""
     if not passages:
         return spec
     ids = list(dict.fromkeys(p.id for p in passages))
@@ -118,18 +121,35 @@ def offer_passages(
         out = {key: walk(value) for key, value in node.items()}
         props = out.get("properties")
         if isinstance(props, dict) and props.keys() >= _EVIDENCE_KEYS:
-            fields = {**props, "passage": dict(allowed)}
             if choices:
-                limit = int(props["quote"].get("maxLength", QUOTE_CHARS))
-                point = int(props["data_point"].get("maxLength", DATA_POINT_CHARS))
-                quotes = quote_choices(passages, limit)
-                figures = [f for f in figure_choices(passages) if len(f) <= point]
-                fields["quote"] = {"type": "string", "enum": quotes}
-                fields["data_point"] = {"type": "string", "enum": ["", *figures]}
-            out["properties"] = fields
+                return {"anyOf": _choices(out, props, passages)}
+            out["properties"] = {**props, "passage": dict(allowed)}
         return out
 
     return replace(spec, json_schema=walk(spec.json_schema))
+
+
+def _choices(item: dict[str, Any], props: dict[str, Any], passages: Sequence[Passage]) -> list[Any]:
+    """The evidence item as one object per passage offered (its id, a sentence of its
+    as the quote, one of its figures or nothing), then ``none`` with a free quote."""
+    limit = int(props["quote"].get("maxLength", QUOTE_CHARS))
+    point = int(props["data_point"].get("maxLength", DATA_POINT_CHARS))
+    variants: list[Any] = []
+    for passage in dict((p.id, p) for p in passages).values():
+        quotes = quote_choices([passage], limit)
+        if not quotes:
+            continue
+        figures = [f for f in figure_choices([passage]) if len(f) <= point]
+        fields = {
+            **props,
+            "passage": {"type": "string", "enum": [passage.id]},
+            "quote": {"type": "string", "enum": quotes},
+            "data_point": {"type": "string", "enum": ["", *figures]},
+        }
+        variants.append({**item, "properties": fields})
+    reasoning = {**props, "passage": {"type": "string", "enum": [NO_SOURCE]}}
+    reasoning["data_point"] = {"type": "string", "enum": [""]}
+    return [*variants, {**item, "properties": reasoning}]
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])")
