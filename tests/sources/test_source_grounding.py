@@ -6,6 +6,7 @@ grammar cannot write), and short Chinese search terms (under a trigram)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from source_docs import MEETING_ZH, write_docs
@@ -103,7 +104,7 @@ def _spec_recorder() -> tuple[ScriptedBackend, list[tuple[CallContext, OutputSpe
     seen: list[tuple[CallContext, OutputSpec | None]] = []
 
     def answer(
-        messages: list[Message],
+        messages: Sequence[Message],
         schema: OutputSpec | None,
         settings: GenerationSettings,
         context: CallContext | None,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from source_checks import check_verified_quotes
@@ -31,7 +32,7 @@ def _recording(bad_quote: str | None = None) -> ScriptedBackend:
     demo = DemoBackend(seed=3)
 
     def answer(
-        messages: list[Message],
+        messages: Sequence[Message],
         schema: OutputSpec | None,
         settings: GenerationSettings,
         context: CallContext | None,
