@@ -5,6 +5,11 @@ passage selection with the encoder's reranking.
 
     python benchmarks/sources_index.py            # 1,000 pages, 5,000 files
     python benchmarks/sources_index.py --pages 200 --files 500
+    python benchmarks/sources_index.py --folder-mb 200   # a mixed 200 MB folder only
+
+``--folder-mb N`` generates a folder of about N MB of mixed documents (a third of the
+bytes PDFs of 300 pages, a third HTML pages, a third plain text) and reports the two
+runs over it with the process's peak resident memory (``ru_maxrss``).
 
 The documents are generated in a temporary folder (sentences of a few invented
 billing and incident topics, so the terms repeat as in real notes); the index is a
@@ -18,6 +23,7 @@ import argparse
 import io
 import os
 import random
+import resource
 import tempfile
 import time
 from pathlib import Path
@@ -70,6 +76,68 @@ def pdf(pages: int, rng: random.Random) -> bytes:
     return out.getvalue()
 
 
+def html(rng: random.Random, paragraphs: int) -> str:
+    """An HTML page of ``paragraphs`` paragraphs, with the markup a real page has."""
+    body = "\n".join(
+        f"<p class='note'>{' '.join(sentence(rng) for _ in range(4))}</p>"
+        for _ in range(paragraphs)
+    )
+    return (
+        "<!doctype html><html><head><title>Billing notes</title>"
+        "<style>p { margin: 0 }</style><script>var x = 1;</script></head>"
+        f"<body><h1>Billing notes</h1><nav><a href='#'>home</a></nav>{body}</body></html>"
+    )
+
+
+def mixed_folder(root: Path, megabytes: int, rng: random.Random) -> tuple[int, int]:
+    """About ``megabytes`` MB of PDFs, HTML pages and text files under ``root``, a third
+    of the bytes each; (files, bytes) written."""
+    share = megabytes * 1_000_000 // 3
+    files = written = 0
+    for kind in ("pdf", "html", "txt"):
+        done = 0
+        while done < share:
+            path = root / kind / f"doc-{files:05d}.{kind}"
+            path.parent.mkdir(exist_ok=True)
+            if kind == "pdf":
+                data = pdf(300, rng)
+            elif kind == "html":
+                data = html(rng, 400).encode()
+            else:
+                data = "\n\n".join(
+                    " ".join(sentence(rng) for _ in range(3)) for _ in range(300)
+                ).encode()
+            path.write_bytes(data)
+            done += len(data)
+            files += 1
+        written += done
+    return files, written
+
+
+def peak_mb() -> float:
+    """The process's peak resident memory so far, in MB (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def folder_run(megabytes: int, rng: random.Random) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        docs = root / "docs"
+        docs.mkdir()
+        started = time.perf_counter()
+        files, size = mixed_folder(docs, megabytes, rng)
+        print(
+            f"generated {files} files, {size:,} bytes in {time.perf_counter() - started:.1f} s;"
+            f" peak memory {peak_mb():.0f} MB"
+        )
+        store = Store(root / "moot.db")
+        for label in ("first run", "second run"):
+            print(f"load average before the {label}: {os.getloadavg()}")
+            timed(f"{megabytes} MB folder, {label}", [docs], store)
+            print(f"peak memory after the {label}: {peak_mb():.0f} MB")
+        print(f"index size: {(root / 'moot.db').stat().st_size:,} bytes")
+
+
 def timed(label: str, paths: list[Path], store: Store) -> None:
     started = time.perf_counter()
     library = open_library(paths, store)
@@ -85,9 +153,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=1000)
     parser.add_argument("--files", type=int, default=5000)
+    parser.add_argument("--folder-mb", type=int, default=0, help="only a mixed folder of N MB")
     args = parser.parse_args()
     rng = random.Random(7)  # noqa: S311 (invented text, not secrets)
     print(f"load average before: {os.getloadavg()}")
+    if args.folder_mb:
+        folder_run(args.folder_mb, rng)
+        print(f"load average after: {os.getloadavg()}")
+        return
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         store = Store(root / "moot.db")

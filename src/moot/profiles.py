@@ -45,6 +45,12 @@ class ModelProfile:
     """Begin every opening claim with words that commit it to its side ("No, because"),
     derived from the topic by a fixed rule (``moot.formats.structured.sides``) and
     written by the grammar where the backend has one. On in the compact profile."""
+    quote_choices: bool = False
+    """In a debate over documents, offer each citation's quote as a choice among the
+    sentences of the passages given, and its data point among their figures (an enum
+    of the reply schema, written by the grammar where the backend has one), instead
+    of free text: a small model cannot copy words exactly. Code still checks every
+    citation. On in the compact profile."""
 
     def spec(self, base: OutputSpec, lang: str) -> OutputSpec:
         """The reply schema as this profile asks for it in ``lang``."""
@@ -53,7 +59,13 @@ class ModelProfile:
 
 STANDARD = ModelProfile("standard")
 COMPACT = ModelProfile(
-    "compact", chars=0.5, items=0.6, rule_reasks=0, stance_words=(40, 80), claim_prefix=True
+    "compact",
+    chars=0.5,
+    items=0.6,
+    rule_reasks=0,
+    stance_words=(40, 80),
+    claim_prefix=True,
+    quote_choices=True,
 )
 """No worked example: the 135M model copies it word for word into its own arguments
 (``benchmarks/stance.py`` measures how often, with and without)."""

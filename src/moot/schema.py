@@ -190,6 +190,9 @@ class ProfileReport(_Frozen):
     claim_prefix: bool = False
     """Whether opening claims began with words that commit them to their side ("No,
     because"), derived from the topic by a fixed rule."""
+    quote_choices: bool = False
+    """Whether, in a debate over documents, each citation's quote was chosen among the
+    sentences of the passages given (and its data point among their figures)."""
 
 
 TrustLevel = Literal["ok", "caution", "low"]

@@ -254,7 +254,13 @@ def test_resume_refuses_documents_that_changed(tmp_path: Path) -> None:
     assert result.sources is not None
 
 
-def test_a_format_that_does_not_argue_from_documents_refuses_them(tmp_path: Path) -> None:
+def test_a_format_that_does_not_argue_from_documents_refuses_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from moot.formats.market import MarketFormat
+
+    # every shipped format argues from documents now: one that did not would refuse
+    monkeypatch.setattr(MarketFormat, "source_tokens", None)
     docs = write_docs(tmp_path / "docs")
     with pytest.raises(ConfigError, match="market format does not argue from documents"):
         run_debate(
@@ -350,9 +356,19 @@ def test_documents_feed_the_competitive_rehearsal(tmp_path: Path) -> None:
     result = run_debate(TOPIC, model=backend, seed=3, format="competitive", sources=[str(docs)])
     assert result.sources is not None
     assert [d.id for d in result.sources.documents] == ["S1", "S2"]
-    assert result.sources.citations == []
+    # every speech cites passages, checked like any format's, and the judge reads the checks
+    speeches = result.body["speeches"]
+    cited = [(s["id"], c["passage"]) for s in speeches for c in s["citations"]]
+    assert {u for u, _ in cited} == {s["id"] for s in speeches}
+    assert cited == [(c.unit, c.passage) for c in result.sources.citations]
+    assert all(c.status == "verified" for c in result.sources.citations)
+    check_verified_quotes(json.loads(result.model_dump_json()))
+    writes = [c for c in backend.calls if c.context and c.context.round.startswith("opening_")]
+    assert "<documents>" in writes[0].messages[-1].content
+    judge = next(c for c in backend.calls if c.context and c.context.role == "judge")
+    assert "Citations as code checked them" in "\n".join(m.content for m in judge.messages)
     claims = [c for c in backend.calls if c.context and c.context.round == "rehearsal"]
     prompts = [c.messages[-1].content for c in claims if "<documents>" in c.messages[-1].content]
     assert prompts  # the prepared material was written from the documents
     assert all("[S1:p" in p or "[S2:p" in p for p in prompts)
-    assert "the documents fed" in to_markdown(result)
+    assert "citations of a passage were verified by code" in to_markdown(result)

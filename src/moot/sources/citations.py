@@ -11,12 +11,16 @@ citation verifier); a passage id that the documents do not have is
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from moot.judging.judge import ScoreAdjuster
 from moot.llm.structured import Problem
+from moot.llm.types import OutputSpec
 from moot.schema import (
     CitationStatus,
     QualityWarning,
@@ -25,7 +29,7 @@ from moot.schema import (
     SourcePassage,
     SourcesSection,
 )
-from moot.sources.library import Library
+from moot.sources.library import Library, Passage
 from moot.sources.retrieval import reranker_name
 
 NO_SOURCE = "none"
@@ -89,6 +93,94 @@ class EvidenceDraft(BaseModel):
     data_point: str = Field(max_length=DATA_POINT_CHARS)
 
 
+_EVIDENCE_KEYS = frozenset(EvidenceDraft.model_fields)
+
+
+def offer_passages(
+    spec: OutputSpec, passages: Sequence[Passage], *, choices: bool = False
+) -> OutputSpec:
+    """``spec`` with the ``passage`` of every evidence item limited to the ids of the
+    ``passages`` offered and ``none``: a grammar-constrained model (the embedded one)
+    cannot name a passage it was not given, and a model that honours ``enum`` is told
+    which ids exist. With ``choices`` (a profile's ``quote_choices``) an evidence item
+    is one of a choice of objects (``anyOf``), one per passage offered: its id, one of
+    its sentences as the quote (:func:`quote_choices`) and one of its figures or
+    nothing as the data point, so the quote chosen belongs to the passage named; or
+    ``none`` with a quote of the model's own. Without passages the spec is returned
+    as it is."""
+    if not passages:
+        return spec
+    ids = list(dict.fromkeys(p.id for p in passages))
+    allowed = {"type": "string", "enum": [*ids, NO_SOURCE]}
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, list):
+            return [walk(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        out = {key: walk(value) for key, value in node.items()}
+        props = out.get("properties")
+        if isinstance(props, dict) and props.keys() >= _EVIDENCE_KEYS:
+            if choices:
+                return {"anyOf": _choices(out, props, passages)}
+            out["properties"] = {**props, "passage": dict(allowed)}
+        return out
+
+    return replace(spec, json_schema=walk(spec.json_schema))
+
+
+def _choices(item: dict[str, Any], props: dict[str, Any], passages: Sequence[Passage]) -> list[Any]:
+    """The evidence item as one object per passage offered (its id, a sentence of its
+    as the quote, one of its figures or nothing), then ``none`` with a free quote."""
+    limit = int(props["quote"].get("maxLength", QUOTE_CHARS))
+    point = int(props["data_point"].get("maxLength", DATA_POINT_CHARS))
+    variants: list[Any] = []
+    for passage in dict((p.id, p) for p in passages).values():
+        quotes = quote_choices([passage], limit)
+        if not quotes:
+            continue
+        figures = [f for f in figure_choices([passage]) if len(f) <= point]
+        fields = {
+            **props,
+            "passage": {"type": "string", "enum": [passage.id]},
+            "quote": {"type": "string", "enum": quotes},
+            "data_point": {"type": "string", "enum": ["", *figures]},
+        }
+        variants.append({**item, "properties": fields})
+    reasoning = {**props, "passage": {"type": "string", "enum": [NO_SOURCE]}}
+    reasoning["data_point"] = {"type": "string", "enum": [""]}
+    return [*variants, {**item, "properties": reasoning}]
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])")
+
+
+def quote_choices(passages: Sequence[Passage], limit: int) -> list[str]:
+    """Each sentence of the passages, in order, once, as it stands in its passage;
+    one longer than ``limit`` characters cut at the last space (or character, in
+    Chinese) that keeps it within the limit, never inside a number."""
+    found: list[str] = []
+    for passage in passages:
+        for sentence in _SENTENCE_END.split(passage.text):
+            text = " ".join(sentence.split())
+            if len(text) > limit:
+                cut = text[:limit]
+                space = cut.rfind(" ")
+                text = cut[:space] if space > limit // 2 else cut.rstrip("0123456789.,")
+            if len(text) >= 2:
+                found.append(text)
+    return list(dict.fromkeys(found))
+
+
+def figure_choices(passages: Sequence[Passage]) -> list[str]:
+    """The figures of the passages as the verifier reads them, in order, once."""
+    from moot.sources.numbers import read_numbers
+
+    return list(
+        dict.fromkeys(n.text.strip() for p in passages for n in read_numbers(p.text) if n.text)
+    )
+
+
 NO_SOURCE_LABEL = {"en": "no source: reasoning only", "zh": "无来源：仅为推理"}
 
 
@@ -139,6 +231,7 @@ def evidence_text(items: Sequence[Cited], lang: str) -> str:
 def check(library: Library, unit: str, item: Cited, claim: str, lang: str) -> SourceCitation:
     """One evidence item checked against its passage."""
     status: CitationStatus
+    quote = item.quote
     if not item.passage:
         status, note = "no_source", "reasoning only" if lang == "en" else "仅为推理"
     else:
@@ -152,11 +245,12 @@ def check(library: Library, unit: str, item: Cited, claim: str, lang: str) -> So
             text = claim if item.data_point is None else f"{claim} {item.data_point}"
             result = verify_citation(passage.text, item.quote, text, lang)
             status, note = result.status, result.note
+            quote = result.quote or quote
     return SourceCitation(
         unit=unit,
         source=item.source,
         passage=item.passage,
-        quote=item.quote,
+        quote=quote,
         status=status,
         note=note,
     )

@@ -7,8 +7,8 @@ import re
 
 from moot.sources.citations import EvidenceDraft
 from moot.sources.library import Passage
+from moot.sources.numbers import read_numbers
 
-_NUMBER = re.compile(r"\d[\d,.]*%?")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
 
 
@@ -18,7 +18,7 @@ def demo_citation(passage: Passage, limit: int) -> EvidenceDraft:
     with that figure as the data point."""
     parts = [s.strip() for s in _SENTENCE.split(passage.text) if s.strip()]
     fitting = [s for s in parts if len(s) <= limit] or [passage.text[:limit].strip()]
-    quote = max(fitting[:3], key=lambda s: (bool(_NUMBER.search(s)), len(s)))
-    figure = _NUMBER.search(quote)
-    point = figure.group(0).rstrip(",.") if figure else ""
+    quote = max(fitting[:3], key=lambda s: (bool(read_numbers(s)), len(s)))
+    figures = read_numbers(quote)  # the verifier's reader: no digits of an identifier
+    point = figures[0].text.strip().rstrip(",.") if figures else ""
     return EvidenceDraft(passage=passage.id, quote=quote, data_point=point[:20])

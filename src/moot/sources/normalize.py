@@ -16,6 +16,13 @@ Both sides go through the same steps, in this order:
    inside a word is kept as a hyphen, the line break dropped.
 6. **Soft characters**: zero-width spaces and joiners, soft hyphens and byte-order
    marks are removed.
+
+A quote that is not found so is looked for once more with every quotation mark and
+bracket (``"[]{}<>`` and the CJK ones, after step 3) left out of both
+(:func:`find_unmarked`): a model
+whose grammar cannot write a double quote or a bracket (the embedded backend's prose
+pattern, ``moot.llm.grammar``) can still quote a passage that holds them, and
+:func:`passage_span` gives the passage's own words for such a quote.
 """
 
 from __future__ import annotations
@@ -78,6 +85,37 @@ def find_quote(passage: str, quote: str) -> bool:
             return False
         at = found + len(fragment)
     return True
+
+
+MARKS: Final = '"[]{}<>【】〔〕〈〉《》〖〗'
+"""What :func:`find_unmarked` leaves out: the quotation mark every quotation mark
+becomes, and brackets (a grammar-constrained prose string can hold no ASCII one;
+a model may drop or swap the CJK ones as well)."""
+_UNMARK: Final = str.maketrans(dict.fromkeys(MARKS + "\\", ""))
+
+
+def _unmarked(text: str) -> str:
+    return _SPACE.sub(" ", normalise_text(text).translate(_UNMARK)).strip()
+
+
+def find_unmarked(passage: str, quote: str) -> bool:
+    """Whether ``quote`` occurs in ``passage`` (as :func:`find_quote`) once quotation
+    marks and brackets are left out of both."""
+    return find_quote(_unmarked(passage), _unmarked(quote))
+
+
+def passage_span(passage: str, quote: str) -> str | None:
+    """The words of ``passage`` a quote written without its quotation marks and
+    brackets stands for (case, width of quotation marks and white space may differ),
+    or None when the quote (with no ellipsis) is not found so in the raw passage."""
+    marks = "".join(re.escape(c) for c in sorted(set(QUOTE_MARKS + MARKS + "\\")))
+    gap = f"[\\s{marks}]*"
+    words = [w for w in re.split(rf"[\s{marks}]+", quote) if w]
+    if not words or any(ELLIPSIS.search(w) for w in words):
+        return None
+    body = gap.join(gap.join(re.escape(c) for c in w) for w in words)
+    found = re.search(body, passage, flags=re.IGNORECASE)
+    return found.group(0).strip() if found else None
 
 
 def _find_whole(text: str, fragment: str, start: int) -> int:

@@ -11,6 +11,12 @@ candidates up to :data:`CANDIDATES`, so a side never argues from nothing. When t
 candidates do not all fit in the budget, they are reranked by the cosine of their
 sentence vectors to the query's (the vectors kept in the index) before the budget
 cuts them; when they all fit, the order decides nothing and no vector is computed.
+
+A trigram index cannot find a Chinese term of one or two characters (``利率``, ``税``):
+such terms, and the two-character runs of longer Chinese text, are looked for in
+the passages' text directly (:func:`short_terms`) when FTS5 finds fewer passages
+than asked for; a passage holding more of them, longer ones first, ranks higher,
+after every FTS5 match.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ ENCODER_NAME = "Universal Sentence Encoder multilingual v3 (fast-universal-sente
 _WORD = re.compile(r"[^\W\d_]{3,}|\d[\d.,%]*\d", re.UNICODE)
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{3,}")
+_CJK_ANY = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _STOP = frozenset(
     [
         "the",
@@ -120,6 +127,27 @@ def fts_query(text: str) -> str:
     return " OR ".join(f'"{t}"' for t in unique[:MAX_TERMS])
 
 
+def short_terms(text: str) -> list[str]:
+    """The Chinese terms of ``text`` a trigram index cannot find: each run of one or
+    two CJK characters, then the two-character runs of longer ones (a query
+    ``利率会上升吗`` finds ``利率将上升``), at most :data:`MAX_TERMS`."""
+    runs = _CJK_ANY.findall(text)
+    terms = [r for r in runs if len(r) < 3]
+    terms += [r[i : i + 2] for r in runs if len(r) >= 3 for i in range(len(r) - 1)]
+    return list(dict.fromkeys(terms))[:MAX_TERMS]
+
+
+def _short_search(library: Library, terms: Sequence[str], limit: int) -> list[Passage]:
+    """The passages holding the most of ``terms`` (weighted by length), best first."""
+    scored = []
+    for order, passage in enumerate(library.passages()):
+        score = sum(len(t) for t in terms if t in passage.text)
+        if score:
+            scored.append((-score, order, passage))
+    scored.sort(key=lambda row: (row[0], row[1]))
+    return [passage for _, _, passage in scored[:limit]]
+
+
 @cache
 def _encoder() -> Any | None:
     try:
@@ -174,13 +202,19 @@ def _cost(passage: Passage) -> int:
 
 
 def search(library: Library, query: str, limit: int = CANDIDATES) -> list[Passage]:
-    """The passages ``query``'s terms find (FTS5), best first, at most ``limit``."""
+    """The passages ``query``'s terms find (FTS5, then the short Chinese terms), best
+    first, at most ``limit``."""
     shas = [d.sha256 for d in library.documents]
     found: list[Passage] = []
     for sha, number, _ in library.index.source_search(shas, fts_query(query), limit):
         passage = library.found(sha, number)
         if passage is not None and passage not in found:
             found.append(passage)
+    terms = short_terms(query)
+    if terms and len(found) < limit:
+        for passage in _short_search(library, terms, limit):
+            if len(found) < limit and passage not in found:
+                found.append(passage)
     return found
 
 

@@ -7,8 +7,9 @@ Statuses, in the order they are decided:
 - ``no_source``: the cited passage is empty (no document, no passage, or a passage
   with no text);
 - ``not_in_source``: the quote is empty, or does not occur in the passage after both
-  are normalised (:mod:`moot.sources.normalize`); a quote may leave text out with an
-  ellipsis, its pieces then occurring in order;
+  are normalised (:mod:`moot.sources.normalize`), not even with quotation marks and
+  brackets left out of both; a quote may leave text out with an ellipsis, its pieces
+  then occurring in order;
 - ``number_mismatch``: a number of the claim (:mod:`moot.sources.numbers`) is not
   supported by any number of the passage (:func:`supports`); the quote's numbers are
   the passage's own once the quote is found, cut nowhere inside a number;
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from moot.numerals import agrees
-from moot.sources.normalize import find_quote, normalise_text
+from moot.sources.normalize import find_quote, find_unmarked, normalise_text, passage_span
 from moot.sources.numbers import Number, read_numbers
 
 CitationStatus = Literal["verified", "not_in_source", "number_mismatch", "no_source"]
@@ -65,6 +66,10 @@ class CitationCheck:
 
     status: CitationStatus
     note: str
+    quote: str | None = None
+    """The passage's own words for a quote found only with quotation marks and
+    brackets left out (a grammar-constrained model cannot write them), when they can
+    be cut from the passage; the citation then keeps them as its quote."""
 
 
 def _language(lang: str) -> dict[str, str]:
@@ -165,7 +170,12 @@ def verify_citation(passage_text: str, quote: str, claim_text: str, lang: str) -
         return CitationCheck("no_source", words["no_source"])
     if not normalise_text(quote).strip(" \"'"):
         return CitationCheck("not_in_source", words["no_quote"])
-    if not find_quote(passage_text, quote):
+    restored: str | None = None
+    if find_quote(passage_text, quote):
+        pass
+    elif find_unmarked(passage_text, quote):
+        restored = passage_span(passage_text, quote)
+    else:
         if find_quote(_without_numbers(passage_text), _without_numbers(quote)):
             missing = unsupported_numbers(passage_text, quote)
             if missing:
@@ -175,5 +185,5 @@ def verify_citation(passage_text: str, quote: str, claim_text: str, lang: str) -
     missing = unsupported_numbers(passage_text, claim_text)
     if missing:
         note = words["mismatch"].format(numbers=_numbers_note(missing, words))
-        return CitationCheck("number_mismatch", note)
-    return CitationCheck("verified", "")
+        return CitationCheck("number_mismatch", note, restored)
+    return CitationCheck("verified", "", restored)

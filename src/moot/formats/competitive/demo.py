@@ -26,6 +26,7 @@ from pydantic import BaseModel
 
 from moot.demo_text import Weaver
 from moot.errors import BackendError
+from moot.formats.competitive.citing import demo_cited
 from moot.formats.competitive.rehearsal import ClaimsCall, ExpandCall
 from moot.formats.competitive.replies import (
     AudienceReply,
@@ -512,7 +513,8 @@ def reply(request: DemoRequest) -> BaseModel:
     if isinstance(data, ExpandCall):
         return rebuttals(request, data)
     if isinstance(data, WriteCall):
-        return draft(request, data)
+        written = draft(request, data)
+        return demo_cited(written, data.passages) if data.passages else written
     if isinstance(data, RewriteCall):
         return rewrite(request, data)
     if isinstance(data, AudienceCall):

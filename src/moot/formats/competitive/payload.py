@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from moot.formats.competitive.trees import Action, Stage
 from moot.formats.competitive.trees.sides import Side
+from moot.sources.citations import Cited
 
 STANDINGS = ("STRONG", "MIXED", "WEAK", "UNCERTAIN")
 """How a speech held up by the end of the debate (best, partial, worst, uncertain)."""
@@ -108,6 +109,9 @@ class CompetitiveSpeech(_Frozen):
     prepared: list[Retrieval]
     audio: str | None
     """The WAV file's name in the ``--audio`` directory."""
+    citations: list[Cited] = Field(default_factory=list)
+    """In a debate over documents (``--sources``): the passages the speech's draft
+    cites (their checks are in the result's ``sources`` section)."""
 
 
 class RehearsalRecord(_Frozen):

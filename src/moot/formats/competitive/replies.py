@@ -30,6 +30,7 @@ from moot.formats.competitive.trees import ACTIONS, Action, Candidate, Stage
 from moot.llm.schemas import output_spec
 from moot.llm.types import OutputSpec
 from moot.profiles import ModelProfile
+from moot.sources.citations import MAX_CITATIONS, EvidenceDraft
 from moot.text import word_count
 
 Rating = Annotated[int, Field(ge=1, le=3)]
@@ -138,6 +139,13 @@ class SpeechDraftReply(_Reply):
     speech: list[Paragraph] = Field(min_length=1, max_length=MAX_PARAGRAPHS)
 
 
+class SourcedSpeechDraftReply(SpeechDraftReply):
+    """A speech's plan and draft in a debate over documents (``--sources``): it cites
+    them (``moot.formats.competitive.citing``)."""
+
+    evidence: list[EvidenceDraft] = Field(min_length=1, max_length=MAX_CITATIONS)
+
+
 class SpeechRewriteReply(_Reply):
     """A speech rewritten (after the audience's feedback, or to a new word budget)."""
 
@@ -224,11 +232,15 @@ def draft_spec(
     stage: Stage,
     empty: bool,
     legal: Sequence[Candidate] | None = None,
+    *,
+    sourced: bool = False,
 ) -> OutputSpec:
     """The writer's schema. ``legal``: the moves the flow tree allows now, for a
     debater that sees the flow tree; without it, every well-formed move (which of
-    them exist and are legal is the flow tree's check, re-asked)."""
-    spec = _speech_items(profile.spec(output_spec(SpeechDraftReply), lang))
+    them exist and are legal is the flow tree's check, re-asked). ``sourced``: the
+    draft also cites documents (``moot.formats.competitive.citing``)."""
+    reply = SourcedSpeechDraftReply if sourced else SpeechDraftReply
+    spec = _speech_items(profile.spec(output_spec(reply), lang))
     moves = [move_label(c.action, c.target) for c in legal or ()]
     if not moves:
         moves = list(well_formed_moves(stage, empty))

@@ -22,6 +22,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 
 from moot.formats.base import Debate, Record, first_wave_with_classification
+from moot.formats.competitive.citing import by_unit
 from moot.formats.competitive.options import CompetitiveOptions, SideConfig
 from moot.formats.competitive.payload import (
     STANDINGS,
@@ -58,6 +59,7 @@ from moot.judging.rubric import GENERAL
 from moot.llm.types import Message
 from moot.llm.waves import gather_wave
 from moot.schema import DebateResult, Judgement, Panel, QualityWarning
+from moot.sources.citations import penalise
 
 FORMAT = "competitive"
 VOTES: tuple[Vote, ...] = ("for", "against", "undecided")
@@ -327,10 +329,12 @@ class CompetitiveRounds:
             units.append(JudgedUnit(id=s.id, side=s.side, claim=claim, responses=responses))
         rank = {side: n for n, side in enumerate(order)}
         stage_rank = {stage: n for n, stage in enumerate(STAGES)}
+        cited = by_unit(debate.citations)
         transcript = debate.render(
             "judge_transcript",
             speeches=sorted(speeches, key=lambda s: (stage_rank[s.stage], rank[s.side])),
             names={p.key: p.name for p in debate.positions},
+            citations=cited,
         )
         return await debate.judge(
             units,
@@ -339,6 +343,7 @@ class CompetitiveRounds:
             standings=STANDINGS,
             order=order,
             unit=labels(debate.lang)["unit.speech"],
+            adjust=penalise(cited) if debate.sources is not None else None,
         )
 
 

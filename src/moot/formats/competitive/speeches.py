@@ -31,6 +31,7 @@ from typing import Literal
 
 from moot.errors import OutputError
 from moot.formats.base import Debate
+from moot.formats.competitive.citing import SpeechSources
 from moot.formats.competitive.options import CompetitiveOptions, SideConfig
 from moot.formats.competitive.payload import (
     AudienceRating,
@@ -44,6 +45,7 @@ from moot.formats.competitive.payload import (
 from moot.formats.competitive.replies import (
     AudienceReply,
     MoveItem,
+    SourcedSpeechDraftReply,
     SpeechDraftReply,
     SpeechRewriteReply,
     audience_spec,
@@ -73,6 +75,7 @@ from moot.formats.competitive.trees import strength_steps as steps_left
 from moot.formats.competitive.trees.sides import Side
 from moot.llm.structured import Problem
 from moot.llm.types import Message
+from moot.sources.library import Passage
 from moot.text import word_count
 
 RewriteMode = Literal["revise", "extend", "shorten"]
@@ -91,6 +94,8 @@ class WriteCall:
     flow: FlowTree
     candidates: tuple[Candidate, ...]
     prepared: tuple[Retrieval, ...]
+    passages: tuple[Passage, ...] = ()
+    """The passages of the documents the speech cites (``--sources``)."""
 
 
 @dataclass(frozen=True)
@@ -184,6 +189,8 @@ class Speaker:
         self.indexes = indexes
         self.priming = priming
         self.speeches: list[CompetitiveSpeech] = []
+        self.sources = SpeechSources(debate) if debate.sources is not None else None
+        """The documents the speeches cite (``--sources``)."""
 
     # -- prepared material ---------------------------------------------------------
 
@@ -263,6 +270,8 @@ class Speaker:
         prepared = await asyncio.to_thread(self._retrieve, side, stage, candidates)
         previous = list(self.speeches)
         last = next((s for s in reversed(previous) if s.side != side), None)
+        sources = self.sources
+        passages = sources.passages(side, last.text if last else None) if sources else ()
         prompt = debate.render(
             "write",
             **self._values(side, stage),
@@ -275,7 +284,9 @@ class Speaker:
             nodes=flow.nodes,
             prepared=prepared,
             replies_shown=REPLIES_SHOWN,
+            passages=passages,
         )
+        once = sources.reasker(side) if sources is not None else None
 
         def check(reply: SpeechDraftReply) -> list[Problem]:
             illegal = flow.check(side, stage, [as_move(m) for m in reply.moves])
@@ -295,23 +306,31 @@ class Speaker:
                     where=f"moves[{p.index}]",
                 )
                 for p in illegal
-            ]
+            ] + (sources.problems(reply, once) if sources and once else [])
 
+        spec = draft_spec(
+            debate.profile_for(side),
+            debate.lang,
+            stage,
+            not flow.nodes,
+            candidates if config.flow_tree else None,
+            sourced=bool(passages),
+        )
         reply, _ = await debate.ask(
             side,
             f"{stage}_{side}",
             [self._system(side, stage), Message("user", prompt)],
-            SpeechDraftReply,
-            draft_spec(
-                debate.profile_for(side),
-                debate.lang,
-                stage,
-                not flow.nodes,
-                candidates if config.flow_tree else None,
-            ),
+            SourcedSpeechDraftReply if passages else SpeechDraftReply,
+            sources.spec(side, spec, passages) if sources and passages else spec,
             check=check,
             data=WriteCall(
-                side, stage, budget, flow.model_copy(deep=True), tuple(candidates), tuple(prepared)
+                side,
+                stage,
+                budget,
+                flow.model_copy(deep=True),
+                tuple(candidates),
+                tuple(prepared),
+                passages,
             ),
         )
         return reply, [as_move(m) for m in reply.moves], prepared
@@ -403,13 +422,15 @@ class Speaker:
         draft_reply, moves, prepared = await self._draft(side, stage, budget, refused)
         nodes = self.flow.apply(side, stage, moves)
         draft = join_paragraphs(draft_reply.speech)
+        ident = speech_id(side, stage)
+        cited = self.sources.keep(ident, stage, side, draft_reply) if self.sources else []
         rating = await self._audience(side, stage, draft)
         timed = await self._timed(side, stage, draft, moves, rating)
         audio = await asyncio.to_thread(
             self._audio, len(self.speeches) + 1, side, stage, timed.text
         )
         speech = CompetitiveSpeech(
-            id=speech_id(side, stage),
+            id=ident,
             stage=stage,
             side=side,
             text=timed.text,
@@ -444,6 +465,7 @@ class Speaker:
             refused_plans=refused,
             prepared=prepared,
             audio=audio,
+            citations=cited,
         )
         self.speeches.append(speech)
         return speech

@@ -26,7 +26,14 @@ from moot.llm.schemas import output_spec
 from moot.llm.structured import Problem
 from moot.llm.types import Message
 from moot.schema import QualityWarning, SourceCitation
-from moot.sources.citations import ReaskOnce, check, items_of, kept_warnings, penalise
+from moot.sources.citations import (
+    ReaskOnce,
+    check,
+    items_of,
+    kept_warnings,
+    offer_passages,
+    penalise,
+)
 from moot.sources.library import Passage
 from moot.sources.retrieval import select
 from moot.text import join_sentences, sentences
@@ -121,8 +128,13 @@ class FreeformRounds:
         passages = self._passages(position, previous)
         reply_type: type[SpeechReply] = SourcedSpeechReply if passages else SpeechReply
         if passages:
-            spec = debate.spec_for(
-                position, speech_spec(output_spec(SourcedSpeechReply), [s.id for s in previous])
+            spec = offer_passages(
+                debate.spec_for(
+                    position,
+                    speech_spec(output_spec(SourcedSpeechReply), [s.id for s in previous]),
+                ),
+                passages,
+                choices=debate.profile_for(position).quote_choices,
             )
         count = spec.json_schema["properties"]["speech"]
         data = SpeechCall(

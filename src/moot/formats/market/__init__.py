@@ -76,6 +76,9 @@ class MarketFormat(Format):
     fields = FIELDS
     side_names = ("bull", "bear")
     command_modules = ("moot.formats.market.commands",)
+    source_tokens = 600
+    """Each analyst's opening is also given passages of the documents of ``--sources``
+    (beside its KB slice), and its arguments cite them (``moot.formats.market.sources``)."""
 
     def positions(self, sides: Sequence[str], lang: str) -> list[Position]:
         if sides:

@@ -5,7 +5,9 @@ and where an unsupported one sits in the whole knowledge base if anywhere.
 A reply's fields are checked together (so a number derived from two others the same
 reply cites is recognised) and each finding is traced back to its field. A challenge
 or closing may repeat an opponent's number in order to dispute it: a number that the
-texts it answers cite is ``quoted``, not the speaker's own claim, and is not flagged.
+texts it answers cite is ``quoted``, not the speaker's own claim, and is not flagged;
+so is a number the KB does not hold that a document passage the reply cites, and
+that checks out, holds (``--sources``, ``moot.formats.market.sources``).
 """
 
 from __future__ import annotations
@@ -52,10 +54,14 @@ def check_fields(
     whole: KnowledgeBase | None = None,
     *,
     answers: Sequence[str] = (),
+    documents: Sequence[str] = (),
 ) -> Checked:
     """Check the numbers the ``(field name, text)`` pairs cite against ``kb_slice``.
     ``whole`` (the whole KB) says where an unsupported number sits outside the slice;
-    ``answers`` are the texts being answered, whose numbers count as quoted."""
+    ``answers`` are the texts being answered, whose numbers count as quoted;
+    ``documents`` the passages the reply cites and that check out (``--sources``): a
+    number the KB does not hold (``unsupported``, not one bound to another entity or
+    period) that one of them holds is quoted from it."""
     text = ""
     starts: list[tuple[int, str]] = []
     for name, value in fields:
@@ -78,7 +84,8 @@ def check_fields(
     for check in report.checks:
         where = next(name for start, name in reversed(starts) if start <= check.start)
         status: CheckStatus = check.status
-        if status in FLAGGED_STATUSES and _key(check) in quoted:
+        repeated = status in FLAGGED_STATUSES and _key(check) in quoted
+        if repeated or (status == "unsupported" and _in_documents(check.text, documents)):
             status = "quoted"
         else:
             own.append(check)
@@ -102,6 +109,14 @@ def check_fields(
         MarketEvidenceCheck(checked=len(records), unsupported=unsupported, numbers=records),
         EvidenceReport(tuple(own)),
     )
+
+
+def _in_documents(number: str, documents: Sequence[str]) -> bool:
+    """Whether a passage of ``documents`` holds ``number`` (the citation verifier's
+    rules: rounding, percent and fraction forms, scale words)."""
+    from moot.sources.verify import unsupported_numbers
+
+    return any(not unsupported_numbers(text, number) for text in documents)
 
 
 def unsupported_texts(checked: MarketEvidenceCheck, where: str | None = None) -> list[str]:

@@ -46,6 +46,7 @@ from moot.formats.market.rounds import (
     OpeningCall,
     SynthesisCall,
 )
+from moot.formats.market.sources import SourcedOpeningReply, demo_sourced
 from moot.judging import demo as judge_demo
 from moot.judging.judge import JudgeCall
 from moot.llm.scripted import DemoRequest, register_demo_writer
@@ -598,8 +599,13 @@ def _cycle(items: list[Observation], start: int) -> Iterator[Observation]:
         yield items[(start + n) % len(items)]
 
 
-def opening(request: DemoRequest) -> OpeningReply:
+def opening(request: DemoRequest) -> OpeningReply | SourcedOpeningReply:
     call: OpeningCall = _data(request, OpeningCall)
+    reply = _kb_opening(request, call)
+    return demo_sourced(reply, call.passages) if call.passages else reply
+
+
+def _kb_opening(request: DemoRequest, call: OpeningCall) -> OpeningReply:
     lang = request.context.lang
     w = _words(lang)
     rng = request.rng()
@@ -794,7 +800,7 @@ def planted_opening(request: DemoRequest) -> tuple[OpeningReply, list[str]]:
     """The demo opening with a wrong number planted in every argument's evidence (a
     labelled P/E or RSI, or an unlabelled percentage, in turn), and the planted
     numbers as the evidence check reports them."""
-    reply = opening(request)
+    reply = _kb_opening(request, _data(request, OpeningCall))
     call: OpeningCall = _data(request, OpeningCall)
     lang = request.context.lang
     rng = random.Random(request.rng().random())  # noqa: S311 - a test fixture's choices

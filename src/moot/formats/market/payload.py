@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
+
+from moot.sources.citations import Cited
 
 Stance = Literal["bull", "bear"]
 ChallengeType = Literal["refute", "question_evidence", "concede", "partial"]
@@ -42,9 +44,11 @@ class MarketNumberRecord(_Frozen):
     the named entry's), ``wrong_period`` (the text names a period or horizon, and only
     a field of another period holds it: ``field`` is that field, ``note`` names the
     named period's), or ``quoted`` (a number of the opponent's that a challenge or a
-    closing repeats; not the speaker's own claim). ``where`` is the field of the reply
-    (``evidence``, ``counterpoints[2]``). For an unsupported number, ``elsewhere`` names
-    a field of the whole knowledge base that holds it, outside the speaker's slice."""
+    closing repeats, or a number the KB does not hold that a document passage the
+    argument cites, and that checks out, holds; not the speaker's own claim). ``where``
+    is the field of the reply (``evidence``, ``counterpoints[2]``). For an unsupported
+    number, ``elsewhere`` names a field of the whole knowledge base that holds it,
+    outside the speaker's slice."""
 
     where: str
     text: str
@@ -103,6 +107,9 @@ class MarketArgument(_Frozen):
     confidence: float
     counterpoints: list[str]
     check: MarketEvidenceCheck
+    citations: list[Cited] = Field(default_factory=list)
+    """In a debate over documents (``--sources``): the passages the argument cites
+    (their checks are in the result's ``sources`` section)."""
 
 
 class MarketChallenge(_Frozen):

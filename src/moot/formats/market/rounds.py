@@ -73,12 +73,14 @@ from moot.formats.market.rules import (
     market_stance_words,
     min_attacks,
 )
+from moot.formats.market.sources import MarketSources, SourcedArgumentDraft, SourcedOpeningReply
 from moot.i18n import labels
 from moot.judging.judge import JudgedUnit
 from moot.judging.rubric import Rubric
 from moot.llm.schemas import output_spec as build_spec
 from moot.llm.types import Message, OutputSpec
 from moot.llm.waves import gather_wave
+from moot.sources.library import Passage
 from moot.text import join_sentences
 
 
@@ -106,6 +108,8 @@ class OpeningCall:
     kb_slice: KnowledgeBase
     min_args: int
     max_args: int
+    passages: tuple[Passage, ...] = ()
+    """The passages of the documents the analyst cites (``--sources``)."""
 
 
 @dataclass(frozen=True)
@@ -171,6 +175,8 @@ class MarketRounds:
         self.reports: dict[str, EvidenceReport] = {}
         self.evidence_scores: list[MarketEvidenceScore] = []
         self.names = {p.key: p.name for p in debate.positions}
+        self.sources = MarketSources(debate) if debate.sources is not None else None
+        """The documents beside the KB (``--sources``; ``moot.formats.market.sources``)."""
 
     # ---- prompts --------------------------------------------------------------------
 
@@ -201,15 +207,22 @@ class MarketRounds:
     async def _opening(self, index: int, agent: Agent) -> list[MarketArgument]:
         debate = self.debate
         role = role_of(agent)
+        sources = self.sources
+        passages = sources.passages(agent, role) if sources is not None else ()
+        reply_type: type[OpeningReply] | type[SourcedOpeningReply] = OpeningReply
         spec = debate.spec_for(role, output_spec(OpeningReply))
+        if sources is not None and passages:
+            reply_type, spec = SourcedOpeningReply, sources.spec(role, passages)
+        once = sources.reasker(role) if sources is not None else None
         count = spec.json_schema["properties"]["arguments"]
         claim = count["items"]["properties"]["claim"]["maxLength"]
         kb_slice = self.slices[agent.id]
-        data = OpeningCall(agent, kb_slice, count["minItems"], count["maxItems"])
+        offered = passages if reply_type is SourcedOpeningReply else ()
+        data = OpeningCall(agent, kb_slice, count["minItems"], count["maxItems"], offered)
 
-        memo: dict[int, tuple[OpeningReply, list[Checked]]] = {}
+        memo: dict[int, tuple[OpeningReply | SourcedOpeningReply, list[Checked]]] = {}
 
-        def checked(reply: OpeningReply) -> list[Checked]:
+        def checked(reply: OpeningReply | SourcedOpeningReply) -> list[Checked]:
             if id(reply) in memo and memo[id(reply)][0] is reply:
                 return memo[id(reply)][1]
             found = [
@@ -221,11 +234,24 @@ class MarketRounds:
                     ],
                     kb_slice,
                     self.inputs.kb,
+                    documents=sources.documents(a)
+                    if sources is not None and isinstance(a, SourcedArgumentDraft)
+                    else (),
                 )
                 for a in reply.arguments
             ]
             memo[id(reply)] = (reply, found)
             return found
+
+        def rules(reply: OpeningReply | SourcedOpeningReply) -> list[Any]:
+            drafts = list(reply.arguments)  # a sourced argument is an argument draft
+            plain = reply if isinstance(reply, OpeningReply) else OpeningReply(arguments=drafts)
+            problems: list[Any] = check_opening(
+                plain, [c.record.checked for c in checked(reply)], debate.lang
+            )
+            if sources is not None and once is not None and isinstance(reply, SourcedOpeningReply):
+                problems += sources.problems(reply, once)
+            return problems
 
         reply, _ = await debate.ask(
             role,
@@ -237,16 +263,22 @@ class MarketRounds:
                 min_args=data.min_args,
                 max_args=data.max_args,
                 max_claim=claim,
+                passages=offered,
             ),
-            OpeningReply,
+            reply_type,
             spec,
-            check=lambda r: check_opening(r, [c.record.checked for c in checked(r)], debate.lang),
+            check=rules,
             data=data,
         )
         arguments = []
         for n, (draft, check) in enumerate(zip(reply.arguments, checked(reply), strict=True), 1):
             ident = argument_id(agent, index, n)
             self.reports[ident] = check.report
+            cited = (
+                sources.keep(ident, draft)
+                if sources is not None and isinstance(draft, SourcedArgumentDraft)
+                else []
+            )
             arguments.append(
                 MarketArgument(
                     id=ident,
@@ -258,6 +290,7 @@ class MarketRounds:
                     confidence=draft.confidence / 100,
                     counterpoints=list(draft.counterpoints),
                     check=check.record,
+                    citations=cited,
                 )
             )
         return arguments
@@ -444,6 +477,7 @@ class MarketRounds:
             names=self.names,
             arguments=sorted(arguments, key=lambda a: rank[a.side]),
             unsupported={a.id: unsupported_texts(a.check) for a in arguments},
+            citations=self.sources.citations if self.sources is not None else {},
             challenges=sorted(challenges, key=lambda c: rank[c.side]),
             closings=sorted(closings, key=lambda c: rank[c.side]),
         )
@@ -494,6 +528,8 @@ class MarketRounds:
             return dict(scores)
         raw = scores["evidence"]
         penalised = int(penalised_evidence(raw, report))
+        if self.sources is not None:
+            penalised = self.sources.penalised(unit, penalised)
         self.evidence_scores.append(
             MarketEvidenceScore(
                 judge=judge,
@@ -535,6 +571,8 @@ class MarketRounds:
         arguments = [a for own in cast(list[list[MarketArgument]], done[0]) for a in own]
         baseline = cast(list[MarketBaseline], done[1])[0] if self.inputs.baseline else None
         debate.progress["arguments"] = [a.model_dump(mode="json") for a in arguments]
+        if self.sources is not None:
+            self.sources.finish({a.id: a.side for a in arguments})
         if baseline is not None:
             debate.progress["baseline"] = baseline.model_dump(mode="json")
 

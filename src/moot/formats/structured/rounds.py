@@ -45,6 +45,7 @@ from moot.sources.citations import (
     evidence_text,
     items_of,
     kept_warnings,
+    offer_passages,
     penalise,
 )
 from moot.sources.library import Library, Passage
@@ -178,7 +179,12 @@ class StructuredRounds:
         stance = f"{debate.topic} {name}" if not self.two_sided else debate.topic
         passages = self._passages(position, [stance])
         prefix, spec = self._claim_start(
-            position, debate.spec_for(position, output_spec(SourcedOpeningReply))
+            position,
+            offer_passages(
+                debate.spec_for(position, output_spec(SourcedOpeningReply)),
+                passages,
+                choices=debate.profile_for(position).quote_choices,
+            ),
         )
         count = spec.json_schema["properties"]["arguments"]
         data = OpeningCall(position, name, count["minItems"], count["maxItems"], passages)
