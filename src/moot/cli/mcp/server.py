@@ -129,12 +129,18 @@ async def _with_progress(
                 count += 1
                 await ctx.report_progress(count, None, line)
 
+    failure: Exception | None = None
     async with anyio.create_task_group() as group:
         group.start_soon(forward)
         try:
-            return await work(listener)
+            result = await work(listener)
+        except Exception as exc:  # raised as it is, not in the task group's group
+            failure = exc
         finally:
             send.close()
+    if failure is not None:
+        raise failure
+    return result
 
 
 def _store() -> Any:
