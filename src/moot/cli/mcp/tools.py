@@ -49,15 +49,14 @@ def run_options(
     from moot.formats.fields import output_fields
     from moot.options import RunOptions
 
-    given = {"positions": positions, "format_options": format_options, "panel": panel}
+    # named as the command line names them, as every message here does
+    given = {"--sides": positions, "--format-option": format_options, "--panel": panel}
     for name, value in given.items():
         check_text(value, name)
     fmt = get_format(format or DEFAULT_FORMAT)
-    sides: tuple[str, ...] = ()
-    if positions:
-        sides = split_sides(";".join(positions))
-        if len(sides) != len(positions):
-            raise ConfigError('--sides: a position name cannot hold ";"')
+    sides = tuple(name.strip() for name in positions or ())
+    if not all(sides):
+        split_sides(";".join(sides))  # refuses the empty name with --sides's message
     pairs = [
         f"{key}={json.dumps(value, ensure_ascii=False)}"
         for key, value in (format_options or {}).items()
@@ -142,6 +141,7 @@ def summary(result: DebateResult, run_id: str | None) -> dict[str, Any]:
     from moot.formats import format_labels
     from moot.i18n import labels
     from moot.report.verdict import verdict_text
+    from moot.safe_text import one_line
 
     words = labels(result.lang, format_labels(result.lang, result.format))
     said = verdict_text(result, words)
@@ -151,6 +151,7 @@ def summary(result: DebateResult, run_id: str | None) -> dict[str, Any]:
     ]
     lines = [said.headline, _trust_line(said.trust, result.lang)]
     lines += [f"{r.rank}. {r.name}: {r.total:.2f}" for r in said.ranking]
+    lines = [one_line(line) for line in lines]  # names are the client's text: escaped
     return {
         "run_id": run_id,
         "status": "done",
