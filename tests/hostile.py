@@ -133,7 +133,7 @@ MCP_ARGUMENTS: list[tuple[str, dict[str, Any], str]] = [
     ),
     (
         "run_debate",
-        {"topic": _MCP_TOPIC, "format": "competitive", "format_options": {"audio_dir": "/tmp"}},
+        {"topic": _MCP_TOPIC, "format": "competitive", "format_options": {"audio_dir": "out"}},
         "format option audio_dir writes files",
     ),
     ("run_debate", {"topic": _MCP_TOPIC, "budget": 10**12}, "over this server's cap"),

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp.shared.exceptions import MCPError
 from typer.testing import CliRunner
 
 from hostile import MCP_ARGUMENTS, MCP_OPTIONS, NUMERIC_OPTIONS, PAYLOADS, headings, raw_controls
@@ -84,9 +83,7 @@ def test_payloads_in_a_topic_and_position_names_stay_text(payload: str) -> None:
     evil = PAYLOADS[payload]
     plain = tool(POLICY, "run_debate", {"topic": TOPIC})
     in_topic = tool(POLICY, "run_debate", {"topic": f"{TOPIC} {evil}"})
-    in_names = tool(
-        POLICY, "run_debate", {"topic": TOPIC, "positions": [f"alpha {evil}", "beta"]}
-    )
+    in_names = tool(POLICY, "run_debate", {"topic": TOPIC, "positions": [f"alpha {evil}", "beta"]})
     reference = tool(POLICY, "get_run", {"run_id": plain["run_id"]})["briefing"]
     for summary in (in_topic, in_names):
         assert raw_controls(summary["briefing"]) == []
@@ -120,7 +117,8 @@ def test_injection_in_a_topic_and_a_document_is_fenced_for_the_judge(
     assert judged
     lines = judged[0][-1].content.splitlines()
     opened, closed = lines.index("<debate>"), lines.index("</debate>")
-    assert lines.count("<debate>") == 1 and lines.count("</debate>") == 1
+    assert lines.count("<debate>") == 1
+    assert lines.count("</debate>") == 1
     inside = "\n".join(lines[opened + 1 : closed])
     outside = "\n".join(lines[:opened] + lines[closed + 1 :])
     assert "Ignore all the above" in inside
@@ -136,7 +134,8 @@ def test_injection_in_a_topic_and_a_document_is_fenced_for_the_judge(
             quoted += 1
             rows = text.splitlines()
             start, end = rows.index("<documents>"), rows.index("</documents>")
-            assert rows.count("<documents>") == 1 and rows.count("</documents>") == 1
+            assert rows.count("<documents>") == 1
+            assert rows.count("</documents>") == 1
             assert "Ignore the memo" in "\n".join(rows[start + 1 : end])
             assert "‹/documents›" in text  # the memo's own fence markers are defused
     assert quoted

@@ -45,7 +45,8 @@ def tool(policy: Policy, name: str, arguments: dict[str, Any]) -> dict[str, Any]
         result = await client.call_tool(name, arguments)
         assert not result.is_error, result.content
         assert result.structured_content is not None
-        return result.structured_content
+        content: dict[str, Any] = result.structured_content
+        return content
 
     out: dict[str, Any] = call(policy, steps)
     return out
@@ -81,7 +82,8 @@ def test_every_tool_declares_an_input_and_an_output_schema() -> None:
     assert set(listed) == TOOLS
     for t in listed.values():
         assert t.input_schema["type"] == "object"
-        assert t.output_schema is not None and t.output_schema["type"] == "object"
+        assert t.output_schema is not None
+        assert t.output_schema["type"] == "object"
         assert t.description
     run = listed["run_debate"].input_schema
     assert run["required"] == ["topic"]
@@ -95,11 +97,11 @@ def test_a_debate_runs_with_progress_and_is_stored_and_shown() -> None:
     seen: list[tuple[float, str | None]] = []
 
     async def steps(client: Client) -> tuple[Any, ...]:
-        async def progress(done: float, total: float | None, message: str | None) -> None:
-            seen.append((done, message))
+        async def note(progress: float, total: float | None, message: str | None) -> None:
+            seen.append((progress, message))
 
         ran = await client.call_tool(
-            "run_debate", {"topic": TOPIC, "budget": 200_000}, progress_callback=progress
+            "run_debate", {"topic": TOPIC, "budget": 200_000}, progress_callback=note
         )
         assert ran.structured_content is not None
         run_id = ran.structured_content["run_id"]
@@ -114,7 +116,8 @@ def test_a_debate_runs_with_progress_and_is_stored_and_shown() -> None:
     assert summary["trust"]["level"] in ("ok", "caution", "low")
     leader = summary["verdict"]["leader"]
     keys = [r["key"] for r in summary["verdict"]["ranking"]]
-    assert keys and (leader is None or leader == keys[0])
+    assert keys
+    assert leader is None or leader == keys[0]
     assert summary["verdict"]["sentence"] in summary["briefing"]
     # the text content is the same data (for clients that read text only)
     assert json.loads(ran.content[0].text) == summary
@@ -123,13 +126,16 @@ def test_a_debate_runs_with_progress_and_is_stored_and_shown() -> None:
     assert any(m and m.startswith("call pro/") for _, m in seen)
     assert [d for d, _ in seen] == sorted({d for d, _ in seen})
     row = Store().get_debate(summary["run_id"])
-    assert row is not None and row.status == "done"
+    assert row is not None
+    assert row.status == "done"
     assert row.config["options"]["max_tokens"] == 200_000
     shown = brief.structured_content
-    assert shown["status"] == "done" and shown["result"] is None
+    assert shown["status"] == "done"
+    assert shown["result"] is None
     assert summary["verdict"]["sentence"] in shown["briefing"]
     result = full.structured_content["result"]
-    assert result["topic"] == TOPIC and full.structured_content["briefing"] is None
+    assert result["topic"] == TOPIC
+    assert full.structured_content["briefing"] is None
     assert [r["id"] for r in listed.structured_content["runs"]] == [summary["run_id"]]
 
 
@@ -137,7 +143,8 @@ def test_a_run_without_a_budget_gets_the_servers_cap() -> None:
     policy = Policy(models=(DEMO,), token_cap=150_000)
     run_id = tool(policy, "run_debate", {"topic": TOPIC})["run_id"]
     row = Store().get_debate(run_id)
-    assert row is not None and row.config["options"]["max_tokens"] == 150_000
+    assert row is not None
+    assert row.config["options"]["max_tokens"] == 150_000
 
 
 def test_a_budget_over_the_cap_is_refused_before_anything_is_stored() -> None:
@@ -155,9 +162,11 @@ def test_a_budget_reached_stops_the_run_as_the_cli_does_and_it_resumes() -> None
     assert row.status == "budget_exceeded"
     assert f"resume_run {row.id}" in error.message
     again = tool(POLICY, "resume_run", {"run_id": row.id, "budget": 200_000})
-    assert again["run_id"] == row.id and again["status"] == "done"
+    assert again["run_id"] == row.id
+    assert again["status"] == "done"
     stored = Store().get_debate(row.id)
-    assert stored is not None and stored.status == "done"
+    assert stored is not None
+    assert stored.status == "done"
 
 
 @pytest.mark.parametrize("stored", [None, 1_000_000])
@@ -177,7 +186,8 @@ def test_a_run_started_by_the_cli_resumes_within_the_cap(stored: int | None) -> 
     error = refused(Policy(models=(DEMO,), token_cap=3_000), "resume_run", {"run_id": "cli-run"})
     assert error.data["exit_code"] == 4, error.message
     stopped = Store().get_debate("cli-run")
-    assert stopped is not None and stopped.status == "budget_exceeded"
+    assert stopped is not None
+    assert stopped.status == "budget_exceeded"
     assert stopped.config["options"]["max_tokens"] == 3_000
 
 
@@ -201,7 +211,10 @@ def test_a_model_the_server_does_not_allow_is_refused() -> None:
         ({"format": "nosuch"}, ["--format", "nosuch"]),
         ({"panel": ["nosuch"]}, ["--panel", "nosuch"]),
         ({"format_options": {"rounds": 2}}, ["--format-option", "rounds=2"]),
-        ({"format": "freeform", "format_options": {"rounds": 0}}, ["--format", "freeform", "--format-option", "rounds=0"]),
+        (
+            {"format": "freeform", "format_options": {"rounds": 0}},
+            ["--format", "freeform", "--format-option", "rounds=0"],
+        ),
     ],
 )
 def test_arguments_are_refused_with_the_command_lines_message(
@@ -251,8 +264,7 @@ def test_no_document_outside_the_roots_is_read(tmp_path: Path) -> None:
     for given in (str(secret), "../secret.txt", "../../secret.txt", "link.txt", str(allowed)):
         error = refused(policy, "run_debate", {"topic": TOPIC, "sources": [given]})
         assert error.message == (
-            f"--sources {given}: not inside the documents this server allows"
-            " (moot mcp --sources)"
+            f"--sources {given}: not inside the documents this server allows (moot mcp --sources)"
         )
     # a folder inside the roots holding a link that leads out
     error = refused(policy, "run_debate", {"topic": TOPIC, "sources": [str(allowed / "sub")]})
@@ -280,7 +292,7 @@ def test_runs_that_argued_from_documents_outside_the_roots_are_not_shown(
     tmp_path: Path,
 ) -> None:
     """A run made by ``moot run --sources`` elsewhere names those paths: not shown."""
-    allowed, secret = _folder(tmp_path)
+    allowed, _secret = _folder(tmp_path)
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "doc.md").write_text("Ten people, one service.\n", encoding="utf-8")
@@ -303,7 +315,12 @@ def test_lint_reads_a_transcript_or_a_chat_list(tmp_path: Path) -> None:
         {"side": "pro", "text": "Microservices let teams deploy alone."},
         {"side": "con", "text": "Only an idiot would say that, you fool."},
     ]
-    transcript = {"topic": TOPIC, "lang": "en", "sides": {"pro": "yes", "con": "no"}, "turns": turns}
+    transcript = {
+        "topic": TOPIC,
+        "lang": "en",
+        "sides": {"pro": "yes", "con": "no"},
+        "turns": turns,
+    }
     linted = tool(POLICY, "lint_transcript", {"transcript": transcript})
     path = tmp_path / "t.json"
     path.write_text(json.dumps(transcript), encoding="utf-8")
@@ -312,7 +329,8 @@ def test_lint_reads_a_transcript_or_a_chat_list(tmp_path: Path) -> None:
     assert any(f["detector"] == "ad_hominem" and f["turn"] == 1 for f in linted["flags"])
     messages = [{"role": "assistant", "name": t["side"], "content": t["text"]} for t in turns]
     chat = tool(POLICY, "lint_transcript", {"messages": messages})
-    assert chat["flags"] == linted["flags"] and chat["turns"] == 2
+    assert chat["flags"] == linted["flags"]
+    assert chat["turns"] == 2
 
 
 def test_lint_refuses_what_moot_lint_refuses() -> None:
@@ -332,6 +350,8 @@ def test_the_policy_refuses_a_bad_server_command_line(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="no such file or folder"):
         Policy.make([DEMO], [tmp_path / "missing"], 10, None)
     done = CliRunner().invoke(app, ["mcp", "--port", "70000", "--http"])
-    assert done.exit_code == 2 and "--port" in done.output
+    assert done.exit_code == 2
+    assert "--port" in done.output
     done = CliRunner().invoke(app, ["mcp", "--port", "9000"])
-    assert done.exit_code == 2 and "need --http" in done.output
+    assert done.exit_code == 2
+    assert "need --http" in done.output

@@ -36,8 +36,9 @@ async def _wait_for_status(client: Client, run_id: str, status: str) -> dict[str
     for _ in range(200):
         shown = await client.call_tool("get_run", {"run_id": run_id})
         assert shown.structured_content is not None
-        if shown.structured_content["status"] == status:
-            return shown.structured_content
+        content: dict[str, Any] = shown.structured_content
+        if content["status"] == status:
+            return content
         await anyio.sleep(0.05)
     raise AssertionError(f"run {run_id} never became {status}: {shown.structured_content}")
 
@@ -55,16 +56,19 @@ async def scenario(client: Client) -> None:
     # a scripted debate, with progress
     seen: list[str] = []
 
-    async def note(done: float, total: float | None, message: str | None) -> None:
+    async def note(progress: float, total: float | None, message: str | None) -> None:
         seen.append(message or "")
 
     ran = await client.call_tool(
         "run_debate", {"topic": TOPIC, "budget": 50_000}, progress_callback=note
     )
-    assert not ran.is_error and ran.structured_content is not None
+    assert not ran.is_error
+    assert ran.structured_content is not None
     summary = ran.structured_content
-    assert summary["status"] == "done" and summary["trust"]["level"] in ("ok", "caution", "low")
-    assert "round: opening" in seen and any(m.startswith("call ") for m in seen)
+    assert summary["status"] == "done"
+    assert summary["trust"]["level"] in ("ok", "caution", "low")
+    assert "round: opening" in seen
+    assert any(m.startswith("call ") for m in seen)
 
     # a lint of a chat list
     linted = await client.call_tool(
@@ -72,7 +76,11 @@ async def scenario(client: Client) -> None:
         {
             "messages": [
                 {"role": "assistant", "name": "pro", "content": "Small teams ship faster."},
-                {"role": "assistant", "name": "con", "content": "Only an idiot would say that, you fool."},
+                {
+                    "role": "assistant",
+                    "name": "con",
+                    "content": "Only an idiot would say that, you fool.",
+                },
             ]
         },
     )
@@ -83,7 +91,9 @@ async def scenario(client: Client) -> None:
     calls: list[str] = []
     with anyio.CancelScope() as scope:
 
-        async def cancel_after_a_call(done: float, total: float | None, message: str | None) -> None:
+        async def cancel_after_a_call(
+            progress: float, total: float | None, message: str | None
+        ) -> None:
             calls.append(message or "")
             if (message or "").startswith("call "):
                 scope.cancel()
@@ -102,7 +112,7 @@ async def scenario(client: Client) -> None:
     # resumed to the end: the same run, finished
     resumed_notes: list[str] = []
 
-    async def resumed_note(done: float, total: float | None, message: str | None) -> None:
+    async def resumed_note(progress: float, total: float | None, message: str | None) -> None:
         resumed_notes.append(message or "")
 
     resumed = await client.call_tool(
@@ -158,7 +168,7 @@ def http_server(port: int, *extra: str) -> Iterator[subprocess.Popen[bytes]]:
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
                     _, err = process.communicate(timeout=5)
-                    raise AssertionError(f"moot mcp --http did not start: {err.decode()}")
+                    raise AssertionError(f"moot mcp --http did not start: {err.decode()}") from None
                 time.sleep(0.1)
         yield process
     finally:
@@ -195,7 +205,7 @@ def _outside_address() -> str:
 
 @pytest.mark.process
 @pytest.mark.server
-@pytest.mark.parametrize(("extra", "reachable"), [((), False), (("--host", "0.0.0.0"), True)])
+@pytest.mark.parametrize(("extra", "reachable"), [((), False), (("--host", "0.0.0.0"), True)])  # noqa: S104
 def test_the_http_server_listens_on_loopback_unless_told(
     extra: tuple[str, ...], reachable: bool
 ) -> None:

@@ -66,7 +66,6 @@ def mcp_command(
         from moot.cli.mcp.server import serve
     except ImportError as exc:
         raise ConfigError(
-            f"moot mcp needs the mcp package ({exc.name} is missing):"
-            " pip install 'moot[mcp]'"
+            f"moot mcp needs the mcp package ({exc.name} is missing): pip install 'moot[mcp]'"
         ) from exc
     serve(policy, http=http, host=host, port=port)

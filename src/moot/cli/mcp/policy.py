@@ -164,9 +164,7 @@ class Policy:
         analysts file): a client reads no file the server does not allow."""
         for key, value in options.items():
             if key in outputs:
-                raise ConfigError(
-                    f"format option {key} writes files; it cannot be set over MCP"
-                )
+                raise ConfigError(f"format option {key} writes files; it cannot be set over MCP")
             for text in _texts(value):
                 if "\x00" in text or not os.path.lexists(text):
                     continue

@@ -45,7 +45,9 @@ class RunSummary(BaseModel):
     run_id: str | None
     status: str
     trust: dict[str, Any] = Field(description="level (ok, caution, low) and its reasons")
-    verdict: dict[str, Any] = Field(description="leader (a position key or null), sentence, ranking")
+    verdict: dict[str, Any] = Field(
+        description="leader (a position key or null), sentence, ranking"
+    )
     briefing: str = Field(description="the verdict, the trust line and the ranking, as text")
 
 
@@ -59,7 +61,9 @@ class StoredRun(BaseModel):
     error: str | None
     trust: dict[str, Any] | None
     briefing: str | None = Field(description="the Markdown briefing (view=briefing)")
-    result: dict[str, Any] | None = Field(description="the result JSON (view=json), see moot schema")
+    result: dict[str, Any] | None = Field(
+        description="the result JSON (view=json), see moot schema"
+    )
 
 
 class RunList(BaseModel):
@@ -182,7 +186,9 @@ def build(policy: Policy) -> MCPServer:
             list[str] | None,
             Field(description="Judge panel profiles, e.g. technical, business, risk, general."),
         ] = None,
-        lang: Annotated[str, Field(description="Language of prompts and briefing: en or zh.")] = "en",
+        lang: Annotated[
+            str, Field(description="Language of prompts and briefing: en or zh.")
+        ] = "en",
         budget: Annotated[
             int | None,
             Field(description="Token budget of the run (default and most: the server's cap)."),

@@ -102,9 +102,7 @@ async def run_debate(
         on_event(event)
 
     try:
-        result = await arun_debate(
-            topic, options, on_event=listener, store=store, prices=_prices()
-        )
+        result = await arun_debate(topic, options, on_event=listener, store=store, prices=_prices())
     except BaseException as exc:
         if stored:
             exc.add_note(f"the run is saved: continue it with resume_run {stored[0]}")
@@ -146,8 +144,7 @@ def summary(result: DebateResult, run_id: str | None) -> dict[str, Any]:
     words = labels(result.lang, format_labels(result.lang, result.format))
     said = verdict_text(result, words)
     ranking = [
-        {"position": r.name, "key": r.key, "rank": r.rank, "total": r.total}
-        for r in said.ranking
+        {"position": r.name, "key": r.key, "rank": r.rank, "total": r.total} for r in said.ranking
     ]
     lines = [said.headline, _trust_line(said.trust, result.lang)]
     lines += [f"{r.rank}. {r.name}: {r.total:.2f}" for r in said.ranking]
