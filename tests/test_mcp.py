@@ -352,6 +352,10 @@ def test_the_policy_refuses_a_bad_server_command_line(tmp_path: Path) -> None:
     done = CliRunner().invoke(app, ["mcp", "--port", "70000", "--http"])
     assert done.exit_code == 2
     assert "--port" in done.output
+    for host, said in (("0.0.0.0", "would serve every interface"), ("example.org", "IP address")):  # noqa: S104
+        done = CliRunner().invoke(app, ["mcp", "--http", "--host", host])
+        assert done.exit_code == 2
+        assert said in done.output
     done = CliRunner().invoke(app, ["mcp", "--port", "9000"])
     assert done.exit_code == 2
     assert "need --http" in done.output

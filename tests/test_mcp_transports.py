@@ -12,6 +12,8 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -152,7 +154,12 @@ def test_the_scenario_over_stdio() -> None:
 
 
 @contextmanager
-def http_server(port: int, *extra: str) -> Iterator[subprocess.Popen[bytes]]:
+def http_server(
+    port: int, *extra: str, host: str = "127.0.0.1"
+) -> Iterator[tuple[subprocess.Popen[bytes], list[str]]]:
+    """``moot mcp --http`` on ``port``, once it listens on ``host``; then its standard
+    error (in the list, once it has stopped)."""
+    said: list[str] = []
     process = subprocess.Popen(
         [sys.executable, *SERVE, "--http", "--port", str(port), *extra],
         env=_environment(),
@@ -163,24 +170,26 @@ def http_server(port: int, *extra: str) -> Iterator[subprocess.Popen[bytes]]:
         deadline = time.monotonic() + 60
         while True:
             try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                socket.create_connection((host, port), timeout=1).close()
                 break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
+                    process.kill()
                     _, err = process.communicate(timeout=5)
                     raise AssertionError(f"moot mcp --http did not start: {err.decode()}") from None
                 time.sleep(0.1)
-        yield process
+        yield process, said
     finally:
         process.terminate()
-        process.communicate(timeout=30)
+        _, err = process.communicate(timeout=30)
+        said.append(err.decode())
 
 
 @pytest.mark.process
 @pytest.mark.server
 def test_the_scenario_over_streamable_http() -> None:
     port = free_port()
-    with http_server(port) as process:
+    with http_server(port) as (process, _):
 
         async def main() -> None:
             async with Client(f"http://127.0.0.1:{port}/mcp") as client:
@@ -188,6 +197,17 @@ def test_the_scenario_over_streamable_http() -> None:
 
         anyio.run(main)
         assert process.poll() is None
+        # a page that reached the port by another name (DNS rebinding) is refused
+        for header in ({"Host": f"evil.example:{port}"}, {"Origin": "http://evil.example"}):
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{port}/mcp",
+                data=b"{}",
+                method="POST",
+                headers={"Content-Type": "application/json", **header},
+            )
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(request, timeout=10)  # noqa: S310 (loopback)
+            assert refused.value.code in (403, 421)
     rows = Store().list_debates()
     assert sorted(r.status for r in rows) == ["done", "done"]
 
@@ -205,18 +225,19 @@ def _outside_address() -> str:
 
 @pytest.mark.process
 @pytest.mark.server
-@pytest.mark.parametrize(("extra", "reachable"), [((), False), (("--host", "0.0.0.0"), True)])  # noqa: S104
-def test_the_http_server_listens_on_loopback_unless_told(
-    extra: tuple[str, ...], reachable: bool
-) -> None:
+@pytest.mark.parametrize("told", [False, True], ids=["default", "--host"])
+def test_the_http_server_listens_on_loopback_unless_told(told: bool) -> None:
     address = _outside_address()
     if address.startswith("127."):
         pytest.skip("this machine has no address but loopback")
     port = free_port()
-    with http_server(port, *extra):
+    extra = ("--host", address) if told else ()
+    with http_server(port, *extra, host=address if told else "127.0.0.1") as (_, said):
         try:
             socket.create_connection((address, port), timeout=2).close()
             answered = True
         except OSError:
             answered = False
-    assert answered is reachable
+    assert answered is told
+    assert ("warning: serving on" in said[0]) is told
+    assert f":{port}/mcp" in said[0]

@@ -16,8 +16,10 @@ import typer
 from moot.cli.app import app
 from moot.cli.mcp.policy import DEFAULT_TOKEN_CAP
 from moot.errors import ConfigError
+from moot.terminal import say
 
-DEFAULT_PORT = 8765
+DEFAULT_PORT = 8766
+"""Beside the viewer's 8765."""
 
 
 @app.command("mcp")
@@ -27,7 +29,11 @@ def mcp_command(
     ] = False,
     port: Annotated[int, typer.Option(help="The HTTP port (with --http).")] = DEFAULT_PORT,
     host: Annotated[
-        str, typer.Option(help="The HTTP address (with --http); loopback by default.")
+        str,
+        typer.Option(
+            help="The HTTP address (with --http): one IP address, loopback by default;"
+            " another is served with a warning."
+        ),
     ] = "127.0.0.1",
     model: Annotated[
         list[str] | None,
@@ -58,7 +64,7 @@ def mcp_command(
     from moot.cli.mcp.policy import Policy
     from moot.validation import check_number
 
-    check_number(port, "--port", minimum=1, maximum=65535, integer=True)
+    check_number(port, "--port", minimum=0, maximum=65535, integer=True)
     if not http and (port != DEFAULT_PORT or host != "127.0.0.1"):
         raise ConfigError("--port and --host need --http")
     policy = Policy.make(model or [], sources or [], budget_cap, cost_cap)
@@ -68,4 +74,4 @@ def mcp_command(
         raise ConfigError(
             f"moot mcp needs the mcp package ({exc.name} is missing): pip install 'moot[mcp]'"
         ) from exc
-    serve(policy, http=http, host=host, port=port)
+    serve(policy, http=http, host=host, port=port, say=lambda message: say(message))

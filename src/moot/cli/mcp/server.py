@@ -18,12 +18,14 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from moot.cli.mcp import tools
 from moot.cli.mcp.policy import Policy
+from moot.view.serve import bind, is_loopback
 
 if TYPE_CHECKING:
     from moot.events import Event
@@ -309,10 +311,39 @@ def build(policy: Policy) -> MCPServer:
     return server
 
 
-def serve(policy: Policy, http: bool, host: str, port: int) -> None:
-    """Serve until the client leaves (stdio) or the process is stopped (HTTP)."""
+def _guard(host: str) -> TransportSecuritySettings:
+    """Requests whose ``Host`` (and ``Origin``, when sent) is not the served address are
+    refused, so a web page cannot reach the server by DNS rebinding (as the viewer)."""
+    from moot.view.security import host_name
+
+    names = ["127.0.0.1", "localhost", "[::1]"] if is_loopback(host) else [host_name(host)]
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[f"{name}:*" for name in names],
+        allowed_origins=[f"http://{name}:*" for name in names],
+    )
+
+
+def serve(policy: Policy, http: bool, host: str, port: int, say: Callable[[str], object]) -> None:
+    """Serve until the client leaves (stdio) or the process is stopped (HTTP). Over
+    HTTP the address is bound as the viewer binds its own (one IP address, no
+    wildcard), with a warning when it is not loopback."""
     server = build(policy)
-    if http:
-        server.run("streamable-http", host=host, port=port)
-    else:
+    if not http:
         server.run("stdio")
+        return
+    import uvicorn
+
+    from moot.safe_text import one_line
+    from moot.view.security import host_name
+
+    listening = bind(host, port)
+    say(f"moot mcp: serving http://{host_name(host)}:{listening.getsockname()[1]}/mcp")
+    if not is_loopback(host):
+        say(
+            f"warning: serving on {one_line(host)}: anyone who can reach it can run debates"
+            " on this machine's models"
+        )
+    app = server.streamable_http_app(host=host, transport_security=_guard(host))
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    uvicorn.Server(config).run(sockets=[listening])
