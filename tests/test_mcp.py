@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import click
 import pytest
+import typer
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 from typer.testing import CliRunner
@@ -22,6 +24,7 @@ from moot.cli import app
 from moot.cli.mcp.policy import Policy
 from moot.cli.mcp.server import build
 from moot.errors import ConfigError
+from moot.i18n import labels
 from moot.store import Store
 
 TOPIC = "Should a 10-person startup adopt microservices from day one?"
@@ -359,3 +362,28 @@ def test_the_policy_refuses_a_bad_server_command_line(tmp_path: Path) -> None:
     done = CliRunner().invoke(app, ["mcp", "--port", "9000"])
     assert done.exit_code == 2
     assert "need --http" in done.output
+
+
+def test_a_chinese_debate_gets_a_chinese_short_briefing() -> None:
+    summary = tool(
+        POLICY, "run_debate", {"topic": "小团队应该从第一天就采用微服务吗？", "lang": "zh"}
+    )
+    english = tool(POLICY, "run_debate", {"topic": TOPIC})
+    assert summary["briefing"].splitlines()[1].startswith(labels("zh")["trust"])
+    assert english["briefing"].splitlines()[1].startswith(labels("en")["trust"])
+    assert labels("zh")["trust"] != labels("en")["trust"]
+
+
+def test_the_readmes_client_configuration_is_a_valid_command_line() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    block = readme.split('"mcpServers"', 1)[1]
+    snippet = json.loads('{"mcpServers"' + block.split("\n```", 1)[0])
+    server = snippet["mcpServers"]["moot"]
+    assert server["command"] == "moot"
+    name, *args = server["args"]
+    assert name == "mcp"
+    command = typer.main.get_command(app).get_command(click.Context(click.Command("moot")), name)
+    assert command is not None
+    parsed = command.make_context(name, list(args)).params
+    assert list(parsed["model"]) == ["local"]
+    assert parsed["budget_cap"] == 200_000
