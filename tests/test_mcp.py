@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import click
 import pytest
 import typer
 from mcp import Client
 from mcp.shared.exceptions import MCPError
+from typer.core import TyperGroup
 from typer.testing import CliRunner
 
 from moot.cli import app
@@ -382,8 +382,9 @@ def test_the_readmes_client_configuration_is_a_valid_command_line() -> None:
     assert server["command"] == "moot"
     name, *args = server["args"]
     assert name == "mcp"
-    command = typer.main.get_command(app).get_command(click.Context(click.Command("moot")), name)
-    assert command is not None
+    group = typer.main.get_command(app)
+    assert isinstance(group, TyperGroup)
+    command = group.commands[name]
     parsed = command.make_context(name, list(args)).params
     assert list(parsed["model"]) == ["local"]
     assert parsed["budget_cap"] == 200_000
