@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from moot.cli.mcp.policy import Policy
 from moot.errors import ConfigError
-from moot.validation import RUN_ID, check_name, check_number, check_text
+from moot.validation import check_number, check_text
 
 if TYPE_CHECKING:
     from moot.events import Event
@@ -186,8 +186,7 @@ def visible_run(policy: Policy, store: Store, run_id: str) -> DebateRow:
     from moot.cli.runs import stored_run
 
     check_text(run_id, "run id")
-    check_name(run_id, RUN_ID, "run id", "use letters, digits, '.', '_' or '-' (max 64)")
-    row = stored_run(store, run_id)
+    row = stored_run(store, run_id)  # an id is only ever a query parameter
     if not shown(policy, row):
         raise ConfigError(f"no run with id {run_id!r}")
     return row
