@@ -170,6 +170,8 @@ def test_a_budget_reached_stops_the_run_as_the_cli_does_and_it_resumes() -> None
     stored = Store().get_debate(row.id)
     assert stored is not None
     assert stored.status == "done"
+    finished = refused(POLICY, "resume_run", {"run_id": row.id})
+    assert finished.message == cli_error("resume", row.id)  # no resume hint for a done run
 
 
 @pytest.mark.parametrize("stored", [None, 1_000_000])

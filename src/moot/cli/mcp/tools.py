@@ -104,7 +104,7 @@ async def run_debate(
     try:
         result = await arun_debate(topic, options, on_event=listener, store=store, prices=_prices())
     except BaseException as exc:
-        if stored:
+        if stored and not isinstance(exc, ConfigError):  # as moot run's hint
             exc.add_note(f"the run is saved: continue it with resume_run {stored[0]}")
         raise
     return summary(result, stored[0] if stored else None)
@@ -127,7 +127,8 @@ async def resume_run(
             run_id, store=store, on_event=on_event, prices=_prices(), **limits
         )
     except BaseException as exc:
-        exc.add_note(f"the run is saved: continue it with resume_run {run_id}")
+        if not isinstance(exc, ConfigError):
+            exc.add_note(f"the run is saved: continue it with resume_run {run_id}")
         raise
     return summary(result, run_id)
 
