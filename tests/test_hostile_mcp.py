@@ -8,6 +8,7 @@ every debate.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from pathlib import Path
@@ -75,16 +76,22 @@ def test_hostile_arguments_are_refused_and_nothing_is_stored(
     assert Store().list_debates() == []
 
 
+@functools.cache
+def _plain_run() -> tuple[dict[str, Any], str]:
+    """A run on the plain topic: its summary and its full briefing (made once)."""
+    plain = tool(POLICY, "run_debate", {"topic": TOPIC})
+    return plain, tool(POLICY, "get_run", {"run_id": plain["run_id"]})["briefing"]
+
+
 @pytest.mark.parametrize("payload", list(PAYLOADS))
 def test_payloads_in_a_topic_and_position_names_stay_text(payload: str) -> None:
     """The short briefing keeps its lines and shows controls as escapes; the full one
     gets no heading from the payload (the topic's run has the plain run's headings;
     the names change what the scripted debaters write, so only moot's own headings)."""
     evil = PAYLOADS[payload]
-    plain = tool(POLICY, "run_debate", {"topic": TOPIC})
+    plain, reference = _plain_run()
     in_topic = tool(POLICY, "run_debate", {"topic": f"{TOPIC} {evil}"})
     in_names = tool(POLICY, "run_debate", {"topic": TOPIC, "positions": [f"alpha {evil}", "beta"]})
-    reference = tool(POLICY, "get_run", {"run_id": plain["run_id"]})["briefing"]
     for summary in (in_topic, in_names):
         assert raw_controls(summary["briefing"]) == []
         assert len(summary["briefing"].splitlines()) == len(plain["briefing"].splitlines())
