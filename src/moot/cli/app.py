@@ -49,7 +49,7 @@ class _FormatCommands:
 
 ORDER = (
     *("version", "run", "calibrate", "resume", "list", "show", "export", "report", "view"),
-    *("lint", "formats", "schema", "doctor", "delete", "cache"),
+    *("lint", "formats", "schema", "doctor", "delete", "cache", "mcp"),
 )
 """The built-in commands in the order ``moot --help`` lists them (whichever module
 registers them)."""
