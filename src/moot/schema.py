@@ -190,6 +190,11 @@ class ProfileReport(_Frozen):
     claim_prefix: bool = False
     """Whether opening claims began with words that commit them to their side ("No,
     because"), derived from the topic by a fixed rule."""
+    argument_calls: bool = False
+    """Whether each opening argument was asked for in its own call, from its own angle."""
+    lang_chars: tuple[tuple[str, float], ...] = ()
+    """Character bounds per debate language where the profile differs from the default
+    scales (English 1.0, Chinese 0.5), as (language, scale) pairs."""
 
 
 TrustLevel = Literal["ok", "caution", "low"]
