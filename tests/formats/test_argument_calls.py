@@ -83,8 +83,10 @@ def test_the_compact_profile_asks_each_argument_on_its_own_from_its_own_angle() 
     data = [d for d, _ in openings]
     per_side = {side: [d for d in data if d.position == side] for side in ("pro", "con")}
     assert {side: len(calls) for side, calls in per_side.items()} == {"pro": 3, "con": 3}
-    # each argument from its own angle, named at the end of its prompt
+    # each argument from its own angle, named at the end of its prompt: gains for the
+    # side for the topic, harms for the side against it
     assert len({d.angle for d in per_side["pro"]}) == 3
+    assert {d.angle for d in per_side["pro"]}.isdisjoint(d.angle for d in per_side["con"])
     for call, messages in openings:
         assert messages[-1].content.endswith(f"This argument is about {call.angle}.")
     # every argument call of the round is in flight at once: one wave, not three

@@ -194,9 +194,9 @@ class StructuredRounds:
             for n, a in enumerate(drafts, start=1)
         ]
 
-    def _angles(self) -> list[str]:
-        """The angles of a side's arguments, in order (``angles.j2``, a line each)."""
-        lines = self.debate.render("angles").splitlines()
+    def _angles(self, position: str) -> list[str]:
+        """The angles of ``position``'s arguments, in order (``angles.j2``, a line each)."""
+        lines = self.debate.render("angles", side=position, two_sided=self.two_sided).splitlines()
         return [line.strip() for line in lines if line.strip()]
 
     async def _argument(
@@ -229,7 +229,7 @@ class StructuredRounds:
         debate = self.debate
         spec = debate.spec_for(position, output_spec(OpeningReply))
         count = int(spec.json_schema["properties"]["arguments"]["minItems"])
-        angles = self._angles()
+        angles = self._angles(position)
         drafts = await gather_wave(
             [
                 self._argument(position, n, angles[(n - 1) % len(angles)], ())
