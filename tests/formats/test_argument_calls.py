@@ -5,7 +5,8 @@ Chinese bounds."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+import json
+from collections.abc import Callable, Sequence
 
 import pytest
 
@@ -31,11 +32,15 @@ COPY = "Yes, because fireworks frighten pets and wild animals every single year.
 
 class Recording:
     """scripted:demo, recording every call and how many were in flight at once; with
-    ``copy``, every argument after a side's first (not asked again) repeats ``COPY``."""
+    ``copy``, every argument after a side's first (not asked again) repeats ``COPY``;
+    ``fault`` rewrites the demo's reply to pro's second argument."""
 
-    def __init__(self, *, copy: bool = False) -> None:
+    def __init__(
+        self, *, copy: bool = False, fault: Callable[[dict[str, object]], str] | None = None
+    ) -> None:
         self._inner = DemoBackend(seed=3)
         self.copy = copy
+        self.fault = fault
         self.calls: list[tuple[CallContext, list[Message]]] = []
         self.in_flight = 0
         self.peak: dict[str, int] = {}
@@ -64,9 +69,20 @@ class Recording:
                 claim=COPY, reasoning="Because loud bangs scare animals.", evidence="A 2019 poll."
             )
             return Completion(draft.model_dump_json(), "stop", Usage(), model=self.spec)
-        return await self._inner.generate(
+        completion = await self._inner.generate(
             messages, schema=schema, settings=settings, context=context
         )
+        if (
+            self.fault
+            and isinstance(data, ArgumentCall)
+            and (data.position, data.number)
+            == (
+                "pro",
+                2,
+            )
+        ):
+            return Completion(self.fault(json.loads(completion.text)), "stop", Usage(), self.spec)
+        return completion
 
     def openings(self) -> list[tuple[CallContext, list[Message]]]:
         return [(c, m) for c, m in self.calls if c.round == "opening"]
@@ -142,13 +158,21 @@ def test_near_copies_by_the_rule() -> None:
 
 
 def test_one_arguments_problems_are_placed_where_it_stands() -> None:
+    """Within the call, a problem's path is the argument's field (what the model is
+    told on a re-ask); in the result, the argument's place in the opening."""
     draft = ArgumentDraft(
         claim="Is it good?", reasoning="It just is, really, truly.", evidence="x" * 10
     )
-    wheres = {p.where for p in rules.check_argument(draft, 3, "en")}
-    assert "arguments[3].claim" in wheres
-    assert "arguments[3].reasoning" in wheres
-    assert not any("arguments[1]" in w for w in wheres)
+    wheres = {p.where for p in rules.check_argument(draft, "en")}
+    assert wheres == {"claim", "reasoning", "evidence"}
+
+    def question(good: dict[str, object]) -> str:
+        return json.dumps({**good, "claim": "Is a monolith really simpler for ten people?"})
+
+    backend = Recording(fault=question)
+    result = run_debate(TOPIC, model=backend, seed=3, profile="compact")
+    (warning,) = [w for w in result.warnings if w.code == "claim_question"]
+    assert (warning.side, warning.where) == ("pro", "arguments[2].claim")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -215,8 +215,9 @@ class StructuredRounds:
             ),
             ArgumentDraft,
             spec,
-            check=lambda r: rules.check_argument(r, number, debate.lang, self.prefixes),
+            check=lambda r: rules.check_argument(r, debate.lang, self.prefixes),
             data=ArgumentCall(position, debate.name_of(position), number, angle, said),
+            place=f"arguments[{number}]",
         )
         return reply
 

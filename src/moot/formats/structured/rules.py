@@ -172,14 +172,13 @@ def check_opening(
 
 
 def check_argument(
-    draft: ArgumentDraft, number: int, lang: str, prefixes: tuple[str, ...] = DEFAULT_PREFIXES
+    draft: ArgumentDraft, lang: str, prefixes: tuple[str, ...] = DEFAULT_PREFIXES
 ) -> list[Problem]:
-    """The opening rules for one argument asked for in its own call, its problems
-    placed where they would be in a whole opening (``arguments[number]``)."""
+    """The opening rules for one argument asked for in its own call, its problems'
+    paths within that argument (``claim``; ``""`` for the whole of it)."""
     problems = check_opening(OpeningReply.model_construct(arguments=[draft]), lang, prefixes)
     return [
-        dataclasses.replace(p, where=p.where.replace("arguments[1]", f"arguments[{number}]", 1))
-        for p in problems
+        dataclasses.replace(p, where=re.sub(r"^arguments\[1\]\.?", "", p.where)) for p in problems
     ]
 
 
