@@ -5,7 +5,9 @@ evidence); each answers every argument of every other position exactly once
 (refute, challenge, concede or partial, with a follow-up question); each closes
 with its concessions, which of its arguments stood and its final stance; a judge
 scores every opening argument. Two positions (pro and con) by default, up to six.
-Four sequential waves of model calls.
+Four sequential waves of model calls (under the compact profile each opening argument
+is its own call, all in the first wave; a claim that nearly copies one of its side's
+is asked for again, in a further wave).
 """
 
 from __future__ import annotations
