@@ -12,8 +12,8 @@ is asked for again, in a further wave).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from moot.briefing import Bullets, Section, Table
 from moot.detectors.false_consensus import Concession, check_concessions
@@ -39,7 +39,7 @@ from moot.judging.judge import judge_spec
 from moot.judging.rubric import GENERAL
 from moot.llm.schemas import output_spec
 from moot.llm.types import OutputSpec
-from moot.schema import DebateResult
+from moot.schema import DebateResult, Position
 
 
 class StructuredFormat(Format):
@@ -57,6 +57,18 @@ class StructuredFormat(Format):
 
     async def run(self, debate: Debate) -> Record:
         return await StructuredRounds(debate).run()
+
+    def widest_wave(
+        self,
+        positions: Sequence[Position],
+        options: Mapping[str, Any],
+        *,
+        judge_calls: int,
+        classifier: bool,
+    ) -> int:
+        """Room for every opening argument at once where each is its own call (a
+        profile with ``argument_calls`` asks for ``MIN_ARGUMENTS`` per position)."""
+        return max(len(positions) * MIN_ARGUMENTS + classifier, judge_calls)
 
     def schemas(self) -> list[OutputSpec]:
         """Every schema a two-sided structured debate can send (either side's
