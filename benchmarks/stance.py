@@ -9,7 +9,8 @@ seed for each profile asked for, and reports the share of arguments on side, the
 share of arguments that copy the prompts' worked example (a run of at least 30
 characters, 12 in Chinese, taken from it), the rule warnings per debate, and the time.
 It also counts claims that restate the topic, claims that end with a question mark and
-near-copies among one side's claims (see ``restates`` and ``near_copies``), and, in
+near-copies among one side's claims (see ``restates`` and the engine's own rule,
+``moot.formats.structured.rules.near_copy``), and, in
 Chinese, the share of arguments really written in Chinese. Chinese debates
 (``--lang zh``) use the Chinese topics below and the same English theses (the encoder is
 multilingual).
@@ -45,10 +46,10 @@ from pathlib import Path
 from typing import Any
 
 from moot import MootError, run_debate
-from moot.formats.structured.payload import StructuredPayload
-from moot.formats.structured.replies import OpeningReply
+from moot.formats.structured.payload import Argument, StructuredPayload
+from moot.formats.structured.rounds import CrossExamCall
+from moot.formats.structured.rules import near_copy_pairs
 from moot.llm.backend import resolve_backend
-from moot.llm.structured import parse_json_text
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
 from moot.profiles import COMPACT, register_profile
 from moot.schema import DebateResult, Position
@@ -203,6 +204,11 @@ class Outcome:
     questions: int = 0
     near_copies: int = 0
     chinese: int = 0
+    calls: int = 0
+    near_copy_asks: int = 0
+    prompt_tokens: int = 0
+    prompt_evaluated: int = 0
+    completion_tokens: int = 0
 
 
 def example_text(lang: str) -> str:
@@ -230,9 +236,6 @@ def copied_count(result: DebateResult, example: str, run: int) -> int:
     return sum(copies(f"{a.claim}\n{a.reasoning}\n{a.evidence}", example, run) for a in arguments)
 
 
-NEAR_COPY = 0.8
-"""Two claims of one side whose normalised texts match this much
-(``difflib.SequenceMatcher.ratio``) are near-copies."""
 NEW_WORDS = 4
 """A claim restates the topic when it adds fewer words than this that the topic does not
 have (``Yes``, ``No`` and ``because`` not counted)."""
@@ -253,23 +256,13 @@ def restates(claim: str, topic: str) -> bool:
     return sum(w not in seen for w in _words(claim)) < NEW_WORDS
 
 
-def near_copies(claims: list[str]) -> int:
-    """Pairs of ``claims`` (one side's) that are near-copies of each other."""
-    texts = [" ".join(_words(c)) for c in claims]
-    return sum(
-        SequenceMatcher(None, a, b, autojunk=False).ratio() >= NEAR_COPY
-        for n, a in enumerate(texts)
-        for b in texts[n + 1 :]
-    )
-
-
 def claim_counts(result: DebateResult, topic: str) -> tuple[int, int, int]:
     """(claims restating the topic, claims ending with '?', near-copy pairs within a side)."""
     arguments = StructuredPayload.model_validate(result.body).arguments
     restated = sum(restates(a.claim, topic) for a in arguments)
     questions = sum(a.claim.rstrip().endswith(("?", "？")) for a in arguments)
     sides = {a.side for a in arguments}
-    copies = sum(near_copies([a.claim for a in arguments if a.side == s]) for s in sides)
+    copies = sum(near_copy_pairs([a.claim for a in arguments if a.side == s]) for s in sides)
     return restated, questions, copies
 
 
@@ -303,14 +296,38 @@ class OpeningsDone(Exception):
     """Raised at a debate's first call after its opening round (``--openings-only``)."""
 
 
+@dataclass
+class OpeningCalls:
+    """What the opening round's model calls cost (the topic classification beside it
+    not counted): calls, the calls that asked again for a near-copy, the prompt tokens
+    sent, those llama.cpp evaluated (the rest came from its prompt cache; the runtime's
+    own count), and the tokens generated."""
+
+    calls: int = 0
+    near_copy_asks: int = 0
+    prompt_tokens: int = 0
+    prompt_evaluated: int = 0
+    completion_tokens: int = 0
+
+    def add(self, completion: Completion, context: CallContext) -> None:
+        self.calls += 1
+        self.near_copy_asks += bool(getattr(context.data, "said", ()))
+        self.prompt_tokens += completion.usage.prompt_tokens
+        self.completion_tokens += completion.usage.completion_tokens
+        timings = completion.timings or {}
+        self.prompt_evaluated += int(timings.get("prompt_eval_tokens", 0))
+
+
 class OpeningsOnly:
     """A backend that passes the opening round's calls (and the topic classification
-    beside them) to the real one, keeps each side's last opening reply, and stops the
-    debate at its first later call: the openings are exactly those of a full debate."""
+    beside them) to the real one and stops the debate at its first later call, taking
+    the arguments that call was given (a cross-examination is given every opening
+    argument): they are exactly those of a full debate."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
-        self.openings: dict[str, str] = {}
+        self.arguments: list[Argument] = []
+        self.cost = OpeningCalls()
 
     @property
     def spec(self) -> str:
@@ -325,29 +342,24 @@ class OpeningsOnly:
         context: CallContext | None = None,
     ) -> Completion:
         if context is not None and context.round not in ("opening", "classification"):
+            if isinstance(context.data, CrossExamCall) and not self.arguments:
+                found = [*context.data.own, *context.data.opposing]
+                self.arguments = sorted(found, key=lambda a: (a.side != "pro", a.id))
             raise OpeningsDone
         completion: Completion = await self.inner.generate(
             messages, schema=schema, settings=settings, context=context
         )
         if context is not None and context.round == "opening":
-            self.openings[str(context.side)] = completion.text
+            self.cost.add(completion, context)
         return completion
 
 
 def openings_result(backend: OpeningsOnly, topic: str) -> DebateResult | None:
-    """A stand-in result holding only the arguments of the openings, parsed as the
-    engine parses them (``None`` when a side's opening did not parse)."""
-    arguments = []
-    for side in ("pro", "con"):
-        try:
-            reply = OpeningReply.model_validate(parse_json_text(backend.openings.get(side, "")))
-        except ValueError:
-            return None
-        prefix = side.upper()
-        arguments += [
-            {"id": f"{prefix}-{n}", "side": side, **a.model_dump()}
-            for n, a in enumerate(reply.arguments, start=1)
-        ]
+    """A stand-in result holding only the arguments of the openings (``None`` when the
+    debate stopped before its cross-examination)."""
+    if not backend.arguments:
+        return None
+    arguments = [a.model_dump() for a in backend.arguments]
     return DebateResult.model_construct(
         format="structured",
         payload={"structured": {"arguments": arguments, "cross_examinations": [], "closings": []}},
@@ -381,6 +393,15 @@ def summarise(outcomes: list[Outcome]) -> dict[str, Any]:
         if done
         else None,
         "median_seconds": round(statistics.median(o.seconds for o in done), 1) if done else None,
+        **{
+            f"{name}_per_debate": round(statistics.fmean(getattr(o, name) for o in done), 1)
+            if done
+            else None
+            for name in (
+                *("calls", "near_copy_asks", "prompt_tokens", "prompt_evaluated"),
+                "completion_tokens",
+            )
+        },
     }
 
 
@@ -473,6 +494,11 @@ def main(argv: list[str] | None = None) -> int:
                         topic_set,
                         *claim_counts(result, topic),
                         chinese_count(result),
+                        **(
+                            dataclasses.asdict(model.cost)
+                            if isinstance(model, OpeningsOnly)
+                            else {}
+                        ),
                     )
                 )
                 print(f"done: {json.dumps(dataclasses.asdict(outcomes[-1]))}", file=sys.stderr)

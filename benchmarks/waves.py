@@ -15,6 +15,11 @@ waves before its judge, 6 in all).
     python benchmarks/waves.py [--latency-ms 200] [--runs 3] [--lang en] [--json]
                                [--panel technical,business,risk,general]
                                [--format structured|freeform|market] [--concurrency N]
+                               [--profile compact]
+
+``--profile compact`` measures the embedded model's protocol: each opening argument is
+its own call (three per side, all in the first wave), so the structured debate makes
+11 calls in the same 4 waves (7 under the standard profile).
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ def measure(
     panel: list[str],
     fmt: str = "structured",
     concurrency: int | None = None,
+    profile: str | None = None,
 ) -> dict[str, float]:
     demo = DemoBackend(latency_ms=latency_ms)
     started = time.perf_counter()
@@ -69,6 +75,7 @@ def measure(
         format=fmt,
         format_options=FORMAT_OPTIONS.get(fmt, {}),
         concurrency=concurrency,
+        profile=profile,
     )
     wall = time.perf_counter() - started
     return {
@@ -99,10 +106,13 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="calls in flight per endpoint (default: moot run's, the format's widest round)",
     )
+    parser.add_argument("--profile", default=None, help="a model profile, e.g. compact")
     args = parser.parse_args(argv)
     panel = [name for name in args.panel.split(",") if name]
     runs = [
-        measure(args.latency_ms, args.lang, seed, panel, args.format, args.concurrency)
+        measure(
+            args.latency_ms, args.lang, seed, panel, args.format, args.concurrency, args.profile
+        )
         for seed in range(1, args.runs + 1)
     ]
     summary = {

@@ -177,11 +177,20 @@ def calls_of(backend: ScriptedBackend, role: str, round_name: str) -> list[Scrip
     ]
 
 
-def loop_in_evidence(good: dict[str, object]) -> str:
-    """A fault: the first argument's evidence loops ("1.1.1.1...") inside its limits."""
+def first_argument(good: dict[str, object]) -> dict[str, object]:
+    """The first argument of an opening reply: the reply itself where each argument is
+    asked for in its own call (the compact profile)."""
+    if "arguments" not in good:
+        return good
     arguments = good["arguments"]
     assert isinstance(arguments, list)
-    arguments[0]["evidence"] = "Survey 2023: " + "1." * 30
+    first: dict[str, object] = arguments[0]
+    return first
+
+
+def loop_in_evidence(good: dict[str, object]) -> str:
+    """A fault: the first argument's evidence loops ("1.1.1.1...") inside its limits."""
+    first_argument(good)["evidence"] = "Survey 2023: " + "1." * 30
     return json.dumps(good)
 
 
@@ -224,7 +233,7 @@ def test_without_rule_reasks_a_loop_is_kept_with_a_warning_and_shown_as_unusable
     backend = faulty({("con", "opening", 1): loop_in_evidence})
     result = debate(backend, profile="compact")
     calls = calls_of(backend, "con", "opening")
-    assert len(calls) == 1  # the compact profile re-asks no rule problem
+    assert len(calls) == 3  # a call per argument; the compact profile re-asks no rule problem
     (warning,) = [w for w in result.warnings if w.code == "loop"]
     assert "1.1.1.1" in warning.message
     (unusable,) = [w for w in result.warnings if w.code == "unusable_text"]
@@ -304,9 +313,7 @@ def test_rule_problems_become_warnings_or_errors_when_strict() -> None:
 
 def test_the_compact_profile_keeps_rule_problems_without_reasking() -> None:
     def question_claim(good: dict[str, object]) -> str:
-        arguments = good["arguments"]
-        assert isinstance(arguments, list)
-        arguments[0]["claim"] = "Is a monolith really simpler for ten people?"
+        first_argument(good)["claim"] = "Is a monolith really simpler for ten people?"
         return json.dumps(good)
 
     backend = faulty({("pro", "opening", 1): question_claim})
@@ -321,7 +328,7 @@ def test_the_compact_profile_keeps_rule_problems_without_reasking() -> None:
     # compact replies are asked for in shorter form
     (opening,) = [c for c in backend.calls if c.context and c.context.round == "opening"][:1]
     assert opening.schema is not None
-    claim = opening.schema.json_schema["properties"]["arguments"]["items"]["properties"]["claim"]
+    claim = opening.schema.json_schema["properties"]["claim"]  # one argument per call
     assert claim["maxLength"] == 100
 
 
@@ -357,9 +364,7 @@ def claim_copies_its_description(good: dict[str, object]) -> str:
 
 def claim_copies_its_compact_description(good: dict[str, object]) -> str:
     """A fault: the first argument's claim is the compact prompt's description of a claim."""
-    arguments = good["arguments"]
-    assert isinstance(arguments, list)
-    arguments[0]["claim"] = (
+    first_argument(good)["claim"] = (
         'One sentence that begins with "No, because " and gives one reason against the topic.'
     )
     return json.dumps(good)
@@ -377,7 +382,7 @@ def test_a_reply_that_copies_a_field_description_is_reasked() -> None:
 def test_without_rule_reasks_a_copied_description_is_kept_with_a_warning() -> None:
     backend = faulty({("con", "opening", 1): claim_copies_its_compact_description})
     result = debate(backend, profile="compact")
-    assert len(calls_of(backend, "con", "opening")) == 1
+    assert len(calls_of(backend, "con", "opening")) == 3  # a call per argument, no re-ask
     (warning,) = [w for w in result.warnings if w.code == "echo"]
     assert warning.where == "arguments[1].claim"
     assert (warning.round, warning.side) == ("opening", "con")

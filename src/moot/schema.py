@@ -193,6 +193,11 @@ class ProfileReport(_Frozen):
     quote_choices: bool = False
     """Whether, in a debate over documents, each citation's quote was chosen among the
     sentences of the passages given (and its data point among their figures)."""
+    argument_calls: bool = False
+    """Whether each opening argument was asked for in its own call, from its own angle."""
+    lang_chars: tuple[tuple[str, float], ...] = ()
+    """Character bounds per debate language where the profile differs from the default
+    scales (English 1.0, Chinese 0.5), as (language, scale) pairs."""
 
 
 TrustLevel = Literal["ok", "caution", "low"]

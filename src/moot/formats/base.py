@@ -285,10 +285,13 @@ class Debate:
         check: Checker[ReplyT] | None = None,
         data: object = None,
         temperature: float | None = None,
+        place: str = "",
     ) -> tuple[ReplyT, list[QualityWarning]]:
         """One structured call by ``role``: validated, re-asked as its profile allows.
         ``role`` is a position key, ``judge``, or an extra role played by the judge's
         model (see the module). ``temperature`` overrides the debate's for this call.
+        ``place`` is where the reply stands in the round's whole reply (the warnings'
+        paths start with it: ``arguments[2]`` for one argument asked for on its own).
         Returns the reply and the rule problems it was kept with (also recorded for
         the round: see :meth:`wave`)."""
         profile = self.profile_for(role)
@@ -305,7 +308,7 @@ class Debate:
             rule_reasks=profile.rule_reasks,
             strict_rules=self.settings.strict_rules,
         )
-        warnings = [as_warning(p, round_name, role) for p in outcome.warnings]
+        warnings = [as_warning(p, round_name, role, place) for p in outcome.warnings]
         # kept per role and added in position order when the round ends, so the result
         # does not depend on which call finished first (a resume replays instantly)
         self._pending.setdefault((round_name, role), []).extend(warnings)
@@ -503,10 +506,15 @@ def example_ids(prefix: str, count: int) -> list[str]:
     return [f"{prefix}-{n}" for n in range(1, count + 1)]
 
 
-def as_warning(problem: Problem, round_name: str, side: str | None) -> QualityWarning:
-    """A rule problem kept after the re-asks, as the result records it."""
+def as_warning(
+    problem: Problem, round_name: str, side: str | None, place: str = ""
+) -> QualityWarning:
+    """A rule problem kept after the re-asks, as the result records it; ``place`` is
+    where the reply stands in the round's whole reply (``arguments[2]`` for one
+    argument asked for on its own), put before the problem's path."""
+    where = ".".join(part for part in (place, problem.where) if part)
     return QualityWarning(
-        round=round_name, side=side, code=problem.code, where=problem.where, message=problem.message
+        round=round_name, side=side, code=problem.code, where=where, message=problem.message
     )
 
 

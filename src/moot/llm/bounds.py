@@ -85,7 +85,7 @@ def _measure(node: Any) -> tuple[int, int]:
         if extra and isinstance(items, dict):
             parts += [_measure(items)] * extra
         text = sum(p[0] for p in parts)
-        structure = sum(p[1] for p in parts) + 2 + len(parts) * (1 + WHITESPACE_PER_TOKEN)
+        structure = sum(p[1] for p in parts) + 2 + len(parts) * (1 + 2 * WHITESPACE_PER_TOKEN)
         return text, structure
     if kind == "object" or "properties" in node:
         text = 0

@@ -275,7 +275,10 @@ def rewrite_spec(
     chars = max(1, words) * (per_word or CHARS_PER_WORD.get(lang, CHARS_PER_WORD["en"]))
     count = min(MAX_PARAGRAPHS, max(1, math.ceil(chars * (1 + LENGTH_SLACK) / longest)))
     high = max(MIN_PARAGRAPH, min(longest, math.floor(chars * (1 + LENGTH_SLACK) / count)))
-    low = max(MIN_PARAGRAPH, min(math.floor(chars * (1 - LENGTH_SLACK) / count), high * 9 // 10))
+    least = high * 9 // 10
+    if chars * (1 + LENGTH_SLACK) <= MAX_PARAGRAPHS * longest:  # else as long as it can be
+        least = min(math.floor(chars * (1 - LENGTH_SLACK) / count), least)
+    low = max(MIN_PARAGRAPH, least)
     spec = _with_property(spec, ("speech",), minItems=count, maxItems=count)
     return _with_property(spec, ("speech", "[]"), minLength=low, maxLength=high)
 

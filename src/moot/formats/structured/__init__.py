@@ -5,13 +5,15 @@ evidence); each answers every argument of every other position exactly once
 (refute, challenge, concede or partial, with a follow-up question); each closes
 with its concessions, which of its arguments stood and its final stance; a judge
 scores every opening argument. Two positions (pro and con) by default, up to six.
-Four sequential waves of model calls.
+Four sequential waves of model calls (under the compact profile each opening argument
+is its own call, all in the first wave; a claim that nearly copies one of its side's
+is asked for again, in a further wave).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from moot.briefing import Bullets, Section, Table
 from moot.detectors.false_consensus import Concession, check_concessions
@@ -37,7 +39,7 @@ from moot.judging.judge import judge_spec
 from moot.judging.rubric import GENERAL
 from moot.llm.schemas import output_spec
 from moot.llm.types import OutputSpec
-from moot.schema import DebateResult
+from moot.schema import DebateResult, Position
 
 
 class StructuredFormat(Format):
@@ -55,6 +57,18 @@ class StructuredFormat(Format):
 
     async def run(self, debate: Debate) -> Record:
         return await StructuredRounds(debate).run()
+
+    def widest_wave(
+        self,
+        positions: Sequence[Position],
+        options: Mapping[str, Any],
+        *,
+        judge_calls: int,
+        classifier: bool,
+    ) -> int:
+        """Room for every opening argument at once where each is its own call (a
+        profile with ``argument_calls`` asks for ``MIN_ARGUMENTS`` per position)."""
+        return max(len(positions) * MIN_ARGUMENTS + classifier, judge_calls)
 
     def schemas(self) -> list[OutputSpec]:
         """Every schema a two-sided structured debate can send (either side's

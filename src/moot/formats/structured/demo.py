@@ -8,6 +8,7 @@ own name in place of the motion.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Final
@@ -29,7 +30,7 @@ from moot.formats.structured.replies import (
     SourcedArgumentDraft,
     SourcedOpeningReply,
 )
-from moot.formats.structured.rounds import ClosingCall, CrossExamCall, OpeningCall
+from moot.formats.structured.rounds import ArgumentCall, ClosingCall, CrossExamCall, OpeningCall
 from moot.formats.structured.rules import (
     NEW_ARGUMENT_MARKER,
     argument_id_pattern,
@@ -397,7 +398,33 @@ def _sourced(drafts: list[ArgumentDraft], passages: tuple[Passage, ...]) -> Sour
     )
 
 
-def opening(request: DemoRequest) -> OpeningReply | SourcedOpeningReply:
+def _draft(w: _Writer, theme: _Theme, side: str, rng: random.Random) -> ArgumentDraft:
+    claim = w.say(
+        theme.pro if side == "pro" else theme.con, limit=_max_length(ArgumentDraft, "claim")
+    )
+    why = theme.pro_why if side == "pro" else theme.con_why
+    reasoning = w.say(w.p.reasoning[side], why=why, limit=_max_length(ArgumentDraft, "reasoning"))
+    evidence = w.p.evidence.format(
+        n=rng.randint(40, 400), metric=theme.metric, p=rng.randint(3, 28), y=rng.randint(2, 6)
+    )
+    return ArgumentDraft(claim=claim, reasoning=reasoning, evidence=evidence)
+
+
+def _argument(request: DemoRequest, data: ArgumentCall) -> ArgumentDraft:
+    """One argument asked for on its own: the theme in the argument's place (a side's
+    arguments take different themes, as its angles differ)."""
+    named = data.position not in ("pro", "con")
+    w = _writer(request, data.name if named else None)
+    theme = w.p.themes[(data.number - 1 + len(data.said)) % len(w.p.themes)]
+    rng = request.rng()
+    for _ in range(data.number):  # each argument its own figures
+        rng.random()
+    return _draft(w, theme, _phrasing(data.position), rng)
+
+
+def opening(request: DemoRequest) -> OpeningReply | SourcedOpeningReply | ArgumentDraft:
+    if isinstance(request.context.data, ArgumentCall):
+        return _argument(request, request.context.data)
     data = _data(request, OpeningCall)
     assert isinstance(data, OpeningCall)  # noqa: S101 (narrowing for the type checker)
     named = data.position not in ("pro", "con")
@@ -407,19 +434,7 @@ def opening(request: DemoRequest) -> OpeningReply | SourcedOpeningReply:
     low = max(MIN_ARGUMENTS, data.min_args)
     high = min(MAX_ARGUMENTS, data.max_args, len(w.p.themes))
     themes = rng.sample(w.p.themes, rng.randint(low, high))
-    drafts = []
-    for theme in themes:
-        claim = w.say(
-            theme.pro if side == "pro" else theme.con, limit=_max_length(ArgumentDraft, "claim")
-        )
-        why = theme.pro_why if side == "pro" else theme.con_why
-        reasoning = w.say(
-            w.p.reasoning[side], why=why, limit=_max_length(ArgumentDraft, "reasoning")
-        )
-        evidence = w.p.evidence.format(
-            n=rng.randint(40, 400), metric=theme.metric, p=rng.randint(3, 28), y=rng.randint(2, 6)
-        )
-        drafts.append(ArgumentDraft(claim=claim, reasoning=reasoning, evidence=evidence))
+    drafts = [_draft(w, theme, side, rng) for theme in themes]
     if data.passages:
         return _sourced(drafts, data.passages)
     return OpeningReply(arguments=drafts)

@@ -2,9 +2,14 @@
 
 Each round is one wave of concurrent calls: every position's opening together, every
 cross-examination together (they depend only on the openings), every closing
-together, then the judge. Each position answers every argument of every other
-position in cross-examination. Each agent sees only what its round needs, not the
-whole history. Ids are assigned here; every reply is validated before it is used.
+together, then the judge. Under a profile with ``argument_calls`` (the compact one) a
+position's opening is one call per argument, all sent together, each from its own
+angle (``prompts/*/angles.j2``: argument n takes line n); a claim that nearly copies
+an earlier claim of its side (``rules.near_copy``) is asked for once more, with the
+side's claims shown as already said; only then does the round take a further wave.
+Each position answers every argument of every other position in cross-examination.
+Each agent sees only what its round needs, not the whole history. Ids are assigned
+here; every reply is validated before it is used.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from moot.judging.rubric import GENERAL
 from moot.llm.schemas import output_spec
 from moot.llm.structured import Problem
 from moot.llm.types import Message, OutputSpec
+from moot.llm.waves import gather_wave
 from moot.schema import SourceCitation
 from moot.sources.citations import (
     ReaskOnce,
@@ -63,6 +69,20 @@ class OpeningCall:
     max_args: int
     passages: tuple[Passage, ...] = ()
     """The passages of the documents this side argues from (``--sources``)."""
+
+
+@dataclass(frozen=True)
+class ArgumentCall:
+    """The ``data`` of one opening argument's call (a profile with ``argument_calls``)."""
+
+    position: str
+    name: str
+    number: int
+    """The argument's place in its side's opening, from 1."""
+    angle: str
+    said: tuple[str, ...] = ()
+    """The side's earlier claims, shown as already said (asking again for a claim that
+    nearly copied one of them)."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +156,8 @@ class StructuredRounds:
         if self.debate.sources is not None:
             return await self._sourced_opening(position, self.debate.sources)
         debate = self.debate
+        if debate.settings.profile(position).argument_calls:
+            return await self._opening_by_argument(position)
         prefix, spec = self._claim_start(
             position, debate.spec_for(position, output_spec(OpeningReply))
         )
@@ -157,7 +179,11 @@ class StructuredRounds:
             check=lambda r: rules.check_opening(r, debate.lang, self.prefixes),
             data=data,
         )
-        id_prefix = next(p.prefix for p in debate.positions if p.key == position)
+        return self._numbered(position, reply.arguments)
+
+    def _numbered(self, position: str, drafts: list[ArgumentDraft]) -> list[Argument]:
+        """``drafts`` as ``position``'s arguments, with their ids."""
+        id_prefix = next(p.prefix for p in self.debate.positions if p.key == position)
         return [
             Argument(
                 id=f"{id_prefix}-{n}",
@@ -166,8 +192,59 @@ class StructuredRounds:
                 reasoning=a.reasoning,
                 evidence=a.evidence,
             )
-            for n, a in enumerate(reply.arguments, start=1)
+            for n, a in enumerate(drafts, start=1)
         ]
+
+    def _angles(self, position: str) -> list[str]:
+        """The angles of ``position``'s arguments, in order (``angles.j2``, a line each)."""
+        lines = self.debate.render("angles", side=position, two_sided=self.two_sided).splitlines()
+        return [line.strip() for line in lines if line.strip()]
+
+    async def _argument(
+        self, position: str, number: int, angle: str, said: tuple[str, ...]
+    ) -> ArgumentDraft:
+        """One opening argument of ``position``, asked for on its own."""
+        debate = self.debate
+        prefix, spec = self._claim_start(
+            position, debate.spec_for(position, output_spec(ArgumentDraft))
+        )
+        reply, _ = await debate.ask(
+            position,
+            "opening",
+            self._messages(
+                position, "argument", claim_prefix=prefix, angle=angle, said=said, number=number
+            ),
+            ArgumentDraft,
+            spec,
+            check=lambda r: rules.check_argument(r, debate.lang, self.prefixes),
+            data=ArgumentCall(position, debate.name_of(position), number, angle, said),
+            place=f"arguments[{number}]",
+        )
+        return reply
+
+    async def _opening_by_argument(self, position: str) -> list[Argument]:
+        """A position's opening as one call per argument (see the module): as many
+        arguments as its profile's opening asks at least, each from its own angle,
+        all sent at once; a claim that nearly copies an earlier one of the side is
+        asked for again with the earlier claims shown, and the new one kept unless it
+        copies them too."""
+        debate = self.debate
+        spec = debate.spec_for(position, output_spec(OpeningReply))
+        count = int(spec.json_schema["properties"]["arguments"]["minItems"])
+        angles = self._angles(position)
+        drafts = await gather_wave(
+            [
+                self._argument(position, n, angles[(n - 1) % len(angles)], ())
+                for n in range(1, count + 1)
+            ]
+        )
+        for n in range(1, count):
+            earlier = tuple(d.claim for d in drafts[:n])
+            if rules.near_copy(drafts[n].claim, earlier):
+                again = await self._argument(position, n + 1, angles[n % len(angles)], earlier)
+                if not rules.near_copy(again.claim, earlier):
+                    drafts[n] = again
+        return self._numbered(position, drafts)
 
     async def _sourced_opening(self, position: str, library: Library) -> list[Argument]:
         """The opening of a debate over documents: the side is given the passages most

@@ -9,15 +9,22 @@ stops). The checks are deliberately simple, documented heuristics.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 from functools import cache
 
 from moot.formats.common.rules import soft_with, stance_length
 from moot.formats.common.rules import wrong_language as _language
 from moot.formats.structured.labels import LABELS
-from moot.formats.structured.replies import ClosingReply, CrossExamReply, OpeningReply
+from moot.formats.structured.replies import (
+    ArgumentDraft,
+    ClosingReply,
+    CrossExamReply,
+    OpeningReply,
+)
 from moot.llm.structured import Problem
 from moot.text import join_sentences, normalise, sentences
 
@@ -162,6 +169,42 @@ def check_opening(
             [(f"{where}.claim", arg.claim), (f"{where}.reasoning", arg.reasoning)], lang
         )
     return problems
+
+
+def check_argument(
+    draft: ArgumentDraft, lang: str, prefixes: tuple[str, ...] = DEFAULT_PREFIXES
+) -> list[Problem]:
+    """The opening rules for one argument asked for in its own call, its problems'
+    paths within that argument (``claim``; ``""`` for the whole of it)."""
+    problems = check_opening(OpeningReply.model_construct(arguments=[draft]), lang, prefixes)
+    return [
+        dataclasses.replace(p, where=re.sub(r"^arguments\[1\]\.?", "", p.where)) for p in problems
+    ]
+
+
+NEAR_COPY = 0.8
+"""Two claims of one side whose words (lower-cased, punctuation dropped) match this much
+by ``difflib.SequenceMatcher.ratio`` are near-copies."""
+
+
+def _claim_words(claim: str) -> str:
+    return " ".join(re.findall(r"\w+", claim.lower()))
+
+
+def near_copy(claim: str, earlier: Sequence[str]) -> bool:
+    """Whether ``claim`` nearly copies one of ``earlier`` (see ``NEAR_COPY``)."""
+    mine = _claim_words(claim)
+    return any(
+        SequenceMatcher(None, mine, _claim_words(other), autojunk=False).ratio() >= NEAR_COPY
+        for other in earlier
+    )
+
+
+def near_copy_pairs(claims: Sequence[str]) -> int:
+    """Pairs of ``claims`` (one side's) that are near-copies of each other."""
+    return sum(
+        near_copy(claim, [other]) for n, claim in enumerate(claims) for other in claims[n + 1 :]
+    )
 
 
 def check_cross_exam(

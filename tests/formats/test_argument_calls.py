@@ -1,0 +1,190 @@
+"""One opening argument per call (profiles with ``argument_calls``: the compact one),
+near-copies asked for again, the shared prompt text first, and the compact profile's
+Chinese bounds."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Sequence
+
+import pytest
+
+from moot import run_debate
+from moot.formats.structured import rules
+from moot.formats.structured.replies import ArgumentDraft, OpeningReply
+from moot.formats.structured.rounds import ArgumentCall, OpeningCall
+from moot.llm.schemas import output_spec
+from moot.llm.scripted import DemoBackend
+from moot.llm.types import (
+    CallContext,
+    Completion,
+    GenerationSettings,
+    Message,
+    OutputSpec,
+    Usage,
+)
+from moot.profiles import COMPACT, STANDARD
+
+TOPIC = "Should a town ban fireworks at New Year?"
+COPY = "Yes, because fireworks frighten pets and wild animals every single year."
+
+
+class Recording:
+    """scripted:demo, recording every call and how many were in flight at once; with
+    ``copy``, every argument after a side's first (not asked again) repeats ``COPY``;
+    ``fault`` rewrites the demo's reply to pro's second argument."""
+
+    def __init__(
+        self, *, copy: bool = False, fault: Callable[[dict[str, object]], str] | None = None
+    ) -> None:
+        self._inner = DemoBackend(seed=3)
+        self.copy = copy
+        self.fault = fault
+        self.calls: list[tuple[CallContext, list[Message]]] = []
+        self.in_flight = 0
+        self.peak: dict[str, int] = {}
+
+    @property
+    def spec(self) -> str:
+        return "scripted:demo"
+
+    async def generate(
+        self,
+        messages: Sequence[Message],
+        *,
+        schema: OutputSpec | None,
+        settings: GenerationSettings,
+        context: CallContext | None = None,
+    ) -> Completion:
+        assert context is not None
+        self.calls.append((context, list(messages)))
+        self.in_flight += 1
+        self.peak[context.round] = max(self.peak.get(context.round, 0), self.in_flight)
+        await asyncio.sleep(0)  # let the calls sent beside this one arrive
+        self.in_flight -= 1
+        data = context.data
+        if self.copy and isinstance(data, ArgumentCall) and data.number > 1 and not data.said:
+            draft = ArgumentDraft(
+                claim=COPY, reasoning="Because loud bangs scare animals.", evidence="A 2019 poll."
+            )
+            return Completion(draft.model_dump_json(), "stop", Usage(), model=self.spec)
+        completion = await self._inner.generate(
+            messages, schema=schema, settings=settings, context=context
+        )
+        if (
+            self.fault
+            and isinstance(data, ArgumentCall)
+            and (data.position, data.number)
+            == (
+                "pro",
+                2,
+            )
+        ):
+            return Completion(self.fault(json.loads(completion.text)), "stop", Usage(), self.spec)
+        return completion
+
+    def openings(self) -> list[tuple[CallContext, list[Message]]]:
+        return [(c, m) for c, m in self.calls if c.round == "opening"]
+
+    def argument_calls(self) -> list[tuple[ArgumentCall, list[Message]]]:
+        return [(c.data, m) for c, m in self.openings() if isinstance(c.data, ArgumentCall)]
+
+
+def test_the_compact_profile_asks_each_argument_on_its_own_from_its_own_angle() -> None:
+    backend = Recording()
+    result = run_debate(TOPIC, model=backend, seed=3, profile="compact")
+    openings = backend.argument_calls()
+    assert len(openings) == len(backend.openings())
+    data = [d for d, _ in openings]
+    per_side = {side: [d for d in data if d.position == side] for side in ("pro", "con")}
+    assert {side: len(calls) for side, calls in per_side.items()} == {"pro": 3, "con": 3}
+    # each argument from its own angle, named at the end of its prompt: gains for the
+    # side for the topic, harms for the side against it
+    assert len({d.angle for d in per_side["pro"]}) == 3
+    assert {d.angle for d in per_side["pro"]}.isdisjoint(d.angle for d in per_side["con"])
+    for call, messages in openings:
+        assert messages[-1].content.endswith(f"This argument is about {call.angle}.")
+    # every argument call of the round is in flight at once (the default cap on calls
+    # in flight leaves room for them): one wave, not three
+    assert backend.peak["opening"] == 6
+    assert [a["id"] for a in result.body["arguments"]] == [
+        *("PRO-1", "PRO-2", "PRO-3", "CON-1", "CON-2", "CON-3")
+    ]
+
+
+def test_a_capable_model_keeps_one_opening_call_per_side() -> None:
+    backend = Recording()
+    run_debate(TOPIC, model=backend, seed=3, profile="standard")
+    assert [type(c.data) for c, _ in backend.openings()] == [OpeningCall, OpeningCall]
+    assert not STANDARD.argument_calls
+    assert COMPACT.argument_calls
+
+
+def test_a_near_copy_is_asked_for_again_with_what_the_side_already_said() -> None:
+    backend = Recording(copy=True)
+    result = run_debate(TOPIC, model=backend, seed=3, profile="compact")
+    again = [(d, m) for d, m in backend.argument_calls() if d.said]
+    # the second argument copies nothing yet (the first is the demo's own); the third
+    # copies the second, and each side asks for it once more
+    assert sorted((d.position, d.number) for d, _ in again) == [("con", 3), ("pro", 3)]
+    for call, messages in again:
+        assert call.said[-1] == COPY
+        assert f"- {COPY}\n" in messages[-1].content
+        assert "Do not say that again" in messages[-1].content
+    for side in ("pro", "con"):
+        claims = [a["claim"] for a in result.body["arguments"] if a["side"] == side]
+        assert rules.near_copy_pairs(claims) == 0
+
+
+def test_both_sides_prompts_share_the_rules_and_the_topic_first() -> None:
+    """llama.cpp reuses a prompt's cached prefix: the side's own words come after the
+    text every debater is sent."""
+    backend = Recording()
+    run_debate(TOPIC, model=backend, seed=3, profile="compact")
+    systems = {c.side: m[0].content for c, m in backend.openings()}
+    pro, con = systems["pro"], systems["con"]
+    shared = pro[: next(n for n, (a, b) in enumerate(zip(pro, con, strict=False)) if a != b)]
+    assert shared.startswith("Rules of this structured debate:")
+    assert f"Topic: {TOPIC}" in shared
+    assert "PRO" not in shared
+    assert "CON" not in shared
+
+
+def test_near_copies_by_the_rule() -> None:
+    first = "No, because of the fact that a company has to have a minimum budget."
+    assert rules.near_copy(first.replace("minimum", "minimal"), [first])
+    assert not rules.near_copy("No, because staff would lose focus in open offices.", [first])
+    assert rules.near_copy_pairs([first, first, first, "No, because it is loud."]) == 3
+
+
+def test_one_arguments_problems_are_placed_where_it_stands() -> None:
+    """Within the call, a problem's path is the argument's field (what the model is
+    told on a re-ask); in the result, the argument's place in the opening."""
+    draft = ArgumentDraft(
+        claim="Is it good?", reasoning="It just is, really, truly.", evidence="x" * 10
+    )
+    wheres = {p.where for p in rules.check_argument(draft, "en")}
+    assert wheres == {"claim", "reasoning", "evidence"}
+
+    def question(good: dict[str, object]) -> str:
+        return json.dumps({**good, "claim": "Is a monolith really simpler for ten people?"})
+
+    backend = Recording(fault=question)
+    result = run_debate(TOPIC, model=backend, seed=3, profile="compact")
+    (warning,) = [w for w in result.warnings if w.code == "claim_question"]
+    assert (warning.side, warning.where) == ("pro", "arguments[2].claim")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_compact_profile_has_tighter_chinese_bounds(lang: str) -> None:
+    def claim_max(profile: object, lang: str) -> int:
+        spec = profile.spec(output_spec(OpeningReply), lang)  # type: ignore[attr-defined]
+        items = spec.json_schema["properties"]["arguments"]["items"]
+        return int(items["properties"]["claim"]["maxLength"])
+
+    # relative to its own English bounds, compact Chinese is 0.35, standard Chinese 0.5
+    ratio = {p.name: claim_max(p, lang) / claim_max(p, "en") for p in (STANDARD, COMPACT)}
+    assert ratio == (
+        {"standard": 1.0, "compact": 1.0} if lang == "en" else {"standard": 0.5, "compact": 0.35}
+    )
