@@ -3,8 +3,9 @@
 One module per group of commands, each registering on the app of
 :mod:`moot.cli.app`: :mod:`~moot.cli.running` (run, resume), :mod:`~moot.cli.runs`
 (list, show, export, delete), :mod:`~moot.cli.reports` (report, view),
-:mod:`~moot.cli.tools` (version, lint, formats, schema, doctor), :mod:`~moot.cli.cache`
-and :mod:`~moot.cli.calibrate`. A format adds its own commands
+:mod:`~moot.cli.tools` (version, lint, formats, schema, doctor), :mod:`~moot.cli.cache`,
+:mod:`~moot.cli.calibrate`, :mod:`~moot.cli.store` (migrate, copy) and
+:mod:`~moot.cli.batch`. A format adds its own commands
 (``Format.command_modules``: ``moot backtest``, ``moot tournament``); ``moot run``'s
 format flags are generated from the formats' declared options
 (:mod:`moot.cli.format_flags`). Nothing here names a format.
@@ -19,7 +20,18 @@ modules import the engine, the store and the renderers inside the commands, so t
 
 from __future__ import annotations
 
-from moot.cli import cache, calibrate, reports, running, runs, tools
+from moot.cli import batch, cache, calibrate, reports, running, runs, store, tools
 from moot.cli.app import app, main
 
-__all__ = ["app", "cache", "calibrate", "main", "reports", "running", "runs", "tools"]
+__all__ = [
+    "app",
+    "batch",
+    "cache",
+    "calibrate",
+    "main",
+    "reports",
+    "running",
+    "runs",
+    "store",
+    "tools",
+]

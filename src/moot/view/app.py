@@ -50,7 +50,7 @@ class Viewer:
     """The pages, reading one store opened read-only, in one language for the
     viewer's own words (each debate's report speaks its debate's language)."""
 
-    def __init__(self, store_path: Path, lang: str = "en") -> None:
+    def __init__(self, store_path: Path | str, lang: str = "en") -> None:
         self.store = ReadOnlyStore(store_path)
         self.lang = lang
         self.labels = view_labels(lang)
@@ -289,7 +289,7 @@ class Viewer:
         )
 
 
-def create_app(store_path: Path, *, host: str, port: int, lang: str = "en") -> Guard:
+def create_app(store_path: Path | str, *, host: str, port: int, lang: str = "en") -> Guard:
     """The viewer for the store at ``store_path``, answering only to ``host:port`` and
     the loopback names."""
     viewer = Viewer(store_path, lang)
