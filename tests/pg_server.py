@@ -83,8 +83,10 @@ class PgServer:
 
 
 @contextmanager
-def pg_server() -> Iterator[PgServer]:
-    """Start a server for the test session; stop it and remove its files after."""
+def pg_server(*, durable: bool = False) -> Iterator[PgServer]:
+    """Start a server; stop it and remove its files after. Tests run it with
+    ``fsync=off`` (faster, nothing to survive); ``durable`` keeps PostgreSQL's default
+    (the benchmarks measure write latency with it)."""
     bin_dir = _bin_dir()
     if bin_dir is None:
         if os.environ.get("CI_REQUIRE_POSTGRES") == "1":
@@ -113,7 +115,9 @@ def pg_server() -> Iterator[PgServer]:
         check=True,
         capture_output=True,
     )
-    options = f"-h 127.0.0.1 -p {port} -k {root} -c fsync=off -c max_connections=60"
+    options = f"-h 127.0.0.1 -p {port} -k {root} -c max_connections=60"
+    if not durable:
+        options += " -c fsync=off"
     subprocess.run(
         [
             *run_as,

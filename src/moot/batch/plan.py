@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from moot.debate import plan_run
 from moot.errors import ConfigError
 from moot.formats import DEFAULT_FORMAT
 from moot.options import RunOptions
@@ -144,9 +145,13 @@ def _plan(path: Path, grids: Sequence[tuple[str, Mapping[str, Any]]]) -> Plan:
         for topic, fmt, model, seed, options in itertools.product(*axes):
             item = _item(name, topic, fmt, model, seed, options)
             items.setdefault(item.id, item)
+    checked: set[str] = set()
     for item in items.values():
+        if item.configuration in checked:
+            continue
+        checked.add(item.configuration)
         try:
-            item.run_options()
+            plan_run(item.topic, item.run_options())  # every option, as a run checks them
         except ConfigError as exc:
             raise ConfigError(f"{path}: {exc}") from None
     return Plan(name, tuple(items.values()))

@@ -12,7 +12,8 @@ whatever comes from the journal passes through the redactor first.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -293,6 +294,14 @@ def create_app(store_path: Path | str, *, host: str, port: int, lang: str = "en"
     """The viewer for the store at ``store_path``, answering only to ``host:port`` and
     the loopback names."""
     viewer = Viewer(store_path, lang)
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            viewer.store.close()  # a PostgreSQL store's connection too
+
     missing: Callable[[Request, Exception], Response] = viewer.not_found
     failed: Callable[[Request, Exception], Response] = viewer.server_error
     app = Starlette(
@@ -305,5 +314,6 @@ def create_app(store_path: Path | str, *, host: str, port: int, lang: str = "en"
             Route("/compare", viewer.compare, methods=["GET", "HEAD"]),
         ],
         exception_handlers={HTTPException: missing, Exception: failed},
+        lifespan=lifespan,
     )
     return Guard(app, hosts=allowed_hosts(host, port))
