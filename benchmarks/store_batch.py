@@ -31,13 +31,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from pg_server import pg_server  # noqa: E402
-
-from moot.batch import Plan  # noqa: E402
-from moot.batch.plan import _item  # noqa: E402
-from moot.batch.run import run_batch  # noqa: E402
-from moot.debate import arun_debate, aresume_debate  # noqa: E402
-from moot.store import Store  # noqa: E402
+from moot.batch import Plan
+from moot.batch.plan import _item
+from moot.batch.run import run_batch
+from moot.debate import aresume_debate, arun_debate
+from moot.store import Store
+from pg_server import pg_server
 
 TOPIC = "Should a 10-person startup adopt microservices from day one?"
 

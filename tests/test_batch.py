@@ -232,5 +232,5 @@ def test_a_grid_of_50_debates_on_ray_writes_to_postgres(server: PgServer, tmp_pa
     assert {r.status for r in rows} == {"done"}
     # run by Ray's worker processes, not in one process as the local executor does
     assert len({r.owner for r in rows}) >= 2
-    table = list(csv.reader((tmp_path / "summary.csv").open(encoding="utf-8")))
+    table = list(csv.reader(io.StringIO((tmp_path / "summary.csv").read_text(encoding="utf-8"))))
     assert [r[1:3] for r in table[1:]] == [["50", "50"]]

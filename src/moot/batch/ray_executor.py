@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from moot.batch.one import Listener, Outcome, run_item
 from moot.batch.plan import Item
-from moot.batch.run import Listener, Outcome, run_item
 from moot.errors import BackendError, ConfigError
 from moot.store import Store
 from moot.store.connection import STORE_ENV, default_location, is_url
