@@ -191,6 +191,7 @@ def server() -> Iterator[PgServer]:
 
 @pytest.mark.server
 @pytest.mark.process
+@pytest.mark.slow(minutes=5)
 def test_a_grid_of_50_debates_on_ray_writes_to_postgres(server: PgServer, tmp_path: Path) -> None:
     pytest.importorskip("ray")
     url = server.create_database("ray_grid")

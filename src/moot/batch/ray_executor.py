@@ -33,6 +33,11 @@ except ImportError as exc:  # pragma: no cover - depends on the install
     raise ConfigError("--executor ray needs Ray: pip install 'moot[ray]'") from exc
 
 
+TASK_CPUS = 0.125
+"""The CPU a debate task reserves: a debate mostly waits on its model, so a worker
+node's CPU runs 8 at once (Ray starts one worker process per running task)."""
+
+
 def _task(item: dict[str, Any], location: str, model_concurrency: int | None) -> dict[str, Any]:
     """One debate, in a Ray worker."""
     with Store(location) as store:
@@ -74,7 +79,7 @@ def run_ray(
                 ray.init(address=address, runtime_env={"env_vars": env}, log_to_driver=False)
         except (ConnectionError, RuntimeError, ValueError) as exc:
             raise BackendError(f"cannot reach the Ray cluster {address or 'local'}: {exc}") from exc
-    remote = ray.remote(max_retries=0)(_task)
+    remote = ray.remote(max_retries=0, num_cpus=TASK_CPUS)(_task)
     results: dict[str, Outcome] = {}
     pending: dict[Any, Item] = {}
     queue = list(items)
