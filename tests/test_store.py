@@ -527,7 +527,6 @@ def test_claim_refuses_a_run_alive_in_another_process(tmp_path: Path) -> None:
             alive = f"{socket.gethostname()}:{sleeper.pid}"
             with store._lock:
                 store._conn.execute("UPDATE debates SET owner = ? WHERE id = 'r'", (alive,))
-                store._conn.commit()
             with pytest.raises(ConfigError, match="still running"):
                 store.claim("r")
             store.claim("r", force=True)
@@ -537,7 +536,6 @@ def test_claim_refuses_a_run_alive_in_another_process(tmp_path: Path) -> None:
         dead = f"{socket.gethostname()}:{sleeper.pid}"
         with store._lock:
             store._conn.execute("UPDATE debates SET owner = ? WHERE id = 'r'", (dead,))
-            store._conn.commit()
         store.claim("r")  # its owner is gone: resumable
         row = store.get_debate("r")
         assert row is not None
