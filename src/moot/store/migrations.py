@@ -273,10 +273,14 @@ def _apply_next(db: Database, conn: Connection, known: list[str]) -> bool:
         conn.execute("SELECT pg_advisory_xact_lock(7274414)")
     tables = table_names(conn)
     if tables and "migrations" not in tables:
-        engine = "a PostgreSQL schema" if is_postgres(conn) else "an SQLite database"
+        if is_postgres(conn):
+            raise StoreError(
+                f"cannot use the run store {db.location}: its schema holds another"
+                " program's tables (no moot tables); use another database or schema"
+            )
         raise StoreError(
-            f"cannot use the run store {db.location}: it is {engine} of another"
-            " program (no moot tables); move it away, or choose another store"
+            f"cannot use the run store {db.path}: it is an SQLite database of another"
+            " program (no moot tables); move it away, or set MOOT_HOME to another directory"
         )
     conn.execute(
         "CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
