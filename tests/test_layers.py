@@ -51,7 +51,13 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("public API", ("moot",)),
     ("view", ("moot.view.*",)),
     ("report", ("moot.report.*", "moot.formats.*.html")),
-    ("format runs", ("moot.formats.market.backtest", "moot.formats.competitive.tournament")),
+    (
+        "format runs",
+        (
+            *("moot.formats.market.backtest", "moot.formats.competitive.tournament"),
+            *("moot.batch", "moot.batch.*"),
+        ),
+    ),
     (
         "engine",
         ("moot.debate", "moot.options", "moot.calibrate", "moot.result_schema", "moot.trust"),

@@ -93,6 +93,7 @@ def test_migrations_are_recorded_in_order_and_applied_once(tmp_path: Path) -> No
         "0004_call_structured_mode",
         "0005_calls_in_flight",
         "0006_source_index",
+        "0007_call_key",
     ]
     with open_store(tmp_path) as store:
         first = store.migrations()
@@ -129,6 +130,7 @@ def test_reopening_applies_only_new_migrations(
         "0004_call_structured_mode",
         "0005_calls_in_flight",
         "0006_source_index",
+        "0007_call_key",
         "0099_note",
     ]
 
@@ -506,6 +508,7 @@ def test_a_database_from_an_older_version_gets_only_the_new_migrations(
             "0004_call_structured_mode",
             "0005_calls_in_flight",
             "0006_source_index",
+            "0007_call_key",
         ]
         row = store.get_debate("old")
         assert row is not None
@@ -524,7 +527,6 @@ def test_claim_refuses_a_run_alive_in_another_process(tmp_path: Path) -> None:
             alive = f"{socket.gethostname()}:{sleeper.pid}"
             with store._lock:
                 store._conn.execute("UPDATE debates SET owner = ? WHERE id = 'r'", (alive,))
-                store._conn.commit()
             with pytest.raises(ConfigError, match="still running"):
                 store.claim("r")
             store.claim("r", force=True)
@@ -534,7 +536,6 @@ def test_claim_refuses_a_run_alive_in_another_process(tmp_path: Path) -> None:
         dead = f"{socket.gethostname()}:{sleeper.pid}"
         with store._lock:
             store._conn.execute("UPDATE debates SET owner = ? WHERE id = 'r'", (dead,))
-            store._conn.commit()
         store.claim("r")  # its owner is gone: resumable
         row = store.get_debate("r")
         assert row is not None
@@ -555,11 +556,14 @@ def _schema(path: Path) -> list[tuple[Any, ...]]:
     return raw_rows(path, "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name")
 
 
-AFTER_THE_SINGLE_MODULE = ("0005_calls_in_flight", "0006_source_index")
+AFTER_THE_SINGLE_MODULE = ("0005_calls_in_flight", "0006_source_index", "0007_call_key")
 """Migrations added since the single module wrote ``OLD_DB``."""
-ADDED_OBJECTS = frozenset({"calls_in_flight", "calls_in_flight_debate"})
-"""The tables and indexes of ``0005_calls_in_flight``; those of ``0006_source_index``
-(its tables, their FTS5 shadow tables and indexes) are all named ``source_...``."""
+ADDED_OBJECTS = frozenset({"calls_in_flight", "calls_in_flight_debate", "calls_key"})
+"""The tables and indexes of ``0005_calls_in_flight`` and ``0007_call_key``; those of
+``0006_source_index`` (its tables, their FTS5 shadow tables and indexes) are all named
+``source_...``."""
+ADDED_COLUMN = ", call_key TEXT)"
+"""What ``0007_call_key`` appends to the ``calls`` table's SQL (ALTER TABLE ADD COLUMN)."""
 
 
 def _added(row: tuple[Any, ...]) -> bool:
@@ -567,8 +571,16 @@ def _added(row: tuple[Any, ...]) -> bool:
 
 
 def _old_schema(path: Path) -> list[tuple[Any, ...]]:
-    """The schema without what migrations added since the single module."""
-    return [row for row in _schema(path) if not _added(row)]
+    """The schema without what migrations added since the single module (the calls
+    table's SQL without the column added to it)."""
+    rows = []
+    for row in _schema(path):
+        if _added(row):
+            continue
+        if row[1] == "calls" and str(row[3]).endswith(ADDED_COLUMN):
+            row = (*row[:3], str(row[3])[: -len(ADDED_COLUMN)] + ")")
+        rows.append(row)
+    return rows
 
 
 def test_a_store_written_by_the_single_module_opens_unchanged(tmp_path: Path) -> None:

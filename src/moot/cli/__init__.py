@@ -3,9 +3,10 @@
 One module per group of commands, each registering on the app of
 :mod:`moot.cli.app`: :mod:`~moot.cli.running` (run, resume), :mod:`~moot.cli.runs`
 (list, show, export, delete), :mod:`~moot.cli.reports` (report, view),
-:mod:`~moot.cli.tools` (version, lint, formats, schema, doctor), :mod:`~moot.cli.cache`
-and :mod:`~moot.cli.calibrate`; :mod:`~moot.cli.mcp` serves the same work to MCP
-clients (``moot mcp``). A format adds its own commands
+:mod:`~moot.cli.tools` (version, lint, formats, schema, doctor), :mod:`~moot.cli.cache`,
+:mod:`~moot.cli.calibrate`, :mod:`~moot.cli.store` (migrate, copy) and
+:mod:`~moot.cli.batch`; :mod:`~moot.cli.mcp` serves the same work to MCP clients
+(``moot mcp``). A format adds its own commands
 (``Format.command_modules``: ``moot backtest``, ``moot tournament``); ``moot run``'s
 format flags are generated from the formats' declared options
 (:mod:`moot.cli.format_flags`). Nothing here names a format.
@@ -20,7 +21,19 @@ modules import the engine, the store and the renderers inside the commands, so t
 
 from __future__ import annotations
 
-from moot.cli import cache, calibrate, mcp, reports, running, runs, tools
+from moot.cli import batch, cache, calibrate, mcp, reports, running, runs, store, tools
 from moot.cli.app import app, main
 
-__all__ = ["app", "cache", "calibrate", "main", "mcp", "reports", "running", "runs", "tools"]
+__all__ = [
+    "app",
+    "batch",
+    "cache",
+    "calibrate",
+    "main",
+    "mcp",
+    "reports",
+    "running",
+    "runs",
+    "store",
+    "tools",
+]

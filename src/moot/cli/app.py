@@ -10,6 +10,7 @@ or ``moot list`` never imports a format.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import warnings
 from typing import Annotated, Any
@@ -49,7 +50,7 @@ class _FormatCommands:
 
 ORDER = (
     *("version", "run", "calibrate", "resume", "list", "show", "export", "report", "view"),
-    *("lint", "formats", "schema", "doctor", "delete", "cache", "mcp"),
+    *("lint", "formats", "schema", "doctor", "delete", "cache", "store", "batch", "mcp"),
 )
 """The built-in commands in the order ``moot --help`` lists them (whichever module
 registers them)."""
@@ -86,6 +87,15 @@ def _main(
         bool,
         typer.Option("--debug", help="Show the traceback of an error (also: MOOT_DEBUG=1)."),
     ] = False,
+    store: Annotated[
+        str | None,
+        typer.Option(
+            "--store",
+            help="The run store: a postgresql://user@host:port/db URL (the password from"
+            " PGPASSWORD or ~/.pgpass, never in the URL) or an SQLite file (also:"
+            " MOOT_STORE; default: moot.db in MOOT_HOME).",
+        ),
+    ] = None,
 ) -> None:
     """moot runs a structured debate between LLM agents and writes a decision briefing.
 
@@ -93,6 +103,11 @@ def _main(
     model reply never validated, 4 budget reached, 130 interrupted.
     """
     set_debug(debug)
+    if store is not None:
+        from moot.store.connection import STORE_ENV
+
+        # in the environment, so the processes a command starts (batch workers) use it
+        os.environ[STORE_ENV] = store
 
 
 def _show_warning(

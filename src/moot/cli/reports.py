@@ -33,7 +33,7 @@ def report_html(
 
 def serve_store(*, host: str, port: int, lang: str, say: Callable[[str], object]) -> None:
     """Serve the run store read-only until interrupted (``moot view``)."""
-    from moot.store import default_path
+    from moot.store.connection import default_location, is_url
 
     if lang not in ("en", "zh"):
         raise ConfigError("--lang must be en or zh")
@@ -52,9 +52,16 @@ def serve_store(*, host: str, port: int, lang: str, say: Callable[[str], object]
                 f"warning: serving on {one_line(host)}: anyone who can reach it can read"
                 " every stored debate"
             )
-        say(f"moot view: serving {default_path()} read-only at {url}  (Ctrl-C to stop)")
+        say(f"moot view: serving {shown} read-only at {url}  (Ctrl-C to stop)")
 
-    serve(default_path(), host=host, port=port, lang=lang, on_ready=ready)
+    where = default_location()
+    if is_url(where):
+        from moot.store.postgres import public_url
+
+        shown = public_url(str(where))
+    else:
+        shown = str(where)
+    serve(where, host=host, port=port, lang=lang, on_ready=ready)
 
 
 @app.command()

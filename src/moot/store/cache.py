@@ -4,11 +4,10 @@ keeps between runs), with their hit counts."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
-from moot.store.connection import Database, dumps, now
+from moot.store.connection import Connection, Database, dumps, now
 
 
 class ResponseCache(Database):
@@ -18,7 +17,7 @@ class ResponseCache(Database):
         """The cached value for ``key`` (counting a hit), or ``None``. An entry that no
         longer parses as a JSON object is dropped and reported as a miss."""
 
-        def lookup(conn: sqlite3.Connection) -> dict[str, Any] | None:
+        def lookup(conn: Connection) -> dict[str, Any] | None:
             row = conn.execute("SELECT value FROM cache WHERE key = ?", (key,)).fetchone()
             if row is None:
                 return None
@@ -55,10 +54,11 @@ class ResponseCache(Database):
 
     def cache_stats(self) -> dict[str, int]:
         """``entries``, total ``hits`` and the ``bytes`` of the stored values."""
+        size = "OCTET_LENGTH(value)" if self.postgres else "LENGTH(CAST(value AS BLOB))"
         row = self._read(
             lambda conn: conn.execute(
-                "SELECT COUNT(*), COALESCE(SUM(hits), 0), "
-                "COALESCE(SUM(LENGTH(CAST(value AS BLOB))), 0) FROM cache"
+                f"SELECT COUNT(*), COALESCE(SUM(hits), 0), COALESCE(SUM({size}), 0)"  # noqa: S608
+                " FROM cache"
             ).fetchone()
         )
         return {"entries": int(row[0]), "hits": int(row[1]), "bytes": int(row[2])}

@@ -20,17 +20,19 @@ import random
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, NoReturn, Self, TypeVar
+from typing import Any, NoReturn, Protocol, Self, TypeVar
 
 import platformdirs
 
 from moot.errors import ConfigError, StoreError
 
 DB_FILENAME = "moot.db"
+STORE_ENV = "MOOT_STORE"
+URL_SCHEMES = ("postgresql://", "postgres://")
 BUSY_TIMEOUT_S = 30.0
 LOCK_RETRIES = 20
 LOCK_RETRY_SLEEP_S = 0.05
@@ -45,6 +47,63 @@ def default_path() -> Path:
     home = os.environ.get("MOOT_HOME", "").strip()
     base = Path(home).expanduser() if home else Path(platformdirs.user_data_dir("moot"))
     return base / DB_FILENAME
+
+
+def default_location() -> Path | str:
+    """Where the store is: ``$MOOT_STORE`` (a ``postgresql://`` URL or a file path)
+    when set (``moot --store`` sets it), else :func:`default_path`."""
+    chosen = os.environ.get(STORE_ENV, "").strip()
+    if not chosen:
+        return default_path()
+    return chosen if is_url(chosen) else Path(chosen).expanduser()
+
+
+def is_url(location: object) -> bool:
+    """Whether ``location`` names a PostgreSQL store (``postgresql://...``)."""
+    return isinstance(location, str) and location.startswith(URL_SCHEMES)
+
+
+class Cursor(Protocol):
+    """What the store reads from a statement's result, on either engine."""
+
+    @property
+    def rowcount(self) -> int: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+
+class Connection(Protocol):
+    """The connection the store's modules write SQL to: ``sqlite3.Connection``, or the
+    PostgreSQL one (:mod:`moot.store.postgres`), which takes the same ``?`` marks."""
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ..., /) -> Cursor: ...
+
+    def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> Cursor: ...
+
+    @property
+    def in_transaction(self) -> bool: ...
+
+    def rollback(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def is_postgres(conn: Connection) -> bool:
+    """Whether ``conn`` is a PostgreSQL connection (else SQLite)."""
+    return not isinstance(conn, sqlite3.Connection)
+
+
+def table_names(conn: Connection) -> set[str]:
+    """The tables of the store's database (its schema, on PostgreSQL)."""
+    if is_postgres(conn):
+        sql = (
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        )
+    else:
+        sql = "SELECT name FROM sqlite_master WHERE type = 'table'"
+    return {str(row[0]) for row in conn.execute(sql).fetchall()}
 
 
 def now() -> str:
@@ -85,12 +144,24 @@ class Database:
     Thread-safe: one connection, one lock. Use as a context manager or call ``close``.
     """
 
-    _conn: sqlite3.Connection
+    _conn: Connection
 
     def __init__(self, path: Path | str | None = None, *, read_only: bool = False) -> None:
-        self.path = Path(path).expanduser() if path is not None else default_path()
+        where = path if path is not None else default_location()
         self.read_only = read_only
         self._lock = threading.Lock()
+        self.postgres = is_url(where)
+        """Whether the store is on PostgreSQL (else SQLite)."""
+        if self.postgres:
+            from moot.store.postgres import PgConnection, public_url
+
+            # a URL has no file: ``path`` names it (without a password) in messages
+            self.location = public_url(str(where))
+            self.path = Path(DB_FILENAME)
+            self._conn = PgConnection(str(where), read_only=read_only)
+            return
+        self.path = Path(where).expanduser()
+        self.location = str(self.path)
         self._conn = self._open_read_only() if read_only else self._open()
 
     # -- opening ----------------------------------------------------------------
@@ -113,20 +184,19 @@ class Database:
             )
         try:
             # isolation_level=None: no implicit transactions; writes use BEGIN IMMEDIATE.
-            self._conn = sqlite3.connect(
+            conn = sqlite3.connect(
                 self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
             )
         except sqlite3.Error as exc:
             self._reraise(exc)
         try:
-            self._configure()
+            self._configure(conn)
         except BaseException:
-            self._conn.close()
+            conn.close()
             raise
-        return self._conn
+        return conn
 
-    def _configure(self) -> None:
-        conn = self._conn
+    def _configure(self, conn: sqlite3.Connection) -> None:
         self._retry(lambda: conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}"))
         # Switching to WAL takes a lock of its own: retry like any write.
         self._retry(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
@@ -189,16 +259,21 @@ class Database:
             return exc
         return StoreError(f"cannot use the run store {self.path}: {why}")
 
-    def failure(self, exc: sqlite3.Error) -> BaseException:
+    def failure(self, exc: Exception) -> BaseException:
         """The ``StoreError`` saying what is wrong with the store for ``exc``, or
         ``exc`` itself when it does not come from the store's state."""
+        if not isinstance(exc, sqlite3.Error):
+            return exc
         return self._failure(exc)
 
     # -- reading and writing ----------------------------------------------------
 
     def _retry(self, fn: Callable[[], T]) -> T:
         """Run ``fn``; on "database is locked" roll back and run it again (bounded).
-        A failure that comes from the store's state is a ``StoreError``."""
+        A failure that comes from the store's state is a ``StoreError``. PostgreSQL
+        has its own rules (:meth:`moot.store.postgres.PgConnection.retry`)."""
+        if self.postgres:
+            return self._conn.retry(fn)  # type: ignore[attr-defined,no-any-return]
         for attempt in range(LOCK_RETRIES + 1):
             try:
                 return fn()
@@ -213,14 +288,17 @@ class Database:
                 self._reraise(exc)
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``fn`` in one ``BEGIN IMMEDIATE`` transaction, committed before returning."""
+    def _write(self, fn: Callable[[Connection], T]) -> T:
+        """Run ``fn`` in one ``BEGIN IMMEDIATE`` transaction (PostgreSQL: ``BEGIN``; a
+        write that must see the rows it changes locks them ``FOR UPDATE``), committed
+        before returning."""
         if self.read_only:
-            raise ConfigError(f"the run store {self.path} is open read-only")
+            raise ConfigError(f"the run store {self.location} is open read-only")
+        begin = "BEGIN" if self.postgres else "BEGIN IMMEDIATE"
 
         def transaction() -> T:
             conn = self._conn
-            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(begin)
             try:
                 result = fn(conn)
                 conn.execute("COMMIT")
@@ -233,7 +311,7 @@ class Database:
         with self._lock:
             return self._retry(transaction)
 
-    def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    def _read(self, fn: Callable[[Connection], T]) -> T:
         with self._lock:
             return self._retry(lambda: fn(self._conn))
 

@@ -7,10 +7,9 @@ resumed (``clear_in_flight``) and is ignored by readers of a run that is not run
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
-from moot.store.connection import Database, now
+from moot.store.connection import Connection, Database, now, table_names
 from moot.store.runs import require_debate
 
 TABLE = "calls_in_flight"
@@ -46,17 +45,15 @@ class CallsInFlight(Database):
         """Note a call that is being sent; returns the id ``record_call`` or
         ``end_call`` takes to remove it."""
 
-        def insert(conn: sqlite3.Connection) -> int:
+        def insert(conn: Connection) -> int:
             require_debate(conn, debate_id)
-            cursor = conn.execute(
+            rows = conn.execute(
                 "INSERT INTO calls_in_flight"
                 " (debate_id, role, round, side, attempt, model, started_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (debate_id, role, round, side, int(attempt), model, now()),
-            )
-            flight = cursor.lastrowid
-            assert flight is not None  # noqa: S101 (an INSERT always sets it)
-            return flight
+            ).fetchall()
+            return int(rows[0][0])
 
         return self._write(insert)
 
@@ -78,11 +75,8 @@ class CallsInFlight(Database):
         """The run's calls in flight, newest first (none in a store written before
         they were kept)."""
 
-        def select(conn: sqlite3.Connection) -> list[FlightRow]:
-            known = conn.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (TABLE,)
-            ).fetchone()
-            if known is None:
+        def select(conn: Connection) -> list[FlightRow]:
+            if TABLE not in table_names(conn):
                 return []
             rows = conn.execute(
                 "SELECT id, debate_id, role, round, side, attempt, model, started_at"

@@ -4,13 +4,13 @@ usage and validation (``moot.llm.journal`` writes it and replays it on resume)."
 from __future__ import annotations
 
 import json
-import sqlite3
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from moot.errors import ConfigError
-from moot.store.connection import Database, dumps, now
+from moot.store.connection import Connection, Database, dumps, now
 from moot.store.runs import add_to_usage, require_debate
 
 VALIDATIONS = ("ok", "invalid", "exhausted")
@@ -113,8 +113,13 @@ class CallJournal(Database):
         structured_mode: str | None = None,
         structured_fallback: Mapping[str, Any] | None = None,
         in_flight: int | None = None,
+        call_key: str | None = None,
     ) -> int:
         """Journal one model call, committed before returning; returns its id.
+
+        The write is idempotent: ``call_key`` (a fresh one when not given) names the
+        call, and a write retried after its commit was lost with the connection finds
+        the call journaled and changes nothing.
 
         ``seq`` is the next number within the debate, assigned under the database's write
         lock, so it is gap-free and unique even with several processes writing. With
@@ -130,15 +135,25 @@ class CallJournal(Database):
             else None
         )
 
-        def insert(conn: sqlite3.Connection) -> int:
-            require_debate(conn, debate_id)
-            cursor = conn.execute(
+        key = call_key or uuid.uuid4().hex
+        lock = " FOR UPDATE" if self.postgres else ""
+
+        def insert(conn: Connection) -> int:
+            # the debate's row locked (PostgreSQL; SQLite locks the database): the
+            # next seq is this writer's alone
+            require_debate(conn, debate_id, lock)
+            done = conn.execute(
+                "SELECT id FROM calls WHERE debate_id = ? AND call_key = ?", (debate_id, key)
+            ).fetchone()
+            if done is not None:
+                return int(done[0])
+            rows = conn.execute(
                 "INSERT INTO calls (debate_id, seq, role, round, side, attempt, model, "
                 "request_hash, messages, schema_name, reply, finish_reason, prompt_tokens, "
                 "completion_tokens, latency_ms, error, source, created_at, structured_mode, "
-                "structured_fallback) VALUES "
+                "structured_fallback, call_key) VALUES "
                 "(?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE debate_id = ?), "
-                "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     debate_id,
                     debate_id,
@@ -160,10 +175,10 @@ class CallJournal(Database):
                     now(),
                     structured_mode,
                     fallback_json,
+                    key,
                 ),
-            )
-            call_id = cursor.lastrowid
-            assert call_id is not None  # noqa: S101 (an INSERT always sets it)
+            ).fetchall()
+            call_id = int(rows[0][0])
             if in_flight is not None:
                 conn.execute("DELETE FROM calls_in_flight WHERE id = ?", (int(in_flight),))
             if cost_usd is not None:
@@ -180,7 +195,7 @@ class CallJournal(Database):
             )
         problems_json = dumps([str(problem) for problem in problems], "the problems")
 
-        def update(conn: sqlite3.Connection) -> None:
+        def update(conn: Connection) -> None:
             cursor = conn.execute(
                 "UPDATE calls SET validation = ?, problems = ? WHERE id = ?",
                 (validation, problems_json, int(call_id)),
@@ -194,7 +209,7 @@ class CallJournal(Database):
         """Mark calls whose re-asks ran out without a valid reply: a resume never
         replays them (it asks the model again)."""
 
-        def update(conn: sqlite3.Connection) -> None:
+        def update(conn: Connection) -> None:
             conn.executemany(
                 "UPDATE calls SET validation = 'exhausted' WHERE id = ?",
                 [(int(call_id),) for call_id in call_ids],

@@ -3,9 +3,7 @@ from which the panel weighs a judge by its historical accuracy."""
 
 from __future__ import annotations
 
-import sqlite3
-
-from moot.store.connection import Database, now
+from moot.store.connection import Connection, Database, now
 
 
 class JudgeHistory(Database):
@@ -24,7 +22,7 @@ class JudgeHistory(Database):
     def judge_accuracy(self, judge_name: str) -> tuple[int, int]:
         """(hits, debates) recorded for a judge."""
 
-        def query(conn: sqlite3.Connection) -> tuple[int, int]:
+        def query(conn: Connection) -> tuple[int, int]:
             row = conn.execute(
                 "SELECT COALESCE(SUM(correct), 0), COUNT(*) FROM judge_history"
                 " WHERE judge_name = ?",

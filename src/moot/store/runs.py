@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 import os
 import socket
-import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from moot.errors import ConfigError
-from moot.store.connection import Database, dumps, now
+from moot.store.connection import Connection, Database, dumps, now
 
 STATUSES = ("running", "done", "failed", "interrupted", "budget_exceeded")
 
@@ -118,14 +117,16 @@ def _debate_row(row: Sequence[Any]) -> DebateRow:
     )
 
 
-def require_debate(conn: sqlite3.Connection, debate_id: str) -> None:
-    """``ConfigError`` unless there is a debate with this id."""
-    if conn.execute("SELECT 1 FROM debates WHERE id = ?", (debate_id,)).fetchone() is None:
+def require_debate(conn: Connection, debate_id: str, lock: str = "") -> None:
+    """``ConfigError`` unless there is a debate with this id (``lock``: `` FOR UPDATE``
+    on PostgreSQL, to hold its row until the transaction ends)."""
+    sql = f"SELECT 1 FROM debates WHERE id = ?{lock}"  # noqa: S608 (lock is a constant)
+    if conn.execute(sql, (debate_id,)).fetchone() is None:
         raise ConfigError(f"no debate with id {debate_id!r}")
 
 
 def add_to_usage(
-    conn: sqlite3.Connection,
+    conn: Connection,
     debate_id: str,
     prompt_tokens: int,
     completion_tokens: int,
@@ -144,6 +145,22 @@ def add_to_usage(
 class Runs(Database):
     """The store's debates."""
 
+    @property
+    def _rowid(self) -> str:
+        """The column that orders rows made at the same instant (PostgreSQL has no rowid)."""
+        return "id" if self.postgres else "rowid"
+
+    def debate_ids(self) -> list[str]:
+        """Every stored debate's id, oldest first."""
+        return self._read(
+            lambda conn: [
+                str(row[0])
+                for row in conn.execute(
+                    f"SELECT id FROM debates ORDER BY created_at, {self._rowid}"  # noqa: S608
+                ).fetchall()
+            ]
+        )
+
     def create_debate(
         self,
         debate_id: str,
@@ -159,7 +176,7 @@ class Runs(Database):
         config_json = dumps(dict(config), "the debate config")
         models_json = dumps(dict(models), "the debate models")
 
-        def insert(conn: sqlite3.Connection) -> None:
+        def insert(conn: Connection) -> None:
             if conn.execute("SELECT 1 FROM debates WHERE id = ?", (debate_id,)).fetchone():
                 raise ConfigError(
                     f"a debate with id {debate_id!r} already exists; "
@@ -186,7 +203,7 @@ class Runs(Database):
         if status not in STATUSES:
             raise ConfigError(f"unknown debate status {status!r}; expected one of {STATUSES}")
 
-        def update(conn: sqlite3.Connection) -> None:
+        def update(conn: Connection) -> None:
             cursor = conn.execute(
                 "UPDATE debates SET status = ?, result_json = ?, error = ?, updated_at = ? "
                 "WHERE id = ?",
@@ -201,11 +218,16 @@ class Runs(Database):
         """Mark a run ``running`` in this process before resuming it. A run still marked
         ``running`` by a live process (or by another host, which cannot be checked) is
         refused unless ``force``: two processes resuming one run would send the same
-        calls twice."""
+        calls twice. The check and the claim are one transaction holding the run's
+        row (SQLite: the database's write lock; PostgreSQL: ``FOR UPDATE``)."""
+        lock = " FOR UPDATE" if self.postgres else ""
 
-        def update(conn: sqlite3.Connection) -> None:
+        def update(conn: Connection) -> None:
+            # on PostgreSQL the row stays locked until this claim commits, so of two
+            # processes claiming one run the second sees the first's claim
             row = conn.execute(
-                "SELECT status, owner FROM debates WHERE id = ?", (debate_id,)
+                f"SELECT status, owner FROM debates WHERE id = ?{lock}",  # noqa: S608
+                (debate_id,),
             ).fetchone()
             if row is None:
                 raise ConfigError(f"no debate with id {debate_id!r}")
@@ -228,7 +250,7 @@ class Runs(Database):
     ) -> None:
         """Add to the debate's token and cost totals."""
 
-        def update(conn: sqlite3.Connection) -> None:
+        def update(conn: Connection) -> None:
             if add_to_usage(conn, debate_id, prompt_tokens, completion_tokens, cost_usd) == 0:
                 raise ConfigError(f"no debate with id {debate_id!r}")
 
@@ -238,7 +260,7 @@ class Runs(Database):
         """Replace the debate's config (e.g. a resume with a higher budget)."""
         config_json = dumps(dict(config), "the debate config")
 
-        def update(conn: sqlite3.Connection) -> None:
+        def update(conn: Connection) -> None:
             cursor = conn.execute(
                 "UPDATE debates SET config = ?, updated_at = ? WHERE id = ?",
                 (config_json, now(), debate_id),
@@ -263,7 +285,7 @@ class Runs(Database):
         rows = self._read(
             lambda conn: conn.execute(
                 f"SELECT {_DEBATE_COLUMNS} FROM debates d "  # noqa: S608
-                "ORDER BY d.created_at DESC, d.rowid DESC LIMIT ?",
+                f"ORDER BY d.created_at DESC, d.{self._rowid} DESC LIMIT ?",
                 (max(0, int(limit)),),
             ).fetchall()
         )
@@ -274,8 +296,9 @@ class Runs(Database):
         first (a format reads its earlier debates this way)."""
         rows = self._read(
             lambda conn: conn.execute(
-                "SELECT id, result_json FROM debates WHERE format = ? AND status = 'done'"
-                " AND result_json IS NOT NULL ORDER BY created_at DESC, rowid DESC LIMIT ?",
+                "SELECT id, result_json FROM debates WHERE format = ? AND status = 'done'"  # noqa: S608
+                " AND result_json IS NOT NULL"
+                f" ORDER BY created_at DESC, {self._rowid} DESC LIMIT ?",
                 (format_name, max(0, int(limit))),
             ).fetchall()
         )

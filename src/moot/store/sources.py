@@ -5,11 +5,11 @@ here and indexes nothing."""
 
 from __future__ import annotations
 
-import sqlite3
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from moot.store.connection import Database, now
+from moot.store.connection import Connection, Database, is_postgres, now
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class SourceIndex(Database):
     def source_document(self, sha256: str) -> StoredDocument | None:
         """The indexed document with this hash, or None when it was never indexed."""
 
-        def read(conn: sqlite3.Connection) -> StoredDocument | None:
+        def read(conn: Connection) -> StoredDocument | None:
             row = conn.execute(
                 "SELECT kind, title FROM source_documents WHERE sha256 = ?", (sha256,)
             ).fetchone()
@@ -76,7 +76,7 @@ class SourceIndex(Database):
         """Index ``(sha256, kind, title, passages)`` documents in one transaction (a
         document already indexed is left as it is)."""
 
-        def write(conn: sqlite3.Connection) -> None:
+        def write(conn: Connection) -> None:
             for sha256, kind, title, passages in documents:
                 _add(conn, sha256, kind, title, passages)
 
@@ -86,12 +86,15 @@ class SourceIndex(Database):
         self, shas: Sequence[str], match: str, limit: int
     ) -> list[tuple[str, int, float]]:
         """``(sha256, passage number, bm25 rank)`` of the passages of the documents
-        ``shas`` that FTS5 query ``match`` finds, best first (lowest rank)."""
+        ``shas`` that FTS5 query ``match`` finds, best first (lowest rank). On
+        PostgreSQL (no FTS5) see :func:`_search_pg`."""
         if not shas or not match:
             return []
+        if self.postgres:
+            return self._read(lambda conn: _search_pg(conn, shas, match, limit))
         marks = ",".join("?" for _ in shas)
 
-        def read(conn: sqlite3.Connection) -> list[tuple[str, int, float]]:
+        def read(conn: Connection) -> list[tuple[str, int, float]]:
             rows = conn.execute(
                 "SELECT p.sha256, p.number, source_fts.rank FROM source_fts"  # noqa: S608
                 " JOIN source_passages AS p ON p.id = source_fts.rowid"
@@ -117,15 +120,15 @@ class SourceIndex(Database):
         """Keep passage vectors computed under ``model`` (a kept one is left alone)."""
         self._write(
             lambda conn: conn.executemany(
-                "INSERT OR IGNORE INTO source_vectors (sha256, number, model, vector)"
-                " VALUES (?, ?, ?, ?)",
+                "INSERT INTO source_vectors (sha256, number, model, vector)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 [(sha256, n, model, v) for n, v in vectors.items()],
             )
         )
 
 
 def _add(
-    conn: sqlite3.Connection,
+    conn: Connection,
     sha256: str,
     kind: str,
     title: str,
@@ -144,8 +147,46 @@ def _add(
         " VALUES (?, ?, ?, ?, ?, ?)",
         [(sha256, p.number, p.text, p.page, p.line_start, p.line_end) for p in passages],
     )
+    if is_postgres(conn):
+        return  # the passages' own trigram index (migration 0006) covers them
     conn.execute(
         "INSERT INTO source_fts (rowid, text) SELECT id, text FROM source_passages"
         " WHERE sha256 = ?",
         (sha256,),
     )
+
+
+_PHRASE = re.compile(r'"([^"]*)"')
+#: FTS5's trigram tokenizer finds no term shorter than a trigram
+_TRIGRAM = 3
+
+
+def _like(term: str) -> str:
+    """``term`` as an ``ILIKE`` pattern that finds it anywhere (its own ``%``, ``_``
+    and ``\\`` taken literally)."""
+    escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def _search_pg(
+    conn: Connection, shas: Sequence[str], match: str, limit: int
+) -> list[tuple[str, int, float]]:
+    """The FTS5 search on PostgreSQL: the FTS5 query ``match`` (quoted terms joined
+    by OR, as ``moot.sources.retrieval.fts_query`` writes it) finds the passages that
+    hold any term as a substring, case-insensitively, as FTS5's trigram tokenizer
+    does (served by pg_trgm's index when it exists). BM25 is FTS5's: here the rank is
+    minus the number of distinct terms a passage holds (lower is better, as BM25's),
+    ties in passage order. The same passages are found; their order may differ."""
+    terms = [t for t in dict.fromkeys(_PHRASE.findall(match)) if len(t) >= _TRIGRAM]
+    if not terms:
+        return []
+    hits = " + ".join("(CASE WHEN text ILIKE ? THEN 1 ELSE 0 END)" for _ in terms)
+    found = " OR ".join("text ILIKE ?" for _ in terms)
+    marks = ",".join("?" for _ in shas)
+    patterns = [_like(t) for t in terms]
+    rows = conn.execute(
+        f"SELECT sha256, number, -({hits}) AS rank FROM source_passages"  # noqa: S608
+        f" WHERE sha256 IN ({marks}) AND ({found}) ORDER BY rank, id LIMIT ?",
+        (*patterns, *shas, *patterns, limit),
+    ).fetchall()
+    return [(str(r[0]), int(str(r[1])), float(r[2])) for r in rows]

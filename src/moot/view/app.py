@@ -12,7 +12,8 @@ whatever comes from the journal passes through the redactor first.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -50,7 +51,7 @@ class Viewer:
     """The pages, reading one store opened read-only, in one language for the
     viewer's own words (each debate's report speaks its debate's language)."""
 
-    def __init__(self, store_path: Path, lang: str = "en") -> None:
+    def __init__(self, store_path: Path | str, lang: str = "en") -> None:
         self.store = ReadOnlyStore(store_path)
         self.lang = lang
         self.labels = view_labels(lang)
@@ -289,10 +290,18 @@ class Viewer:
         )
 
 
-def create_app(store_path: Path, *, host: str, port: int, lang: str = "en") -> Guard:
+def create_app(store_path: Path | str, *, host: str, port: int, lang: str = "en") -> Guard:
     """The viewer for the store at ``store_path``, answering only to ``host:port`` and
     the loopback names."""
     viewer = Viewer(store_path, lang)
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            viewer.store.close()  # a PostgreSQL store's connection too
+
     missing: Callable[[Request, Exception], Response] = viewer.not_found
     failed: Callable[[Request, Exception], Response] = viewer.server_error
     app = Starlette(
@@ -305,5 +314,6 @@ def create_app(store_path: Path, *, host: str, port: int, lang: str = "en") -> G
             Route("/compare", viewer.compare, methods=["GET", "HEAD"]),
         ],
         exception_handlers={HTTPException: missing, Exception: failed},
+        lifespan=lifespan,
     )
     return Guard(app, hosts=allowed_hosts(host, port))

@@ -81,7 +81,7 @@ class Served:
         self.thread.join(timeout=10)
 
 
-def _server(store_path: Path, sock: socket.socket, lang: str) -> tuple[uvicorn.Server, str]:
+def _server(store_path: Path | str, sock: socket.socket, lang: str) -> tuple[uvicorn.Server, str]:
     """The server for the socket (closed if the viewer cannot start)."""
     host, port = sock.getsockname()[:2]
     try:
@@ -102,7 +102,7 @@ def _server(store_path: Path, sock: socket.socket, lang: str) -> tuple[uvicorn.S
 
 
 def serve(
-    store_path: Path,
+    store_path: Path | str,
     *,
     host: str = DEFAULT_HOST,
     port: int = DEFAULT_PORT,
@@ -118,7 +118,7 @@ def serve(
 
 
 def serve_in_thread(
-    store_path: Path, *, host: str = DEFAULT_HOST, port: int = 0, lang: str = "en"
+    store_path: Path | str, *, host: str = DEFAULT_HOST, port: int = 0, lang: str = "en"
 ) -> Served:
     """Start the viewer in a daemon thread; returns once it accepts connections."""
     sock = bind(host, port)

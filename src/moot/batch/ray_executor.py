@@ -1,0 +1,118 @@
+"""The Ray executor (``moot batch --executor ray``, the ``ray`` extra): each debate is
+one Ray task that opens the store itself and runs, resumes or skips its debate
+(:func:`moot.batch.run.run_item`), so the store is the only state the tasks share.
+
+Without ``--address`` a Ray instance is started on this machine (loopback, no
+dashboard) for the batch; with one, the batch joins that cluster, and the store must be
+PostgreSQL (a file on this machine is not shared by the others). At most
+``concurrency`` tasks are in flight; each task's debate sends at most
+``model_concurrency`` calls at once to a model endpoint, so a model server is not
+flooded by the cluster. Ray does not retry a task (``max_retries=0``): a task whose
+worker died is ``lost`` and the next run of the batch resumes its debate from the
+journal. A cluster that goes away stops the batch with what is done kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from moot.batch.one import Listener, Outcome, run_item
+from moot.batch.plan import Item
+from moot.errors import BackendError, ConfigError
+from moot.store import Store
+from moot.store.connection import STORE_ENV, default_location, is_url
+
+try:
+    import ray
+    import ray.exceptions
+except ImportError as exc:  # pragma: no cover - depends on the install
+    raise ConfigError("--executor ray needs Ray: pip install 'moot[ray]'") from exc
+
+
+TASK_CPUS = 0.125
+"""The CPU a debate task reserves: a debate mostly waits on its model, so a worker
+node's CPU runs 8 at once (Ray starts one worker process per running task)."""
+
+
+def _task(item: dict[str, Any], location: str, model_concurrency: int | None) -> dict[str, Any]:
+    """One debate, in a Ray worker."""
+    with Store(location) as store:
+        outcome = asyncio.run(run_item(Item(**item), store, model_concurrency=model_concurrency))
+    return outcome.as_json()
+
+
+def run_ray(
+    items: Sequence[Item],
+    location: Path | str | None,
+    *,
+    address: str | None,
+    concurrency: int,
+    model_concurrency: int | None,
+    on_outcome: Listener | None = None,
+) -> list[Outcome]:
+    """Every item as a Ray task (see the module); the outcomes in ``items``' order."""
+    where = str(location if location is not None else default_location())
+    if address is not None and not is_url(where):
+        raise ConfigError(
+            "--executor ray --address runs debates on other machines: the store must be"
+            " PostgreSQL (--store postgresql://...), not the file " + where
+        )
+    if concurrency < 1:
+        raise ConfigError("--concurrency must be at least 1")
+    started = not ray.is_initialized()
+    if started:
+        # the workers open the store this process names (MOOT_STORE, PYTHONPATH)
+        env = {k: v for k in (STORE_ENV, "PYTHONPATH", "MOOT_HOME") if (v := os.environ.get(k))}
+        try:
+            if address is None:
+                ray.init(
+                    include_dashboard=False,
+                    _node_ip_address="127.0.0.1",
+                    runtime_env={"env_vars": env},
+                    log_to_driver=False,
+                )
+            else:
+                ray.init(address=address, runtime_env={"env_vars": env}, log_to_driver=False)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise BackendError(f"cannot reach the Ray cluster {address or 'local'}: {exc}") from exc
+    remote = ray.remote(max_retries=0, num_cpus=TASK_CPUS)(_task)
+    results: dict[str, Outcome] = {}
+    pending: dict[Any, Item] = {}
+    queue = list(items)
+    try:
+        while queue or pending:
+            while queue and len(pending) < concurrency:
+                item = queue.pop(0)
+                pending[remote.remote(item.as_json(), where, model_concurrency)] = item
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            for ref in ready:
+                item = pending.pop(ref)
+                outcome = _collect(ref, item)
+                results[item.id] = outcome
+                if on_outcome is not None:
+                    on_outcome(outcome)
+    except ray.exceptions.RayError as exc:
+        done = sum(1 for o in results.values() if o.outcome in ("done", "skipped", "resumed"))
+        raise BackendError(
+            f"the Ray cluster went away ({type(exc).__name__}) after {done} of {len(items)}"
+            " debates; what is done is stored: run the batch again to resume it"
+        ) from exc
+    finally:
+        if started:
+            ray.shutdown()
+    return [results[item.id] for item in items]
+
+
+def _collect(ref: Any, item: Item) -> Outcome:
+    """A finished task's outcome; ``lost`` when its worker died (the debate resumes on
+    the batch's next run). Any other Ray failure is the cluster's and propagates."""
+    try:
+        return Outcome(**ray.get(ref))
+    except (ray.exceptions.WorkerCrashedError, ray.exceptions.TaskCancelledError) as exc:
+        return Outcome(item.id, "lost", type(exc).__name__)
+    except ray.exceptions.RayTaskError as exc:  # the task raised: that debate failed
+        return Outcome(item.id, "failed", str(exc).strip().splitlines()[-1])

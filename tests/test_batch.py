@@ -1,0 +1,237 @@
+"""``moot batch``: plans refused whole before anything runs, a grid run into the store
+and resumed (skipping what is done, resuming what is partial, after a kill -9 of the
+batch), the summary and its CSV, and the Ray executor on a 50-debate grid writing to
+PostgreSQL."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from moot.batch import MAX_DEBATES, load_plan
+from moot.batch.run import run_batch
+from moot.batch.summary import COLUMNS, summarize, to_csv
+from moot.errors import ConfigError
+from moot.store import Store
+from pg_server import PgServer, pg_server
+
+ROOT = Path(__file__).resolve().parent.parent
+TOPICS = ["Should a 10-person startup adopt microservices from day one?", "Should cities ban cars?"]
+
+
+def _plan(tmp_path: Path, text: str, suffix: str = ".toml") -> Path:
+    path = tmp_path / f"plan{suffix}"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+GRID = f"""
+name = "grid"
+topics = {json.dumps(TOPICS)}
+formats = ["structured", "freeform"]
+models = ["scripted:demo"]
+seeds = [1, 2]
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('name = "g"\ntopics = ["t"]\nmodel = ["x"]\n', "unknown key.*model"),
+        ('name = "g"\n', "topics is required"),
+        ('name = "g"\ntopics = []\n', "topics is empty"),
+        ('name = "g"\ntopics = ["t"]\nseeds = ["one"]\n', "seeds must be a int"),
+        ('name = "g"\ntopics = ["t"]\noptions = [{seed = 3}]\n', "may not set seed"),
+        ('name = "g"\ntopics = ["t"]\noptions = [{colour = 3}]\n', "unknown option.*colour"),
+        ('name = "g g"\ntopics = ["t"]\n', "batch name"),
+        ('name = "g"\ntopics = ["t"]\nformats = ["nosuch"]\n', "nosuch"),
+        ("name = [", "not valid TOML"),
+        (
+            f'name = "g"\ntopics = {json.dumps([str(n) for n in range(101)])}\n'
+            f"seeds = {list(range(100))}\n",
+            f"more than {MAX_DEBATES}",
+        ),
+    ],
+)
+def test_a_bad_plan_is_refused_whole(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message) as caught:
+        load_plan(_plan(tmp_path, text))
+    assert str(tmp_path) in str(caught.value)
+
+
+def test_a_jsonl_plan_is_grids_by_line_and_ids_do_not_depend_on_order(tmp_path: Path) -> None:
+    toml = load_plan(_plan(tmp_path, GRID))
+    lines = [
+        {
+            "name": "grid",
+            "topics": TOPICS[::-1],
+            "formats": "freeform",
+            "models": "scripted:demo",
+            "seeds": [2, 1],
+        },
+        {"topics": TOPICS, "formats": ["structured"], "models": ["scripted:demo"], "seeds": [1, 2]},
+    ]
+    jsonl = load_plan(_plan(tmp_path, "\n".join(json.dumps(x) for x in lines), ".jsonl"))
+    assert len(toml.items) == 8
+    assert {i.id for i in jsonl.items} == {i.id for i in toml.items}
+    assert all(i.id.startswith("grid-") for i in toml.items)
+    clash = [{"name": "a", "topics": ["t"]}, {"name": "b", "topics": ["t"]}]
+    with pytest.raises(ConfigError, match="different batches"):
+        load_plan(_plan(tmp_path, "\n".join(json.dumps(x) for x in clash), ".jsonl"))
+    with pytest.raises(ConfigError, match=r"plan.jsonl:2: not JSON"):
+        load_plan(_plan(tmp_path, '{"topics": ["t"]}\n{oops', ".jsonl"))
+
+
+def test_a_batch_runs_into_the_store_and_a_second_run_skips_it(tmp_path: Path) -> None:
+    plan = load_plan(_plan(tmp_path, GRID))
+    seen: list[str] = []
+    outcomes = run_batch(
+        plan, tmp_path / "moot.db", concurrency=3, on_outcome=lambda o: seen.append(o.id)
+    )
+    assert [o.outcome for o in outcomes] == ["done"] * 8
+    assert sorted(seen) == sorted(i.id for i in plan.items)
+    again = run_batch(plan, tmp_path / "moot.db", concurrency=3)
+    assert [o.outcome for o in again] == ["skipped"] * 8
+    with Store(tmp_path / "moot.db") as store:
+        rows = summarize(plan.items, store)
+        assert len(store.list_debates()) == 8
+    assert [(r.configuration.split(" | ")[0], r.runs, r.done) for r in rows] == [
+        ("structured", 4, 4),
+        ("freeform", 4, 4),
+    ]
+    table = list(csv.reader(io.StringIO(to_csv(rows))))
+    assert tuple(table[0]) == COLUMNS
+    assert sum(int(r[1]) for r in table[1:]) == 8
+    assert all(int(r[COLUMNS.index("tokens")]) > 0 for r in table[1:])
+    assert all(sum(int(n) for n in r[COLUMNS.index("trust")].split()[1::2]) == 4 for r in table[1:])
+
+
+def test_a_run_that_cannot_resume_fails_alone_and_the_batch_goes_on(tmp_path: Path) -> None:
+    text = f'name = "p"\ntopics = {json.dumps(TOPICS)}\nmodels = ["scripted:demo"]\n'
+    plan = load_plan(_plan(tmp_path, text))
+    broken = plan.items[0]
+    with Store(tmp_path / "moot.db") as store:
+        store.create_debate(broken.id, topic="t1", format="structured", config={}, models={})
+        store.set_status(broken.id, "interrupted")
+    outcomes = run_batch(plan, tmp_path / "moot.db")
+    assert [o.outcome for o in outcomes] == ["failed", "done"]
+    assert "cannot be resumed" in (outcomes[0].error or "")
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), **extra}
+    env.pop("MOOT_DEBUG", None)
+    return env
+
+
+def _statuses(path: Path) -> dict[str, str]:
+    if not path.exists():
+        return {}
+    with Store(path) as store:
+        return {row.id: row.status for row in store.list_debates(1000)}
+
+
+@pytest.mark.process
+@pytest.mark.timing
+def test_a_batch_killed_mid_grid_resumes_with_no_debate_run_twice(tmp_path: Path) -> None:
+    slow = 'models = ["scripted:demo?latency_ms=300"]\n'
+    text = f'name = "k"\ntopics = {json.dumps(TOPICS)}\nseeds = [1, 2, 3]\n{slow}'
+    plan_path = _plan(tmp_path, text)
+    plan = load_plan(plan_path)
+    home = tmp_path / "home"
+    env = _env(MOOT_HOME=str(home))
+    command = [sys.executable, "-m", "moot", "batch", str(plan_path), "--concurrency", "2", "-q"]
+    batch = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    db = home / "moot.db"
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        statuses = _statuses(db)
+        if "done" in statuses.values() and "running" in statuses.values():
+            break
+        time.sleep(0.2)
+    os.kill(batch.pid, signal.SIGKILL)
+    batch.wait()
+    before = _statuses(db)
+    assert "done" in before.values()
+    assert "running" in before.values()
+    resumed = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    assert resumed.returncode == 0, resumed.stderr
+    after = _statuses(db)
+    assert set(after) == {i.id for i in plan.items}
+    assert set(after.values()) == {"done"}
+    # the reference: each debate run once, uninterrupted; the resumed ones sent no call twice
+    reference = run_batch(plan, tmp_path / "ref.db", concurrency=6)
+    assert {o.outcome for o in reference} == {"done"}
+    with Store(db) as store, Store(tmp_path / "ref.db") as ref:
+        for item in plan.items:
+            calls = store.calls(item.id)
+            assert [c.seq for c in calls] == list(range(1, len(calls) + 1))
+            live = [c for c in calls if c.source == "live" and c.error is None]
+            expected = [c for c in ref.calls(item.id) if c.error is None]
+            assert len(live) == len(expected), item.id
+    skipped = sum(1 for s in before.values() if s == "done")
+    assert f"{skipped} skipped" in resumed.stderr
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[PgServer]:
+    with pg_server() as running:
+        yield running
+
+
+@pytest.mark.server
+@pytest.mark.process
+@pytest.mark.slow(minutes=5)
+def test_a_grid_of_50_debates_on_ray_writes_to_postgres(server: PgServer, tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    url = server.create_database("ray_grid")
+    topics = [f"Should team {n} adopt microservices from day one?" for n in range(25)]
+    plan_path = _plan(
+        tmp_path,
+        f'name = "ray"\ntopics = {json.dumps(topics)}\nformats = ["freeform"]\n'
+        'models = ["scripted:demo"]\nseeds = [1, 2]\n',
+    )
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "moot",
+            "--store",
+            url,
+            "batch",
+            str(plan_path),
+            "--executor",
+            "ray",
+            "--concurrency",
+            "4",
+            "--model-concurrency",
+            "2",
+            "--csv",
+            str(tmp_path / "summary.csv"),
+        ],
+        env=_env(MOOT_HOME=str(tmp_path / "home"), RAY_AUTH_MODE="disabled"),
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "50 done" in result.stderr
+    with Store(url) as store:
+        rows = store.list_debates(100)
+    assert len(rows) == 50
+    assert {r.status for r in rows} == {"done"}
+    # run by Ray's worker processes, not in one process as the local executor does
+    assert len({r.owner for r in rows}) >= 2
+    table = list(csv.reader(io.StringIO((tmp_path / "summary.csv").read_text(encoding="utf-8"))))
+    assert [r[1:3] for r in table[1:]] == [["50", "50"]]
