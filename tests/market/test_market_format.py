@@ -196,8 +196,10 @@ def test_every_round_is_one_wave_of_concurrent_calls() -> None:
         ({"panel": ("technical", "business"), "topic_type": "technical"}, 8),
         ({"panel": ("technical", "business", "risk", "general"), "judge_runs": 3}, 13),
         ({"concurrency": 3}, 3),
-        ({"format": "structured", "format_options": {}}, 4),
-        ({"format": "structured", "format_options": {}, "sides": tuple("ABCDEF")}, 6),
+        # structured: room for every opening argument call at once (the compact
+        # profile asks each of a position's three arguments in its own call)
+        ({"format": "structured", "format_options": {}}, 6),
+        ({"format": "structured", "format_options": {}, "sides": tuple("ABCDEF")}, 18),
     ],
 )
 def test_default_concurrency_fits_the_widest_wave(changes: dict[str, Any], expected: int) -> None:
