@@ -205,9 +205,13 @@ def test_chinese_drift_with_a_change_of_subject() -> None:
     assert "顺便" in next(f for f in flags if f.detector == "topic_drift").evidence
 
 
-def test_an_opening_with_no_earlier_turn_is_judged_only_on_a_change_of_subject() -> None:
-    assert fired(run_detectors(transcript([("pro", GUITAR)])), "topic_drift") == []
-    assert fired(run_detectors(transcript([("pro", FOOTBALL)])), "topic_drift") == [0]
+def test_an_opening_with_no_earlier_turn_is_judged_lexically_only_on_a_change_of_subject() -> None:
+    guitar = transcript([("pro", GUITAR)])
+    assert fired(run_detectors(guitar, "lexical"), "topic_drift") == []
+    assert fired(run_detectors(transcript([("pro", FOOTBALL)]), "lexical"), "topic_drift") == [0]
+    # the sentence encoder sees that an opening about a guitar is far from the motion
+    by_meaning = [f for f in run_detectors(guitar, "auto") if f.detector == "topic_drift"]
+    assert [(f.turn, f.mode) for f in by_meaning] == [(0, "encoder")]
 
 
 # ---- stance drift -------------------------------------------------------------------------
