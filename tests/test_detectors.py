@@ -498,3 +498,66 @@ def test_a_freeform_result_becomes_a_transcript_of_its_speeches() -> None:
     assert [s.score for s in read.judge_scores] == [s.weighted for s in result.judgement.scores]
     recorded = [(d.detector, d.turn, d.side, d.evidence) for d in result.detectors]
     assert recorded == _flags(run_detectors(read))
+
+
+# ---- stance drift: what answers the opponent, and what sides with them -------------
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_structured_demo_raises_no_flag(lang: str) -> None:
+    # its con speeches reuse the pro speeches' sentence templates: shared framing,
+    # quoted claims judged, questions asked, a closing that keeps its side
+    result = moot.run_debate(
+        "Should a city ban cars from its centre?", model="scripted:demo", seed=7, lang=lang
+    )
+    assert [(f.detector, f.turn) for f in result.detectors] == []
+
+
+def test_quoting_a_claim_to_judge_it_or_asking_a_question_is_not_drift() -> None:
+    pro = (
+        "Car bans cut pollution, free the streets for buses and raise footfall for local"
+        " shops, as the pilot districts show."
+    )
+    con = (
+        "The claim “car bans cut pollution, free the streets for buses and raise footfall for"
+        " local shops” rests on pilot districts that chose themselves. Which pilot districts"
+        " cut pollution and raised footfall for local shops without new buses?"
+    )
+    assert (
+        fired(run_detectors(transcript([("pro", pro), ("con", con)]), "lexical"), "stance_drift")
+        == []
+    )
+
+
+def test_a_side_declaring_its_own_position_is_not_voicing_the_other() -> None:
+    pro = "Pollution falls, buses run on time and shops gain footfall when the centre is car-free."
+    con = (
+        "We remain opposed to the motion. Pollution falls, buses run on time and shops gain"
+        " footfall in a few districts only when the centre is car-free for tourists."
+    )
+    flags = run_detectors(transcript([("pro", pro), ("con", con)]), "lexical")
+    assert fired(flags, "stance_drift") == []
+    # without the declaration the same echo is drift
+    echo = con.replace("We remain opposed to the motion. ", "")
+    assert fired(
+        run_detectors(transcript([("pro", pro), ("con", echo)]), "lexical"), "stance_drift"
+    ) == [1]
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("en", "You rightly pointed out that drivers from the suburbs matter. So shops lose."),
+        ("en", "I know I'm supposed to argue for the ban. Drivers pay for the shops."),
+        ("zh", "正如您所指出的，郊区的司机很重要。商店需要他们。"),
+        ("zh", "基于您提出的几点建议，我们应该兼顾各方。"),
+    ],
+)
+def test_explicit_agreement_with_the_other_side_is_drift(lang: str, text: str) -> None:
+    opening = {
+        "en": "Cities should ban cars downtown: cleaner air and safer streets for children.",
+        "zh": "城市中心应该禁止私家车：空气更干净，街道对孩子更安全。",
+    }[lang]
+    first, second = ("pro", "con") if lang == "en" else ("正方", "反方")
+    flags = run_detectors(transcript([(first, opening), (second, text)], lang=lang), "lexical")
+    assert fired(flags, "stance_drift") == [1]

@@ -34,6 +34,8 @@ SKETCH_BANDS = 3
 """Bands of two smallest-hash content terms each, indexing older turns."""
 BAND_CANDIDATES = 2
 """Most recent older turns taken from each matching band."""
+FRAMING_TURNS = 3
+FRAMING_SHARE = 0.5
 LAST_TURNS = 16
 """Turns of any side kept in order, for "the opponents' last turns"."""
 
@@ -89,6 +91,8 @@ class TurnHistory:
         self.motion = motion_terms(transcript)
         self.said: set[str] = set(self.motion)
         self.side_terms: dict[str, set[str]] = {side: set() for side in transcript.sides}
+        self.side_turns: dict[str, int] = dict.fromkeys(transcript.sides, 0)
+        self._term_turns: dict[str, dict[str, int]] = {side: {} for side in transcript.sides}
         self._recent: dict[str, deque[int]] = {side: deque() for side in transcript.sides}
         self._pool: dict[str, dict[str, int]] = {side: {} for side in transcript.sides}
         self._taken: dict[str, int] = dict.fromkeys(transcript.sides, 0)
@@ -111,6 +115,10 @@ class TurnHistory:
         terms = content_terms(turn.text)
         self.said.update(terms)
         self.side_terms[turn.side].update(terms)
+        self.side_turns[turn.side] += 1
+        counts = self._term_turns[turn.side]
+        for term in set(terms):
+            counts[term] = counts.get(term, 0) + 1
         # each word run of a side maps to the last of its turns that used it
         recent, pool = self._recent[turn.side], self._pool[turn.side]
         recent.append(i)
@@ -146,6 +154,16 @@ class TurnHistory:
         for band in sketch(terms):
             found.update(bands.get(band, [])[-BAND_CANDIDATES:])
         return sorted(found)
+
+    def framing(self, side: str, terms: Iterable[str]) -> set[str]:
+        """Those of ``terms`` that ``side`` used in more than ``FRAMING_SHARE`` of its
+        turns (at least ``FRAMING_TURNS`` of them): the side's set phrasing (a template,
+        a sign-off, "illustrative figure"), not a point it made once."""
+        count = self.side_turns[side]
+        if count < FRAMING_TURNS:
+            return set()
+        counts = self._term_turns[side]
+        return {t for t in terms if counts.get(t, 0) > FRAMING_SHARE * count}
 
     def opponents_last(self, side: str, count: int) -> list[int]:
         """The last ``count`` turns (at most ``LAST_TURNS`` back) not spoken by ``side``,
