@@ -561,3 +561,27 @@ def test_explicit_agreement_with_the_other_side_is_drift(lang: str, text: str) -
     first, second = ("pro", "con") if lang == "en" else ("正方", "反方")
     flags = run_detectors(transcript([(first, opening), (second, text)], lang=lang), "lexical")
     assert fired(flags, "stance_drift") == [1]
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "attack"),
+    [
+        ("en", "You don't know what's on the ballot in Ohio this year.", False),
+        ("en", "You don't know how many buses run after midnight: forty-two.", False),
+        ("en", "Have you even read the transport plan? Page four answers you.", True),
+        ("en", "You clearly never read the study you keep quoting.", True),
+        ("en", "You're one to talk about congestion, with your fleet of limousines.", True),
+        ("zh", "建议对方辩友先去读一下交通规划，第四页就有答案。", True),
+        ("zh", "你说的公交班次不对，夜间实际有四十二班。", False),
+    ],
+)
+def test_disputing_a_fact_is_not_an_attack_but_sarcasm_and_tu_quoque_are(
+    lang: str, text: str, attack: bool
+) -> None:
+    opening = {
+        "en": "Cities should ban cars downtown: cleaner air and safer streets for children.",
+        "zh": "应该禁止中学生带手机进校园：上课更专心，校园更安全。",
+    }[lang]
+    first, second = ("pro", "con") if lang == "en" else ("正方", "反方")
+    flags = run_detectors(transcript([(first, opening), (second, text)], lang=lang), "lexical")
+    assert fired(flags, "ad_hominem") == ([1] if attack else [])
