@@ -11,6 +11,7 @@ transcript-wide detector (see moot.detectors.evaluation).
     python benchmarks/detectors.py --misses   # and every false positive / negative
     python benchmarks/detectors.py --real     # the real transcripts (train / holdout)
     python benchmarks/detectors.py --real --split train   # one split only (for tuning)
+    python benchmarks/detectors.py --lexical  # lexical rules only (no sentence encoder)
 
 The real set (tests/data/detectors/real, see its SOURCES.md) is debates moot did not
 write, labelled by hand per docs/labelling.md; its holdout split is for reporting only.
@@ -22,6 +23,7 @@ import sys
 from pathlib import Path
 
 from moot.detectors import DETECTOR_NAMES
+from moot.detectors.core import PassChoice
 from moot.detectors.evaluation import (
     Counts,
     LabelledCase,
@@ -30,6 +32,7 @@ from moot.detectors.evaluation import (
     outcomes,
     score,
 )
+from moot.detectors.meaning import encoder
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "detectors"
 REAL = DATA / "real"
@@ -49,10 +52,10 @@ def _row(split: str, detector: str, lang: str, counts: Counts) -> str:
     )
 
 
-def _misses(cases: list[LabelledCase]) -> list[str]:
+def _misses(cases: list[LabelledCase], choice: PassChoice) -> list[str]:
     lines = []
     for case in cases:
-        for outcome in outcomes(case):
+        for outcome in outcomes(case, choice=choice):
             for turn in outcome.false_positives:
                 lines.append(f"  false positive  {outcome.detector:19} {case.id} turn {turn}")
             for turn in outcome.false_negatives:
@@ -69,6 +72,8 @@ def _load(split: str, real: bool) -> dict[str, list[LabelledCase]]:
 
 def main(argv: list[str]) -> int:
     real = "--real" in argv
+    choice: PassChoice = "lexical" if "--lexical" in argv else "auto"
+    print(f"pass: {'lexical' if choice == 'lexical' or encoder() is None else 'encoder'}")
     print("split    detector             lang  TP  FP  FN      P     R    F1")
     misses: list[str] = []
     only = argv[argv.index("--split") + 1] if "--split" in argv else None
@@ -76,7 +81,7 @@ def main(argv: list[str]) -> int:
         if only is not None and split != only:
             continue
         cases = _load(split, real)
-        totals = {lang: score(cases[lang]) for lang in LANGS}
+        totals = {lang: score(cases[lang], choice) for lang in LANGS}
         turns = sum(len(c.transcript.turns) for lang in LANGS for c in cases[lang])
         print(f"{split}: {sum(len(c) for c in cases.values())} transcripts, {turns} turns")
         for detector in DETECTOR_NAMES:
@@ -87,7 +92,9 @@ def main(argv: list[str]) -> int:
                 print(_row(split, detector, lang, found))
             print(_row(split, detector, "all", both))
         if "--misses" in argv:
-            misses.extend(f"{split}:{line}" for lang in LANGS for line in _misses(cases[lang]))
+            misses.extend(
+                f"{split}:{line}" for lang in LANGS for line in _misses(cases[lang], choice)
+            )
     for line in misses:
         print(line)
     return 0

@@ -205,9 +205,13 @@ def test_chinese_drift_with_a_change_of_subject() -> None:
     assert "顺便" in next(f for f in flags if f.detector == "topic_drift").evidence
 
 
-def test_an_opening_with_no_earlier_turn_is_judged_only_on_a_change_of_subject() -> None:
-    assert fired(run_detectors(transcript([("pro", GUITAR)])), "topic_drift") == []
-    assert fired(run_detectors(transcript([("pro", FOOTBALL)])), "topic_drift") == [0]
+def test_an_opening_with_no_earlier_turn_is_judged_lexically_only_on_a_change_of_subject() -> None:
+    guitar = transcript([("pro", GUITAR)])
+    assert fired(run_detectors(guitar, "lexical"), "topic_drift") == []
+    assert fired(run_detectors(transcript([("pro", FOOTBALL)]), "lexical"), "topic_drift") == [0]
+    # the sentence encoder sees that an opening about a guitar is far from the motion
+    by_meaning = [f for f in run_detectors(guitar, "auto") if f.detector == "topic_drift"]
+    assert [(f.turn, f.mode) for f in by_meaning] == [(0, "encoder")]
 
 
 # ---- stance drift -------------------------------------------------------------------------
@@ -494,3 +498,90 @@ def test_a_freeform_result_becomes_a_transcript_of_its_speeches() -> None:
     assert [s.score for s in read.judge_scores] == [s.weighted for s in result.judgement.scores]
     recorded = [(d.detector, d.turn, d.side, d.evidence) for d in result.detectors]
     assert recorded == _flags(run_detectors(read))
+
+
+# ---- stance drift: what answers the opponent, and what sides with them -------------
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_structured_demo_raises_no_flag(lang: str) -> None:
+    # its con speeches reuse the pro speeches' sentence templates: shared framing,
+    # quoted claims judged, questions asked, a closing that keeps its side
+    result = moot.run_debate(
+        "Should a city ban cars from its centre?", model="scripted:demo", seed=7, lang=lang
+    )
+    assert [(f.detector, f.turn) for f in result.detectors] == []
+
+
+def test_quoting_a_claim_to_judge_it_or_asking_a_question_is_not_drift() -> None:
+    pro = (
+        "Car bans cut pollution, free the streets for buses and raise footfall for local"
+        " shops, as the pilot districts show."
+    )
+    con = (
+        "The claim “car bans cut pollution, free the streets for buses and raise footfall for"
+        " local shops” rests on pilot districts that chose themselves. Which pilot districts"
+        " cut pollution and raised footfall for local shops without new buses?"
+    )
+    assert (
+        fired(run_detectors(transcript([("pro", pro), ("con", con)]), "lexical"), "stance_drift")
+        == []
+    )
+
+
+def test_a_side_declaring_its_own_position_is_not_voicing_the_other() -> None:
+    pro = "Pollution falls, buses run on time and shops gain footfall when the centre is car-free."
+    con = (
+        "We remain opposed to the motion. Pollution falls, buses run on time and shops gain"
+        " footfall in a few districts only when the centre is car-free for tourists."
+    )
+    flags = run_detectors(transcript([("pro", pro), ("con", con)]), "lexical")
+    assert fired(flags, "stance_drift") == []
+    # without the declaration the same echo is drift
+    echo = con.replace("We remain opposed to the motion. ", "")
+    assert fired(
+        run_detectors(transcript([("pro", pro), ("con", echo)]), "lexical"), "stance_drift"
+    ) == [1]
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("en", "You rightly pointed out that drivers from the suburbs matter. So shops lose."),
+        ("en", "I know I'm supposed to argue for the ban. Drivers pay for the shops."),
+        ("zh", "正如您所指出的，郊区的司机很重要。商店需要他们。"),
+        ("zh", "基于您提出的几点建议，我们应该兼顾各方。"),
+    ],
+)
+def test_explicit_agreement_with_the_other_side_is_drift(lang: str, text: str) -> None:
+    opening = {
+        "en": "Cities should ban cars downtown: cleaner air and safer streets for children.",
+        "zh": "城市中心应该禁止私家车：空气更干净，街道对孩子更安全。",
+    }[lang]
+    first, second = ("pro", "con") if lang == "en" else ("正方", "反方")
+    flags = run_detectors(transcript([(first, opening), (second, text)], lang=lang), "lexical")
+    assert fired(flags, "stance_drift") == [1]
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "attack"),
+    [
+        ("en", "You don't know what's on the ballot in Ohio this year.", False),
+        ("en", "You don't know how many buses run after midnight: forty-two.", False),
+        ("en", "Have you even read the transport plan? Page four answers you.", True),
+        ("en", "You clearly never read the study you keep quoting.", True),
+        ("en", "You're one to talk about congestion, with your fleet of limousines.", True),
+        ("zh", "建议对方辩友先去读一下交通规划，第四页就有答案。", True),
+        ("zh", "你说的公交班次不对，夜间实际有四十二班。", False),
+    ],
+)
+def test_disputing_a_fact_is_not_an_attack_but_sarcasm_and_tu_quoque_are(
+    lang: str, text: str, attack: bool
+) -> None:
+    opening = {
+        "en": "Cities should ban cars downtown: cleaner air and safer streets for children.",
+        "zh": "应该禁止中学生带手机进校园：上课更专心，校园更安全。",
+    }[lang]
+    first, second = ("pro", "con") if lang == "en" else ("正方", "反方")
+    flags = run_detectors(transcript([(first, opening), (second, text)], lang=lang), "lexical")
+    assert fired(flags, "ad_hominem") == ([1] if attack else [])

@@ -36,12 +36,14 @@ def test_json_output_has_exactly_the_documented_shape(
     tmp_path: Path, lang: str, index: int
 ) -> None:
     case = labelled("test", lang, index)
-    result = lint(str(write(tmp_path, case["transcript"])), "--json")
+    result = lint(str(write(tmp_path, case["transcript"])), "--json", "--lexical")
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
-    assert list(document) == ["flags"]
+    assert list(document) == ["mode", "lexical_reason", "flags"]
+    assert (document["mode"], document["lexical_reason"]) == ("lexical", "asked for")
     for flag in document["flags"]:
-        assert list(flag) == ["detector", "turn", "side", "evidence"]
+        assert list(flag) == ["detector", "turn", "side", "evidence", "mode"]
+        assert flag["mode"] == "lexical"
     got = sorted((f["detector"], f["turn"], f["side"]) for f in document["flags"])
     want = sorted((x["detector"], x["turn"], x["side"]) for x in case["labels"])
     assert got == want
@@ -57,6 +59,7 @@ def test_a_flag_on_the_whole_transcript_has_null_turn_and_side(tmp_path: Path) -
             "turn": None,
             "side": None,
             "evidence": whole[0]["evidence"],
+            "mode": "lexical",
         }
     ]
     assert "6" in whole[0]["evidence"]
@@ -103,7 +106,23 @@ def test_a_clean_transcript_says_so(tmp_path: Path) -> None:
     data = {"topic": "t", "lang": "zh", "sides": {"甲": "x"}, "turns": []}
     result = lint(str(write(tmp_path, data)))
     assert result.exit_code == 0
-    assert result.stdout.strip() == "没有发现问题。"
+    assert result.stdout.splitlines() == [
+        "检测方式：词汇规则加句向量编码器（按语义判断重复和切题）。",
+        "没有发现问题。",
+    ]
+
+
+def test_the_output_says_which_pass_ran(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write(tmp_path, {"topic": "t", "lang": "en", "sides": {"a": "x"}, "turns": []})
+    assert lint(str(path)).stdout.startswith("Detectors: lexical rules and the sentence encoder")
+    assert json.loads(lint(str(path), "--json").stdout)["mode"] == "encoder"
+    asked = lint(str(path), "--lexical").stdout
+    assert asked.startswith("Detectors: lexical rules only (asked for);")
+    # without the encoder (switched off here as when it is not installed) it never pretends
+    monkeypatch.setenv("MOOT_DETECTORS", "lexical")
+    document = json.loads(lint(str(path), "--json").stdout)
+    assert document["mode"] == "lexical"
+    assert document["lexical_reason"] == "asked for (MOOT_DETECTORS=lexical)"
 
 
 @pytest.mark.parametrize(

@@ -31,6 +31,7 @@ from moot.result_schema import result_json_schema
 from moot.schema import (
     CitationStatus,
     DebateResult,
+    DetectorFlag,
     ProfileReport,
     QualityWarning,
     SourceCitation,
@@ -56,6 +57,16 @@ FORMATS: dict[str, dict[str, Any]] = {
     "market": {"format": "market", "format_options": {"kb": "demo"}},
     "competitive": {"format": "competitive", "format_options": SMALL},
 }
+
+
+FLAG = DetectorFlag(
+    detector="stance_drift",
+    turn=4,
+    unit="CON-1",
+    side="con",
+    evidence="74% of its terms come from Pro's earlier turns and nothing rebuts them",
+)
+"""A detector flag to plant: the scripted demo itself raises none."""
 
 
 @pytest.fixture(scope="module")
@@ -154,8 +165,7 @@ def embedded_like(result: DebateResult, lang: str = "en") -> DebateResult:
             round="opening", side="pro", code="loop", message="the reply repeats itself"
         ),
     ]
-    flag = result.detectors[0] if result.detectors else None
-    assert flag is not None
+    flag = FLAG
     judgement = result.judgement.model_copy(
         update={"key_insight": "{{ <debate> <rebuttal>", "recommendation": "[{"}
     )
@@ -195,9 +205,9 @@ def test_each_reason_alone_sets_its_level(clean: dict[str, DebateResult]) -> Non
     base = clean["structured"]
     rules = base.model_copy(update={"warnings": [_rule(n) for n in range(RULES_LOW - 1)]})
     assert [(r.code, r.level) for r in assess(rules).reasons] == [("rules_broken", "caution")]
-    flags = base.model_copy(update={"detectors": [base.detectors[0]] * FLAGS_CAUTION})
+    flags = base.model_copy(update={"detectors": [FLAG] * FLAGS_CAUTION})
     assert [(r.code, r.level) for r in assess(flags).reasons] == [("detector_flags", "caution")]
-    fewer = base.model_copy(update={"detectors": [base.detectors[0]] * (FLAGS_CAUTION - 1)})
+    fewer = base.model_copy(update={"detectors": [FLAG] * (FLAGS_CAUTION - 1)})
     assert assess(fewer).level == "ok"
     small = base.model_copy(update={"models": {**base.models, "con": "local"}})
     assert [(r.code, r.level) for r in assess(small).reasons] == [("small_model", "caution")]

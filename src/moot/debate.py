@@ -461,6 +461,7 @@ def detect(fmt: Format, result: DebateResult) -> list[DetectorFlag]:
             unit=units[f.turn] if f.turn is not None and f.turn < len(units) else None,
             side=f.side,
             evidence=f.evidence,
+            mode=f.mode,
         )
         for f in flags
     ]

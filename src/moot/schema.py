@@ -27,6 +27,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from moot.detectors.transcript import DetectorName
+from moot.detectors.transcript import Mode as DetectorMode
 
 SCHEMA_VERSION = "2.0"
 
@@ -144,6 +145,8 @@ class DetectorFlag(_Frozen):
     unit: str | None = None
     side: str | None
     evidence: str
+    mode: DetectorMode = "lexical"
+    """The pass that produced the flag: ``lexical`` rules or the sentence ``encoder``."""
 
 
 StructuredMode = Literal["json_schema", "json_object", "prompt"]

@@ -33,24 +33,31 @@ def lint(
         ),
     ],
     as_json: Annotated[bool, typer.Option("--json", help="Print the flags as JSON.")] = False,
+    lexical: Annotated[
+        bool,
+        typer.Option(
+            "--lexical", help="Lexical rules only, even when the sentence encoder is installed."
+        ),
+    ] = False,
 ) -> None:
     """Run the debate detectors on a transcript, from moot or any other system."""
     from rich.table import Table
 
-    from moot.detectors.lint import lint_file, payload
+    from moot.detectors.lint import lint_pass, pass_line, payload
     from moot.detectors.messages import message
 
-    read, flags = lint_file(transcript)
+    read, chosen, flags = lint_pass(transcript, "lexical" if lexical else "auto")
     if as_json:
-        write_stdout(json_text(payload(flags)))
+        write_stdout(json_text(payload(flags, chosen)))
         return
+    write_stdout(pass_line(chosen, read.lang) + "\n")
     if not flags:
         write_stdout(message(read.lang, "lint.none") + "\n")
         return
-    table = Table("turn", "side", "detector", "evidence")
+    table = Table("turn", "side", "detector", "mode", "evidence")
     for flag in flags:
         turn = message(read.lang, "lint.whole") if flag.turn is None else str(flag.turn)
-        cells = (turn, flag.side or "-", flag.detector, flag.evidence)
+        cells = (turn, flag.side or "-", flag.detector, flag.mode, flag.evidence)
         table.add_row(*(text(one_line(cell)) for cell in cells))
     print_stdout(table)
 

@@ -204,8 +204,10 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
         r"(?:don't|do not|doesn't|does not|didn't|did not|can't|cannot|never) (?:even )?"
         + _any(
             *_split("understand grasp comprehend"),
-            "know what",
-            "know how",
+            # "You don't know what's on the ballot" disputes a fact; knowledge in
+            # general ("what you're talking about", "how to run a business") is the person
+            r"know what (?:you|he|she|they)(?:'re|'s| are| is) (?:talking|saying|doing)",
+            "know how to",
             "know the first",
             "get it",
             "have a clue",
@@ -233,6 +235,14 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     ("competence", rf"\b{_PERSON}\s+(?:can't|cannot|can not) even (?:count|read|spell|add)\b"),
     ("competence", r"\bwhat (?:would|does|do) (?:a|an|some|this|that) [\w-]+ know\b"),
+    # sarcasm about what the speaker has read or knows
+    (
+        "competence",
+        r"\b(?:have|did) (?:you|they) (?:even|ever) (?:read|opened|looked at)\b"
+        r"|\bmaybe (?:you|he|she) should (?:read|learn|try reading|look it up|open a book)\b"
+        r"|\b(?:you|he|she) (?:clearly|obviously) (?:never|haven't|hasn't|didn't|did not)"
+        r" (?:read|studied|opened|looked at)\b",
+    ),
     ("competence", r"\b(?:did|have) you even (?:read|look|listen|check|think)"),
     (
         "experience",
@@ -438,6 +448,13 @@ _ZH_NEVER_DID = _any(
 )
 
 _ZH_PATTERNS: tuple[tuple[str, str], ...] = (
+    # sarcasm about what the speaker has read or knows
+    (
+        "competence",
+        r"(?:你|对方)(?:辩友)?(?:到底|究竟)懂不懂"
+        r"|建议(?:对方|你)(?:辩友)?(?:先|回去)?(?:去)?(?:读|看|查|学|了解)(?:一下|一读|一看)"
+        r"|(?:你|对方)(?:辩友)?(?:是不是|有没有)(?:根本)?(?:没|没有)?(?:读过|看过|学过)",
+    ),
     ("insult", rf"{_ZH_PERSON}(?:(?!{_ZH_ARGUMENT_WORDS}){_CLAUSE_CHAR}){{0,10}}{_ZH_INSULT}"),
     ("insult", r"(?:小学生|三岁小孩|三岁孩子|小孩子|傻子|普通人)都(?:知道|明白|懂)"),
     ("insult", r"(?:是不是|真)傻|傻[吗吧]|读书读傻了|书都读到哪里去了|别丢人了"),

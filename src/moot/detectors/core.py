@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from moot.detectors import (
     ad_hominem,
@@ -17,11 +18,13 @@ from moot.detectors import (
 )
 from moot.detectors.finding import Finding
 from moot.detectors.history import TurnHistory
+from moot.detectors.meaning import Encoder, encoder, in_runs, why_lexical
 from moot.detectors.transcript import (
     DETECTOR_NAMES,
     PER_TURN_DETECTORS,
     DetectorName,
     Flag,
+    Mode,
     Transcript,
     Turn,
 )
@@ -54,11 +57,63 @@ def _order(flag: Flag) -> tuple[int, int, int]:
     return (flag.turn is None, turn, DETECTOR_NAMES.index(flag.detector))
 
 
-def run_detectors(transcript: Transcript) -> list[Flag]:
+MAX_ENCODED_TURNS = 5000
+"""Longer transcripts are judged lexically (encoding costs tens of milliseconds a
+turn); the mode says so."""
+
+PassChoice = Literal["auto", "lexical"]
+
+
+@dataclass(frozen=True)
+class Pass:
+    """The pass the detectors run in on a transcript: ``encoder`` (the sentence encoder
+    judges repetition and topic relevance by meaning, beside the lexical rules) or
+    ``lexical``, and why it is lexical."""
+
+    mode: Mode
+    reason: str | None
+    meaning: Encoder | None
+
+
+def choose_pass(transcript: Transcript, choice: PassChoice | None = None) -> Pass:
+    """The encoder pass when asked for (``auto``), installed and the transcript is not
+    too long for it; else the lexical pass with the reason. ``None`` is a debate's
+    default: lexical unless ``MOOT_DETECTORS=encoder`` (on moot's own debates the
+    encoder's thresholds, calibrated on real transcripts, flag templated demo speeches,
+    and encoding costs CPU on every debate; docs/detectors.md)."""
+    if choice is None:
+        if not in_runs():
+            return Pass("lexical", "the default in debates", None)
+        choice = "auto"
+    if choice == "lexical":
+        return Pass("lexical", "asked for", None)
+    if len(transcript.turns) > MAX_ENCODED_TURNS:
+        return Pass("lexical", f"more than {MAX_ENCODED_TURNS} turns", None)
+    meaning = encoder()
+    if meaning is None:
+        return Pass("lexical", why_lexical(), None)
+    return Pass("encoder", None, meaning)
+
+
+def _history(transcript: Transcript, chosen: Pass, texts: Sequence[str]) -> TurnHistory:
+    if chosen.meaning is not None:
+        # one batch for every text the detectors will ask about
+        chosen.meaning.prepare([*texts, transcript.topic, *transcript.sides.values()])
+    return TurnHistory(transcript, chosen.meaning)
+
+
+def run_detectors(transcript: Transcript, choice: PassChoice | None = None) -> list[Flag]:
     """Every flag of every detector on ``transcript``: turn flags in turn order, then
-    flags on the whole transcript. Evidence is in the transcript's language."""
+    flags on the whole transcript. Evidence is in the transcript's language. ``choice``:
+    ``auto`` uses the sentence encoder when installed, ``lexical`` keeps to the lexical
+    rules, None is a debate's default (see ``choose_pass``)."""
+    return run_pass(transcript, choose_pass(transcript, choice))
+
+
+def run_pass(transcript: Transcript, chosen: Pass) -> list[Flag]:
+    """``run_detectors`` in the pass ``chosen``."""
     findings: list[Finding] = []
-    history = TurnHistory(transcript)
+    history = _history(transcript, chosen, [t.text for t in transcript.turns])
     for index in range(len(transcript.turns)):
         history.advance(index)
         for check in TURN_CHECKS.values():
@@ -80,7 +135,10 @@ class TurnIssue:
 
 
 def check_turn(
-    transcript: Transcript, turn: Turn, labels: Sequence[str] | None = None
+    transcript: Transcript,
+    turn: Turn,
+    labels: Sequence[str] | None = None,
+    choice: PassChoice | None = None,
 ) -> list[TurnIssue]:
     """Which of repetition, topic drift and stance drift fire on ``turn`` if it were
     added to ``transcript`` (the turns so far). The same turn gets the same flags
@@ -88,7 +146,8 @@ def check_turn(
     the turns so far as the speaker saw them (speech ids), for the reasons."""
     extended = transcript.with_turn(turn)
     index = len(extended.turns) - 1
-    history = TurnHistory(extended)
+    chosen = choose_pass(extended, choice)
+    history = _history(extended, chosen, [t.text for t in extended.turns[-8:]])
     history.advance(index)
     issues: list[TurnIssue] = []
     for name in PER_TURN_DETECTORS:

@@ -86,6 +86,19 @@ EXPLICIT_AGREEMENT = re.compile(
     r"|(?:非常|完全|十分|深表)(?:同意|赞同|认同)(?:您|你|对方|他|她)(?:的|所说的)?(?:观点|看法|意见)"
     r"|对(?:您|你|对方)[^。！？!?]{0,12}(?:深表|表示完全|表示)(?:赞同|同意|认同)"
     r"|(?:对方|你|您|他)(?:辩友)?说得(?:非常|很)?(?:好|对)[！!。]?[^但可却不]{0,6}(?:我|完全)"
+    # the speaker granting the other side is right, or stepping out of its own side
+    r"|\b(?:you|my opponents?) (?:rightly|correctly) (?:pointed out|point out|noted|note|said"
+    r"|say)\b|\b(?:you|my opponents?) (?:make|made|raise|raised) (?:a |an )?(?:very )?"
+    r"(?:valid|fair|good|excellent) points?\b"
+    r"|\bi know i(?:'m| am) supposed to (?:say|argue)\b|\b(?:let us|let's|we could|perhaps we"
+    r" (?:could|can)) find (?:some )?common ground\b"
+    r"|\bi (?:don'?t|do not) feel comfortable (?:directly )?(?:criticizing|criticising|arguing"
+    r"|debating|attacking)\b"
+    r"|正如(?:您|你|对方)(?:辩友)?所(?:指出|说|言|讲)的"
+    r"|(?:我|我方)知道(?:我|我方)?(?:应该|本应|本该)(?:在辩论中)?(?:说|主张)"
+    r"|(?:我|我方|我们)(?:也|确实|完全)?(?:认可|赞同|同意|认同)(?:您|你|对方)(?:辩友)?的?(?:意见|观点|看法|建议|主张)"
+    r"|基于(?:您|你|对方)(?:辩友)?提出的[^。！？]{0,8}(?:建议|观点|意见)"
+    r"|(?:寻找|找到|达成)(?:双方的)?共同点|求同存异|实现共赢"
 )
 """A speaker saying outright that it agrees with the other side's view ("I agree with my
 opponent", "我也同意您的观点", "对您提出的理由深表赞同")."""
@@ -125,3 +138,22 @@ SUBJECT_CHANGE = re.compile(
 
 SUBJECT_CHANGE_LEAD = re.compile(r"(?:^|[。！？.!?]\s*)说到[^，,。]{1,8}[，,]")
 """Chinese 'speaking of X,' at the start of a sentence."""
+
+DECLARED_STANCE = re.compile(
+    r"\b(?:we|i)(?: still| firmly| therefore| thus)?"
+    r" (?:remain|stand|are|am|continue to be|continue to)(?: firmly)?"
+    r" (?:(?P<against>opposed to|against)|in favou?r of|for)"
+    r" (?:the|this) (?:motion|proposition|resolution)\b"
+    r"|\b(?:we|i)(?: still| firmly)? (?:(?P<against2>oppose)|support) (?:the|this)"
+    r" (?:motion|proposition|resolution)\b"
+    r"|(?:我方|我们|本方)(?:仍然|依然|始终|坚持|坚定地)?"
+    r"(?:(?P<against3>反对)|支持|赞成)(?:该|这一|本|此)?(?:动议|辩题|议题|命题)"
+)
+"""A side saying where it stands on the motion ("We remain opposed to the motion",
+"我方仍然反对该动议"); the ``against`` groups mark the direction."""
+FOR_SIDE = re.compile(r"^(?:pro|for|正方)\b|^正方|(?:^|\s)(?:pro|for):|正方[：:]")
+AGAINST_SIDE = re.compile(
+    r"^(?:con|against|opp)\b|^反方|(?:^|\s)(?:con|against):|反方[：:]|\bagainst\b|\boppose"
+)
+"""A side whose name or stance says it is for or against the motion ("con", "Against:
+...", "反方")."""

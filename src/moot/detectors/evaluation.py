@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from moot.detectors.core import run_detectors
+from moot.detectors.core import PassChoice, run_detectors
 from moot.detectors.transcript import (
     DETECTOR_NAMES,
     DetectorName,
@@ -117,9 +117,12 @@ def load_real_cases(root: Path, split: str) -> list[LabelledCase]:
     return cases
 
 
-def outcomes(case: LabelledCase, flags: Iterable[Flag] | None = None) -> list[Outcome]:
-    """Each detector's decisions on ``case`` (running the detectors unless ``flags``)."""
-    found = list(run_detectors(case.transcript) if flags is None else flags)
+def outcomes(
+    case: LabelledCase, flags: Iterable[Flag] | None = None, choice: PassChoice | None = "auto"
+) -> list[Outcome]:
+    """Each detector's decisions on ``case`` (running the detectors in the pass
+    ``choice`` unless ``flags``)."""
+    found = list(run_detectors(case.transcript, choice) if flags is None else flags)
     results: list[Outcome] = []
     for name in DETECTOR_NAMES:
         predicted = {f.turn for f in found if f.detector == name}
@@ -137,11 +140,13 @@ def outcomes(case: LabelledCase, flags: Iterable[Flag] | None = None) -> list[Ou
     return results
 
 
-def score(cases: Iterable[LabelledCase]) -> dict[tuple[DetectorName, str], Counts]:
-    """Counts per detector and language over ``cases``."""
+def score(
+    cases: Iterable[LabelledCase], choice: PassChoice | None = "auto"
+) -> dict[tuple[DetectorName, str], Counts]:
+    """Counts per detector and language over ``cases`` (detectors in pass ``choice``)."""
     totals: dict[tuple[DetectorName, str], Counts] = {}
     for case in cases:
-        for outcome in outcomes(case):
+        for outcome in outcomes(case, choice=choice):
             key = (outcome.detector, case.transcript.lang)
             totals[key] = totals.get(key, Counts()) + outcome.counts
     return totals

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from moot.detectors.messages import message
-from moot.detectors.transcript import DetectorName, Flag
+from moot.detectors.messages import CATALOG, message
+from moot.detectors.transcript import DetectorName, Flag, Mode
 
 
 @dataclass(frozen=True)
@@ -21,18 +21,25 @@ class Finding:
     side: str | None
     evidence: str
     values: Mapping[str, object] = field(default_factory=dict)
+    mode: Mode = "lexical"
+    """The pass that found it (see ``Flag.mode``)."""
 
     def flag(self, lang: str) -> Flag:
         """The finding as a flag with its evidence in ``lang``."""
         text = message(lang, f"evidence.{self.evidence}", **self.values)
-        return Flag(detector=self.detector, turn=self.turn, side=self.side, evidence=text)
+        return Flag(
+            detector=self.detector, turn=self.turn, side=self.side, evidence=text, mode=self.mode
+        )
 
     def reason(self, lang: str, labels: Sequence[str] | None = None) -> str:
         """What to tell the speaker when the turn is asked for again, in ``lang``.
         ``labels`` names the earlier turns as the speaker saw them (a format's speech
         ids): an earlier turn is then named by its label, not by its index."""
+        key = f"reask.{self.detector}"
+        if f"reask.{self.evidence}" in CATALOG["en"]:
+            key = f"reask.{self.evidence}"
         earlier = self.values.get("earlier")
         if labels is not None and isinstance(earlier, int) and 0 <= earlier < len(labels):
             values = {**self.values, "earlier": labels[earlier]}
-            return message(lang, f"reask.{self.detector}.named", **values)
-        return message(lang, f"reask.{self.detector}", **self.values)
+            return message(lang, f"{key}.named", **values)
+        return message(lang, key, **self.values)

@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Iterable
 
 from moot.detectors.lexical import cjk_runs, content_terms, latin_words
+from moot.detectors.meaning import Encoder
 from moot.detectors.transcript import Transcript
 
 RECENT = 50
@@ -33,6 +34,10 @@ SKETCH_BANDS = 3
 """Bands of two smallest-hash content terms each, indexing older turns."""
 BAND_CANDIDATES = 2
 """Most recent older turns taken from each matching band."""
+FRAMING_TURNS = 3
+FRAMING_SHARE = 0.5
+LAST_TURNS = 16
+"""Turns of any side kept in order, for "the opponents' last turns"."""
 
 
 SHINGLE_WORDS = 3
@@ -73,12 +78,21 @@ class TurnHistory:
     ``advance(index)`` takes in the turns up to (not including) ``index``; it only moves
     forward, so the detectors are run on the turns in order."""
 
-    def __init__(self, transcript: Transcript) -> None:
+    def __init__(self, transcript: Transcript, meaning: Encoder | None = None) -> None:
         self.transcript = transcript
+        self.meaning = meaning
+        """The sentence encoder, or None when the detectors run lexically."""
+        self.motion_texts = [
+            text for text in (transcript.topic, *transcript.sides.values()) if text.strip()
+        ]
+        self._last: deque[int] = deque(maxlen=LAST_TURNS)
+        self._relevance: dict[int, float] = {}
         self.position = 0
         self.motion = motion_terms(transcript)
         self.said: set[str] = set(self.motion)
         self.side_terms: dict[str, set[str]] = {side: set() for side in transcript.sides}
+        self.side_turns: dict[str, int] = dict.fromkeys(transcript.sides, 0)
+        self._term_turns: dict[str, dict[str, int]] = {side: {} for side in transcript.sides}
         self._recent: dict[str, deque[int]] = {side: deque() for side in transcript.sides}
         self._pool: dict[str, dict[str, int]] = {side: {} for side in transcript.sides}
         self._taken: dict[str, int] = dict.fromkeys(transcript.sides, 0)
@@ -97,9 +111,14 @@ class TurnHistory:
 
     def _take(self, i: int) -> None:
         turn = self.transcript.turns[i]
+        self._last.append(i)
         terms = content_terms(turn.text)
         self.said.update(terms)
         self.side_terms[turn.side].update(terms)
+        self.side_turns[turn.side] += 1
+        counts = self._term_turns[turn.side]
+        for term in set(terms):
+            counts[term] = counts.get(term, 0) + 1
         # each word run of a side maps to the last of its turns that used it
         recent, pool = self._recent[turn.side], self._pool[turn.side]
         recent.append(i)
@@ -135,6 +154,34 @@ class TurnHistory:
         for band in sketch(terms):
             found.update(bands.get(band, [])[-BAND_CANDIDATES:])
         return sorted(found)
+
+    def framing(self, side: str, terms: Iterable[str]) -> set[str]:
+        """Those of ``terms`` that ``side`` used in more than ``FRAMING_SHARE`` of its
+        turns (at least ``FRAMING_TURNS`` of them): the side's set phrasing (a template,
+        a sign-off, "illustrative figure"), not a point it made once."""
+        count = self.side_turns[side]
+        if count < FRAMING_TURNS:
+            return set()
+        counts = self._term_turns[side]
+        return {t for t in terms if counts.get(t, 0) > FRAMING_SHARE * count}
+
+    def opponents_last(self, side: str, count: int) -> list[int]:
+        """The last ``count`` turns (at most ``LAST_TURNS`` back) not spoken by ``side``,
+        oldest first."""
+        found = [i for i in self._last if self.transcript.turns[i].side != side]
+        return found[-count:] if count > 0 else []
+
+    def relevance(self, index: int) -> float:
+        """How close turn ``index`` is in meaning to the motion: the highest cosine of
+        its sentence vector with the topic's and each stance's (needs ``meaning``)."""
+        found = self._relevance.get(index)
+        if found is None:
+            if self.meaning is None:
+                raise ValueError("relevance needs the sentence encoder")
+            text = self.transcript.turns[index].text
+            found = self.meaning.best(text, self.motion_texts)[0] if self.motion_texts else 0.0
+            self._relevance[index] = found
+        return found
 
 
 def history_for(transcript: Transcript, index: int, history: TurnHistory | None) -> TurnHistory:

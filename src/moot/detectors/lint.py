@@ -8,7 +8,8 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-from moot.detectors.core import run_detectors
+from moot.detectors.core import Pass, PassChoice, choose_pass, run_pass
+from moot.detectors.messages import message
 from moot.detectors.transcript import Flag, Transcript, TranscriptError, read_transcript
 from moot.safe_json import read_bytes
 
@@ -19,17 +20,36 @@ in ``moot.detectors.transcript``)."""
 _BIDI_CONTROLS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
-def lint_file(path: Path) -> tuple[Transcript, list[Flag]]:
+def lint_file(path: Path, choice: PassChoice = "auto") -> tuple[Transcript, list[Flag]]:
     """The transcript in ``path`` and its flags (``TranscriptError`` if unreadable, too
     large, or not a transcript)."""
+    transcript, _, flags = lint_pass(path, choice)
+    return transcript, flags
+
+
+def lint_pass(path: Path, choice: PassChoice = "auto") -> tuple[Transcript, Pass, list[Flag]]:
+    """``lint_file`` with the pass the detectors ran in."""
     raw = read_bytes(path, "transcript", MAX_FILE_BYTES, TranscriptError)
     transcript = read_transcript(raw, source=str(path))
-    return transcript, run_detectors(transcript)
+    chosen = choose_pass(transcript, choice)
+    return transcript, chosen, run_pass(transcript, chosen)
 
 
-def payload(flags: list[Flag]) -> dict[str, Any]:
-    """The ``--json`` document: ``{"flags": [{detector, turn, side, evidence}, ...]}``."""
-    return {"flags": [flag.model_dump() for flag in flags]}
+def payload(flags: list[Flag], chosen: Pass | None = None) -> dict[str, Any]:
+    """The ``--json`` document: ``{"mode", "lexical_reason", "flags": [{detector, turn,
+    side, evidence, mode}, ...]}`` (``mode`` and ``lexical_reason`` when the pass is
+    given)."""
+    head: dict[str, Any] = {}
+    if chosen is not None:
+        head = {"mode": chosen.mode, "lexical_reason": chosen.reason}
+    return {**head, "flags": [flag.model_dump() for flag in flags]}
+
+
+def pass_line(chosen: Pass, lang: str) -> str:
+    """The line ``moot lint`` prints about the pass, in ``lang``."""
+    if chosen.meaning is not None:
+        return message(lang, "lint.encoder")
+    return message(lang, "lint.lexical", reason=chosen.reason or "")
 
 
 def printable(text: str) -> str:

@@ -16,6 +16,7 @@ a long transcript is not compared pair by pair.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from functools import lru_cache
 
@@ -43,6 +44,30 @@ CHARS_AFTER = 0.3
 """The character n-gram cosine, the costlier measure, is only taken when the
 content-term cosine reaches this: two texts that share few content words do not share
 80% of their character n-grams."""
+
+
+MEANING_BASE = 0.50
+"""With the sentence encoder: a turn of ``MEANING_LENGTH`` distinct content terms
+restates an earlier turn of its side when their cosine reaches this."""
+MEANING_SLOPE = 0.08
+"""The threshold grows by this much per natural-log unit of the turn's length in
+distinct content terms (long turns on one motion are alike in meaning anyway):
+``MEANING_BASE + MEANING_SLOPE * ln(terms / MEANING_LENGTH)``; 0.50 at 20 terms, 0.57
+at 50, 0.63 at 100, 0.72 at 300."""
+MEANING_LENGTH = 20
+MEANING_MIN_TERMS = 20
+"""Shorter turns ("That's not true.", a two-line rejoinder) are not judged by meaning:
+their vectors are close to many turns."""
+MEANING_OPPONENTS = 3
+"""A restatement must be closer (by ``MEANING_MARGIN``) to the side's own earlier turn
+than to any of the opponents' last this-many turns: answering the same exchange again
+is not repeating."""
+MEANING_MARGIN = 0.05
+
+
+def meaning_threshold(terms: int) -> float:
+    """The cosine at which a turn of ``terms`` distinct content terms restates one."""
+    return MEANING_BASE + MEANING_SLOPE * math.log(max(terms, 1) / MEANING_LENGTH)
 
 
 @lru_cache(maxsize=4096)
@@ -86,6 +111,8 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
         if score >= THRESHOLD and (best is None or score > best[0]):
             best = (score, earlier)
     if best is None:
+        if history.meaning is not None:
+            return _by_meaning(transcript, index, history, len(set(terms)))
         return None
     score, earlier = best
     return Finding(
@@ -99,4 +126,39 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
             "threshold": THRESHOLD,
             "quote": shorten(turn.text, 120),
         },
+    )
+
+
+def _by_meaning(
+    transcript: Transcript, index: int, history: TurnHistory, terms: int
+) -> Finding | None:
+    """Whether turn ``index`` restates an earlier turn of its side in meaning (the
+    sentence encoder), with a threshold that grows with the turn's length."""
+    meaning = history.meaning
+    if meaning is None or terms < MEANING_MIN_TERMS:
+        return None
+    turn = transcript.turns[index]
+    own = history.repeat_candidates(turn.side, content_terms(turn.text))
+    if not own:
+        return None
+    score, at = meaning.best(turn.text, [transcript.turns[i].text for i in own])
+    threshold = meaning_threshold(terms)
+    if score < threshold:
+        return None
+    opponents = history.opponents_last(turn.side, MEANING_OPPONENTS)
+    answered = meaning.best(turn.text, [transcript.turns[i].text for i in opponents])[0]
+    if score - answered < MEANING_MARGIN:
+        return None
+    return Finding(
+        "repetition",
+        index,
+        turn.side,
+        "repetition.meaning",
+        {
+            "earlier": own[at],
+            "similarity": score,
+            "threshold": threshold,
+            "quote": shorten(turn.text, 120),
+        },
+        mode="encoder",
     )

@@ -33,10 +33,13 @@ from __future__ import annotations
 import re
 
 from moot.detectors.cues import (
+    AGAINST_SIDE,
     AGREEMENT,
     ATTRIBUTION,
     CONTRAST,
+    DECLARED_STANCE,
     EXPLICIT_AGREEMENT,
+    FOR_SIDE,
     REFUTATION,
 )
 from moot.detectors.finding import Finding
@@ -69,6 +72,8 @@ STANCE_COVER = 0.75
 STANCE_SHARE = 0.5
 """...and the stance's terms must be at least this share of the sentence's terms (a
 sentence that states a stance is mostly the stance)."""
+QUOTE_MARK = "…"
+"""What ``without_quotes`` leaves where a quoted passage was."""
 COPIED = 0.7
 """A rebuttal clause with at least this share of its character n-grams in the opponents'
 earlier turns is their words copied (contrast words and all), not an answer."""
@@ -91,6 +96,30 @@ def _rebutted(text: str, history: TurnHistory, opponents: list[str]) -> bool:
         len(set(content_terms(span))) < 2 or history.copied_share(span, opponents) < COPIED
         for span in spans
     )
+
+
+def _direction(side: str, stance: str) -> str | None:
+    """``for`` or ``against`` the motion, when the side's name or stance says so."""
+    folded = fold(f"{side} {stance}")
+    if AGAINST_SIDE.search(folded):
+        return "against"
+    if FOR_SIDE.search(folded):
+        return "for"
+    return None
+
+
+def _keeps_own_stance(text: str, side: str, transcript: Transcript) -> bool:
+    """Whether the turn declares that its side keeps its own position on the motion
+    ("We remain opposed to the motion", "我方仍然反对该动议"): a side saying where it stands
+    is not voicing the other side, however much phrasing the two share."""
+    own = _direction(side, transcript.sides[side])
+    if own is None:
+        return False
+    declared = {
+        "against" if m.group("against") or m.group("against2") or m.group("against3") else "for"
+        for m in DECLARED_STANCE.finditer(fold(text))
+    }
+    return declared == {own}
 
 
 def _explicit_agreement(sentences: list[str]) -> str | None:
@@ -131,8 +160,15 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
     opponents = [name for name in transcript.sides if name != side]
     if not opponents:
         return None
+    # a sentence that reports the opponent, quotes words in order to judge them ("The
+    # claim “...” does not follow") or asks them a question answers them: it is not the
+    # speaker voicing them
     sentences = [
-        s for s in split_sentences(without_quotes(turn.text)) if not ATTRIBUTION.search(fold(s))
+        s
+        for s in split_sentences(without_quotes(turn.text))
+        if not ATTRIBUTION.search(fold(s))
+        and QUOTE_MARK not in s
+        and not s.rstrip().endswith(("?", "？"))
     ]
     terms = {t for s in sentences for t in content_terms(s)}
     if not terms:
@@ -143,13 +179,15 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
     if agreeing is not None:
         found = {"opponents": named, "own": transcript.sides[side], "quote": shorten(agreeing, 120)}
         return Finding("stance_drift", index, side, "stance_drift.agrees", found)
-    if _rebutted(turn.text, history, opponents):
+    if _rebutted(turn.text, history, opponents) or _keeps_own_stance(turn.text, side, transcript):
         return None
     topic = set(content_terms(transcript.topic))
     # Only this turn's terms are looked up: the sides' vocabularies are never copied.
     own_terms = set(content_terms(transcript.sides[side])) | (terms & history.side_terms[side])
     opp_terms = {t for name in opponents for t in content_terms(transcript.sides[name])}
     opp_terms |= {t for t in terms if any(t in history.side_terms[n] for n in opponents)}
+    # what an opponent says in most of its turns is its framing, not a point to voice
+    opp_terms -= {t for n in opponents for t in history.framing(n, terms)}
     theirs = opp_terms - own_terms - topic
     ours = own_terms - opp_terms - topic
     echo = coverage(terms, theirs)

@@ -31,6 +31,7 @@ fewer than ``MIN_TERMS`` distinct content terms are not judged.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 
@@ -55,6 +56,29 @@ CHANGE_MAX_SHARE = 0.25
 earlier in the debate (and at most one is a motion term)."""
 MIN_TERMS = 5
 """Turns with fewer distinct content terms are too short to judge."""
+RELEVANCE_BASE = 0.12
+"""With the sentence encoder: a turn of ``RELEVANCE_LENGTH`` distinct content terms is
+far from the motion when the cosine of its vector with the topic's and every stance's
+stays under this."""
+RELEVANCE_SLOPE = 0.02
+"""Per natural-log unit of length in distinct content terms (a long turn on the motion
+comes closer to it than a short one): ``RELEVANCE_BASE + RELEVANCE_SLOPE * ln(terms /
+RELEVANCE_LENGTH)``; 0.11 at 10 terms, 0.15 at 300."""
+RELEVANCE_LENGTH = 20
+MEANING_MIN_TERMS = 10
+"""Shorter turns are not judged by meaning."""
+OPPONENT_WINDOW = 4
+"""A turn far from the motion still counts as on topic when it answers one of the
+opponents' last this-many turns that was itself on the motion."""
+ON_MOTION = 0.20
+"""An opponent's turn is on the motion when its cosine with the motion reaches this."""
+ANSWERS = 0.35
+"""A turn answers an opponent's turn when their cosine reaches this."""
+
+
+def relevance_threshold(terms: int) -> float:
+    """The motion cosine under which a turn of ``terms`` distinct terms is far from it."""
+    return RELEVANCE_BASE + RELEVANCE_SLOPE * math.log(max(terms, 1) / RELEVANCE_LENGTH)
 
 
 def names_a_side(text: str, names: Iterable[str]) -> bool:
@@ -117,4 +141,34 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
     if index > 0 and not tied and specific_share < UNRELATED_MAX_SHARE and not engaged:
         values["share"] = specific_share
         return Finding("topic_drift", index, turn.side, "topic_drift.unrelated", values)
+    if history.meaning is not None and len(terms) >= MEANING_MIN_TERMS:
+        return _by_meaning(transcript, index, history, len(terms), values)
     return None
+
+
+def _by_meaning(
+    transcript: Transcript,
+    index: int,
+    history: TurnHistory,
+    terms: int,
+    values: dict[str, object],
+) -> Finding | None:
+    """Whether turn ``index`` is far in meaning from the motion and answers none of the
+    opponents' last on-motion turns (the sentence encoder)."""
+    meaning = history.meaning
+    if meaning is None:
+        return None
+    relevance = history.relevance(index)
+    threshold = relevance_threshold(terms)
+    if relevance >= threshold:
+        return None
+    turn = transcript.turns[index]
+    on_motion = [
+        transcript.turns[i].text
+        for i in history.opponents_last(turn.side, OPPONENT_WINDOW)
+        if history.relevance(i) >= ON_MOTION
+    ]
+    if meaning.best(turn.text, on_motion)[0] >= ANSWERS:
+        return None
+    values.update(relevance=relevance, threshold=threshold)
+    return Finding("topic_drift", index, turn.side, "topic_drift.meaning", values, "encoder")

@@ -53,6 +53,9 @@ DETECTOR_NAMES: tuple[DetectorName, ...] = (
 )
 PER_TURN_DETECTORS: tuple[DetectorName, ...] = ("repetition", "topic_drift", "stance_drift")
 """The detectors a debate can run on each new turn before accepting it."""
+Mode = Literal["lexical", "encoder"]
+"""Which pass produced a flag: the lexical and statistical rules, or the sentence
+encoder (``moot.detectors.meaning``)."""
 
 
 class _Model(BaseModel):
@@ -125,6 +128,9 @@ class Flag(_Model):
     turn: int | None
     side: str | None
     evidence: str
+    mode: Mode = "lexical"
+    """Which pass produced the flag: ``lexical`` rules, the sentence ``encoder``
+    (``moot.detectors.meaning``), or a ``model`` that confirmed it."""
 
 
 def _lang(value: Any, data: dict[str, Any]) -> str:
