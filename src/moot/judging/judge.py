@@ -86,6 +86,9 @@ class JudgeRequest:
     """What is judged (an argument, a speech) in the debate's language."""
     adjust: ScoreAdjuster | None = None
     """The format's correction of the integer scores by code (see :data:`ScoreAdjuster`)."""
+    round_name: str = "judgement"
+    """The round the judge's calls are made in (the free-form format's per-round scores
+    are ``judge_round_N``): it names the calls in the journal and seeds them."""
 
 
 @dataclass(frozen=True)
@@ -316,7 +319,7 @@ async def judge_units(
         settings=settings,
         context=CallContext(
             role=role,
-            round="judgement",
+            round=request.round_name,
             topic=topic,
             lang=lang,
             format=request.format_name,
