@@ -62,7 +62,7 @@ class ConfigMoves(_Frozen):
 
 def count(actions: Iterable[str]) -> MoveCount:
     """The moves of ``actions`` by action, with shares rounded to 4 places."""
-    counts = dict.fromkeys(ACTIONS, 0)
+    counts: dict[str, int] = dict.fromkeys(ACTIONS, 0)
     for action in actions:
         counts[action] += 1
     total = sum(counts.values())
