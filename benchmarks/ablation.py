@@ -38,7 +38,7 @@ from typing import Any
 
 from moot.debate import run_debate
 from moot.errors import BackendError, ModelOutputError
-from moot.formats.competitive.analysis import ActionAnalysis, analyse, config_moves
+from moot.formats.competitive.analysis import ACTIONS, ActionAnalysis, analyse, config_moves
 from moot.formats.competitive.payload import CompetitivePayload
 from moot.formats.competitive.tournament import (
     Game,
@@ -139,11 +139,16 @@ def summarise(out: Path) -> dict[str, Any]:
 
 
 def table(summary: dict[str, Any]) -> str:
-    """The Markdown table docs/competitive.md shows."""
+    """The Markdown tables docs/competitive.md shows: the full debater's results
+    against each ablation, then each configuration's moves."""
     rows = [
-        "| full vs | debates | played | verdict: full's wins-losses-undecided, rate [95% CI]"
-        " | vote | stages |",
-        "|---|---|---|---|---|---|",
+        "| full vs | debates | no result | verdict | audience vote | stages | s / debate |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    moves = [
+        "| pairing | debater | moves | propose | attack | rebut | reinforce | attack / rebut"
+        " | from the rehearsal |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for other, p in summary["pairings"].items():
         cells = []
@@ -152,10 +157,20 @@ def table(summary: dict[str, Any]) -> str:
             rate = "-" if t["rate"] is None else f"{t['rate']:.2f}"
             low, high = t["interval"]
             cells.append(
-                f"{t['wins']}-{t['losses']}-{t['undecided']}, {rate} [{low:.2f}, {high:.2f}]"
+                f"{t['wins']}-{t['losses']}-{t['undecided']}: {rate} [{low:.2f}, {high:.2f}]"
             )
-        rows.append(f"| {other} | {p['debates']} | {p['played']} | {' | '.join(cells)} |")
-    return "\n".join(rows)
+        seconds = sorted(p["seconds"])
+        median = f"{seconds[len(seconds) // 2]:.0f}" if seconds else "-"
+        failed = len(p["failed"])
+        rows.append(f"| {other} | {p['debates']} | {failed} | {' | '.join(cells)} | {median} |")
+        for config, m in p["moves"].items():
+            shares = " | ".join(f"{m['moves']['shares'][a]:.0%}" for a in ACTIONS)
+            ratio = "-" if m["attack_to_rebut"] is None else f"{m['attack_to_rebut']:.2f}"
+            reuse = "-" if m["rehearsal_share"] is None else f"{m['rehearsal_share']:.0%}"
+            moves.append(
+                f"| {other} | {config} | {m['moves']['total']} | {shares} | {ratio} | {reuse} |"
+            )
+    return "\n".join([*rows, "", *moves])
 
 
 def main(argv: Sequence[str] | None = None) -> int:

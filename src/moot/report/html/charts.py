@@ -315,6 +315,8 @@ class Series:
 LINE_HEIGHT = 220.0
 LINE_LEFT = 44.0
 LEGEND_WIDTH = 170.0
+END_GAP = 14.0
+"""The least vertical distance between two lines' end labels."""
 
 
 def line_chart(
@@ -339,6 +341,7 @@ def line_chart(
     xs = [left + n * gap if len(steps) > 1 else (left + right) / 2 for n in range(len(steps))]
     for x, name in zip(xs, steps, strict=True):
         chart.texts.append(Text(x, bottom + 16, name, "tick", "middle"))
+    ends: list[tuple[float, float, str]] = []
     for line in series:
         points = [
             (x, vertical.x(v), name, v)
@@ -353,7 +356,7 @@ def line_chart(
             )
         if points:
             x, y, _, v = points[-1]
-            chart.texts.append(Text(x + 10, y + 4, f"{fit(line.label)} {number(v)}", "value"))
+            ends.append((y, x, f"{fit(line.label)} {number(v)}"))
         chart.data.append(
             (
                 line.label,
@@ -363,4 +366,9 @@ def line_chart(
                 ),
             )
         )
+    # each line's last value named at its end, the names pushed apart to stay legible
+    placed = -math.inf
+    for y, x, text in sorted(ends):
+        placed = max(y, placed + END_GAP)
+        chart.texts.append(Text(x + 10, placed + 4, text, "value"))
     return chart
