@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
@@ -44,7 +44,7 @@ from moot.judging.judge import (
 )
 from moot.judging.rubric import Rubric
 from moot.llm.backend import Backend
-from moot.llm.schemas import output_spec, pin_items
+from moot.llm.schemas import output_spec, pin_items, register_schemas
 from moot.llm.structured import Problem, generate_structured
 from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
 from moot.llm.waves import gather_wave
@@ -82,6 +82,25 @@ def revision_spec(rubric: Rubric, standings: Sequence[str], ids: Sequence[str]) 
     """The reply schema with one assessment slot per unit id, in order."""
     reply_type = revision_reply_type(rubric.dimensions, tuple(standings))
     return pin_items(output_spec(reply_type), "assessments", "argument_id", list(ids))
+
+
+@register_schemas("panel deliberation")
+def deliberation_schemas() -> Iterator[OutputSpec]:
+    """The deliberation schemas of each built-in judge profile's rubric over the
+    general rubric, for two to six units, as every model profile sends them in both
+    languages."""
+    from moot.judging.profiles import BUILTIN
+    from moot.judging.rubric import GENERAL
+    from moot.profiles import PROFILES
+
+    standings = ("STRONG", "MIXED", "WEAK", "UNCERTAIN")
+    for judge in BUILTIN.values():
+        rubric = judge.rubric.applied_to(GENERAL)
+        for count in (2, 6):
+            base = revision_spec(rubric, standings, [f"A-{n}" for n in range(1, count + 1)])
+            for profile in PROFILES.values():
+                for lang in ("en", "zh"):
+                    yield profile.spec(base, lang)
 
 
 @dataclass(frozen=True)

@@ -99,7 +99,8 @@ class FreeformFormat(Format):
         """Every schema a free-form debate of the default length can send with two
         positions (each speech, the judge in each reading order) or with two to six
         named ones (reading in position order), and a speech answering one to five
-        others. The judge reads each position's speeches together, in round order."""
+        others. The judge reads each position's speeches together, in round order; with
+        ``--judge-each-round`` it also scores one round's speeches at a time."""
         base = output_spec(SpeechReply)
         rounds = range(1, DEFAULT_ROUNDS + 1)
         sourced = output_spec(SourcedSpeechReply)
@@ -113,6 +114,11 @@ class FreeformFormat(Format):
         for positions in range(2, 7):
             ids = [f"{p}-R{n}" for p in "ABCDEF"[:positions] for n in rounds]
             specs.append(judge_spec(self.rubric, self.standings, ids))
+            # --judge-each-round: one round's speeches
+            specs.append(
+                judge_spec(self.rubric, self.standings, [f"{p}-R1" for p in "ABCDEF"[:positions]])
+            )
+        specs.append(judge_spec(self.rubric, self.standings, ["PRO-R1", "CON-R1"]))
         return as_sent(specs)
 
     def transcript(self, result: DebateResult) -> tuple[Transcript, list[str | None]]:
