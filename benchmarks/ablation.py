@@ -18,6 +18,8 @@ and prints the table without running anything.
 
     python benchmarks/ablation.py --model local --debates 4 --out ablation/
     python benchmarks/ablation.py --model 'openai:MODEL' --debates 20 --out ablation/
+    python benchmarks/ablation.py --model 'openai:smollm2@http://127.0.0.1:8080/v1' \
+        --profile compact --out ablation/      # llama-server serving the embedded model
     python benchmarks/ablation.py --summarise ablation/ [--json]
 
 Defaults are short (stages of 30 s, a rehearsal tree of two claims, one rebuttal per
@@ -66,6 +68,7 @@ ABLATED = ("no-rehearsal", "no-flow", "baseline")
 def _options(args: argparse.Namespace) -> RunOptions:
     return RunOptions(
         model=args.model,
+        profile=args.profile,
         lang=args.lang,
         max_reasks=args.max_reasks,
         timeout=args.timeout,
@@ -75,6 +78,7 @@ def _options(args: argparse.Namespace) -> RunOptions:
             "branching": args.branching,
             "depth": args.depth,
             "voters": args.voters,
+            "embedder": args.embedder,
         },
     )
 
@@ -177,6 +181,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--model", default="local")
     parser.add_argument("--lang", default="en")
+    parser.add_argument(
+        "--profile", default=None, choices=["standard", "compact"], help="model profile"
+    )
     parser.add_argument("--debates", type=int, default=4, help="debates per pairing")
     parser.add_argument("--against", nargs="+", default=list(ABLATED), choices=ABLATED)
     parser.add_argument("--seed", type=int, default=0)
@@ -185,6 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--branching", type=int, default=1)
     parser.add_argument("--depth", type=int, default=1)
     parser.add_argument("--voters", type=int, default=3)
+    parser.add_argument("--embedder", default="auto", choices=["auto", "lexical"])
     parser.add_argument("--max-reasks", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=None)
     parser.add_argument("--out", type=Path, default=Path("ablation"))
