@@ -19,6 +19,8 @@ from typer.testing import CliRunner, Result
 import moot
 from invariants import check_result_json
 from moot.cli import app
+from moot.formats import get_format
+from moot.formats.base import make_positions
 from moot.formats.freeform.payload import FreeformPayload
 from moot.judging.judge import JudgeCall
 from moot.judging.rubric import GENERAL
@@ -174,3 +176,17 @@ def test_the_payload_schema_names_the_round_scores() -> None:
         "speeches",
         "leader",
     }
+
+
+def test_the_default_concurrency_lets_a_rounds_score_join_the_next_round() -> None:
+    """Six positions speak at once and the previous round's score joins them: the
+    engine's default cap is at least seven, so nothing waits for a slot."""
+    fmt = get_format("freeform")
+    positions = make_positions(list("UVWXYZ"), "en")
+    plain = fmt.widest_wave(positions, {}, judge_calls=1, classifier=False)
+    each = fmt.widest_wave(positions, {"judge_each_round": True}, judge_calls=1, classifier=False)
+    assert (plain, each) == (6, 7)
+    assert (
+        fmt.widest_wave(positions[:2], {"judge_each_round": True}, judge_calls=4, classifier=True)
+        == 5
+    )

@@ -7,7 +7,7 @@ for once more, with the reason."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from moot.briefing import Bullets, Paragraph, Section, Table
@@ -24,7 +24,7 @@ from moot.judging.judge import judge_spec
 from moot.judging.rubric import GENERAL
 from moot.llm.schemas import output_spec
 from moot.llm.types import OutputSpec
-from moot.schema import DebateResult
+from moot.schema import DebateResult, Position
 
 DEFAULT_ROUNDS = 3
 ADVISED_ROUNDS = 4
@@ -90,6 +90,23 @@ class FreeformFormat(Format):
                 " themselves and cost more"
             )
         return notes
+
+    def widest_wave(
+        self,
+        positions: Sequence[Position],
+        options: Mapping[str, Any],
+        *,
+        judge_calls: int,
+        classifier: bool,
+    ) -> int:
+        """With ``--judge-each-round`` the previous round's score joins each round's
+        speeches (and the last round's the final judgement): one call more."""
+        widest = super().widest_wave(
+            positions, options, judge_calls=judge_calls, classifier=classifier
+        )
+        if not self.each_round(options):
+            return widest
+        return max(widest, len(positions) + 1, judge_calls + 1)
 
     async def run(self, debate: Debate) -> Record:
         options = debate.options
