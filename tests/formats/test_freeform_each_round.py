@@ -26,6 +26,7 @@ from moot.judging.judge import JudgeCall
 from moot.judging.rubric import GENERAL
 from moot.llm.scripted import DemoBackend
 from moot.report.html import to_html
+from moot.report.html.labels import labels, round_label
 from moot.schema import DebateResult
 
 TOPIC = "Where should a family of four spend the winter?"
@@ -190,3 +191,16 @@ def test_the_default_concurrency_lets_a_rounds_score_join_the_next_round() -> No
         fmt.widest_wave(positions[:2], {"judge_each_round": True}, judge_calls=4, classifier=True)
         == 5
     )
+
+
+@pytest.mark.parametrize(
+    ("lang", "code", "words"),
+    [
+        ("en", "judge_round_2", "Judge's score of round 2"),
+        ("zh", "judge_round_2", "裁判为第 2 回合打分"),
+        ("en", "deliberation_1", "Panel deliberation, round 1"),
+        ("zh", "deliberation_1", "评审团合议第 1 轮"),
+    ],
+)
+def test_the_new_rounds_have_words_in_the_pages(lang: str, code: str, words: str) -> None:
+    assert round_label(labels(lang, "freeform"), code) == words
