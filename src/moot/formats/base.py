@@ -461,13 +461,16 @@ class Debate:
         standings: Sequence[str],
         order: Sequence[str] | None = None,
         unit: str = "",
+        adjust: ScoreAdjuster | None = None,
     ) -> tuple[Judgement, list[QualityWarning]]:
         """An interim score of ``units`` by the debate's judge model (the lead judge of
         a panel), in its own round ``round_name``: one call, journaled and seeded like
         every call. Unlike :meth:`judge` it neither marks the round nor adds to the
         debate's warnings: it may run alongside the next round's wave, so the format
         adds the returned warnings where its result's order wants them."""
-        request = self._request(units, transcript, rubric, standings, order, unit, None, round_name)
+        request = self._request(
+            units, transcript, rubric, standings, order, unit, adjust, round_name
+        )
         judgement, problems = await judge_units(
             self.backends["judge"],
             request,

@@ -261,6 +261,7 @@ class FreeformRounds:
             standings=STANDINGS,
             order=order,
             unit=labels(debate.lang)["unit.speech"],
+            adjust=penalise(self.citations) if debate.sources is not None else None,
         )
         self.round_warnings[number] = warnings
         self.round_scores.append(round_score(number, judgement.scores, debate.position_keys()))
