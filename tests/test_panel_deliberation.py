@@ -202,3 +202,15 @@ def test_without_the_option_there_is_no_deliberation() -> None:
     result = _run(0)
     assert result.panel is not None
     assert result.panel.deliberation is None
+
+
+def test_the_live_page_counts_and_names_the_deliberation_rounds() -> None:
+    from moot.report.html.formats import expected_calls, rounds
+
+    config = {"panel": PANEL, "panel_deliberate": 2, "sides": [], "topic_type": "technical"}
+    assert rounds("structured", config)[-3:] == ("judgement", "deliberation_1", "deliberation_2")
+    # three rounds of one call per position, every judge once, then twice more
+    assert expected_calls("structured", config) == 3 * 2 + len(PANEL) * 3
+    store = Store()
+    result = _run(2, store=store, debate_id="counted", topic_type="technical")
+    assert result.usage.calls == expected_calls("structured", config)

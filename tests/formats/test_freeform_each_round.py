@@ -204,3 +204,16 @@ def test_the_default_concurrency_lets_a_rounds_score_join_the_next_round() -> No
 )
 def test_the_new_rounds_have_words_in_the_pages(lang: str, code: str, words: str) -> None:
     assert round_label(labels(lang, "freeform"), code) == words
+
+
+def test_the_live_page_counts_and_orders_the_round_scores() -> None:
+    from moot.report.html.formats import expected_calls, rounds
+
+    config = {"format_options": {"rounds": 3, "judge_each_round": True}, "sides": list(THREE)}
+    assert rounds("freeform", config) == (
+        "classification", "round_1", "round_2", "judge_round_1", "round_3", "judge_round_2",
+        "judge_round_3", "judgement",
+    )  # fmt: skip
+    result = _each_round(3, DemoBackend(seed=5))
+    reasks = result.usage.reasks
+    assert result.usage.calls - reasks == expected_calls("freeform", config) == 3 * 3 + 3 + 1

@@ -200,14 +200,31 @@ class FreeformView(FormatView):
         return [speeches_section(ctx, turns), *([trajectory] if trajectory else [])]
 
     def rounds(self, options: Mapping[str, Any]) -> tuple[str, ...]:
-        count = _rounds(options)
-        return tuple(f"round_{n}" for n in range(1, (count or 0) + 1))
+        """The rounds in order; with ``--judge-each-round`` each round's score comes
+        beside the next round (the last one's before the final judgement)."""
+        count = _rounds(options) or 0
+        steps: list[str] = []
+        for n in range(1, count + 1):
+            steps.append(f"round_{n}")
+            if _each_round(options) and n > 1:
+                steps.append(f"judge_round_{n - 1}")
+        if _each_round(options) and count:
+            steps.append(f"judge_round_{count}")
+        return tuple(steps)
 
     def debater_calls(self, options: Mapping[str, Any], positions: int) -> int | None:
         """A speech per position and round (a detector's re-ask of a speech is one
-        more)."""
+        more), and with ``--judge-each-round`` the judge's score of every round."""
         count = _rounds(options)
-        return None if count is None else count * positions
+        if count is None:
+            return None
+        return count * positions + (count if _each_round(options) else 0)
+
+
+def _each_round(options: Mapping[str, Any]) -> bool:
+    """Whether the stored run scored every round (``--judge-each-round``)."""
+    format_options = options.get("format_options") or {}
+    return isinstance(format_options, Mapping) and format_options.get("judge_each_round") is True
 
 
 def _rounds(options: Mapping[str, Any]) -> int | None:
