@@ -102,7 +102,12 @@ def play(args: argparse.Namespace, out: Path) -> None:
             try:
                 result = run_debate(topic, game_options(options, sides, seed), store=None)
             except (ModelOutputError, BackendError) as exc:  # the model could not play
-                line |= {"failed": type(exc).__name__, "reason": str(exc).splitlines()[0]}
+                text = str(exc)
+                line |= {
+                    "failed": type(exc).__name__,
+                    "reason": text.splitlines()[0],
+                    "detail": text[:1000],
+                }
             else:
                 (out / f"{name}.json").write_text(result.model_dump_json(), encoding="utf-8")
                 game = score_game(number, topic, seed, None, sides, result)
