@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
 from collections.abc import Sequence
@@ -151,7 +152,7 @@ def table(summary: dict[str, Any]) -> str:
     """The Markdown tables docs/competitive.md shows: the full debater's results
     against each ablation, then each configuration's moves."""
     rows = [
-        "| full vs | debates | no result | verdict | audience vote | stages | s / debate |",
+        "| full vs | debates | no result | verdict | audience vote | stages | median s / debate |",
         "|---|---|---|---|---|---|---|",
     ]
     moves = [
@@ -168,8 +169,7 @@ def table(summary: dict[str, Any]) -> str:
             cells.append(
                 f"{t['wins']}-{t['losses']}-{t['undecided']}: {rate} [{low:.2f}, {high:.2f}]"
             )
-        seconds = sorted(p["seconds"])
-        median = f"{seconds[len(seconds) // 2]:.0f}" if seconds else "-"
+        median = f"{statistics.median(p['seconds']):.0f}" if p["seconds"] else "-"
         failed = len(p["failed"])
         rows.append(f"| {other} | {p['debates']} | {failed} | {' | '.join(cells)} | {median} |")
         for config, m in p["moves"].items():
