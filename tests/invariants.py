@@ -106,7 +106,8 @@ def first_attempt_calls(doc: dict[str, Any]) -> int:
     """The calls of a one-judge debate when nothing is re-asked: structured, three
     rounds of one call per position; free-form, one call per position per round;
     market, three rounds of one call per analyst, the synthesis and the baseline when
-    there is one; and the judge."""
+    there is one; and the judge (free-form with ``--judge-each-round``: once per round
+    more)."""
     n = len(doc["positions"])
     if doc["format"] == "structured":
         return 3 * n + 1
@@ -114,7 +115,8 @@ def first_attempt_calls(doc: dict[str, Any]) -> int:
         data = body(doc)
         return 3 * len(data["analysts"]) + 1 + (data["baseline"] is not None) + 1
     rounds: int = body(doc)["rounds"]
-    return rounds * n + 1
+    # --judge-each-round: one more judge call per round
+    return rounds * n + 1 + len(body(doc).get("round_scores", []))
 
 
 def check_positions(doc: dict[str, Any]) -> list[str]:

@@ -43,7 +43,7 @@ def test_every_declared_flag_of_every_format_is_a_run_option_with_its_help() -> 
         assert str(field.flag) in helped, (fmt.name, field.flag)
         assert " ".join(field.help.split()[:4]) in helped, (fmt.name, field.help)
     # --format-option's help lists each format's options
-    assert "freeform: rounds;" in helped
+    assert "freeform: rounds, judge_each_round;" in helped
     assert "market: kb, analysts, baseline" in helped
     # --pro-model's help says what pro means in a format with sides of its own
     assert "Model spec for the pro side (market: the bull side)." in helped

@@ -241,6 +241,7 @@ class _Run:
         return PanelPlan(
             seats=seats,
             runs=self.options.judge_runs,
+            deliberate=self.options.panel_deliberate,
             method=self.options.calibration,
             topic_type=self.options.topic_type,
         )

@@ -192,6 +192,19 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "panel.weight": "Weight",
         "panel.run_spread": "Run spread",
         "panel.agreement": "Agreement",
+        "panel.deliberation": "Deliberation",
+        "panel.deliberation.note": "After the independent pass the judges read each other's"
+        " anonymised scores and reasons and could revise, {rounds} round(s). The verdict"
+        " above uses the independent pass; the deliberated pass is shown beside it.",
+        "panel.pass": "Pass",
+        "panel.pass.independent": "independent",
+        "panel.pass.round": "after round {n}",
+        "panel.revisions": "Revisions",
+        "panel.toward_mean": "toward the panel mean",
+        "panel.conformity": "Conformity",
+        "panel.conformity.text": "{conformity} of the revisions moved toward the panel mean"
+        " without a stated new reason ({silent} of {revisions}; {toward} moved toward it in all).",
+        "panel.conformity.none": "No judge revised a score: agreement did not change.",
         "panel.alpha_interval": "Krippendorff's alpha, interval, on calibrated scores",
         "panel.alpha_nominal": "Krippendorff's alpha, nominal, on standings",
         "panel.kappa": "Fleiss' kappa on standings",
@@ -413,6 +426,18 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "panel.weight": "权重",
         "panel.run_spread": "多次评分离散度",
         "panel.agreement": "一致性",
+        "panel.deliberation": "合议",
+        "panel.deliberation.note": "独立评分之后，裁判们阅读了彼此匿名的评分与理由，并可修改，"
+        "共 {rounds} 轮。上面的裁决采用独立评分；合议后的评分列在旁边。",
+        "panel.pass": "评分轮次",
+        "panel.pass.independent": "独立评分",
+        "panel.pass.round": "第 {n} 轮合议后",
+        "panel.revisions": "修改",
+        "panel.toward_mean": "趋向评审团均值",
+        "panel.conformity": "从众度",
+        "panel.conformity.text": "{conformity} 的修改在没有给出新理由的情况下趋向了评审团均值"
+        "（{revisions} 次中的 {silent} 次；共有 {toward} 次趋向均值）。",
+        "panel.conformity.none": "没有裁判修改评分：一致性没有变化。",
         "panel.alpha_interval": "Krippendorff alpha（区间尺度，校准后分数）",
         "panel.alpha_nominal": "Krippendorff alpha（名义尺度，论据状态）",
         "panel.kappa": "Fleiss kappa（论据状态）",

@@ -61,6 +61,9 @@ class RunOptions:
     panel_profiles: Mapping[str, JudgeProfile] = field(default_factory=dict)
     judge_models: tuple[str, ...] = ()
     judge_runs: int = 1
+    panel_deliberate: int = 0
+    """Rounds in which the panel's judges read each other's anonymised scores and
+    reasons and may revise (``--panel-deliberate``; 0: independent judges only)."""
     calibration: CalibrationMethod = "zscore"
     topic_type: TopicType | None = None
     swap_sides: bool = False
@@ -98,6 +101,9 @@ class RunOptions:
         if self.cache not in ("auto", "on", "off"):
             raise ConfigError("cache must be auto, on or off")
         check_number(self.judge_runs, "--judge-runs", minimum=1, integer=True)
+        check_number(
+            self.panel_deliberate, "--panel-deliberate", minimum=0, maximum=3, integer=True
+        )
         if self.calibration not in ("zscore", "minmax"):
             raise ConfigError("calibration must be zscore or minmax")
         if self.topic_type is not None and self.topic_type not in TOPIC_TYPES:
@@ -107,6 +113,7 @@ class RunOptions:
         if not self.panel:
             for given, option in (
                 (self.judge_runs > 1, "--judge-runs"),
+                (self.panel_deliberate > 0, "--panel-deliberate"),
                 (self.topic_type is not None, "--topic-type"),
                 (bool(self.panel_profiles), "--panel-file (custom judge profiles)"),
                 (bool(self.judge_models), "several judge models"),

@@ -448,6 +448,52 @@ class SwapCheck(_Frozen):
     models: dict[str, str]
 
 
+class Revision(_Frozen):
+    """A unit whose weighted score a judge changed in a deliberation round: before and
+    after, the mean of every judge's weighted score of the unit in the pass the judge
+    was shown, whether the change moved toward it, and the new reason the judge gave
+    (None: none)."""
+
+    round: int
+    judge: str
+    argument_id: str
+    before: float
+    after: float
+    panel_mean: float
+    toward_mean: bool
+    new_reason: str | None
+
+
+class DeliberationRound(_Frozen):
+    """The panel after one deliberation round: each judge's revised scores (as in the
+    independent pass: raw, calibrated, on the common scale), the totals, the
+    agreement and the revisions."""
+
+    round: int
+    judges: list[PanelJudge]
+    common_scale: CommonScale
+    totals: dict[str, float]
+    agreement: Agreement
+    revisions: list[Revision]
+
+
+class Deliberation(_Frozen):
+    """``--panel-deliberate``: the judges read each other's anonymised scores and
+    reasons and revised. The independent pass is the panel itself (and its verdict);
+    ``rounds[-1]`` is the deliberated pass. ``conformity`` is the share of revisions
+    that moved toward the panel mean without a stated new reason (None without one)."""
+
+    rounds: list[DeliberationRound]
+    agreement_before: Agreement
+    agreement_after: Agreement
+    revisions: int
+    toward_mean: int
+    """Revisions that moved toward the panel mean."""
+    silent: int
+    """Revisions that moved toward the panel mean without a stated new reason."""
+    conformity: float | None
+
+
 class Panel(_Frozen):
     """The panel's verdict. When present it, not ``judgement``, is the verdict."""
 
@@ -464,3 +510,6 @@ class Panel(_Frozen):
     consensus: list[ArgumentConsensus]
     divergence: Divergence
     winner: str | None
+    deliberation: Deliberation | None = None
+    """With ``--panel-deliberate``: the judges' revisions after reading each other
+    (``moot.judging.deliberation``); the fields above stay the independent pass's."""

@@ -72,7 +72,7 @@ def _models(p: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _judging(p: Mapping[str, Any]) -> dict[str, Any]:
-    return panel_options(
+    return {"panel_deliberate": p["panel_deliberate"]} | panel_options(
         p["panel"],
         p["panel_file"],
         p["judge_model"],
@@ -141,6 +141,15 @@ def run(
         Path | None, typer.Option(help="TOML file of custom judge profiles.")
     ] = None,
     judge_runs: Annotated[int, typer.Option(help="Runs per judge (scores averaged).")] = 1,
+    panel_deliberate: Annotated[
+        int,
+        typer.Option(
+            metavar="ROUNDS",
+            help="After the independent pass, the panel's judges read each other's"
+            " anonymised scores and reasons and may revise, ROUNDS times (1-3); the verdict"
+            " stays the independent pass's (default 0: no deliberation).",
+        ),
+    ] = 0,
     calibration: Annotated[
         str | None, typer.Option(help="Judge calibration: zscore (default) or minmax.")
     ] = None,

@@ -381,6 +381,37 @@ class Debate:
             return
         self.store.cache_put(self._format_key(key), model=model, value=value)
 
+    def _request(
+        self,
+        units: Sequence[JudgedUnit],
+        transcript: str,
+        rubric: Rubric,
+        standings: Sequence[str],
+        order: Sequence[str] | None,
+        unit: str,
+        adjust: ScoreAdjuster | None,
+        round_name: str = "judgement",
+    ) -> JudgeRequest:
+        """What the judges are asked, for :meth:`judge` and :meth:`score_round`."""
+        keys = list(order) if order is not None else self.position_keys()
+        return JudgeRequest(
+            topic=self.topic,
+            lang=self.lang,
+            units=tuple(units),
+            transcript=transcript,
+            positions=tuple(keys),
+            rubric=rubric,
+            standings=tuple(standings),
+            meter=self.meter,
+            max_reasks=self.settings.max_reasks,
+            strict_rules=self.settings.strict_rules,
+            format_name=self.format.name,
+            names={p.key: p.name for p in self.positions},
+            unit=unit,
+            adjust=adjust,
+            round_name=round_name,
+        )
+
     async def judge(
         self,
         units: Sequence[JudgedUnit],
@@ -400,23 +431,7 @@ class Debate:
         anything is computed from them (see ``moot.judging.judge.ScoreAdjuster``)."""
         self.round = "judgement"
         self.meter.emit(RoundStarted("judgement"))
-        keys = list(order) if order is not None else self.position_keys()
-        request = JudgeRequest(
-            topic=self.topic,
-            lang=self.lang,
-            units=tuple(units),
-            transcript=transcript,
-            positions=tuple(keys),
-            rubric=rubric,
-            standings=tuple(standings),
-            meter=self.meter,
-            max_reasks=self.settings.max_reasks,
-            strict_rules=self.settings.strict_rules,
-            format_name=self.format.name,
-            names={p.key: p.name for p in self.positions},
-            unit=unit,
-            adjust=adjust,
-        )
+        request = self._request(units, transcript, rubric, standings, order, unit, adjust)
         if self.panel is not None:
             topic_type = self.progress.get("topic_type")
             judgement, panel, warnings = await judge_panel(
@@ -438,6 +453,35 @@ class Debate:
         self.warnings += [as_warning(p, "judgement", None) for p in problems]
         self.warnings += bias_signals(judgement, self.lang)
         return judgement, None
+
+    async def score_round(
+        self,
+        round_name: str,
+        units: Sequence[JudgedUnit],
+        transcript: str,
+        *,
+        rubric: Rubric,
+        standings: Sequence[str],
+        order: Sequence[str] | None = None,
+        unit: str = "",
+        adjust: ScoreAdjuster | None = None,
+    ) -> tuple[Judgement, list[QualityWarning]]:
+        """An interim score of ``units`` by the debate's judge model (the lead judge of
+        a panel), in its own round ``round_name``: one call, journaled and seeded like
+        every call. Unlike :meth:`judge` it neither marks the round nor adds to the
+        debate's warnings: it may run alongside the next round's wave, so the format
+        adds the returned warnings where its result's order wants them."""
+        request = self._request(
+            units, transcript, rubric, standings, order, unit, adjust, round_name
+        )
+        judgement, problems = await judge_units(
+            self.backends["judge"],
+            request,
+            settings=self.settings.for_call(round_name, "judge"),
+            profile=self.settings.profile("judge"),
+        )
+        warnings = [as_warning(p, round_name, None) for p in problems]
+        return judgement, warnings + bias_signals(judgement, self.lang)
 
     async def classify_topic(self) -> None:
         """The panel's topic type (judge weights depend on it): the user's, else the

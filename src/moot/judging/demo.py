@@ -21,6 +21,8 @@ from pydantic import BaseModel
 
 from moot.demo_text import Weaver, excerpt
 from moot.errors import BackendError
+from moot.judging.deliberation import MAX_ROUNDS as DELIBERATION_ROUNDS
+from moot.judging.deliberation import DeliberationCall, revision_reply_type
 from moot.judging.judge import JudgeCall
 from moot.judging.replies import judge_reply_type
 from moot.judging.topic import TopicTypeReply, classify_by_keywords
@@ -189,7 +191,51 @@ def classification(request: DemoRequest) -> TopicTypeReply:
     return TopicTypeReply(topic_type=classify_by_keywords(context.topic), reason=reason)
 
 
+REVISION_REASONS: Final[dict[str, str]] = {
+    "en": "On a second reading, the answer it received weighs more than I had counted.",
+    "zh": "再读一遍后，它得到的回应比我原先估计的更有分量。",
+}
+"""The new reason a demo judge sometimes gives for a revision."""
+
+
+def deliberation(request: DemoRequest) -> BaseModel:
+    """A demo judge in deliberation: where its weighted score of a unit is half a point
+    or more from the other judges' mean, it moves each dimension one step toward their
+    mean of that dimension six times in ten, and says why (a new reason) about one
+    revision in three; otherwise it keeps its scores. Synthetic, like every demo figure."""
+    call = request.context.data
+    if not isinstance(call, DeliberationCall):
+        raise BackendError("scripted:demo: the deliberation call carries no DeliberationCall")
+    rng = request.rng()
+    reason = REVISION_REASONS.get(request.context.lang, REVISION_REASONS["en"])
+    rows = []
+    for n, mine in enumerate(call.own):
+        theirs = [view[n] for view in call.others]
+        scores = dict(mine.scores)
+        new_reason = ""
+        if theirs:
+            mean = sum(a.weighted for a in theirs) / len(theirs)
+            if abs(mine.weighted - mean) >= 0.5 and rng.random() < 0.6:
+                for d in call.dimensions:
+                    target = sum(a.scores[d] for a in theirs) / len(theirs)
+                    step = (target > scores[d]) - (target < scores[d])
+                    scores[d] = max(1, min(10, scores[d] + step))
+                new_reason = reason if rng.random() < 1 / 3 else ""
+        rows.append(
+            {
+                "argument_id": mine.argument_id,
+                "standing": mine.standing,
+                **scores,
+                "new_reason": new_reason,
+            }
+        )
+    reply_type = revision_reply_type(call.dimensions, call.standings)
+    return reply_type.model_validate({"assessments": rows})
+
+
 def register() -> None:
-    """Let ``scripted:demo`` judge and classify topics for every format."""
+    """Let ``scripted:demo`` judge, deliberate and classify topics for every format."""
     register_demo_writer(ANY_FORMAT, "judgement", judge)
     register_demo_writer(ANY_FORMAT, "classification", classification)
+    for number in range(1, DELIBERATION_ROUNDS + 1):
+        register_demo_writer(ANY_FORMAT, f"deliberation_{number}", deliberation)

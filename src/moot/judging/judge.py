@@ -86,6 +86,9 @@ class JudgeRequest:
     """What is judged (an argument, a speech) in the debate's language."""
     adjust: ScoreAdjuster | None = None
     """The format's correction of the integer scores by code (see :data:`ScoreAdjuster`)."""
+    round_name: str = "judgement"
+    """The round the judge's calls are made in (the free-form format's per-round scores
+    are ``judge_round_N``): it names the calls in the journal and seeds them."""
 
 
 @dataclass(frozen=True)
@@ -268,6 +271,25 @@ def judge_spec(rubric: Rubric, standings: Sequence[str], ids: Sequence[str]) -> 
     )
 
 
+def judge_system(
+    rubric: Rubric, standings: Sequence[str], persona: str, unit: str, lang: str
+) -> Message:
+    """The judge's system message: its rubric's weights, the standings, its persona."""
+    labels = i18n.labels(lang)
+    return Message(
+        "system",
+        render(
+            "judge_system",
+            lang,
+            weights=dict(rubric.weights),
+            descriptions={d: labels[f"dimension.{d}"] for d in rubric.dimensions},
+            standings=list(standings),
+            profile=persona,
+            unit=unit,
+        ),
+    )
+
+
 async def judge_units(
     backend: Backend,
     request: JudgeRequest,
@@ -292,18 +314,7 @@ async def judge_units(
     labels = i18n.labels(lang)
     noun = request.unit or labels["unit.argument"]
     messages = [
-        Message(
-            "system",
-            render(
-                "judge_system",
-                lang,
-                weights=dict(rubric.weights),
-                descriptions={d: labels[f"dimension.{d}"] for d in rubric.dimensions},
-                standings=list(standings),
-                profile=persona,
-                unit=noun,
-            ),
-        ),
+        judge_system(rubric, standings, persona, noun, lang),
         Message(
             "user",
             render("judge", lang, topic=topic, transcript=transcript, ids=ids, unit=noun),
@@ -316,7 +327,7 @@ async def judge_units(
         settings=settings,
         context=CallContext(
             role=role,
-            round="judgement",
+            round=request.round_name,
             topic=topic,
             lang=lang,
             format=request.format_name,

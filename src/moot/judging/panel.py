@@ -27,7 +27,8 @@ from moot.judging.agreement import (
     krippendorff_alpha,
 )
 from moot.judging.calibration import calibrate
-from moot.judging.judge import JudgeRequest, bias_signals, judge_units, read_gap
+from moot.judging.deliberation import Juror, conformity, deliberate_once
+from moot.judging.judge import JudgedUnit, JudgeRequest, bias_signals, judge_units, read_gap
 from moot.judging.profiles import JudgeProfile
 from moot.judging.rubric import Rubric
 from moot.judging.topic import Source as TopicSource
@@ -43,6 +44,8 @@ from moot.schema import (
     Calibration,
     CalibrationMethod,
     CommonScale,
+    Deliberation,
+    DeliberationRound,
     Divergence,
     Interval,
     Judgement,
@@ -68,6 +71,8 @@ class PanelPlan:
 
     seats: list[Seat]
     runs: int = 1
+    deliberate: int = 0
+    """Rounds of deliberation after the independent pass (``--panel-deliberate``)."""
     method: CalibrationMethod = "zscore"
     topic_type: TopicType | None = None
     topic_type_source: TopicSource = "user"
@@ -343,18 +348,62 @@ async def judge_panel(
     # a judge call that fails for good cancels the others (see gather_wave)
     outcomes = await gather_wave(calls)
     warnings: list[QualityWarning] = []
-    drafts: list[tuple[Seat, Rubric, list[Judgement], _Draft]] = []
-    for n, (seat, own) in enumerate(zip(seats, rubrics, strict=True)):
+    per_seat: list[list[Judgement]] = []
+    for n in range(len(seats)):
         mine = outcomes[n * runs : (n + 1) * runs]
-        judge_runs = [judgement for judgement, _ in mine]
+        per_seat.append([judgement for judgement, _ in mine])
         for judgement, problems in mine:
             warnings += [_warning(p) for p in problems]
             warnings += bias_signals(judgement, lang)
-        drafts.append((seat, own, judge_runs, _draft(own, judge_runs, method, lang)))
-    scale = common_scale([d.calibration for _, _, _, d in drafts])
+    judges, scale = panel_judges(seats, rubrics, per_seat, method, kind, units, lang)
+    ids = [u.id for u in units]
+    agreement = measure_agreement(judges, ids, lang, request.standings)
+    totals = panel_totals(judges)
+    rows = consensus(judges, ids)
+    divergence = decide_divergence(agreement, rows, totals, judges)
+    gap = read_gap(totals, lang, names or {side: side for side in totals})
+    panel = Panel(
+        topic_type=kind,
+        topic_type_source=kind_source,
+        calibration_method=method,
+        common_scale=scale,
+        judge_runs=runs,
+        judges=judges,
+        totals=totals,
+        intervals=bootstrap_intervals(judges, {u.id: u.side for u in units}, seed=seed),
+        gap=gap,
+        agreement=agreement,
+        consensus=rows,
+        divergence=divergence,
+        # no winner when the panel diverged, nor when it agrees the top is even
+        winner=None if divergence.diverged or gap.reading == "evenly_matched" else gap.leader,
+    )
+    if plan.deliberate:
+        deliberation, problems = await _deliberate(
+            plan, rubrics, judges, request, kind, settings_for, profile_for
+        )
+        panel = panel.model_copy(update={"deliberation": deliberation})
+        warnings += [_warning(p, "deliberation") for p in problems]
+    lead = next((j for j in judges if j.name == "general"), judges[0]).runs[0]
+    return lead, panel, warnings
+
+
+def panel_judges(
+    seats: Sequence[Seat],
+    rubrics: Sequence[Rubric],
+    per_seat: Sequence[Sequence[Judgement]],
+    method: CalibrationMethod,
+    kind: TopicType,
+    units: Sequence[JudgedUnit],
+    lang: str,
+) -> tuple[list[PanelJudge], CommonScale]:
+    """Each seat's judgement runs aggregated (self-consistency), calibrated, put on the
+    panel's common scale and weighted: the panel's judges, and the scale."""
+    drafts = [_draft(own, runs, method, lang) for own, runs in zip(rubrics, per_seat, strict=True)]
+    scale = common_scale([d.calibration for d in drafts])
     side_of = {u.id: u.side for u in units}
     judges: list[PanelJudge] = []
-    for seat, own, judge_runs, d in drafts:
+    for seat, own, judge_runs, d in zip(seats, rubrics, per_seat, drafts, strict=True):
         adjusted = {i: round(scale.center + scale.scale * c, 4) for i, c in d.calibrated.items()}
         relevance = seat.profile.relevance_to(kind)
         judges.append(
@@ -366,7 +415,7 @@ async def judge_panel(
                 accuracy=seat.accuracy,
                 accuracy_debates=seat.accuracy_debates,
                 weight=judge_weight(relevance, seat.accuracy),
-                runs=judge_runs,
+                runs=list(judge_runs),
                 scores=[
                     PanelScore(
                         argument_id=i,
@@ -384,35 +433,75 @@ async def judge_panel(
                 calibration=d.calibration,
             )
         )
-    ids = [u.id for u in units]
-    agreement = measure_agreement(judges, ids, lang, request.standings)
-    totals = panel_totals(judges)
-    rows = consensus(judges, ids)
-    divergence = decide_divergence(agreement, rows, totals, judges)
-    gap = read_gap(totals, lang, names or {side: side for side in totals})
-    panel = Panel(
-        topic_type=kind,
-        topic_type_source=kind_source,
-        calibration_method=method,
-        common_scale=scale,
-        judge_runs=runs,
-        judges=judges,
-        totals=totals,
-        intervals=bootstrap_intervals(judges, side_of, seed=seed),
-        gap=gap,
-        agreement=agreement,
-        consensus=rows,
-        divergence=divergence,
-        # no winner when the panel diverged, nor when it agrees the top is even
-        winner=None if divergence.diverged or gap.reading == "evenly_matched" else gap.leader,
+    return judges, scale
+
+
+async def _deliberate(
+    plan: PanelPlan,
+    rubrics: Sequence[Rubric],
+    independent: Sequence[PanelJudge],
+    request: JudgeRequest,
+    kind: TopicType,
+    settings_for: Callable[[str], GenerationSettings],
+    profile_for: Callable[[str], ModelProfile],
+) -> tuple[Deliberation, list[Problem]]:
+    """``plan.deliberate`` rounds of deliberation from each judge's first independent
+    run (``moot.judging.deliberation``), the panel recomputed after each."""
+    ids = [u.id for u in request.units]
+    shown = [j.runs[0] for j in independent]
+    before = measure_agreement(independent, ids, request.lang, request.standings)
+    rounds: list[DeliberationRound] = []
+    problems: list[Problem] = []
+    for number in range(1, plan.deliberate + 1):
+        jurors = [
+            Juror(
+                seat.profile.name,
+                seat.backend,
+                own,
+                settings_for(f"judge:{seat.profile.name}#d{number}"),
+                profile_for(f"judge:{seat.profile.name}"),
+            )
+            for seat, own in zip(plan.seats, rubrics, strict=True)
+        ]
+        shown, found, kept = await deliberate_once(number, jurors, shown, request)
+        problems += kept
+        judges, scale = panel_judges(
+            plan.seats,
+            rubrics,
+            [[j] for j in shown],
+            plan.method,
+            kind,
+            request.units,
+            request.lang,
+        )
+        rounds.append(
+            DeliberationRound(
+                round=number,
+                judges=judges,
+                common_scale=scale,
+                totals=panel_totals(judges),
+                agreement=measure_agreement(judges, ids, request.lang, request.standings),
+                revisions=found,
+            )
+        )
+    every = [r for d in rounds for r in d.revisions]
+    return (
+        Deliberation(
+            rounds=rounds,
+            agreement_before=before,
+            agreement_after=rounds[-1].agreement,
+            revisions=len(every),
+            toward_mean=sum(1 for r in every if r.toward_mean),
+            silent=sum(1 for r in every if r.toward_mean and r.new_reason is None),
+            conformity=conformity(every),
+        ),
+        problems,
     )
-    lead = next((j for j in judges if j.name == "general"), judges[0]).runs[0]
-    return lead, panel, warnings
 
 
-def _warning(problem: Problem) -> QualityWarning:
+def _warning(problem: Problem, round_name: str = "judgement") -> QualityWarning:
     return QualityWarning(
-        round="judgement",
+        round=round_name,
         side=None,
         code=problem.code,
         where=problem.where,

@@ -5,13 +5,17 @@ command line's layer: the command line imports this module
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from moot.cli.common import QuietOption, json_text, prices, progress
 from moot.terminal import print_stdout, say, text
+
+if TYPE_CHECKING:
+    from moot.formats.competitive.analysis import ConfigMoves
 
 
 def tournament(
@@ -104,6 +108,47 @@ def tournament(
                 text(f"[{t.interval[0]:.2f}, {t.interval[1]:.2f}]"),
             )
     print_stdout(table)
+    print_stdout(moves_table(result.moves, lang))
+
+
+def moves_table(moves: Sequence[ConfigMoves], lang: str) -> Any:
+    """The configurations' moves side by side: each action's share overall and by
+    stage, the attack-to-rebut ratio and the share of moves drawn from the rehearsal."""
+    from rich.table import Table
+
+    from moot.formats.competitive.analysis import ACTIONS, STAGES
+    from moot.formats.competitive.words import word
+
+    table = Table(
+        word(lang, "col.config"),
+        word(lang, "col.stage"),
+        *(word(lang, f"action.{a}") for a in ACTIONS),
+        word(lang, "col.total"),
+        word(lang, "col.ratio"),
+        word(lang, "col.from_rehearsal"),
+        title=word(lang, "compare.title"),
+    )
+    for m in moves:
+        rows = [("", m.moves), *((word(lang, f"stage.{s}"), m.by_stage[s]) for s in STAGES)]
+        for stage, count in rows:
+            whole = stage == ""
+            table.add_row(
+                text(m.config if whole else ""),
+                text(stage or word(lang, "compare.all", sides=m.sides)),
+                *(text(f"{count.shares[a]:.0%}") for a in ACTIONS),
+                text(str(count.total)),
+                text(_ratio(m.attack_to_rebut) if whole else ""),
+                text(_share(m.rehearsal_share) if whole else ""),
+            )
+    return table
+
+
+def _ratio(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
 
 
 def register(app: typer.Typer) -> None:

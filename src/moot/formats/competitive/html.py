@@ -18,6 +18,7 @@ from moot.formats.competitive.payload import (
     StageResult,
 )
 from moot.formats.competitive.sections import (
+    actions_section,
     clock_line,
     priming_line,
     rehearsal_note,
@@ -26,7 +27,7 @@ from moot.formats.competitive.sections import (
 from moot.formats.competitive.trees import FlowTree, RehearsalNode, RehearsalTree, strength_steps
 from moot.formats.competitive.trees.messages import message
 from moot.formats.competitive.words import word
-from moot.report.html import charts
+from moot.report.html import charts, generic
 from moot.report.html.common import (
     ItemVerdict,
     add_turn,
@@ -517,7 +518,13 @@ class CompetitiveView(FormatView):
         return [results_section(ctx)]
 
     def sections(self, ctx: Context, turns: list[TurnView]) -> list[Section]:
-        return [speeches_section(ctx, turns), timing_section(ctx), trees_section(ctx)]
+        analysis = _body(ctx.result).action_analysis
+        moves = []
+        if analysis is not None:
+            names = {side.key: side.label for side in ctx.sides}
+            part = actions_section(analysis, names, ctx.labels, ctx.result.lang)
+            moves.append(generic.briefing_section(ctx, part, "moves"))
+        return [speeches_section(ctx, turns), *moves, timing_section(ctx), trees_section(ctx)]
 
     def debater_calls(self, options: Mapping[str, Any], positions: int) -> int | None:
         """Unknown for every run (None): the options do not fix the number of calls.

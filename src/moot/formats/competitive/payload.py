@@ -180,6 +180,55 @@ class Similarity(_Frozen):
     fallback_reason: str | None
 
 
+class MoveCount(_Frozen):
+    """Moves by action (every action present, 0 when none) and their shares of the
+    total (all 0 when there is no move)."""
+
+    counts: dict[str, int]
+    total: int
+    shares: dict[str, float]
+
+
+class StageMoves(_Frozen):
+    """One side's moves in one stage."""
+
+    stage: Stage
+    side: Side
+    moves: MoveCount
+
+
+class RehearsalUse(_Frozen):
+    """The rehearsal claims a side was shown and those its moves drew on."""
+
+    offered: int
+    """Distinct prepared claims shown to the side's speeches."""
+    used: list[str]
+    """The distinct prepared claims some move of the side drew on, in first use order."""
+    moves: int
+    """The side's moves that drew on a prepared claim."""
+
+
+class SideMoves(_Frozen):
+    """One side's moves over the debate."""
+
+    side: Side
+    config: str
+    moves: MoveCount
+    attack_to_rebut: float | None
+    """Attacks over rebuttals (None when the side made no rebuttal)."""
+    rehearsal: RehearsalUse
+
+
+class ActionAnalysis(_Frozen):
+    """``payload["competitive"]["action_analysis"]``: the moves per stage and side, per side,
+    and the threshold at which a move counts as drawing on the rehearsal
+    (``moot.formats.competitive.analysis`` computes it)."""
+
+    stages: list[StageMoves]
+    sides: list[SideMoves]
+    reuse_threshold: float
+
+
 class CompetitivePayload(_Frozen):
     """``payload["competitive"]`` of a result."""
 
@@ -194,3 +243,7 @@ class CompetitivePayload(_Frozen):
     priming: Priming | None
     vote: OxfordVote
     head_to_head: list[StageResult]
+    action_analysis: ActionAnalysis | None = None
+    """The moves per stage and side, the attack-to-rebut ratios and the rehearsal
+    claims used (``moot.formats.competitive.analysis``), computed by code from the
+    speeches' moves; None in results stored before it existed."""

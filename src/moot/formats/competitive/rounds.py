@@ -22,6 +22,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 
 from moot.formats.base import Debate, Record, first_wave_with_classification
+from moot.formats.competitive.analysis import analyse
 from moot.formats.competitive.citing import by_unit
 from moot.formats.competitive.options import CompetitiveOptions, SideConfig
 from moot.formats.competitive.payload import (
@@ -309,6 +310,7 @@ class CompetitiveRounds:
             vote=oxford(before, after),
             head_to_head=head_to_head(speeches, scores, self.configs),
         )
+        payload = payload.model_copy(update={"action_analysis": analyse(payload)})
         return Record(payload, judgement, panel, [*self.warnings, *debate.warnings])
 
     async def _judge(

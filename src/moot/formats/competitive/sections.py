@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from moot.briefing import Bullets, Outline, Paragraph, Section, Table
+from moot.formats.competitive.analysis import ActionAnalysis
 from moot.formats.competitive.payload import CompetitivePayload, CompetitiveSpeech, RehearsalRecord
-from moot.formats.competitive.trees import FlowTree, RehearsalTree, strength_steps
+from moot.formats.competitive.trees import ACTIONS, FlowTree, RehearsalTree, strength_steps
 from moot.formats.competitive.words import word
 from moot.schema import DebateResult
 
@@ -190,6 +191,8 @@ def sections(
             [Paragraph(word(lang, "flow.note")), _outline(flow.rows(arguments=True))],
         ),
     ]
+    if body.action_analysis is not None:
+        result_sections.insert(3, actions_section(body.action_analysis, names, labels, lang))
     k = strength_steps("opening", "pro")
     for record in body.rehearsal:
         tree = RehearsalTree.model_validate(record.tree)
@@ -201,3 +204,62 @@ def sections(
             )
         )
     return result_sections
+
+
+def move_cell(count: int, share: float) -> str:
+    """A count of moves with its share."""
+    return f"{count} ({share:.0%})"
+
+
+def actions_section(
+    analysis: ActionAnalysis, names: Mapping[str, str], labels: Mapping[str, str], lang: str
+) -> Section:
+    """The action analysis: moves per stage and side (count and share of each action),
+    and per side its total, attack-to-rebut ratio and the rehearsal claims it used."""
+    by_stage = Table(
+        headers=[
+            word(lang, "col.stage"),
+            labels["col.side"],
+            *(word(lang, f"action.{a}") for a in ACTIONS),
+            word(lang, "col.total"),
+        ],
+        rows=[
+            [
+                word(lang, f"stage.{r.stage}"),
+                names.get(r.side, r.side),
+                *(move_cell(r.moves.counts[a], r.moves.shares[a]) for a in ACTIONS),
+                str(r.moves.total),
+            ]
+            for r in analysis.stages
+        ],
+    )
+    by_side = Table(
+        headers=[
+            labels["col.side"],
+            word(lang, "col.config"),
+            *(word(lang, f"action.{a}") for a in ACTIONS),
+            word(lang, "col.ratio"),
+            word(lang, "col.prepared"),
+            word(lang, "col.from_rehearsal"),
+        ],
+        rows=[
+            [
+                names.get(r.side, r.side),
+                word(lang, f"config.{r.config}"),
+                *(move_cell(r.moves.counts[a], r.moves.shares[a]) for a in ACTIONS),
+                "-" if r.attack_to_rebut is None else f"{r.attack_to_rebut:.2f}",
+                f"{len(r.rehearsal.used)} / {r.rehearsal.offered}",
+                f"{r.rehearsal.moves} / {r.moves.total}",
+            ]
+            for r in analysis.sides
+        ],
+    )
+    used = [
+        Bullets(
+            labels=[word(lang, "actions.used", side=names.get(r.side, r.side))],
+            items=["; ".join(r.rehearsal.used) or word(lang, "actions.none_used")],
+        )
+        for r in analysis.sides
+    ]
+    note = Paragraph(word(lang, "actions.note", threshold=analysis.reuse_threshold))
+    return Section(word(lang, "section.actions"), [by_stage, by_side, note, *used])

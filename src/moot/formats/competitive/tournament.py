@@ -16,19 +16,21 @@ vote and the head-to-head by stage are tallied the same way.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from moot.debate import run_debate, verdict_leader
 from moot.errors import ConfigError
 from moot.events import Event, Listener, RunStored
+from moot.formats.competitive.analysis import ActionAnalysis, ConfigMoves, analyse, config_moves
 from moot.formats.competitive.options import CONFIGS
 from moot.formats.competitive.payload import CompetitivePayload
 from moot.formats.competitive.trees.sides import SIDES, Side
 from moot.llm.budget import PriceTable
 from moot.options import RunOptions
+from moot.schema import DebateResult
 from moot.stats import wilson_interval
 from moot.store import Store
 
@@ -80,6 +82,8 @@ class TournamentResult(_Frozen):
     confidence: float
     games: list[Game]
     standings: list[Standing]
+    moves: list[ConfigMoves] = Field(default_factory=list)
+    """Each configuration's moves over its debates (the action analysis summed)."""
 
 
 def tally(outcomes: Sequence[str | None], config: str) -> Tally:
@@ -126,6 +130,59 @@ def _sides(config: str, other: str, first: Side) -> dict[Side, str]:
     return {first: config, second: other}
 
 
+def game_options(options: RunOptions, sides: Mapping[Side, str], seed: int) -> RunOptions:
+    """The options of one competitive debate between configurations ``sides`` (each
+    side -> its configuration): which sides use the rehearsal and flow trees."""
+    format_options = {
+        **dict(options.format_options),
+        "rehearsal_tree": [s for s in SIDES if CONFIGS[sides[s]][0]],
+        "flow_tree": [s for s in SIDES if CONFIGS[sides[s]][1]],
+    }
+    return options.replace(format=FORMAT, seed=seed, format_options=format_options)
+
+
+def score_game(
+    number: int,
+    topic: str,
+    seed: int,
+    run_id: str | None,
+    sides: Mapping[Side, str],
+    result: DebateResult,
+) -> Game:
+    """Who won what in one finished debate, by configuration."""
+    body = CompetitivePayload.model_validate(result.body)
+    leader = verdict_leader(result.judgement, result.panel)
+    return Game(
+        number=number,
+        topic=topic,
+        seed=seed,
+        run_id=run_id,
+        configs=dict(sides),
+        verdict=next((c for side, c in sides.items() if side == leader), None),
+        vote=sides[body.vote.winner] if body.vote.winner else None,
+        stages={r.stage: sides[r.winner] if r.winner else None for r in body.head_to_head},
+    )
+
+
+def game_sides(configs: tuple[str, str], number: int) -> dict[Side, str]:
+    """Who argues which side in debate ``number``: the first configuration pro in the
+    odd-numbered debates, con in the even ones."""
+    return _sides(configs[0], configs[1], "pro" if number % 2 else "con")
+
+
+def standings_of(configs: Sequence[str], games: Sequence[Game]) -> list[Standing]:
+    """Each configuration's tallies over ``games``."""
+    return [
+        Standing(
+            config=config,
+            verdict=tally([g.verdict for g in games], config),
+            vote=tally([g.vote for g in games], config),
+            stages=tally([w for g in games for w in g.stages.values()], config),
+        )
+        for config in configs
+    ]
+
+
 def run_tournament(
     topics: Sequence[str],
     configs: Sequence[str],
@@ -138,16 +195,11 @@ def run_tournament(
 ) -> TournamentResult:
     """Run the debates one after another and tally them (see the module)."""
     plan = check_plan(topics, configs, debates)
-    a, b = plan.configs
     base_seed = options.seed or 0
     games: list[Game] = []
+    played: dict[str, list[tuple[ActionAnalysis, Side]]] = {c: [] for c in plan.configs}
     for number in range(1, plan.debates + 1):
-        sides = _sides(a, b, "pro" if number % 2 else "con")
-        format_options = {
-            **dict(options.format_options),
-            "rehearsal_tree": [s for s in SIDES if CONFIGS[sides[s]][0]],
-            "flow_tree": [s for s in SIDES if CONFIGS[sides[s]][1]],
-        }
+        sides = game_sides(plan.configs, number)
         seed = base_seed + number
         topic = plan.topics[(number - 1) % len(plan.topics)]
         stored: list[str] = []
@@ -160,38 +212,20 @@ def run_tournament(
 
         result = run_debate(
             topic,
-            options.replace(format=FORMAT, seed=seed, format_options=format_options),
+            game_options(options, sides, seed),
             store=store,
             on_event=listener,
             prices=prices,
         )
-        body = CompetitivePayload.model_validate(result.body)
-        leader = verdict_leader(result.judgement, result.panel)
-        games.append(
-            Game(
-                number=number,
-                topic=topic,
-                seed=seed,
-                run_id=stored[0] if stored else None,
-                configs=sides,
-                verdict=next((c for side, c in sides.items() if side == leader), None),
-                vote=sides[body.vote.winner] if body.vote.winner else None,
-                stages={r.stage: sides[r.winner] if r.winner else None for r in body.head_to_head},
-            )
-        )
-    standings = [
-        Standing(
-            config=config,
-            verdict=tally([g.verdict for g in games], config),
-            vote=tally([g.vote for g in games], config),
-            stages=tally([w for g in games for w in g.stages.values()], config),
-        )
-        for config in plan.configs
-    ]
+        games.append(score_game(number, topic, seed, stored[0] if stored else None, sides, result))
+        analysis = analyse(CompetitivePayload.model_validate(result.body))
+        for side, config in sides.items():
+            played[config].append((analysis, side))
     return TournamentResult(
         configs=plan.configs,
         debates=plan.debates,
         confidence=CONFIDENCE,
         games=games,
-        standings=standings,
+        standings=standings_of(plan.configs, games),
+        moves=[config_moves(c, played[c]) for c in plan.configs],
     )

@@ -58,6 +58,23 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         " prime the audience.",
         "audio": "audio: {name}",
         "refused": "{count} plan(s) refused as illegal and asked again",
+        "section.actions": "Moves by stage and side",
+        "actions.note": "Counted by code from each speech's moves; a share is of the side's"
+        " moves in that stage. A move draws on the rehearsal when its claim is at least"
+        " {threshold:g} similar (character n-gram TF-IDF cosine) to a claim the rehearsal"
+        " tree prepared for that speech.",
+        "action.propose": "propose",
+        "action.attack": "attack",
+        "action.rebut": "rebut",
+        "action.reinforce": "reinforce",
+        "col.total": "Moves",
+        "col.ratio": "Attack / rebut",
+        "col.prepared": "Rehearsal claims used / offered",
+        "col.from_rehearsal": "Moves from the rehearsal",
+        "actions.used": "{side}: rehearsal claims used",
+        "actions.none_used": "none",
+        "compare.title": "Moves by configuration",
+        "compare.all": "all ({sides} sides)",
     },
     "zh": {
         "summary": "限时正反方辩论（TreeDebater）：开篇、反驳、结辩；演练树与流程树、听众反馈，"
@@ -108,6 +125,22 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "priming.none": "存储中没有足够相似的早先竞技辩论可供听众参考。",
         "audio": "音频：{name}",
         "refused": "{count} 个计划因不合规被拒绝并重问",
+        "section.actions": "各阶段各方的招式",
+        "actions.note": "由代码根据每篇发言的招式计数；占比是该方在该阶段招式中的比例。"
+        "若某招式的主张与演练树为该发言准备的主张相似度不低于 {threshold:g}"
+        "（字符 n-gram TF-IDF 余弦），即算作取自演练。",
+        "action.propose": "提出",
+        "action.attack": "攻击",
+        "action.rebut": "反驳",
+        "action.reinforce": "加强",
+        "col.total": "招式数",
+        "col.ratio": "攻击 / 反驳",
+        "col.prepared": "采用的演练主张 / 提供的",
+        "col.from_rehearsal": "取自演练的招式",
+        "actions.used": "{side}：采用的演练主张",
+        "actions.none_used": "无",
+        "compare.title": "各配置的招式",
+        "compare.all": "全部（{sides} 方次）",
     },
 }
 

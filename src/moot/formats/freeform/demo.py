@@ -13,6 +13,7 @@ from typing import Final
 
 from moot.demo_text import Weaver
 from moot.errors import BackendError
+from moot.formats.freeform import MAX_ROUNDS
 from moot.formats.freeform.replies import SourcedSpeechReply, SpeechReply
 from moot.formats.freeform.rounds import SpeechCall
 from moot.judging import demo as judge_demo
@@ -221,6 +222,8 @@ JUDGE_PHRASES: Final[dict[str, JudgePhrases]] = {
 
 def register() -> None:
     """Let ``scripted:demo`` play the free-form format (every round is a speech) and
-    judge it in its own words."""
+    judge it in its own words, after every round too (``--judge-each-round``)."""
     register_demo_writer("freeform", "*", speech)
+    for number in range(1, MAX_ROUNDS + 1):
+        register_demo_writer("freeform", f"judge_round_{number}", judge_demo.judge)
     register_judge_phrases("freeform", JUDGE_PHRASES)

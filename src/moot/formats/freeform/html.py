@@ -10,6 +10,7 @@ from typing import Any
 
 from moot.formats.freeform import DEFAULT_ROUNDS
 from moot.formats.freeform.payload import DetectorReask, FreeformPayload, Speech
+from moot.report.html import charts
 from moot.report.html.common import StandingView, item_ref, item_scores, item_standings
 from moot.report.html.formats import FormatView
 from moot.report.html.labels import label, round_label
@@ -126,6 +127,32 @@ def speeches_section(ctx: Context, turns: list[TurnView]) -> Section:
     return Section("speeches", labels["speeches"], "formats/freeform/speeches.html.j2", data)
 
 
+@dataclass(frozen=True)
+class TrajectoryView:
+    note: str
+    chart: charts.Chart
+
+
+def trajectory_section(ctx: Context) -> Section | None:
+    """The judge's score of each position after each round (``--judge-each-round``)
+    as a line chart, its numbers also in a table a screen reader reads; None when the
+    judge scored only at the end."""
+    body, labels = _body(ctx.result), ctx.labels
+    if not body.round_scores:
+        return None
+    steps = [round_label(labels, f"round_{r.round}") for r in body.round_scores]
+    series = [
+        charts.Series(
+            side.label, side.css, tuple(r.scores.get(side.key) for r in body.round_scores)
+        )
+        for side in ctx.sides
+    ]
+    every = [v for line in series for v in line.values if v is not None]
+    chart = charts.line_chart(labels["trajectory.chart"], steps, series, charts.score_domain(every))
+    data = TrajectoryView(labels["trajectory.note"], chart)
+    return Section("trajectory", labels["trajectory"], "formats/freeform/trajectory.html.j2", data)
+
+
 def _turn(ctx: Context, number: int, speech: Speech) -> TurnView:
     labels = ctx.labels
     side = ctx.side(speech.side)
@@ -169,17 +196,35 @@ class FreeformView(FormatView):
         return [_turn(ctx, n, s) for n, s in enumerate(_body(ctx.result).speeches)]
 
     def sections(self, ctx: Context, turns: list[TurnView]) -> list[Section]:
-        return [speeches_section(ctx, turns)]
+        trajectory = trajectory_section(ctx)
+        return [speeches_section(ctx, turns), *([trajectory] if trajectory else [])]
 
     def rounds(self, options: Mapping[str, Any]) -> tuple[str, ...]:
-        count = _rounds(options)
-        return tuple(f"round_{n}" for n in range(1, (count or 0) + 1))
+        """The rounds in order; with ``--judge-each-round`` each round's score comes
+        beside the next round (the last one's before the final judgement)."""
+        count = _rounds(options) or 0
+        steps: list[str] = []
+        for n in range(1, count + 1):
+            steps.append(f"round_{n}")
+            if _each_round(options) and n > 1:
+                steps.append(f"judge_round_{n - 1}")
+        if _each_round(options) and count:
+            steps.append(f"judge_round_{count}")
+        return tuple(steps)
 
     def debater_calls(self, options: Mapping[str, Any], positions: int) -> int | None:
         """A speech per position and round (a detector's re-ask of a speech is one
-        more)."""
+        more), and with ``--judge-each-round`` the judge's score of every round."""
         count = _rounds(options)
-        return None if count is None else count * positions
+        if count is None:
+            return None
+        return count * positions + (count if _each_round(options) else 0)
+
+
+def _each_round(options: Mapping[str, Any]) -> bool:
+    """Whether the stored run scored every round (``--judge-each-round``)."""
+    format_options = options.get("format_options") or {}
+    return isinstance(format_options, Mapping) and format_options.get("judge_each_round") is True
 
 
 def _rounds(options: Mapping[str, Any]) -> int | None:

@@ -17,6 +17,14 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "reask.not_fixed": "still there after the rewrite",
         "col.round": "Round",
         "col.speech": "Speech",
+        "trajectory": "Score after each round",
+        "trajectory.note": "The judge scored each round's speeches after that round"
+        " (--judge-each-round): each position's mean weighted score of its speeches of"
+        " the round. The verdict is the final judgement of the whole debate.",
+        "trajectory.chart": "Each position's score after each round",
+        "trajectory.change": "Change, first to last round",
+        "col.leader": "Ahead",
+        "leader.none": "even",
     },
     "zh": {
         "round.speech": "发言",
@@ -27,5 +35,12 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "reask.not_fixed": "重写后仍然存在",
         "col.round": "轮次",
         "col.speech": "发言",
+        "trajectory": "每轮之后的得分",
+        "trajectory.note": "裁判在每轮结束后为该轮发言打分（--judge-each-round）："
+        "各方本轮发言的平均加权得分。裁决仍以对整场辩论的最终评判为准。",
+        "trajectory.chart": "各方每轮之后的得分",
+        "trajectory.change": "首轮到末轮的变化",
+        "col.leader": "领先",
+        "leader.none": "持平",
     },
 }

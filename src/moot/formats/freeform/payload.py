@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from moot.schema import ArgumentScore
 from moot.sources.citations import Cited
 
 STANDINGS = ("STRONG", "MIXED", "WEAK", "UNCERTAIN")
@@ -38,9 +39,26 @@ class DetectorReask(_Frozen):
     """Whether the rewrite no longer tripped those detectors."""
 
 
+class RoundScore(_Frozen):
+    """The judge's interim score after one round (``--judge-each-round``): each of the
+    round's speeches (weighted score) and each position's mean over its speeches of
+    that round, computed by code from the judge's integer scores."""
+
+    round: int
+    scores: dict[str, float]
+    """Position key -> the mean weighted score of its speeches of this round."""
+    speeches: list[ArgumentScore]
+    """Each speech of the round: the judge's integer scores and their weighted score."""
+    leader: str | None
+    """The position with the highest score this round (None on a tie at the top)."""
+
+
 class FreeformPayload(_Frozen):
     """``payload["freeform"]`` of a result."""
 
     rounds: int
     speeches: list[Speech]
     detector_reasks: list[DetectorReask]
+    round_scores: list[RoundScore] = Field(default_factory=list)
+    """With ``--judge-each-round``: the judge's score after every round, in round order
+    (the trajectory); empty otherwise. The verdict is still the final judgement."""

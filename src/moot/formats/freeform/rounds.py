@@ -10,22 +10,30 @@ the re-ask and whether the rewrite fixed it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar, cast
 
 from moot.detectors.core import TurnIssue, check_turn
 from moot.detectors.transcript import Transcript, Turn
 from moot.formats.base import Debate, Record, first_wave_with_classification
 from moot.formats.common.stances import stances as common_stances
-from moot.formats.freeform.payload import STANDINGS, DetectorReask, FreeformPayload, Speech
+from moot.formats.freeform.payload import (
+    STANDINGS,
+    DetectorReask,
+    FreeformPayload,
+    RoundScore,
+    Speech,
+)
 from moot.formats.freeform.replies import SourcedSpeechReply, SpeechReply, speech_spec
 from moot.i18n import labels
 from moot.judging.judge import JudgedUnit
-from moot.judging.rubric import GENERAL
+from moot.judging.rubric import GENERAL, mean
 from moot.llm.schemas import output_spec
 from moot.llm.structured import Problem
 from moot.llm.types import Message
-from moot.schema import QualityWarning, SourceCitation
+from moot.llm.waves import gather_wave
+from moot.schema import ArgumentScore, QualityWarning, SourceCitation
 from moot.sources.citations import (
     ReaskOnce,
     check,
@@ -37,6 +45,8 @@ from moot.sources.citations import (
 from moot.sources.library import Passage
 from moot.sources.retrieval import select
 from moot.text import join_sentences, sentences
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -63,9 +73,13 @@ def stances(debate: Debate) -> dict[str, str]:
 class FreeformRounds:
     """One run of the free-form format over a :class:`Debate`."""
 
-    def __init__(self, debate: Debate, rounds: int) -> None:
+    def __init__(self, debate: Debate, rounds: int, each_round: bool = False) -> None:
         self.debate = debate
         self.rounds = rounds
+        self.each_round = each_round
+        """``--judge-each-round``: the judge scores every round's speeches after it."""
+        self.round_scores: list[RoundScore] = []
+        self.round_warnings: dict[int, list[QualityWarning]] = {}
         self.two_sided = debate.position_keys() == ["pro", "con"]
         self.speeches: list[Speech] = []
         self.reasks: list[DetectorReask] = []
@@ -216,17 +230,80 @@ class FreeformRounds:
             citations=items,
         )
 
+    def _units(self, speeches: Sequence[Speech]) -> list[JudgedUnit]:
+        """The judged units of ``speeches``: each with its first sentence as the claim
+        and the positions whose next-round speech answered it (so far)."""
+        return [
+            JudgedUnit(
+                id=s.id,
+                side=s.side,
+                claim=(sentences(s.text) or [s.text])[0],
+                responses={
+                    later.side: "answered"
+                    for later in self.speeches
+                    if later.round == s.round + 1 and s.id in later.responds_to
+                },
+            )
+            for s in speeches
+        ]
+
+    def _transcript(self, upto: int, order: Sequence[str]) -> str:
+        """The debate as the judge reads it, rounds 1 to ``upto``."""
+        rank = {key: n for n, key in enumerate(order)}
+        return self.debate.render(
+            "judge_transcript",
+            rounds=upto,
+            speeches=sorted(
+                (s for s in self.speeches if s.round <= upto), key=lambda s: (s.round, rank[s.side])
+            ),
+            names={p.key: p.name for p in self.debate.positions},
+            citations=self.citations,
+        )
+
+    async def _score_round(self, number: int, order: Sequence[str]) -> None:
+        """The judge's interim score of round ``number``'s speeches, read with the
+        rounds before it (``--judge-each-round``), in its own round
+        ``judge_round_N``; kept with its warnings for the result."""
+        debate = self.debate
+        judgement, warnings = await debate.score_round(
+            f"judge_round_{number}",
+            self._units([s for s in self.speeches if s.round == number]),
+            self._transcript(number, order),
+            rubric=GENERAL,
+            standings=STANDINGS,
+            order=order,
+            unit=labels(debate.lang)["unit.speech"],
+            adjust=penalise(self.citations) if debate.sources is not None else None,
+        )
+        self.round_warnings[number] = warnings
+        self.round_scores.append(round_score(number, judgement.scores, debate.position_keys()))
+        self.round_scores.sort(key=lambda r: r.round)
+        debate.progress["round_scores"] = [r.model_dump() for r in self.round_scores]
+
+    async def _alongside(self, main: Awaitable[T], number: int, order: Sequence[str]) -> T:
+        """``main`` and the interim score of round ``number`` as one wave (nothing in
+        ``main`` depends on that score); either failing cancels the other."""
+        if not self.each_round or number < 1:
+            return await main
+        done = await gather_wave([main, self._score_round(number, order)])
+        return cast(T, done[0])
+
     async def run(self) -> Record:
         debate = self.debate
         keys = debate.position_keys()
+        order = list(reversed(keys)) if debate.settings.swap_seeds else keys
         for n in range(1, self.rounds + 1):
             calls = [self._speak(k, n) for k in keys]
             if n == 1:
-                spoken = await first_wave_with_classification(debate, f"round_{n}", calls)
+                wave = first_wave_with_classification(debate, f"round_{n}", calls)
             else:
-                spoken = await debate.wave(f"round_{n}", calls)
+                wave = debate.wave(f"round_{n}", calls)
+            # the previous round's interim score joins this round's wave
+            spoken = await self._alongside(wave, n - 1, order)
             self.speeches += spoken
             debate.progress["speeches"] = [s.model_dump() for s in self.speeches]
+        for number in range(1, self.rounds):
+            debate.warnings += self.round_warnings.get(number, [])
         debate.citations = [c for s in self.speeches for c in self.citations.get(s.id, [])]
         debate.warnings += kept_warnings(
             "speech", {s.id: s.side for s in self.speeches}, debate.citations
@@ -241,38 +318,40 @@ class FreeformRounds:
                     message=reask.reason,
                 )
             )
-        order = list(reversed(keys)) if debate.settings.swap_seeds else keys
-        units = [
-            JudgedUnit(
-                id=s.id,
-                side=s.side,
-                claim=(sentences(s.text) or [s.text])[0],
-                responses={
-                    later.side: "answered"
-                    for later in self.speeches
-                    if later.round == s.round + 1 and s.id in later.responds_to
-                },
-            )
-            for s in self.speeches
-        ]
-        rank = {key: n for n, key in enumerate(order)}
-        transcript = debate.render(
-            "judge_transcript",
-            rounds=self.rounds,
-            speeches=sorted(self.speeches, key=lambda s: (s.round, rank[s.side])),
-            names={p.key: p.name for p in debate.positions},
-            citations=self.citations,
-        )
-        judgement, panel = await debate.judge(
-            units,
-            transcript,
+        verdict = debate.judge(
+            self._units(self.speeches),
+            self._transcript(self.rounds, order),
             rubric=GENERAL,
             standings=STANDINGS,
             order=order,
             unit=labels(debate.lang)["unit.speech"],
             adjust=penalise(self.citations) if debate.sources is not None else None,
         )
+        # the last round's interim score joins the final judgement's wave
+        judgement, panel = await self._alongside(verdict, self.rounds, order)
+        debate.warnings += self.round_warnings.get(self.rounds, [])
         payload = FreeformPayload(
-            rounds=self.rounds, speeches=self.speeches, detector_reasks=self.reasks
+            rounds=self.rounds,
+            speeches=self.speeches,
+            detector_reasks=self.reasks,
+            round_scores=self.round_scores,
         )
         return Record(payload, judgement, panel, list(debate.warnings))
+
+
+def round_score(number: int, scores: Sequence[ArgumentScore], keys: Sequence[str]) -> RoundScore:
+    """A round's interim score: each speech's weighted score and each position's mean
+    over its speeches of the round (positions in ``keys`` order), and the leader."""
+    by_side = {
+        k: mean([s.weighted for s in scores if s.side == k])
+        for k in keys
+        if any(s.side == k for s in scores)
+    }
+    top = max(by_side.values(), default=0.0)
+    leaders = [k for k, v in by_side.items() if v == top]
+    return RoundScore(
+        round=number,
+        scores=by_side,
+        speeches=list(scores),
+        leader=leaders[0] if len(leaders) == 1 else None,
+    )

@@ -4,6 +4,7 @@ style attribute (the page's Content-Security-Policy allows none)."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -298,4 +299,76 @@ def window_chart(label: str, rows: Sequence[WindowRow]) -> Chart:
         right = max(scale.x(row.seconds), end, target)
         chart.texts.append(Text(right + 8, middle + 4, row.text, "value"))
         chart.data.append((row.label, row.text))
+    return chart
+
+
+@dataclass(frozen=True)
+class Series:
+    """One line of a line chart: its label, colour class and a value per step (None
+    where it has none)."""
+
+    label: str
+    css: str
+    values: tuple[float | None, ...]
+
+
+LINE_HEIGHT = 220.0
+LINE_LEFT = 44.0
+LEGEND_WIDTH = 170.0
+END_GAP = 14.0
+"""The least vertical distance between two lines' end labels."""
+
+
+def line_chart(
+    label: str, steps: Sequence[str], series: Sequence[Series], domain: tuple[float, float]
+) -> Chart:
+    """A value per step for each series, joined by lines (a trajectory), on a
+    vertical axis of ``domain`` with a grid line every whole number (every two past
+    twelve); each line's last value is named at its right end."""
+    height = PAD + LINE_HEIGHT + AXIS
+    chart = Chart(WIDTH, height, label)
+    top, bottom = PAD, PAD + LINE_HEIGHT
+    vertical = Scale(domain[0], domain[1], bottom, top)
+    left, right = LINE_LEFT, WIDTH - LEGEND_WIDTH
+    step = _step(domain, None)
+    value = domain[0]
+    while value <= domain[1] + 1e-9:
+        y = vertical.x(value)
+        chart.lines.append(Line(left, y, right, y, "grid"))
+        chart.texts.append(Text(left - 6, y + 4, f"{value:g}", "tick", "end"))
+        value += step
+    gap = (right - left) / max(len(steps) - 1, 1)
+    xs = [left + n * gap if len(steps) > 1 else (left + right) / 2 for n in range(len(steps))]
+    for x, name in zip(xs, steps, strict=True):
+        chart.texts.append(Text(x, bottom + 16, name, "tick", "middle"))
+    ends: list[tuple[float, float, str]] = []
+    for line in series:
+        points = [
+            (x, vertical.x(v), name, v)
+            for x, name, v in zip(xs, steps, line.values, strict=True)
+            if v is not None and math.isfinite(v)
+        ]
+        for (x1, y1, _, _), (x2, y2, _, _) in itertools.pairwise(points):
+            chart.lines.append(Line(x1, y1, x2, y2, f"trend {line.css}"))
+        for x, y, name, v in points:
+            chart.circles.append(
+                Circle(x, y, 4.5, f"point {line.css}", f"{line.label}, {name}: {number(v)}")
+            )
+        if points:
+            x, y, _, v = points[-1]
+            ends.append((y, x, f"{fit(line.label)} {number(v)}"))
+        chart.data.append(
+            (
+                line.label,
+                "; ".join(
+                    f"{name}: {'-' if v is None else number(v)}"
+                    for name, v in zip(steps, line.values, strict=True)
+                ),
+            )
+        )
+    # each line's last value named at its end, the names pushed apart to stay legible
+    placed = -math.inf
+    for y, x, text in sorted(ends):
+        placed = max(y, placed + END_GAP)
+        chart.texts.append(Text(x + 10, placed + 4, text, "value"))
     return chart

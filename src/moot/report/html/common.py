@@ -31,7 +31,7 @@ from moot.report.html.parts import (
 )
 from moot.report.markdown import fallback_notes, group_warnings, lead_judge
 from moot.report.verdict import Evidence, verdict_text
-from moot.schema import AgreementStat, DebateResult, Fallacy
+from moot.schema import Agreement, AgreementStat, DebateResult, Deliberation, Fallacy
 
 
 def dimensions_of(result: DebateResult) -> tuple[str, ...]:
@@ -319,6 +319,63 @@ class ConsensusRow:
 
 
 @dataclass(frozen=True)
+class PassRow:
+    """One pass of a deliberating panel: its agreement, totals and revisions."""
+
+    name: str
+    stats: tuple[float | None, ...]
+    totals: tuple[float, ...]
+    revisions: str
+
+
+@dataclass(frozen=True)
+class DeliberationView:
+    note: str
+    passes: tuple[PassRow, ...]
+    conformity: str
+
+
+def deliberation_view(
+    ctx: Context, deliberation: Deliberation, totals: dict[str, float]
+) -> DeliberationView:
+    """Agreement and totals before deliberation and after each round, and the
+    conformity of the revisions (``--panel-deliberate``)."""
+    labels = ctx.labels
+
+    def stats(a: Agreement) -> tuple[float | None, ...]:
+        return (a.alpha_interval.value, a.alpha_nominal.value, a.kappa.value)
+
+    passes = [
+        PassRow(
+            labels["panel.pass.independent"],
+            stats(deliberation.agreement_before),
+            tuple(side_total(totals, s.key) for s in ctx.sides),
+            "-",
+        ),
+        *(
+            PassRow(
+                labels["panel.pass.round"].format(n=r.round),
+                stats(r.agreement),
+                tuple(side_total(r.totals, s.key) for s in ctx.sides),
+                str(len(r.revisions)),
+            )
+            for r in deliberation.rounds
+        ),
+    ]
+    if deliberation.conformity is None:
+        conformity = labels["panel.conformity.none"]
+    else:
+        conformity = labels["panel.conformity.text"].format(
+            conformity=f"{deliberation.conformity:.0%}",
+            silent=deliberation.silent,
+            revisions=deliberation.revisions,
+            toward=deliberation.toward_mean,
+        )
+    note = labels["panel.deliberation.note"].format(rounds=len(deliberation.rounds))
+    return DeliberationView(note, tuple(passes), conformity)
+
+
+@dataclass(frozen=True)
 class PanelView:
     topic_type: str
     calibration: str
@@ -336,6 +393,7 @@ class PanelView:
     settle: tuple[str, ...]
     consensus: tuple[ConsensusRow, ...]
     scale_note: str
+    deliberation: DeliberationView | None = None
 
 
 def _agreement(name: str, stat: AgreementStat, labels: dict[str, str]) -> AgreementView:
@@ -411,6 +469,11 @@ def panel_section(ctx: Context) -> Section | None:
         settle=tuple(panel.divergence.settle) if panel.divergence.diverged else (),
         consensus=rows,
         scale_note=labels["html.agreement_scale"],
+        deliberation=(
+            deliberation_view(ctx, panel.deliberation, panel.totals)
+            if panel.deliberation is not None
+            else None
+        ),
     )
     return Section("panel", labels["panel"], "sections/panel.html.j2", data)
 

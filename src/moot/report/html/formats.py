@@ -155,16 +155,25 @@ def rounds(format_name: str, config: Mapping[str, Any]) -> tuple[str, ...]:
         view = view_of(format_name)
     except ConfigError:
         return ()
-    steps = view.rounds(stored_options(config))
-    return ("classification", *steps, "judgement") if steps else ()
+    options = stored_options(config)
+    steps = view.rounds(options)
+    deliberation = tuple(f"deliberation_{n}" for n in range(1, _deliberate(options) + 1))
+    return ("classification", *steps, "judgement", *deliberation) if steps else ()
+
+
+def _deliberate(options: Mapping[str, Any]) -> int:
+    """The stored ``--panel-deliberate`` rounds (0 when absent or damaged)."""
+    value = options.get("panel_deliberate")
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
 def expected_calls(format_name: str, config: Mapping[str, Any]) -> int | None:
     """How many validated model calls a run of this stored configuration makes: the
     positions' (the format's view says), one judgement per panel judge and run (one
-    without a panel), the topic classification of a panel whose topic type is not
-    given, all but the classification twice with ``swap_sides``. ``None`` when the
-    format or the configuration does not say."""
+    without a panel) and one per judge and ``--panel-deliberate`` round, the topic
+    classification of a panel whose topic type is not given, all but the
+    classification twice with ``swap_sides``. ``None`` when the format or the
+    configuration does not say."""
     options = stored_options(config)
     sides, panel = _names(options.get("sides")), _names(options.get("panel"))
     runs = _count(options.get("judge_runs"), 1)
@@ -177,6 +186,6 @@ def expected_calls(format_name: str, config: Mapping[str, Any]) -> int | None:
     debaters = view.debater_calls(options, len(sides) or DEFAULT_POSITIONS)
     if debaters is None:
         return None
-    judges = len(panel) * runs if panel else 1
+    judges = len(panel) * (runs + _deliberate(options)) if panel else 1
     classify = 1 if panel and options.get("topic_type") is None else 0
     return classify + (debaters + judges) * (2 if options.get("swap_sides") else 1)

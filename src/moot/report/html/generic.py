@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from moot.briefing import Bullets, Outline, Paragraph, Table
+from moot.briefing import Section as BriefingSection
 from moot.errors import ConfigError
 from moot.formats import get_format
 from moot.formats.base import Format
@@ -127,6 +128,27 @@ def _bullets(bullets: Bullets) -> BlockView:
     return BlockView("bullets", items=tuple(zip(labels, bullets.items, strict=False)))
 
 
+def briefing_section(ctx: Context, part: BriefingSection, anchor: str) -> Section:
+    """One briefing section as a card of tables, lists and paragraphs (a table row
+    that names a judged item carries the item's anchor once)."""
+    return _card(ctx, part, anchor, set())
+
+
+def _card(ctx: Context, part: BriefingSection, anchor: str, anchored: set[str]) -> Section:
+    blocks = []
+    for block in part.blocks:
+        if isinstance(block, Table):
+            blocks.append(_table(ctx, block, anchored))
+        elif isinstance(block, Bullets):
+            blocks.append(_bullets(block))
+        elif isinstance(block, Outline):
+            pairs = tuple(zip(block.depths, block.items, strict=True))
+            blocks.append(BlockView("outline", outline=pairs))
+        elif isinstance(block, Paragraph):
+            blocks.append(BlockView("paragraph", text=block.text))
+    return Section(anchor, part.title, "sections/briefing.html.j2", tuple(blocks))
+
+
 def sections(ctx: Context) -> list[Section]:
     """The format's briefing sections, each a card of tables, lists and paragraphs; a
     table row that names a judged item carries the item's anchor."""
@@ -135,20 +157,7 @@ def sections(ctx: Context) -> list[Section]:
         return []
     labels: Mapping[str, str] = ctx.labels
     anchored: set[str] = set()
-    found = []
-    for number, part in enumerate(fmt.briefing(ctx.result, labels)):
-        blocks = []
-        for block in part.blocks:
-            if isinstance(block, Table):
-                blocks.append(_table(ctx, block, anchored))
-            elif isinstance(block, Bullets):
-                blocks.append(_bullets(block))
-            elif isinstance(block, Outline):
-                pairs = tuple(zip(block.depths, block.items, strict=True))
-                blocks.append(BlockView("outline", outline=pairs))
-            elif isinstance(block, Paragraph):
-                blocks.append(BlockView("paragraph", text=block.text))
-        found.append(
-            Section(f"format-{number}", part.title, "sections/briefing.html.j2", tuple(blocks))
-        )
-    return found
+    return [
+        _card(ctx, part, f"format-{number}", anchored)
+        for number, part in enumerate(fmt.briefing(ctx.result, labels))
+    ]

@@ -43,6 +43,8 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         " that it answered, the speeches of the round after that answered it, and where it"
         " stood in the end.",
         "html.round_n": "Round {n}",
+        "html.judge_round_n": "Judge's score of round {n}",
+        "html.deliberation_n": "Panel deliberation, round {n}",
         "html.turn": "turn {n}",
         "html.answers": "Answers",
         "html.answered_by": "Answered by",
@@ -202,6 +204,8 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "html.speeches_note": "每次发言一行，按回合排列：它回应了上一回合的哪些发言，"
         "下一回合的哪些发言回应了它，以及它最终的状态。",
         "html.round_n": "第 {n} 回合",
+        "html.judge_round_n": "裁判为第 {n} 回合打分",
+        "html.deliberation_n": "评审团合议第 {n} 轮",
         "html.turn": "第 {n} 轮",
         "html.answers": "回应了",
         "html.answered_by": "被回应于",
@@ -343,10 +347,17 @@ def labels(lang: str, format_name: str | None = None) -> dict[str, str]:
 
 def round_label(labels_: dict[str, str], code: str) -> str:
     """A round of the journal in words: ``round_3`` is the third round of a format
-    that numbers its rounds; other codes have their own label (or are shown as is)."""
-    number = code.removeprefix("round_")
-    if number != code and number.isdigit():
-        return labels_["html.round_n"].format(n=int(number))
+    that numbers its rounds, ``judge_round_3`` the judge's score of it
+    (``--judge-each-round``), ``deliberation_2`` the panel's second deliberation
+    round; other codes have their own label (or are shown as is)."""
+    for prefix, key in (
+        ("round_", "html.round_n"),
+        ("judge_round_", "html.judge_round_n"),
+        ("deliberation_", "html.deliberation_n"),
+    ):
+        number = code.removeprefix(prefix)
+        if number != code and number.isdigit():
+            return labels_[key].format(n=int(number))
     return label(labels_, f"round.{code}", code)
 
 
