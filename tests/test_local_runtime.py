@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import HAS_LLAMA_CPP, LLAMA_CPP_PYTHON_ABSENT
 from moot import ConfigError
 from moot.llm import local
 from moot.llm.local import LocalBackend, choose_runtime
@@ -26,12 +27,11 @@ from moot.llm.local_xllamacpp import SOCKET_NAME, lark_grammar
 from moot.llm.types import GenerationSettings, Message, OutputSpec
 
 HAS_XLLAMACPP = importlib.util.find_spec("xllamacpp") is not None
-HAS_LLAMA_CPP = importlib.util.find_spec("llama_cpp") is not None
 RUNTIMES = [
     pytest.param("xllamacpp", marks=pytest.mark.skipif(not HAS_XLLAMACPP, reason="no xllamacpp")),
     pytest.param(
         "llama-cpp-python",
-        marks=pytest.mark.skipif(not HAS_LLAMA_CPP, reason="llama-cpp-python (optional)"),
+        marks=pytest.mark.skipif(not HAS_LLAMA_CPP, reason=LLAMA_CPP_PYTHON_ABSENT),
     ),
 ]
 REPLY = OutputSpec(
@@ -70,7 +70,7 @@ def test_a_runtime_that_is_not_installed_is_a_config_error_with_the_install_line
         choose_runtime()
 
 
-def test_a_built_llama_cpp_python_is_preferred_and_xllamacpp_is_the_default_install(
+def test_xllamacpp_is_the_default_and_the_variable_picks_llama_cpp_python(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv("MOOT_LOCAL_RUNTIME", raising=False)
@@ -78,13 +78,13 @@ def test_a_built_llama_cpp_python_is_preferred_and_xllamacpp_is_the_default_inst
     monkeypatch.setattr(
         importlib.util, "find_spec", lambda name: object() if name in installed else None
     )
+    assert choose_runtime() == "xllamacpp"
+    assert choose_runtime("llama-cpp-python") == "llama-cpp-python"
+    monkeypatch.setenv("MOOT_LOCAL_RUNTIME", "llama-cpp-python")
     assert choose_runtime() == "llama-cpp-python"
-    assert choose_runtime("xllamacpp") == "xllamacpp"
-    monkeypatch.setenv("MOOT_LOCAL_RUNTIME", "xllamacpp")
-    assert choose_runtime() == "xllamacpp"
     monkeypatch.delenv("MOOT_LOCAL_RUNTIME")
-    installed.discard("llama_cpp")
-    assert choose_runtime() == "xllamacpp"
+    installed.discard("xllamacpp")  # built llama-cpp-python alone: it runs
+    assert choose_runtime() == "llama-cpp-python"
     assert LocalBackend(runtime="llama-cpp-python").runtime == "llama-cpp-python"
 
 

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import ServedLlama
+
 TOPIC = "Should a 10-person startup adopt microservices from day one?"
 
 
@@ -34,7 +36,7 @@ def moot(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
 
 def test_canary_key_appears_in_no_artefact(
     llama_server: str,
-    llama_server_factory: Callable[..., str],
+    llama_server_factory: Callable[..., ServedLlama],
     tmp_path: Path,
 ) -> None:
     canary = "sk-canary-" + secrets.token_hex(12)
@@ -47,7 +49,7 @@ def test_canary_key_appears_in_no_artefact(
         "MOOT_CANARY_KEY": canary,
         "PYTHONFAULTHANDLER": "1",
     }
-    locked = llama_server_factory("--api_key", "server-secret-" + secrets.token_hex(4))
+    locked = llama_server_factory(api_key="server-secret-" + secrets.token_hex(4)).base_url
     outputs: list[str] = []
 
     ran = moot(

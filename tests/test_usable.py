@@ -4,6 +4,7 @@ derives each side's claim prefix from the topic."""
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import re
 
@@ -11,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import needs_llama_cpp_python
 from moot.formats.structured.replies import OpeningReply
 from moot.formats.structured.sides import claim_prefix, yes_no
 from moot.llm.grammar import grammar_schema, prose_pattern
@@ -102,8 +104,9 @@ def test_a_prefix_leaves_room_for_the_models_own_words() -> None:
     assert prose_pattern(1, 5, "a.b").startswith("^a\\.b[")
 
 
+@needs_llama_cpp_python
 def test_the_local_grammar_builds_with_llama_cpps_converter() -> None:
-    llama_grammar = pytest.importorskip("llama_cpp.llama_grammar")
+    llama_grammar = importlib.import_module("llama_cpp.llama_grammar")
     spec = dataclasses.replace(output_spec(OpeningReply), prefixes=(("claim", "是的，因为"),))
     grammar = llama_grammar.LlamaGrammar.from_json_schema(
         json.dumps(grammar_schema(spec)), verbose=False

@@ -38,7 +38,7 @@ TIER_MARKERS: dict[str, str] = {
     "server": "listens on a loopback socket (the viewer, a fake or real OpenAI-compatible server)",
     "timing": "waits on real timeouts, sleeps or signals (seconds each)",
     "browser": "drives a real headless chromium (skipped without one, unless CI_REQUIRE_BROWSER=1)",
-    "slow": "runs the real embedded model or builds llama.cpp's server (minutes each)",
+    "slow": "runs the real embedded model, in process or behind llama.cpp's server (minutes each)",
 }
 FAST = "fast"
 TIERS = (FAST, *TIER_MARKERS)
@@ -48,8 +48,8 @@ TIERS = (FAST, *TIER_MARKERS)
 FIXTURE_MARKERS: dict[str, tuple[str, ...]] = {
     "llama_server": ("slow", "server", "process"),
     "llama_server_factory": ("slow", "server", "process"),
-    "llama_server_binary": ("slow", "process"),
-    "cpp_llama_server": ("slow", "server", "process"),
+    "served_llama": ("slow", "server", "process"),
+    "llama_cpp_python_server": ("slow", "server", "process"),
     "fault_server": ("server",),
 }
 

@@ -1,7 +1,7 @@
 """Write requirements/constraints.txt: the pinned versions the quick start installs.
 
-requirements/dev.txt and requirements/local.txt read ``-c constraints.txt``, so the
-README's two install commands get the same versions on any day. This resolves both
+requirements/dev.txt, local.txt and llama-portable.txt read ``-c constraints.txt``, so
+the README's install commands get the same versions on any day. This resolves both
 files afresh against the package index, without installing anything, and writes
 every distribution they would install (all extras, transitively; not moot itself,
 nor pip and setuptools) as sorted ``name==version`` lines:
@@ -32,7 +32,7 @@ REQUIREMENTS = ROOT / "requirements"
 CONSTRAINTS = REQUIREMENTS / "constraints.txt"
 #: resolved in this order; each later one within the pins of those before it, so the
 #: versions agree across the files
-LOCKED = ("dev.txt", "local.txt")
+LOCKED = ("dev.txt", "local.txt", "llama-portable.txt")
 CONSTRAINT_LINE = re.compile(r"^\s*(-c|--constraint)\b")
 #: not pinned: moot itself, and the installer's own tools (llm requires pip and
 #: setuptools; a pin would make ``pip install -r`` replace the running pip), as
@@ -95,9 +95,10 @@ def lock() -> dict[str, str]:
 def render(pins: dict[str, str]) -> str:
     version = ".".join(map(str, sys.version_info[:2]))
     header = (
-        "# Pinned versions of everything requirements/dev.txt and requirements/local.txt\n"
-        "# install (moot's extras and their dependencies; not moot, pip or setuptools),\n"
-        "# read by both through '-c constraints.txt'. Generated: do not edit by hand.\n"
+        "# Pinned versions of everything requirements/dev.txt, local.txt and\n"
+        "# llama-portable.txt install (moot's extras and their dependencies; not moot, pip\n"
+        "# or setuptools), read by each through '-c constraints.txt'. Generated: do not\n"
+        "# edit by hand.\n"
         "# To update it:  python tools/lock.py\n"
         f"# Resolved by pip for CPython {version} on {sys.platform}: a package needed only\n"
         "# on another platform or Python is not pinned here.\n"

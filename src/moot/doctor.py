@@ -161,6 +161,13 @@ def _check_platform(report: Report) -> set[str]:
     return flags
 
 
+RUNTIME_BUILDS = {
+    "xllamacpp": "prebuilt wheel, nothing compiled",
+    "llama-cpp-python": "compiled from source on install",
+}
+"""How each runtime's llama.cpp came to this machine (the runtime line says it)."""
+
+
 def _check_local(report: Report, spec: str, cpu_flags: set[str]) -> None:
     from moot.llm.local import (
         INSTALL_HINT,
@@ -180,7 +187,7 @@ def _check_local(report: Report, spec: str, cpu_flags: set[str]) -> None:
     chosen = (
         f"{RUNTIME_VARIABLE}={os.environ[RUNTIME_VARIABLE]}"
         if os.environ.get(RUNTIME_VARIABLE)
-        else "the default: llama-cpp-python if installed, else xllamacpp"
+        else "the default: xllamacpp if installed, else llama-cpp-python"
     )
     others = [
         f"{name} {_version(name) or 'not installed'}"
@@ -190,7 +197,8 @@ def _check_local(report: Report, spec: str, cpu_flags: set[str]) -> None:
     report.add(
         "runtime",
         "ok",
-        f"{runtime} {_version(runtime) or '?'} ({chosen}); also: {', '.join(others)}",
+        f"{runtime} {_version(runtime) or '?'} ({RUNTIME_BUILDS[runtime]}; {chosen});"
+        f" also: {', '.join(others)}",
     )
     path_text = spec.partition(":")[2]
     try:

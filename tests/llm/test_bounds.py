@@ -2,14 +2,16 @@
 
 The limit comes from :func:`moot.llm.bounds.max_reply_tokens`; here the longest valid
 reply of every round's schema (every field written to the brim, in English and in
-Chinese) is built and counted with the embedded model's own tokenizer.
+Chinese) is built and counted with the embedded model's own tokenizer (llama.cpp's, on
+its server: those tests are in the slow tier).
 """
 
 from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator
+import urllib.request
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -86,27 +88,32 @@ def largest(node: Any, filler: str) -> Any:
 
 
 @pytest.fixture(scope="module")
-def tokenizer() -> Iterator[Any]:
-    """The embedded model's tokenizer (its vocabulary only: no weights, no decoding)."""
-    from llama_cpp import Llama
+def count_tokens(llama_server: str) -> Callable[[str], int]:
+    """The embedded model's own tokenizer: llama.cpp's server's ``/tokenize`` on it."""
+    root = llama_server.removesuffix("/v1")
 
-    from moot.llm.local import embedded_model_path
+    def count(text: str) -> int:
+        request = urllib.request.Request(  # noqa: S310 (loopback http)
+            f"{root}/tokenize",
+            data=json.dumps({"content": text, "add_special": False}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=120) as response:  # noqa: S310
+            return len(json.loads(response.read())["tokens"])
 
-    llama = Llama(model_path=str(embedded_model_path()), vocab_only=True, verbose=False)
-    yield llama
-    llama.close()
+    return count
 
 
 @pytest.mark.parametrize("profile", [STANDARD, COMPACT], ids=["standard", "compact"])
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("round_name", list(_round_specs()))
 def test_the_longest_valid_reply_fits_the_output_limit(
-    round_name: str, lang: str, profile: ModelProfile, tokenizer: Any
+    round_name: str, lang: str, profile: ModelProfile, count_tokens: Callable[[str], int]
 ) -> None:
     spec = profile.spec(_round_specs()[round_name], lang)
     check_grammar_limits(spec.json_schema)
     reply = json.dumps(largest(spec.json_schema, FILLER[lang]), ensure_ascii=False, indent=2)
-    tokens = len(tokenizer.tokenize(reply.encode(), add_bos=False))
+    tokens = count_tokens(reply)
     limit = max_reply_tokens(spec, lang)
     assert tokens <= limit, f"{round_name}: {tokens} tokens > limit {limit}"
     # ... and the limit is not wildly loose: a looping model pays for it in time

@@ -1,4 +1,7 @@
-"""OpenAIBackend against a real OpenAI-compatible server: llama-cpp-python's, on loopback."""
+"""OpenAIBackend against real OpenAI-compatible servers on loopback: llama.cpp's own
+(the code of ``llama-server``, from xllamacpp's wheel), which enforces ``json_schema``;
+and llama-cpp-python's, which answers it with HTTP 500 and enforces ``json_object``
+(where that optional runtime is installed)."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from collections.abc import Callable
 import httpx2
 import pytest
 
+from conftest import ServedLlama
 from moot.errors import BackendError, ConfigError
 from moot.llm.backend import resolve_backend
 from moot.llm.openai import NO_KEY_PLACEHOLDER, OpenAIBackend
@@ -97,7 +101,7 @@ def test_schema_is_enforced_by_the_server(llama_server: str) -> None:
     completion = generate(backend, ASK_ANIMAL, schema=ZEBRA, settings=GREEDY, context=CONTEXT)
     assert json.loads(completion.text) == ZEBRA_REPLY
     assert completion.finish_reason == "stop"
-    assert backend.structured_mode == "json_object"
+    assert backend.structured_mode == "json_schema"
 
     # Control: the same prompt (schema instruction included) with nothing enforcing
     # it. The model does not produce the reply on its own (it echoes the schema).
@@ -116,6 +120,29 @@ def test_mode_is_discovered_once_with_one_request_per_mode(llama_server: str) ->
     async def scenario() -> list[Completion]:
         async with httpx2.AsyncClient(transport=transport) as http_client:
             backend = OpenAIBackend(model="smollm2", base_url=llama_server, http_client=http_client)
+            first = await backend.generate(ASK_ANIMAL, schema=ZEBRA, settings=GREEDY)
+            # llama.cpp's server enforces json_schema: the first mode tried is kept
+            assert transport.chat_calls == [("json_schema", 200)]
+            assert backend.structured_mode == "json_schema"
+            second = await backend.generate(ASK_ANIMAL, schema=ZEBRA, settings=GREEDY)
+            plain = await backend.generate(ASK_ANIMAL, schema=None, settings=GREEDY)
+            return [first, second, plain]
+
+    first, second, plain = asyncio.run(scenario())
+    assert transport.chat_calls == [("json_schema", 200), ("json_schema", 200), (None, 200)]
+    assert json.loads(first.text) == ZEBRA_REPLY
+    assert json.loads(second.text) == ZEBRA_REPLY
+    assert plain.text
+
+
+def test_a_refused_mode_is_probed_once_then_the_next_is_kept(llama_cpp_python_server: str) -> None:
+    transport = RecordingTransport()
+
+    async def scenario() -> list[Completion]:
+        async with httpx2.AsyncClient(transport=transport) as http_client:
+            backend = OpenAIBackend(
+                model="smollm2", base_url=llama_cpp_python_server, http_client=http_client
+            )
             first = await backend.generate(ASK_ANIMAL, schema=ZEBRA, settings=GREEDY)
             # llama-cpp-python's server answers json_schema with HTTP 500; the probe is
             # not retried, json_object is tried next, and it is kept.
@@ -137,7 +164,27 @@ def test_mode_is_discovered_once_with_one_request_per_mode(llama_server: str) ->
     assert plain.text
 
 
-def test_concurrent_first_calls_probe_once(llama_server: str) -> None:
+def test_concurrent_first_calls_probe_once(llama_cpp_python_server: str) -> None:
+    # needs a server that refuses the first mode (llama-cpp-python's); the refusal
+    # without a real server is tests/llm/test_retry.py's fault server
+    transport = RecordingTransport()
+
+    async def scenario() -> None:
+        async with httpx2.AsyncClient(transport=transport) as http_client:
+            backend = OpenAIBackend(
+                model="smollm2", base_url=llama_cpp_python_server, http_client=http_client
+            )
+            replies = await asyncio.gather(
+                *(backend.generate(ASK_ANIMAL, schema=ZEBRA, settings=GREEDY) for _ in range(3))
+            )
+            assert all(json.loads(r.text) == ZEBRA_REPLY for r in replies)
+
+    asyncio.run(scenario())
+    assert transport.chat_calls.count(("json_schema", 500)) == 1
+    assert transport.chat_calls.count(("json_object", 200)) == 3
+
+
+def test_concurrent_calls_on_llama_cpps_server_are_each_enforced(llama_server: str) -> None:
     transport = RecordingTransport()
 
     async def scenario() -> None:
@@ -149,8 +196,7 @@ def test_concurrent_first_calls_probe_once(llama_server: str) -> None:
             assert all(json.loads(r.text) == ZEBRA_REPLY for r in replies)
 
     asyncio.run(scenario())
-    assert transport.chat_calls.count(("json_schema", 500)) == 1
-    assert transport.chat_calls.count(("json_object", 200)) == 3
+    assert transport.chat_calls == [("json_schema", 200)] * 3
 
 
 def test_backend_works_across_event_loops(llama_server: str) -> None:
@@ -198,9 +244,9 @@ def test_wrong_api_root_is_a_404_hint(llama_server: str) -> None:
 
 
 def test_rejected_key_never_appears_in_the_error(
-    llama_server_factory: Callable[..., str], monkeypatch: pytest.MonkeyPatch
+    llama_server_factory: Callable[..., ServedLlama], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    keyed = llama_server_factory("--api_key", "the-right-key")
+    keyed = llama_server_factory(api_key="the-right-key").base_url
     monkeypatch.setenv("MOOT_TEST_KEY", SECRET)
     backend = resolve_backend(f"openai:smollm2@{keyed}#MOOT_TEST_KEY")
     assert isinstance(backend, OpenAIBackend)

