@@ -50,7 +50,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("public API", ("moot",)),
     ("view", ("moot.view.*",)),
-    ("report", ("moot.report.*", "moot.formats.*.html")),
+    ("report", ("moot.report.*", "moot.formats.*.html", "moot.formats.market.backtest_html")),
     (
         "format runs",
         (

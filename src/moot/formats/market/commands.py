@@ -237,6 +237,14 @@ def backtest(
         Path | None,
         typer.Option("--json", help="Write the per-snapshot rows and the summary as JSON."),
     ] = None,
+    html_path: Annotated[
+        Path | None,
+        typer.Option(
+            "--html",
+            help="Write a self-contained HTML report: equity curves, reliability diagram,"
+            " figures, the snapshots linking to their debates.",
+        ),
+    ] = None,
     debate_id: Annotated[
         str | None,
         typer.Option(
@@ -275,6 +283,8 @@ def backtest(
 
     if json_path is not None:
         check_output_path(json_path, "--json")
+    if html_path is not None:
+        check_output_path(html_path, "--html")
     options = RunOptions().replace(
         model=model,
         seed=seed,
@@ -300,6 +310,11 @@ def backtest(
     if json_path is not None:
         write_output(json_path, json_text(report.to_json()))
         say(f"backtest written to {json_path}")
+    if html_path is not None:
+        from moot.formats.market.backtest_html import backtest_html
+
+        write_output(html_path, backtest_html(report, lang), "the backtest report")
+        say(f"backtest report written to {html_path}")
     print_report(report, lang)
 
 

@@ -320,27 +320,36 @@ END_GAP = 14.0
 
 
 def line_chart(
-    label: str, steps: Sequence[str], series: Sequence[Series], domain: tuple[float, float]
+    label: str,
+    steps: Sequence[str],
+    series: Sequence[Series],
+    domain: tuple[float, float],
+    *,
+    step: float | None = None,
+    max_ticks: int | None = None,
 ) -> Chart:
     """A value per step for each series, joined by lines (a trajectory), on a
-    vertical axis of ``domain`` with a grid line every whole number (every two past
-    twelve); each line's last value is named at its right end."""
+    vertical axis of ``domain`` with a grid line every ``step`` (default: every whole
+    number, every two past twelve); each line's last value is named at its right end.
+    With ``max_ticks``, only about that many steps are named under the axis (every
+    step keeps its name in the points' tooltips and the hidden table)."""
     height = PAD + LINE_HEIGHT + AXIS
     chart = Chart(WIDTH, height, label)
     top, bottom = PAD, PAD + LINE_HEIGHT
     vertical = Scale(domain[0], domain[1], bottom, top)
     left, right = LINE_LEFT, WIDTH - LEGEND_WIDTH
-    step = _step(domain, None)
-    value = domain[0]
-    while value <= domain[1] + 1e-9:
+    grid = _step(domain, step)
+    for n in range(math.floor((domain[1] - domain[0]) / grid + 1e-9) + 1):
+        value = domain[0] + n * grid
         y = vertical.x(value)
         chart.lines.append(Line(left, y, right, y, "grid"))
-        chart.texts.append(Text(left - 6, y + 4, f"{value:g}", "tick", "end"))
-        value += step
+        chart.texts.append(Text(left - 6, y + 4, f"{round(value, 9):g}", "tick", "end"))
     gap = (right - left) / max(len(steps) - 1, 1)
     xs = [left + n * gap if len(steps) > 1 else (left + right) / 2 for n in range(len(steps))]
-    for x, name in zip(xs, steps, strict=True):
-        chart.texts.append(Text(x, bottom + 16, name, "tick", "middle"))
+    every = max(1, math.ceil(len(steps) / max_ticks)) if max_ticks else 1
+    for n, (x, name) in enumerate(zip(xs, steps, strict=True)):
+        if n % every == 0:
+            chart.texts.append(Text(x, bottom + 16, name, "tick", "middle"))
     ends: list[tuple[float, float, str]] = []
     for line in series:
         points = [
