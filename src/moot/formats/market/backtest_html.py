@@ -57,7 +57,7 @@ def equity_domain(values: Sequence[float]) -> tuple[float, float, float]:
     lines, and the bounds on whole steps around every value."""
     low, high = min([1.0, *values]), max([1.0, *values])
     step = next((s for s in STEPS if (high - low) / s <= 7), STEPS[-1])
-    return math.floor(low / step) * step, math.ceil(high / step) * step, step
+    return round(math.floor(low / step) * step, 9), round(math.ceil(high / step) * step, 9), step
 
 
 @dataclass(frozen=True)
