@@ -100,7 +100,7 @@ def test_the_reliability_diagram_shows_raw_and_platt_beside(report: BacktestRepo
     fit = report.to_json()["trader"]["calibration"]["moot_platt"]
     assert "a" in fit
     page = backtest_html(report)
-    assert f"Platt-calibrated, later {fit['test_n']}" in page
+    assert f"Platt, later {fit['test_n']}" in page
     assert f"raw P(up), later {fit['test_n']}" in page
     assert f"raw P(up), all {len(report.rows)}" in page
     assert f"Brier {fit['test_brier']:.4f}" in page

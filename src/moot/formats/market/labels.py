@@ -139,7 +139,7 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "bt.diagonal": "perfect calibration",
         "bt.raw": "raw P(up), all {n}",
         "bt.raw_test": "raw P(up), later {n}",
-        "bt.platt_test": "Platt-calibrated, later {n}",
+        "bt.platt_test": "Platt, later {n}",
         "bt.platt": "Platt scaling fitted on {train_n} snapshots up to {split_date}; out of"
         " sample ({test_n}): Brier {brier}, ECE {ece} (raw: Brier {raw_brier}, ECE {raw_ece}).",
         "bt.platt_none": "Platt scaling: {note}",
@@ -278,9 +278,9 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "校准良好的预测落在对角线上。",
         "bt.reliability_chart": "moot 上涨概率的可靠性图",
         "bt.diagonal": "完美校准",
-        "bt.raw": "原始上涨概率（全部 {n} 个）",
-        "bt.raw_test": "原始上涨概率（后 {n} 个）",
-        "bt.platt_test": "Platt 校准后（后 {n} 个）",
+        "bt.raw": "原始（全部 {n} 个）",
+        "bt.raw_test": "原始（后 {n} 个）",
+        "bt.platt_test": "Platt（后 {n} 个）",
         "bt.platt": "Platt 校准在截至 {split_date} 的 {train_n} 个快照上拟合；"
         "样本外（{test_n} 个）：Brier {brier}，ECE {ece}"
         "（原始：Brier {raw_brier}，ECE {raw_ece}）。",
