@@ -128,7 +128,8 @@ def _answers(url: str) -> bool:
     try:
         with urllib.request.urlopen(url, timeout=2):  # noqa: S310 (loopback http only)
             return True
-    except urllib.error.HTTPError:
+    except urllib.error.HTTPError as answer:
+        answer.close()  # the error holds the response and its socket
         return True  # it answered, e.g. 401 when started with --api_key
     except (urllib.error.URLError, OSError):
         return False

@@ -110,7 +110,15 @@ def first_attempt_calls(doc: dict[str, Any]) -> int:
     more)."""
     n = len(doc["positions"])
     if doc["format"] == "structured":
-        return 3 * n + 1
+        # a profile with argument_calls asks each opening argument in its own call
+        profiles = doc.get("profiles", {})
+        openings = sum(
+            len([a for a in body(doc)["arguments"] if a["side"] == key])
+            if profiles.get(key, {}).get("argument_calls")
+            else 1
+            for key in position_keys(doc)
+        )
+        return openings + 2 * n + 1
     if doc["format"] == "market":
         data = body(doc)
         return 3 * len(data["analysts"]) + 1 + (data["baseline"] is not None) + 1

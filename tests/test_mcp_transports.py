@@ -207,6 +207,7 @@ def test_the_scenario_over_streamable_http() -> None:
             )
             with pytest.raises(urllib.error.HTTPError) as refused:
                 urllib.request.urlopen(request, timeout=10)  # noqa: S310 (loopback)
+            refused.value.close()  # the error holds the response and its socket
             assert refused.value.code in (403, 421)
     rows = Store().list_debates()
     assert sorted(r.status for r in rows) == ["done", "done"]

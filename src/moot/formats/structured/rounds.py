@@ -241,6 +241,13 @@ class StructuredRounds:
         for n in range(1, count):
             earlier = tuple(d.claim for d in drafts[:n])
             if rules.near_copy(drafts[n].claim, earlier):
+                # a re-ask like any other: counted in the run's usage and its events
+                debate.meter.record_reask(
+                    debate.context(position, "opening", drafts[n]),
+                    2,
+                    [f"argument {n + 1} nearly copies an earlier claim of its side"],
+                    ["near_copy"],
+                )
                 again = await self._argument(position, n + 1, angles[n % len(angles)], earlier)
                 if not rules.near_copy(again.claim, earlier):
                     drafts[n] = again
