@@ -110,11 +110,13 @@ def first_attempt_calls(doc: dict[str, Any]) -> int:
     more)."""
     n = len(doc["positions"])
     if doc["format"] == "structured":
-        # a profile with argument_calls asks each opening argument in its own call
+        # a profile with argument_calls asks each opening argument in its own call,
+        # except in a debate over documents (its opening is one sourced call a side)
         profiles = doc.get("profiles", {})
+        by_argument = doc.get("sources") is None
         openings = sum(
             len([a for a in body(doc)["arguments"] if a["side"] == key])
-            if profiles.get(key, {}).get("argument_calls")
+            if by_argument and profiles.get(key, {}).get("argument_calls")
             else 1
             for key in position_keys(doc)
         )

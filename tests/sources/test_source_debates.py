@@ -18,6 +18,7 @@ import sources_stand_in
 
 sources_stand_in.install()
 
+from invariants import check_result_json  # noqa: E402
 from moot import run_debate  # noqa: E402
 from moot.cli import app  # noqa: E402
 from moot.debate import resume_debate  # noqa: E402
@@ -106,6 +107,15 @@ def test_debaters_cite_passages_and_every_citation_is_checked(tmp_path: Path) ->
     import jsonschema
 
     jsonschema.validate(json.loads(result.model_dump_json()), result_json_schema())
+
+
+def test_a_compact_debate_over_documents_adds_up(tmp_path: Path) -> None:
+    """The compact profile asks each opening argument in its own call, but a debate
+    over documents opens with one sourced call a side: the invariants count them so."""
+    result = _run(write_docs(tmp_path / "docs"), profile="compact")
+    assert result.profiles["pro"].argument_calls
+    assert result.usage.calls == 2 + 2 + 2 + 1 + result.usage.reasks
+    check_result_json(result.model_dump_json())
 
 
 def test_a_debate_without_sources_has_a_null_section() -> None:
