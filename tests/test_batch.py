@@ -235,3 +235,14 @@ def test_a_grid_of_50_debates_on_ray_writes_to_postgres(server: PgServer, tmp_pa
     assert len({r.owner for r in rows}) >= 2
     table = list(csv.reader(io.StringIO((tmp_path / "summary.csv").read_text(encoding="utf-8"))))
     assert [r[1:3] for r in table[1:]] == [["50", "50"]]
+
+
+def test_a_summary_row_stays_one_line_whatever_the_names() -> None:
+    from moot.cli.batch import tsv_line
+
+    line = tsv_line(["structured\tA\nB", "\x1b[31mred[/red]", "3"])
+    assert line.count("\n") == 1
+    assert line.endswith("\n")
+    assert line.count("\t") == 2
+    assert "\x1b" not in line
+    assert "[/red]" in line  # markup is text, not a style

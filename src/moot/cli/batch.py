@@ -4,6 +4,7 @@ same plan again skips the debates that are done and resumes those that are not."
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -11,6 +12,7 @@ import typer
 
 from moot.cli.app import app
 from moot.cli.common import QuietOption, prices
+from moot.safe_text import one_line
 from moot.terminal import say, write_stdout
 
 
@@ -69,9 +71,9 @@ def batch(
     )
     with Store() as store:
         rows = summarize(plan.items, store)
-    write_stdout("\t".join(COLUMNS) + "\n")
+    write_stdout(tsv_line(COLUMNS))
     for row in rows:
-        write_stdout("\t".join(row.cells()) + "\n")
+        write_stdout(tsv_line(row.cells()))
     if csv_path is not None:
         write_output(csv_path, to_csv(rows))
         say(f"summary written to {csv_path}")
@@ -81,3 +83,10 @@ def batch(
     say(", ".join(f"{n} {name}" for name, n in sorted(counts.items())))
     if any(o.outcome in ("failed", "busy", "lost") for o in outcomes):
         raise typer.Exit(1)
+
+
+def tsv_line(cells: Sequence[str]) -> str:
+    """One row of the summary on the terminal: each cell on one line, control characters
+    shown as escapes (a position or configuration name comes from the user's plan), so a
+    tab or newline in a name cannot break the table."""
+    return "\t".join(one_line(cell) for cell in cells) + "\n"
