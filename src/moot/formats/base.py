@@ -444,14 +444,8 @@ class Debate:
             )
             self.warnings += warnings
             return judgement, panel
-        judgement, problems = await judge_units(
-            self.backends["judge"],
-            request,
-            settings=self.settings.for_call("judgement", "judge"),
-            profile=self.settings.profile("judge"),
-        )
-        self.warnings += [as_warning(p, "judgement", None) for p in problems]
-        self.warnings += bias_signals(judgement, self.lang)
+        judgement, warnings = await self._single_judge(request, "judgement")
+        self.warnings += warnings
         return judgement, None
 
     async def score_round(
@@ -474,6 +468,13 @@ class Debate:
         request = self._request(
             units, transcript, rubric, standings, order, unit, adjust, round_name
         )
+        return await self._single_judge(request, round_name)
+
+    async def _single_judge(
+        self, request: JudgeRequest, round_name: str
+    ) -> tuple[Judgement, list[QualityWarning]]:
+        """The debate's judge model on ``request`` in ``round_name``: its judgement, and
+        the warnings of its reply's problems and of its score bias."""
         judgement, problems = await judge_units(
             self.backends["judge"],
             request,
