@@ -4,12 +4,20 @@ file, the line and the problem."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from moot.errors import ConfigError, DataError
-from moot.formats.market.data.csvload import load_macro, load_prices, parse_macro, parse_prices
+from moot.formats.market.data.csvload import (
+    load_macro,
+    load_prices,
+    parse_fundamentals,
+    parse_macro,
+    parse_price_table,
+    parse_prices,
+)
 
 PRICES = """Date,Open,High,Low,Close,Volume,Adj Close
 2024-01-02,100,102,99,101,1000,101
@@ -180,3 +188,19 @@ def test_macro_wide_format_with_units_in_headers_and_gaps(tmp_path: Path) -> Non
 def test_bad_macro_csv_is_refused_clearly(text: str, message: str) -> None:
     with pytest.raises(DataError, match=message):
         parse_macro(text, "macro.csv")
+
+
+@pytest.mark.parametrize(
+    ("parse", "text"),
+    [
+        (parse_price_table, "symbol,date,price\nAAA,2024-01-02,1\nAAA,2024-01-03\n"),
+        (parse_price_table, "date,AAA,BBB\n2024-01-02,1,2\n2024-01-03,1\n"),
+        (parse_macro, "date,name,value\n2024-01-31,cpi,1\n2024-02-29,cpi\n"),
+        (parse_fundamentals, "date,ticker,eps\n2024-01-02,AAA,1,2\n"),
+    ],
+)
+def test_every_loader_refuses_a_row_of_the_wrong_width(
+    parse: Callable[[str, str], object], text: str
+) -> None:
+    with pytest.raises(DataError, match=r"data.csv line \d: \d cells, the header has \d"):
+        parse(text, "data.csv")

@@ -52,7 +52,8 @@ _HEADER_UNIT = re.compile(r"(?P<name>.*?)\s*\[(?P<unit>[a-z]+)\]\s*")
 
 
 def _rows(text: str, source: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
-    """The header (lower-cased, stripped) and the data rows with their line numbers."""
+    """The header (lower-cased, stripped) and the data rows with their line numbers;
+    a row with more or fewer cells than the header is refused, naming its line."""
     reader = csv.reader(io.StringIO(text))
     header: list[str] | None = None
     rows: list[tuple[int, list[str]]] = []
@@ -63,6 +64,11 @@ def _rows(text: str, source: str) -> tuple[list[str], list[tuple[int, list[str]]
             if header is None:
                 header = [cell.strip() for cell in record]
                 continue
+            if len(record) != len(header):
+                raise DataError(
+                    f"{source} line {reader.line_num}: {len(record)} cells,"
+                    f" the header has {len(header)}"
+                )
             rows.append((reader.line_num, [cell.strip() for cell in record]))
     except csv.Error as exc:
         raise DataError(f"{source} line {reader.line_num}: {exc}") from exc
@@ -204,8 +210,6 @@ def parse_prices(text: str, source: str = "prices") -> PriceSeries:
     bars: list[PriceBar] = []
     dates: list[tuple[int, dt.date]] = []
     for line, row in rows:
-        if len(row) != len(header):
-            raise DataError(f"{source} line {line}: {len(row)} cells, the header has {len(header)}")
         bar = _price_bar(row, index, close, source, line)
         dates.append((line, bar.date))
         bars.append(bar)
@@ -234,8 +238,6 @@ def parse_price_table(text: str, source: str = "prices") -> dict[str, PriceSerie
     close = _close_column(index, header, source)
     bars: dict[str, list[tuple[int, PriceBar]]] = {}
     for line, row in rows:
-        if len(row) != len(header):
-            raise DataError(f"{source} line {line}: {len(row)} cells, the header has {len(header)}")
         ticker = row[symbol]
         if not ticker:
             raise DataError(f"{source} line {line}: the symbol is empty")
@@ -261,8 +263,6 @@ def _wide_prices(
     dates: list[tuple[int, dt.date]] = []
     bars: dict[str, list[PriceBar]] = {name: [] for _, name in tickers}
     for line, row in rows:
-        if len(row) != len(header):
-            raise DataError(f"{source} line {line}: {len(row)} cells, the header has {len(header)}")
         day = _date(row[date_col], source, line)
         dates.append((line, day))
         for i, name in tickers:
@@ -333,8 +333,6 @@ def _period_columns(
     keep = [i for i in range(len(header)) if i not in (y, q)]
     out = []
     for line, row in rows:
-        if len(row) != len(header):
-            raise DataError(f"{source} line {line}: {len(row)} cells, the header has {len(header)}")
         try:
             year, n = int(float(row[y])), int(float(row[q]))
             day = quarter_end(year, n) if part == "quarter" else month_end(year, n)
@@ -359,8 +357,6 @@ def _parse_long(
     points: dict[str, list[tuple[int, dt.date, float]]] = {}
     file_units: dict[str, Unit] = {}
     for line, row in rows:
-        if len(row) != len(header):
-            raise DataError(f"{source} line {line}: {len(row)} cells, the header has {len(header)}")
         name = row[name_col]
         if not name:
             raise DataError(f"{source} line {line}: empty series name")
@@ -409,8 +405,6 @@ def _parse_wide(
     dates: list[tuple[int, dt.date]] = []
     points: dict[str, list[tuple[dt.date, float]]] = {name: [] for name in names}
     for line, row in rows:
-        if len(row) != len(header):
-            raise DataError(f"{source} line {line}: {len(row)} cells, the header has {len(header)}")
         day = _date(row[date_col], source, line)
         dates.append((line, day))
         for i, name, _ in columns:
@@ -447,8 +441,6 @@ def parse_fundamentals(text: str, source: str = "fundamentals") -> dict[str, lis
         )
     out: dict[str, list[tuple[int, dt.date, Fundamentals]]] = {}
     for line, row in rows:
-        if len(row) != len(header):
-            raise DataError(f"{source} line {line}: {len(row)} cells, the header has {len(header)}")
         day = _date(row[date_col], source, line)
         values = {name: _number(row[i], name, source, line) for i, name in fields if row[i]}
         key = row[symbol] if symbol is not None else ""
