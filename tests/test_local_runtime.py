@@ -15,6 +15,8 @@ import json
 import os
 import socket
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -95,7 +97,7 @@ def test_the_grammar_keeps_the_schema_and_its_property_order() -> None:
     schema = json.loads(schema_text)
     assert list(schema["properties"]) == ["zeta", "alpha", "kind"]
     assert schema["properties"]["zeta"]["maxLength"] == 40
-    assert "whitespace_pattern" in schema["x-guidance"]
+    assert schema["x-guidance"]["whitespace_flexible"] is False
 
 
 def _listening_tcp_inodes() -> set[str]:
@@ -186,3 +188,35 @@ def test_each_runtime_constrains_replies_to_the_schema(runtime: local.Runtime) -
         assert backend.count_tokens(["Hello world"]) == [2]
     finally:
         backend.stop()
+
+
+@pytest.mark.skipif(not HAS_XLLAMACPP, reason="no xllamacpp")
+@pytest.mark.slow
+@pytest.mark.process
+def test_llguidance_json_has_no_whitespace_to_loop_in_even_when_the_model_wants_it(
+    tmp_path: Path,
+) -> None:
+    """Whitespace tokens pushed up by a logit bias (``tests/whitespace_probe.py``, a
+    worker of its own since llama.cpp's server cannot be stopped in process): the compact
+    JSON layout leaves the model no place for them outside strings. With LLGuidance's
+    ``whitespace_pattern`` (a space, or a newline and 20 spaces or tabs) this runtime let
+    SmolLM2 write tabs and newlines until the token limit, the judge failure seen in CI."""
+    socket_dir = tmp_path / "socket"
+    socket_dir.mkdir(mode=0o700)
+    probe = Path(__file__).with_name("whitespace_probe.py")
+    done = subprocess.run(
+        [sys.executable, str(probe), str(socket_dir), json.dumps(REPLY.json_schema)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    replies = json.loads(done.stdout)
+    assert len(replies) == 2
+    for reply in replies:
+        assert reply["finish_reason"] == "stop", reply
+        value = json.loads(reply["text"])
+        assert list(value) == ["zeta", "alpha", "kind"]
+        # compact: the only whitespace outside strings is the separators'
+        assert reply["text"] == json.dumps(value, ensure_ascii=False), reply
