@@ -240,6 +240,27 @@ def test_one_echoed_debater_field_is_caution_a_judge_field_is_low(
     assert [(r.code, r.level) for r in assess(judge).reasons] == [("unusable_text", "low")]
 
 
+def test_the_same_field_path_on_two_sides_is_two_fields_named_by_side(
+    clean: dict[str, DebateResult],
+) -> None:
+    """The README's embedded debate had ``concessions[1]`` unusable on both sides; the
+    trust line named it once, as if one field."""
+    base = clean["structured"]
+    names = {p.key: p.name for p in base.positions}
+    warnings = [
+        QualityWarning(
+            round="closing", side=side, code="echo", where="concessions[1]", message="echo"
+        )
+        for side in ("pro", "con")
+    ]
+    judge, debater = unusable_fields(base.model_copy(update={"warnings": warnings}))
+    assert judge == []
+    assert debater == [f"concessions[1] ({names['pro']})", f"concessions[1] ({names['con']})"]
+    reason = assess(base.model_copy(update={"warnings": warnings})).reasons[0]
+    assert reason.code == "unusable_text"
+    assert "2" in reason.detail
+
+
 @pytest.mark.parametrize(
     ("text", "debris"),
     [

@@ -147,10 +147,16 @@ def unusable_fields(result: DebateResult) -> tuple[list[str], list[str]]:
     on the judgement is the judge's). The one place that decides what is unusable."""
     judge = [where for where, text in _judge_fields(result) if is_debris(text)]
     debater = [where for where, text in _debater_fields(result) if is_debris(text)]
+    names = {p.key: p.name for p in result.positions}
     for w in result.warnings:
         if w.code not in UNUSABLE_CODES:
             continue
-        where = w.where or f"{w.round}" + (f", {w.side}" if w.side else "") + f" ({w.code})"
+        side = names.get(w.side, w.side) if w.side else None
+        if w.where:
+            # the same path in both sides' replies is two fields, not one
+            where = f"{w.where} ({side})" if side else w.where
+        else:
+            where = f"{w.round}" + (f", {side}" if side else "") + f" ({w.code})"
         target = judge if w.round in JUDGE_ROUNDS else debater
         if where not in target:
             target.append(where)
