@@ -243,6 +243,52 @@ def test_a_slash_fraction_lends_no_parts_to_other_claims() -> None:
     assert status(vote, "the motion", "it won 4 votes") == "number_mismatch"
 
 
+def test_a_list_of_names_gives_its_count() -> None:
+    passage = "requests of the Reserve Banks of Boston, Cleveland, Richmond, and San Francisco."
+    assert status(passage, "requests of the Reserve Banks", "4 Reserve Banks asked") == "verified"
+    assert status(passage, "requests of the Reserve Banks", "5 Reserve Banks asked") == (
+        "number_mismatch"
+    )
+    two = "the Federal Reserve Banks\nof Chicago and Minneapolis."
+    assert status(two, "Reserve Banks", "2 banks asked") == "verified"
+    assert status(two, "Reserve Banks", "3 banks asked") == "number_mismatch"
+    # lower-case words joined by "and" are no list of names
+    assert status("the Board and the Committee met", "the Board", "2 bodies met") == (
+        "number_mismatch"
+    )
+    zh = "试点城市包括北京、上海和广州。"
+    assert status(zh, "试点城市包括北京", "有3个试点城市", "zh") == "verified"
+    assert status(zh, "试点城市包括北京", "有4个试点城市", "zh") == "number_mismatch"
+    # 和 alone joins clauses as often as names
+    assert status("支持中文和英文", "支持中文和英文", "支持2种语言", "zh") == "number_mismatch"
+
+
+def test_compound_number_words_are_one_number() -> None:
+    passage = "During the first twenty four months it receives bugfix releases."
+    assert status(passage, "the first twenty four months", "24 months of fixes") == "verified"
+    assert status(passage, "the first twenty four months", "4 months of fixes") == (
+        "number_mismatch"
+    )
+    assert status("twenty-four months", "twenty-four months", "24 months") == "verified"
+
+
+def test_a_fraction_is_exact_unless_hedged() -> None:
+    passage = "to lower its target by 75 basis points to 3-1/2 percent"
+    assert status(passage, "to lower its target", "the target is 3.5%") == "verified"
+    assert status(passage, "to lower its target", "the target is 3.50%") == "verified"
+    assert status(passage, "to lower its target", "the target is 4 percent") == ("number_mismatch")
+    assert status(passage, "to lower its target", "about 4 percent") == "verified"
+    # a cited fraction is exact too: 1/2 point is not 75 basis points
+    assert status(passage, "to lower its target", "cut by 1/2 percentage point") == (
+        "number_mismatch"
+    )
+    assert status(passage, "to lower its target", "cut by 3/4 percentage point") == "verified"
+    quarter = "to 1-3/4 percent"
+    assert status(quarter, "to 1-3/4 percent", "now 1-1/2 percent") == "number_mismatch"
+    assert status(quarter, "to 1-3/4 percent", "now 1.75%") == "verified"
+    assert status(quarter, "to 1-3/4 percent", "now 1.8%") == "verified"
+
+
 # ---- penalty ----------------------------------------------------------------------
 
 

@@ -62,6 +62,11 @@ class Number:
     scaled: bool = False
     mantissa: float = 0.0
     mantissa_unit: float = 0.0
+    fractional: bool = False
+    """Written with a fraction (``5-3/4``, ``1/2 percent``): an exact value, not one
+    rounded to its last digit."""
+    hedged: bool = False
+    """Hedged by its text ("about 500", "约40%", "1100左右")."""
 
     @property
     def share(self) -> float:
@@ -141,6 +146,22 @@ _HEDGE_BEFORE: Final = re.compile(
     re.I,
 )
 _HEDGE_AFTER: Final = re.compile(r"^\s*(?:\S{0,3}\s*)?(?:左右|上下)")
+_COMPOUND_WORD: Final = re.compile(
+    r"\b(?P<tens>twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\s-]+"
+    r"(?P<ones>one|two|three|four|five|six|seven|eight|nine)\b"
+)
+"""``twenty four`` and ``twenty-four`` are 24 (not 20 and 4)."""
+_WORD_NAME = r"[A-Z][\w'&-]*(?:\.[A-Z][\w'&-]*)*"
+_NAME = rf"{_WORD_NAME}(?:[ \t]+{_WORD_NAME}){{0,3}}"
+_EN_LIST: Final = re.compile(
+    rf"(?<![\w'&-]){_NAME}(?:[ \t]*,[ \t\n]*{_NAME})*,?\s+(?:and|or)\s+{_NAME}(?![\w'&-])"
+)
+_EN_LIST_SEP: Final = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+")
+_ZH_ITEM = r"[\u4e00-\u9fff\w·]{1,12}"
+_ZH_LIST: Final = re.compile(
+    rf"{_ZH_ITEM}(?:、{_ZH_ITEM})+(?:(?:和|与|及|以及|或)(?:其他)?{_ZH_ITEM})?"
+)
+_ZH_LIST_SEP: Final = re.compile(r"、|以及|和|与|及|或")
 _CN_WORDS: Final = frozenset({"万一", "千万", "一一", "百万一"})
 """Strings of numeral characters that are ordinary words in a claim (万一 = in case,
 千万 = by all means)."""
@@ -153,6 +174,14 @@ def prepare(text: str) -> str:
         text = re.sub(rf"(?<=\d){glyph}", written, text).replace(glyph, written.lstrip("-"))
     text = unicodedata.normalize("NFKC", text)
     return ascii_digits(text.translate(_TABLE)).casefold()
+
+
+def _hedged(text: str, start: int, end: int) -> bool:
+    """Whether the number at ``text[start:end]`` is hedged ("about", "约", "左右")."""
+    return bool(
+        _HEDGE_BEFORE.search(text[max(0, start - 16) : start])
+        or _HEDGE_AFTER.match(text[end : end + 8])
+    )
 
 
 def _blank(text: str, start: int, end: int) -> str:
@@ -176,8 +205,10 @@ def _mixed(text: str, found: list[Number]) -> str:
                 continue
             value = whole + a / b
             kind: NumberKind = "percent" if percent else "number"
+            hedged = _hedged(text, match.start(), match.end())
             found.append(Number(match.group(0), value, 1 / b, kind, mantissa=value,
-                                mantissa_unit=1 / b))  # fmt: skip
+                                mantissa_unit=1 / b, fractional=True,
+                                hedged=hedged))  # fmt: skip
             text = _blank(text, match.start(), match.end())
     return text
 
@@ -231,10 +262,8 @@ def _digit_numbers(text: str, found: list[Number]) -> str:
             kind = "percent"
         year_like = len(digits) == 4 and digits.isdigit() and 1900 <= int(digits) <= 2100
         unit = 1.0 if year_like else written_unit(digits)
-        if "." not in digits and (
-            _HEDGE_BEFORE.search(text[max(0, start - 16) : start])
-            or _HEDGE_AFTER.match(text[end : end + 8])
-        ):
+        hedged = _hedged(text, start, end)
+        if "." not in digits and hedged:
             zeros = len(digits) - len(digits.rstrip("0"))
             unit = max(unit, 10.0 ** min(zeros, len(digits) - 1))
         sign = -1.0 if match.group("sign") == "-" else 1.0
@@ -249,6 +278,7 @@ def _digit_numbers(text: str, found: list[Number]) -> str:
                 scaled=factor != 1.0,
                 mantissa=round(mantissa, 10),
                 mantissa_unit=round(unit * unit_factor, 10),
+                hedged=hedged,
             )
         )
         text = _blank(text, start, end)
@@ -294,7 +324,29 @@ def read_numbers(text: str, *, liberal: bool = False) -> list[Number]:
     work = _digit_numbers(work, found)
     work = _cn_numbers(work, found, liberal=liberal)
     if liberal:
+        for match in _COMPOUND_WORD.finditer(work):
+            value = float(_WORDS[match.group("tens")] + _WORDS[match.group("ones")])
+            found.append(Number(match.group(0), value, 1.0, mantissa=value, mantissa_unit=1.0))
+            work = _blank(work, match.start(), match.end())
         for match in re.finditer(rf"\b(?:{_WORD})\b", work):
             value = float(_WORDS[match.group(0)])
             found.append(Number(match.group(0), value, 1.0, mantissa=value, mantissa_unit=1.0))
+        found.extend(list_counts(text))
+    return found
+
+
+def list_counts(text: str) -> list[Number]:
+    """The number of names in each list of names of ``text``, as small counts: names
+    joined by "and" or "or" ("Chicago and Minneapolis" -> 2, "Boston, Cleveland,
+    Richmond, and San Francisco" -> 4), or items separated by ``、`` ("北京、上海和广州"
+    -> 3). An English name is up to four capitalised words; a Chinese list needs at
+    least one ``、`` (``和`` alone joins clauses as often as names)."""
+    text = unicodedata.normalize("NFKC", text)
+    found: list[Number] = []
+    for pattern, separator in ((_EN_LIST, _EN_LIST_SEP), (_ZH_LIST, _ZH_LIST_SEP)):
+        for match in pattern.finditer(text):
+            count = len(separator.split(match.group(0).strip()))
+            if 2 <= count <= SMALL_COUNT:
+                found.append(Number(match.group(0), float(count), 1.0, mantissa=float(count),
+                                    mantissa_unit=1.0))  # fmt: skip
     return found
