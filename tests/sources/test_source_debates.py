@@ -5,6 +5,7 @@ judge, the penalty rule, the result's ``sources`` section, resume, bad input."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -382,3 +383,60 @@ def test_documents_feed_the_competitive_rehearsal(tmp_path: Path) -> None:
     assert prompts  # the prepared material was written from the documents
     assert all("[S1:p" in p or "[S2:p" in p for p in prompts)
     assert "citations of a passage were verified by code" in to_markdown(result)
+
+
+def _rewrites(calls: Sequence[Any]) -> list[Any]:
+    """The competitive rewrite calls: a speech with citations and no moves."""
+    return [
+        c
+        for c in calls
+        if c.schema is not None
+        and {"speech", "evidence"} <= set(c.schema.json_schema.get("properties", {}))
+        and "moves" not in c.schema.json_schema["properties"]
+    ]
+
+
+def test_competitive_rewrites_cite_and_are_checked_like_drafts(tmp_path: Path) -> None:
+    docs = write_docs(tmp_path / "docs")
+    demo = DemoBackend(seed=3)
+    spoiled: list[str] = []
+
+    def answer(
+        messages: Sequence[Message],
+        schema: OutputSpec | None,
+        settings: GenerationSettings,
+        context: CallContext | None,
+    ) -> str:
+        assert context is not None
+        reply = demo.reply(context, messages, seed=3)
+        data = json.loads(reply if isinstance(reply, str) else reply.model_dump_json())
+        if "speech" in data and "evidence" in data and "moves" not in data and not spoiled:
+            spoiled.append(context.round)  # the first rewrite quotes what no passage says
+            data["evidence"][0]["quote"] = "Rust cut our costs by 93% in one quarter."
+        return json.dumps(data)
+
+    backend = ScriptedBackend(answer)
+    result = run_debate(
+        TOPIC, model=backend, seed=3, format="competitive", sources=[str(docs)], max_reasks=2
+    )
+    assert result.sources is not None
+    rewrites = _rewrites(backend.calls)
+    assert rewrites  # every rewrite that fits a speech to its time cites passages
+    for call in rewrites:
+        prompt = "\n".join(m.content for m in call.messages if m.role == "user")
+        shown = re.findall(r"^\[(S\d+:p\d+)\]", prompt, flags=re.MULTILINE)
+        assert shown
+        assert "<documents>" in prompt
+        item = call.schema.json_schema["properties"]["evidence"]["items"]
+        assert item["properties"]["passage"]["enum"] == [*shown, "none"]
+    # the spoiled rewrite was sent back once, with the verifier's note
+    first = next(n for n, c in enumerate(rewrites) if c.context.round == spoiled[0])
+    assert "does not check out" in rewrites[first + 1].messages[-1].content
+    assert rewrites[first + 1].context.round == spoiled[0]
+    # each speech's citations are those of the text it delivers, checked and kept
+    speeches = result.body["speeches"]
+    cited = [(s["id"], c["passage"], c["quote"]) for s in speeches for c in s["citations"]]
+    assert [(u, p) for u, p, _ in cited] == [(c.unit, c.passage) for c in result.sources.citations]
+    assert {u for u, _, _ in cited} == {s["id"] for s in speeches}
+    assert all(c.status == "verified" for c in result.sources.citations)
+    check_verified_quotes(json.loads(result.model_dump_json()))
