@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from source_checks import check_verified_quotes
 from source_docs import BILLING, INCIDENT, MEETING_ZH, write_docs
+from spoiling import spoiling
 from typer.testing import CliRunner
 
 import sources_stand_in
@@ -25,8 +26,8 @@ from moot.cli import app  # noqa: E402
 from moot.debate import resume_debate  # noqa: E402
 from moot.errors import BudgetExceeded, ConfigError  # noqa: E402
 from moot.formats.structured.payload import StructuredPayload  # noqa: E402
-from moot.llm.scripted import DemoBackend, ScriptedBackend  # noqa: E402
-from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec  # noqa: E402
+from moot.llm.scripted import ScriptedBackend  # noqa: E402
+from moot.llm.types import CallContext  # noqa: E402
 from moot.report.html import to_html  # noqa: E402
 from moot.report.markdown import to_markdown  # noqa: E402
 from moot.result_schema import result_json_schema  # noqa: E402
@@ -129,22 +130,12 @@ def test_a_debate_without_sources_has_a_null_section() -> None:
 def _recording(faulty_quote: str | None = None) -> ScriptedBackend:
     """The demo, recording every prompt; with ``faulty_quote`` pro's openings replace
     the first argument's quote by it, on every attempt."""
-    demo = DemoBackend(seed=3)
 
-    def answer(
-        messages: Sequence[Message],
-        schema: OutputSpec | None,
-        settings: GenerationSettings,
-        context: CallContext | None,
-    ) -> str:
-        assert context is not None
-        reply = demo.reply(context, messages, seed=3)
-        data = json.loads(reply if isinstance(reply, str) else reply.model_dump_json())
+    def spoil(context: CallContext, data: dict[str, Any]) -> None:
         if faulty_quote and context.role == "pro" and context.round == "opening":
             data["arguments"][0]["evidence"][0]["quote"] = faulty_quote
-        return json.dumps(data)
 
-    return ScriptedBackend(answer)
+    return spoiling(spoil)
 
 
 def test_an_unverified_citation_is_reasked_kept_labelled_and_penalised(tmp_path: Path) -> None:
@@ -398,24 +389,14 @@ def _rewrites(calls: Sequence[Any]) -> list[Any]:
 
 def test_competitive_rewrites_cite_and_are_checked_like_drafts(tmp_path: Path) -> None:
     docs = write_docs(tmp_path / "docs")
-    demo = DemoBackend(seed=3)
     spoiled: list[str] = []
 
-    def answer(
-        messages: Sequence[Message],
-        schema: OutputSpec | None,
-        settings: GenerationSettings,
-        context: CallContext | None,
-    ) -> str:
-        assert context is not None
-        reply = demo.reply(context, messages, seed=3)
-        data = json.loads(reply if isinstance(reply, str) else reply.model_dump_json())
+    def spoil(context: CallContext, data: dict[str, Any]) -> None:
         if "speech" in data and "evidence" in data and "moves" not in data and not spoiled:
             spoiled.append(context.round)  # the first rewrite quotes what no passage says
             data["evidence"][0]["quote"] = "Rust cut our costs by 93% in one quarter."
-        return json.dumps(data)
 
-    backend = ScriptedBackend(answer)
+    backend = spoiling(spoil)
     result = run_debate(
         TOPIC, model=backend, seed=3, format="competitive", sources=[str(docs)], max_reasks=2
     )
