@@ -305,3 +305,22 @@ def test_unverified_citations_cost_evidence_points_like_unsupported_numbers() ->
     assert penalised_evidence(2, [bad, missing]) == 1  # never below 1
     assert penalised_evidence(8, [reasoning]) == 8  # reasoning only costs nothing
     assert penalised_evidence(8, []) == 8
+
+
+# ---- support ----------------------------------------------------------------------
+
+
+def test_a_quote_that_says_nothing_about_its_claim_scores_under_the_threshold() -> None:
+    from moot.sources.support import SUPPORT_THRESHOLD, support_score, supports
+
+    claim = "Billing latency fell by 40% after the Rust pilot."
+    assert support_score(claim, "Its figures are illustrative.") == 0.0
+    assert not supports(claim, "Its figures are illustrative.")
+    assert supports(claim, "the Rust pilot cut billing latency by 40%")
+    assert support_score("", "anything at all") == 0.0
+    zh = "长文本效果平均提升超过50%。"
+    assert support_score(zh, "与二代模型相比，其效果平均提升了超过 50%") >= SUPPORT_THRESHOLD
+    assert support_score(zh, "以上所有权重对学术研究完全开放") < SUPPORT_THRESHOLD
+    # scored on the smaller side: a long speech and the short quote it relies on
+    speech = "Our pilot matters. " * 5 + "The Rust pilot cut billing latency by 40%."
+    assert supports(speech, "billing latency fell by 40%")

@@ -10,8 +10,8 @@ from typing import Any
 from moot.llm.scripted import DemoBackend, ScriptedBackend
 from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
 
-Spoil = Callable[[CallContext, dict[str, Any]], None]
-"""Changes a reply's JSON in place (or leaves it as it is)."""
+Spoil = Callable[[CallContext, dict[str, Any], Sequence[Message]], None]
+"""Changes a reply's JSON in place (or leaves it as it is), knowing the prompt."""
 
 
 def spoiling(spoil: Spoil, seed: int = 3) -> ScriptedBackend:
@@ -28,7 +28,7 @@ def spoiling(spoil: Spoil, seed: int = 3) -> ScriptedBackend:
         assert context is not None
         reply = demo.reply(context, messages, seed=seed)
         data = json.loads(reply if isinstance(reply, str) else reply.model_dump_json())
-        spoil(context, data)
+        spoil(context, data, messages)
         return json.dumps(data)
 
     return ScriptedBackend(answer)

@@ -27,7 +27,7 @@ from moot.debate import resume_debate  # noqa: E402
 from moot.errors import BudgetExceeded, ConfigError  # noqa: E402
 from moot.formats.structured.payload import StructuredPayload  # noqa: E402
 from moot.llm.scripted import ScriptedBackend  # noqa: E402
-from moot.llm.types import CallContext  # noqa: E402
+from moot.llm.types import CallContext, Message  # noqa: E402
 from moot.report.html import to_html  # noqa: E402
 from moot.report.markdown import to_markdown  # noqa: E402
 from moot.result_schema import result_json_schema  # noqa: E402
@@ -35,6 +35,7 @@ from moot.schema import DebateResult  # noqa: E402
 from moot.sources.citations import penalised_evidence  # noqa: E402
 from moot.sources.library import open_library  # noqa: E402
 from moot.sources.retrieval import fts_query, search, select  # noqa: E402
+from moot.sources.support import SUPPORT_THRESHOLD  # noqa: E402
 from moot.store import Store  # noqa: E402
 
 TOPIC = "Should we migrate billing to Rust?"
@@ -131,7 +132,7 @@ def _recording(faulty_quote: str | None = None) -> ScriptedBackend:
     """The demo, recording every prompt; with ``faulty_quote`` pro's openings replace
     the first argument's quote by it, on every attempt."""
 
-    def spoil(context: CallContext, data: dict[str, Any]) -> None:
+    def spoil(context: CallContext, data: dict[str, Any], _: Sequence[Message]) -> None:
         if faulty_quote and context.role == "pro" and context.round == "opening":
             data["arguments"][0]["evidence"][0]["quote"] = faulty_quote
 
@@ -391,7 +392,7 @@ def test_competitive_rewrites_cite_and_are_checked_like_drafts(tmp_path: Path) -
     docs = write_docs(tmp_path / "docs")
     spoiled: list[str] = []
 
-    def spoil(context: CallContext, data: dict[str, Any]) -> None:
+    def spoil(context: CallContext, data: dict[str, Any], _: Sequence[Message]) -> None:
         if "speech" in data and "evidence" in data and "moves" not in data and not spoiled:
             spoiled.append(context.round)  # the first rewrite quotes what no passage says
             data["evidence"][0]["quote"] = "Rust cut our costs by 93% in one quarter."
@@ -421,3 +422,36 @@ def test_competitive_rewrites_cite_and_are_checked_like_drafts(tmp_path: Path) -
     assert {u for u, _, _ in cited} == {s["id"] for s in speeches}
     assert all(c.status == "verified" for c in result.sources.citations)
     check_verified_quotes(json.loads(result.model_dump_json()))
+
+
+def test_a_verified_quote_that_does_not_support_its_claim_is_reported(tmp_path: Path) -> None:
+    docs = write_docs(tmp_path / "docs")
+    with (docs / "billing.md").open("a", encoding="utf-8") as f:
+        f.write("\nNotes on billing in Rust for this design. Its figures are illustrative.\n")
+    quote = "Its figures are illustrative."
+
+    def spoil(context: CallContext, data: dict[str, Any], messages: Sequence[Message]) -> None:
+        if context.role != "pro" or context.round != "opening":
+            return
+        prompt = "\n".join(m.content for m in messages)
+        offered = re.findall(r"^\[(S\d+:p\d+)\][^\n]*" + re.escape(quote), prompt, re.MULTILINE)
+        assert offered  # the passage is offered to pro
+        data["arguments"][0]["evidence"][0] = {
+            "passage": offered[0],
+            "quote": quote,
+            "data_point": "",
+        }
+
+    result = run_debate(TOPIC, model=spoiling(spoil), seed=3, sources=[str(docs)])
+    assert result.sources is not None
+    kept = [c for c in result.sources.citations if c.quote == quote]
+    assert len(kept) == 1
+    assert kept[0].status == "verified"  # it is in the passage, word for word
+    assert kept[0].support is not None
+    assert kept[0].support < SUPPORT_THRESHOLD
+    # every verified citation is scored for support
+    verified = [c for c in result.sources.citations if c.status == "verified"]
+    assert all(c.support is not None for c in verified)
+    briefing = to_markdown(result)
+    assert "may not support what they are cited for" in briefing
+    assert quote in briefing.split("may not support what they are cited for")[1]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from moot import run_debate
 from moot.formats.market.checks import check_fields
 from moot.formats.market.data import demo_kb
 from moot.llm.scripted import ScriptedBackend
-from moot.llm.types import CallContext
+from moot.llm.types import CallContext, Message
 from moot.report.markdown import to_markdown
 from moot.schema import DebateResult
 
@@ -30,7 +31,7 @@ STATEMENT = (
 
 
 def _recording(bad_quote: str | None = None) -> ScriptedBackend:
-    def spoil(context: CallContext, data: dict[str, Any]) -> None:
+    def spoil(context: CallContext, data: dict[str, Any], _: Sequence[Message]) -> None:
         if bad_quote and context.role == "bull:tech_bull" and context.round == "opening":
             data["arguments"][0]["citations"][0]["quote"] = bad_quote
 
@@ -137,7 +138,7 @@ def test_cross_examinations_and_closings_cite_and_are_checked_like_openings(
     docs = write_docs(tmp_path / "docs")
     spoiled: list[str] = []
 
-    def spoil(context: CallContext, data: dict[str, Any]) -> None:
+    def spoil(context: CallContext, data: dict[str, Any], _: Sequence[Message]) -> None:
         if context.round == "closing" and not spoiled:
             spoiled.append(context.role)  # the first closing quotes what no passage says
             data["citations"][0]["quote"] = "The central bank promised a 75 basis point cut."

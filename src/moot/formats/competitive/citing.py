@@ -70,11 +70,14 @@ class SpeechSources:
     def reasker(self, side: Side) -> ReaskOnce:
         return ReaskOnce(self.debate.profile_for(side).rule_reasks != 0)
 
-    def checks(self, unit: str, evidence: Sequence[EvidenceDraft]) -> list[SourceCitation]:
+    def checks(
+        self, unit: str, evidence: Sequence[EvidenceDraft], about: str = ""
+    ) -> list[SourceCitation]:
         """A draft's or a rewrite's citations checked; each one's numbers are its data
-        point's."""
+        point's; ``about``: the text they are cited for (for the support score)."""
         lang = self.debate.lang
-        return [check(self.library, unit, i, "", lang) for i in items_of(self.library, evidence)]
+        items = items_of(self.library, evidence)
+        return [check(self.library, unit, i, "", lang, about=about) for i in items]
 
     def problems(self, reply: BaseModel, once: ReaskOnce) -> list[Problem]:
         """The citations of a sourced draft or rewrite that do not check out, as rule
@@ -85,14 +88,19 @@ class SpeechSources:
         return once([(f"evidence[{k}]", c) for k, c in enumerate(checks, 1)], self.debate.lang)
 
     def keep(
-        self, unit: str, stage: Stage, side: Side, evidence: Sequence[EvidenceDraft]
+        self,
+        unit: str,
+        stage: Stage,
+        side: Side,
+        evidence: Sequence[EvidenceDraft],
+        text: str = "",
     ) -> list[Cited]:
         """The citations of the text the speech delivers (its last rewrite's, or the
         draft's), their checks added to the debate's (with a warning for each kept
         although it does not check out)."""
         if not evidence:
             return []
-        checks = self.checks(unit, evidence)
+        checks = self.checks(unit, evidence, text)
         self.debate.citations += checks
         self.debate.warnings += kept_warnings(stage, {unit: side}, checks)
         return items_of(self.library, evidence)

@@ -474,7 +474,7 @@ class Speaker:
         ident = speech_id(side, stage)
         rating = await self._audience(side, stage, draft)
         timed, evidence = await self._timed(side, stage, draft_reply, moves, rating, passages)
-        cited = self.sources.keep(ident, stage, side, evidence) if self.sources else []
+        cited = self.sources.keep(ident, stage, side, evidence, timed.text) if self.sources else []
         audio = await asyncio.to_thread(
             self._audio, len(self.speeches) + 1, side, stage, timed.text
         )

@@ -406,7 +406,10 @@ class MarketRounds:
             unit, cited = None, []
             if sourced is not None and isinstance(item, SourcedChallengeItem):
                 unit = challenge_unit(agent, n)
-                cited = sourced.keep_round(unit, item.citations, "cross_examination", agent.stance)
+                said = f"{item.reasoning} {item.new_evidence}"
+                cited = sourced.keep_round(
+                    unit, item.citations, "cross_examination", agent.stance, said
+                )
             challenges.append(
                 MarketChallenge(
                     by=agent.id,
@@ -492,7 +495,8 @@ class MarketRounds:
         unit, cited = None, []
         if sourced is not None and isinstance(reply, SourcedClosingReply):
             unit = closing_unit(agent)
-            cited = sourced.keep_round(unit, reply.citations, "closing", agent.stance)
+            closing_text = " ".join([*reply.refined_claims, stance])
+            cited = sourced.keep_round(unit, reply.citations, "closing", agent.stance, closing_text)
         return MarketClosing(
             agent=agent.id,
             side=agent.stance,

@@ -158,10 +158,14 @@ class MarketSources:
     def items(self, draft: SourcedArgumentDraft) -> list[Cited]:
         return items_of(self.library, draft.citations)
 
-    def checks_of(self, unit: str, drafts: Sequence[EvidenceDraft]) -> list[SourceCitation]:
-        """Citations checked; each one's numbers are its data point's."""
+    def checks_of(
+        self, unit: str, drafts: Sequence[EvidenceDraft], about: str = ""
+    ) -> list[SourceCitation]:
+        """Citations checked; each one's numbers are its data point's; ``about``: what
+        they are cited for (for the support score)."""
         lang = self.debate.lang
-        return [check(self.library, unit, i, "", lang) for i in items_of(self.library, drafts)]
+        items = items_of(self.library, drafts)
+        return [check(self.library, unit, i, "", lang, about=about) for i in items]
 
     def checks(self, unit: str, draft: SourcedArgumentDraft) -> list[SourceCitation]:
         """The argument's citations checked; each one's numbers are its data point's."""
@@ -196,10 +200,11 @@ class MarketSources:
         return once(checks, self.debate.lang)
 
     def keep_round(
-        self, unit: str, drafts: Sequence[EvidenceDraft], round_name: str, side: str
+        self, unit: str, drafts: Sequence[EvidenceDraft], round_name: str, side: str, about: str
     ) -> list[Cited]:
-        """A challenge's or closing's citations, kept checked under its unit."""
-        self.citations[unit] = self.checks_of(unit, drafts)
+        """A challenge's or closing's citations, kept checked under its unit (``about``:
+        its text, for the support score)."""
+        self.citations[unit] = self.checks_of(unit, drafts, about)
         self.rounds[unit] = (round_name, side)
         return items_of(self.library, drafts)
 
@@ -218,7 +223,8 @@ class MarketSources:
 
     def keep(self, unit: str, draft: SourcedArgumentDraft) -> list[Cited]:
         """The argument's citations, kept checked under its id."""
-        self.citations[unit] = self.checks(unit, draft)
+        about = f"{draft.claim} {draft.evidence}"
+        self.citations[unit] = self.checks_of(unit, draft.citations, about)
         return self.items(draft)
 
     def penalised(self, unit: str, evidence: int) -> int:
