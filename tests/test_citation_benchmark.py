@@ -71,7 +71,7 @@ def test_the_first_fresh_set_is_train_now_and_every_case_gets_its_label() -> Non
     assert [o.case.id for o in found if not o.right] == []
 
 
-def test_the_second_held_out_set_is_sound_and_no_worse_than_its_first_run() -> None:
+def test_the_second_fresh_set_is_sound_and_no_worse_than_after_its_misses() -> None:
     bench = benchmark()
     data = bench.HELDOUT2
     passages = {
@@ -85,6 +85,7 @@ def test_the_second_held_out_set_is_sound_and_no_worse_than_its_first_run() -> N
     wrong = [o for o in found if o.case.kind == "wrong"]
     correct = [o for o in found if o.case.kind == "correct"]
     assert {o.case.lang for o in found} == {"en", "zh"}
-    # the first run (docs): 116 of 118 wrong flagged, 8 of 93 correct flagged
+    # the first run (docs): 116 of 118 wrong flagged, 8 of 93 correct flagged; its
+    # misses were looked at since (it is train now): 1 of 93, a unit conversion
     assert sum(o.flagged for o in wrong) >= 116
-    assert sum(o.flagged for o in correct) <= 8
+    assert sum(o.flagged for o in correct) <= 1

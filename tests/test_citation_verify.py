@@ -272,6 +272,29 @@ def test_compound_number_words_are_one_number() -> None:
     assert status("twenty-four months", "twenty-four months", "24 months") == "verified"
 
 
+def test_lists_one_item_a_line_give_their_length() -> None:
+    numbered = "Imports are grouped:\n\n  1. Standard library.\n  2. Third party.\n  3. Local.\n"
+    assert status(numbered, "Imports are grouped", "3 groups of imports") == "verified"
+    assert status(numbered, "Imports are grouped", "4 groups of imports") == "number_mismatch"
+    bullets = "Public APIs include:\n\n- Syntax.\n- The C-API.\n- Names\n  and types.\n"
+    assert status(bullets, "Public APIs include", "3 kinds of API") == "verified"
+    assert status(bullets, "Public APIs include", "4 kinds of API") == "number_mismatch"
+    # a list that does not count from 1 gives no count
+    assert status("Steps:\n3. Wait.\n4. See.\n", "Steps", "2 steps") == "number_mismatch"
+
+
+def test_count_words_dates_and_linked_names() -> None:
+    single = "Methods are surrounded by a single blank line."
+    assert status(single, single, "1 blank line") == "verified"
+    assert status(single, single, "3 blank lines") == "number_mismatch"
+    dated = "* 2025-Jan-27: Updated to prefer a 5-year period."
+    assert status(dated, "Updated to prefer", "since 27 January 2025") == "verified"
+    assert status(dated, "Updated to prefer", "since 28 January 2025") == "number_mismatch"
+    linked = "还开源了基础模型 [GLM-Base](https://x.org/a)、长文本模型 [GLM-32K](https://x.org/b)。"
+    assert status(linked, "还开源了基础模型", "还开源了2个模型", "zh") == "verified"
+    assert status(linked, "还开源了基础模型", "还开源了3个模型", "zh") == "number_mismatch"
+
+
 def test_a_fraction_is_exact_unless_hedged() -> None:
     passage = "to lower its target by 75 basis points to 3-1/2 percent"
     assert status(passage, "to lower its target", "the target is 3.5%") == "verified"

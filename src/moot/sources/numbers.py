@@ -91,12 +91,19 @@ _WORDS: Final = {
     "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
     "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
     "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "a": 1, "an": 1,
+    "single": 1, "double": 2, "twice": 2, "both": 2, "dozen": 12,
 }  # fmt: skip
 _DENOMINATORS: Final = {
     "half": 2, "halves": 2, "third": 3, "fourth": 4, "quarter": 4, "fifth": 5, "sixth": 6,
     "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,
 }  # fmt: skip
-_WORD = "|".join(sorted((w for w in _WORDS if w not in ("a", "an")), key=len, reverse=True))
+_COUNT_WORDS: Final = ("single", "double", "twice", "both", "dozen")
+"""Words that are counts in a passage ("a single blank line" = 1), never a part of a
+fraction ("1 in 5")."""
+_WORD = "|".join(
+    sorted((w for w in _WORDS if w not in ("a", "an", *_COUNT_WORDS)), key=len, reverse=True)
+)
+_PASSAGE_WORD = "|".join(sorted((*_WORD.split("|"), *_COUNT_WORDS), key=len, reverse=True))
 _DENOM = (
     r"(?:half|halves|thirds?|fourths?|quarters?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?)"
 )
@@ -146,6 +153,13 @@ _HEDGE_BEFORE: Final = re.compile(
     re.I,
 )
 _HEDGE_AFTER: Final = re.compile(r"^\s*(?:\S{0,3}\s*)?(?:左右|上下)")
+_MARKDOWN_LINK: Final = re.compile(r"\[([^\]\n]*)\]\([^)\s]*\)")
+_NUMBERED_LINE: Final = re.compile(r"^\s*(\d{1,2})[.)、]\s")
+_BULLET_LINE: Final = re.compile(r"^(\s*)[-*•]\s")
+_MONTH_DAY: Final = re.compile(
+    r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)-(\d{1,2})\b"
+)
+"""``2025-Jan-27``: the day is a number, not part of an identifier."""
 _COMPOUND_WORD: Final = re.compile(
     r"\b(?P<tens>twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\s-]+"
     r"(?P<ones>one|two|three|four|five|six|seven|eight|nine)\b"
@@ -314,7 +328,7 @@ def _cn_numbers(text: str, found: list[Number], *, liberal: bool) -> str:
 def read_numbers(text: str, *, liberal: bool = False) -> list[Number]:
     """Every number in ``text``. ``liberal`` (for a passage) also reads English number
     words, single Chinese numerals and both a fraction and its parts."""
-    work = prepare(text)
+    work = _MONTH_DAY.sub(r"\1 \2", prepare(text))
     for pattern in _MASKS:
         for match in pattern.finditer(work):
             work = _blank(work, match.start(), match.end())
@@ -328,7 +342,7 @@ def read_numbers(text: str, *, liberal: bool = False) -> list[Number]:
             value = float(_WORDS[match.group("tens")] + _WORDS[match.group("ones")])
             found.append(Number(match.group(0), value, 1.0, mantissa=value, mantissa_unit=1.0))
             work = _blank(work, match.start(), match.end())
-        for match in re.finditer(rf"\b(?:{_WORD})\b", work):
+        for match in re.finditer(rf"\b(?:{_PASSAGE_WORD})\b", work):
             value = float(_WORDS[match.group(0)])
             found.append(Number(match.group(0), value, 1.0, mantissa=value, mantissa_unit=1.0))
         found.extend(list_counts(text))
@@ -341,12 +355,49 @@ def list_counts(text: str) -> list[Number]:
     Richmond, and San Francisco" -> 4), or items separated by ``、`` ("北京、上海和广州"
     -> 3). An English name is up to four capitalised words; a Chinese list needs at
     least one ``、`` (``和`` alone joins clauses as often as names)."""
-    text = unicodedata.normalize("NFKC", text)
-    found: list[Number] = []
+    text = _MARKDOWN_LINK.sub(r"\1", unicodedata.normalize("NFKC", text))
+    counts: list[tuple[str, int]] = []
     for pattern, separator in ((_EN_LIST, _EN_LIST_SEP), (_ZH_LIST, _ZH_LIST_SEP)):
         for match in pattern.finditer(text):
-            count = len(separator.split(match.group(0).strip()))
-            if 2 <= count <= SMALL_COUNT:
-                found.append(Number(match.group(0), float(count), 1.0, mantissa=float(count),
-                                    mantissa_unit=1.0))  # fmt: skip
+            counts.append((match.group(0), len(separator.split(match.group(0).strip()))))
+    counts += _line_lists(text)
+    return [
+        Number(shown, float(count), 1.0, mantissa=float(count), mantissa_unit=1.0)
+        for shown, count in counts
+        if 2 <= count <= SMALL_COUNT
+    ]
+
+
+def _line_lists(text: str) -> list[tuple[str, int]]:
+    """The length of each list written one item a line: a numbered list that counts
+    from 1 (``1.``, ``2)``, ``3、``: its last number) or a run of bullets (``-``,
+    ``*``, ``•``) at one indentation."""
+    found: list[tuple[str, int]] = []
+    numbered: list[int] = []
+    bullets: list[str] = []
+
+    def close() -> None:
+        if numbered and numbered == list(range(1, len(numbered) + 1)):
+            found.append((f"1-{len(numbered)}.", len(numbered)))
+        if bullets:
+            found.append((f"{len(bullets)} bullets", len(bullets)))
+        numbered.clear()
+        bullets.clear()
+
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        number = _NUMBERED_LINE.match(line)
+        bullet = _BULLET_LINE.match(line)
+        if number is not None:
+            if bullets:
+                close()
+            numbered.append(int(number.group(1)))
+        elif bullet is not None:
+            if numbered or (bullets and bullets[-1] != bullet.group(1)):
+                close()
+            bullets.append(bullet.group(1))
+        elif not line.startswith((" ", "\t")):
+            close()  # an indented line continues the item above
+    close()
     return found
