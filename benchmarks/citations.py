@@ -23,7 +23,8 @@ counts as flagged when its status is anything else.
     python benchmarks/citations.py --misses     # and every case the verifier got wrong
     python benchmarks/citations.py --split train
     python benchmarks/citations.py --fresh --misses   # the first fresh set only
-    python benchmarks/citations.py --heldout2 --misses  # the second fresh held-out set
+    python benchmarks/citations.py --heldout2 --misses  # the second fresh set
+    python benchmarks/citations.py --heldout3 --misses  # the third, held out
     python benchmarks/citations.py --support    # the support check, train and held-out
 """
 
@@ -47,7 +48,10 @@ FRESH = DATA / "fresh"
 """A held-out set built after the first one's misses were looked at (its SOURCES.md);
 its own misses were looked at in turn, so it is train now."""
 HELDOUT2 = DATA / "heldout2"
-"""The second fresh held-out set, gathered after ``FRESH`` was seen (its SOURCES.md)."""
+"""The second fresh set, gathered after ``FRESH`` was seen (its SOURCES.md); its
+misses were looked at in turn, so it is train now."""
+HELDOUT3 = DATA / "heldout3"
+"""The third fresh held-out set, gathered after ``HELDOUT2`` was seen."""
 SPLITS = ("train", "holdout")
 _FULLWIDTH = {chr(c): chr(c + 0xFEE0) for c in range(0x21, 0x7F)}
 
@@ -286,7 +290,7 @@ def main(argv: list[str]) -> int:
                         )
             print()
         return 0
-    fresh = {"--fresh": FRESH, "--heldout2": HELDOUT2}
+    fresh = {"--fresh": FRESH, "--heldout2": HELDOUT2, "--heldout3": HELDOUT3}
     chosen = [flag for flag in fresh if flag in argv]
     if chosen:
         # a fresh set (tests/data/citations/fresh, .../heldout2): every passage held out
