@@ -295,6 +295,21 @@ def test_count_words_dates_and_linked_names() -> None:
     assert status(linked, "还开源了基础模型", "还开源了3个模型", "zh") == "number_mismatch"
 
 
+def test_markdown_escapes_a_unit_and_model_numbers_in_a_passage() -> None:
+    table = "| **GLM2-6B** | 13\\.1 GB | 8\\.2 GB | 5\\.5 GB |"
+    assert status(table, "GLM2-6B", "INT4 needs 5.5 GB") == "verified"
+    assert status(table, "GLM2-6B", "INT4 needs 4.5 GB") == "number_mismatch"
+    month = "cannot be contacted for a month or longer"
+    assert status(month, month, "out of touch for 1 month") == "verified"
+    assert status(month, month, "out of touch for 2 months") == "number_mismatch"
+    gpu = "测试硬件为`GeForce RTX-3090`。"
+    assert status(gpu, "测试硬件为", "显卡是 RTX 3090", "zh") == "verified"
+    assert status(gpu, "测试硬件为", "显卡是 RTX 4090", "zh") == "number_mismatch"
+    ides = "支持 VS Code、 IntelliJ IDEA、PyCharm、GoLand、WebStorm、Android Studio 等IDE。"
+    assert status(ides, "支持 VS Code", "支持6种IDE", "zh") == "verified"
+    assert status(ides, "支持 VS Code", "支持5种IDE", "zh") == "number_mismatch"
+
+
 def test_a_fraction_is_exact_unless_hedged() -> None:
     passage = "to lower its target by 75 basis points to 3-1/2 percent"
     assert status(passage, "to lower its target", "the target is 3.5%") == "verified"

@@ -153,6 +153,14 @@ _HEDGE_BEFORE: Final = re.compile(
     re.I,
 )
 _HEDGE_AFTER: Final = re.compile(r"^\s*(?:\S{0,3}\s*)?(?:左右|上下)")
+_MARKDOWN_ESCAPE: Final = re.compile(r"\\([\\`*_{}\[\]()#+\-.!%|])")
+"""A Markdown escape (``35.9\\%``, ``13\\.1 GB``): the character stands for itself."""
+_ONE_UNIT: Final = re.compile(
+    r"\b(?:a|an)\s+(?:second|minute|hour|day|week|fortnight|month|year|decade|century)\b"
+)
+"""In a passage, "a month" or "an hour" is one of them."""
+_IDENTIFIER_NUMBER: Final = re.compile(r"\b[a-z]{2,}-(\d{2,})\b")
+"""In a passage, the number of a model or product name (``RTX-3090``) is a number."""
 _MARKDOWN_LINK: Final = re.compile(r"\[([^\]\n]*)\]\([^)\s]*\)")
 _NUMBERED_LINE: Final = re.compile(r"^\s*(\d{1,2})[.)、]\s")
 _BULLET_LINE: Final = re.compile(r"^(\s*)[-*•]\s")
@@ -171,11 +179,12 @@ _EN_LIST: Final = re.compile(
     rf"(?<![\w'&-]){_NAME}(?:[ \t]*,[ \t\n]*{_NAME})*,?\s+(?:and|or)\s+{_NAME}(?![\w'&-])"
 )
 _EN_LIST_SEP: Final = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+")
-_ZH_ITEM = r"[\u4e00-\u9fff\w·]{1,12}"
+_ZH_ITEM = r"[\u4e00-\u9fff\w·]{1,12}(?: [A-Za-z][\w·]{0,11}){0,3}"
+"""A Chinese list item: a run of characters, or a name of Latin words ("VS Code")."""
 _ZH_LIST: Final = re.compile(
-    rf"{_ZH_ITEM}(?:、{_ZH_ITEM})+(?:(?:和|与|及|以及|或)(?:其他)?{_ZH_ITEM})?"
+    rf"{_ZH_ITEM}(?: ?、 ?{_ZH_ITEM})+(?:(?:和|与|及|以及|或)(?:其他)?{_ZH_ITEM})?"
 )
-_ZH_LIST_SEP: Final = re.compile(r"、|以及|和|与|及|或")
+_ZH_LIST_SEP: Final = re.compile(r" ?、 ?|以及|和|与|及|或")
 _CN_WORDS: Final = frozenset({"万一", "千万", "一一", "百万一"})
 """Strings of numeral characters that are ordinary words in a claim (万一 = in case,
 千万 = by all means)."""
@@ -183,10 +192,11 @@ _CN_WORDS: Final = frozenset({"万一", "千万", "一一", "百万一"})
 
 def prepare(text: str) -> str:
     """``text`` as numbers are read from it: NFKC (full-width forms as half-width),
-    dashes and minus signs as ``-``, case-folded."""
+    Markdown escapes undone (``5\\.5`` is 5.5), dashes and minus signs as ``-``,
+    case-folded."""
     for glyph, written in _VULGAR.items():
         text = re.sub(rf"(?<=\d){glyph}", written, text).replace(glyph, written.lstrip("-"))
-    text = unicodedata.normalize("NFKC", text)
+    text = _MARKDOWN_ESCAPE.sub(r"\1", unicodedata.normalize("NFKC", text))
     return ascii_digits(text.translate(_TABLE)).casefold()
 
 
@@ -346,6 +356,12 @@ def read_numbers(text: str, *, liberal: bool = False) -> list[Number]:
             value = float(_WORDS[match.group(0)])
             found.append(Number(match.group(0), value, 1.0, mantissa=value, mantissa_unit=1.0))
         found.extend(list_counts(text))
+        prepared = prepare(text)
+        for match in _ONE_UNIT.finditer(prepared):
+            found.append(Number(match.group(0), 1.0, 1.0, mantissa=1.0, mantissa_unit=1.0))
+        for match in _IDENTIFIER_NUMBER.finditer(prepared):
+            value = float(match.group(1))
+            found.append(Number(match.group(0), value, 1.0, mantissa=value, mantissa_unit=1.0))
     return found
 
 
