@@ -24,7 +24,8 @@ counts as flagged when its status is anything else.
     python benchmarks/citations.py --split train
     python benchmarks/citations.py --fresh --misses   # the first fresh set only
     python benchmarks/citations.py --heldout2 --misses  # the second fresh set
-    python benchmarks/citations.py --heldout3 --misses  # the third, held out
+    python benchmarks/citations.py --heldout3 --misses  # the third
+    python benchmarks/citations.py --heldout4 --misses  # the fourth, held out
     python benchmarks/citations.py --support    # the support check, train and held-out
 """
 
@@ -51,7 +52,9 @@ HELDOUT2 = DATA / "heldout2"
 """The second fresh set, gathered after ``FRESH`` was seen (its SOURCES.md); its
 misses were looked at in turn, so it is train now."""
 HELDOUT3 = DATA / "heldout3"
-"""The third fresh held-out set, gathered after ``HELDOUT2`` was seen."""
+"""The third fresh set, gathered after ``HELDOUT2`` was seen; train now."""
+HELDOUT4 = DATA / "heldout4"
+"""The fourth fresh held-out set, gathered after ``HELDOUT3`` was seen."""
 SPLITS = ("train", "holdout")
 _FULLWIDTH = {chr(c): chr(c + 0xFEE0) for c in range(0x21, 0x7F)}
 
@@ -290,7 +293,12 @@ def main(argv: list[str]) -> int:
                         )
             print()
         return 0
-    fresh = {"--fresh": FRESH, "--heldout2": HELDOUT2, "--heldout3": HELDOUT3}
+    fresh = {
+        "--fresh": FRESH,
+        "--heldout2": HELDOUT2,
+        "--heldout3": HELDOUT3,
+        "--heldout4": HELDOUT4,
+    }
     chosen = [flag for flag in fresh if flag in argv]
     if chosen:
         # a fresh set (tests/data/citations/fresh, .../heldout2): every passage held out
