@@ -22,7 +22,11 @@ counts as flagged when its status is anything else.
     python benchmarks/citations.py              # the table, per split and language
     python benchmarks/citations.py --misses     # and every case the verifier got wrong
     python benchmarks/citations.py --split train
-    python benchmarks/citations.py --fresh --misses   # the fresh held-out set only
+    python benchmarks/citations.py --fresh --misses   # the first fresh set only
+    python benchmarks/citations.py --heldout2 --misses  # the second fresh set
+    python benchmarks/citations.py --heldout3 --misses  # the third
+    python benchmarks/citations.py --heldout4 --misses  # the fourth, held out
+    python benchmarks/citations.py --support    # the support check, train and held-out
 """
 
 from __future__ import annotations
@@ -37,11 +41,20 @@ from typing import Any
 
 from moot.formats.market.data import demo_kb
 from moot.formats.market.data.evidence import verify_numbers
+from moot.sources.support import SUPPORT_THRESHOLD, support_score
 from moot.sources.verify import verify_citation
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "citations"
 FRESH = DATA / "fresh"
-"""A held-out set built after the first one's misses were looked at (its SOURCES.md)."""
+"""A held-out set built after the first one's misses were looked at (its SOURCES.md);
+its own misses were looked at in turn, so it is train now."""
+HELDOUT2 = DATA / "heldout2"
+"""The second fresh set, gathered after ``FRESH`` was seen (its SOURCES.md); its
+misses were looked at in turn, so it is train now."""
+HELDOUT3 = DATA / "heldout3"
+"""The third fresh set, gathered after ``HELDOUT2`` was seen; train now."""
+HELDOUT4 = DATA / "heldout4"
+"""The fourth fresh held-out set, gathered after ``HELDOUT3`` was seen."""
 SPLITS = ("train", "holdout")
 _FULLWIDTH = {chr(c): chr(c + 0xFEE0) for c in range(0x21, 0x7F)}
 
@@ -195,15 +208,102 @@ def table(outcomes: list[Outcome]) -> list[str]:
     return lines
 
 
+@dataclass(frozen=True)
+class Pair:
+    """A claim and a quote for the support check: the fact's own quote (``supports``),
+    or another fact's quote from another document (``other_document``) or from another
+    passage of the same document (``same_document``), which do not support it."""
+
+    id: str
+    lang: str
+    kind: str
+    claim: str
+    quote: str
+
+
+def _document(passage: dict[str, Any]) -> str:
+    return str(passage.get("source", passage["id"])).split(" (")[0]
+
+
+def support_pairs(data: Path) -> Iterator[Pair]:
+    """The support check's pairs of the set in ``data``, labelled by construction."""
+    passages = {
+        p["id"]: p for p in json.loads((data / "passages.json").read_text("utf-8"))["passages"]
+    }
+    facts = json.loads((data / "facts.json").read_text("utf-8"))["facts"]
+    for number, fact in enumerate(facts):
+        passage = passages[fact["passage"]]
+        lang = passage["lang"]
+        claim = fact["claim"].format(n=fact["correct"][0][0])
+        base = f"{data.name}/{fact['passage']}#{number}"
+        yield Pair(f"{base}:own", lang, "supports", claim, fact["quote"])
+        others = [
+            f
+            for f in facts[number + 1 :] + facts[:number]
+            if passages[f["passage"]]["lang"] == lang and f["passage"] != fact["passage"]
+        ]
+        for kind, same in (("other_document", False), ("same_document", True)):
+            found = next(
+                (
+                    f
+                    for f in others
+                    if (_document(passages[f["passage"]]) == _document(passage)) == same
+                ),
+                None,
+            )
+            if found is not None:
+                yield Pair(f"{base}:{kind}", lang, kind, claim, found["quote"])
+
+
+def support_table(pairs: list[Pair], threshold: float) -> list[str]:
+    """Per language and kind: how many pairs score under ``threshold`` (flagged)."""
+    groups: dict[tuple[str, str], list[Pair]] = defaultdict(list)
+    for pair in pairs:
+        groups[(pair.kind, pair.lang)].append(pair)
+        groups[(pair.kind, "all")].append(pair)
+    lines = [f"kind            lang  flagged (support < {threshold})"]
+    for (kind, lang), group in sorted(groups.items()):
+        flagged = sum(support_score(p.claim, p.quote) < threshold for p in group)
+        lines.append(f"{kind:15} {lang:4}  {_share(flagged, len(group))}")
+    return lines
+
+
+SUPPORT_TRAIN = (DATA, FRESH)
+"""The sets the support threshold was set on; ``HELDOUT2`` is scored, never tuned on."""
+
+
 def main(argv: list[str]) -> int:
     split = argv[argv.index("--split") + 1] if "--split" in argv else None
     if split is not None and split not in SPLITS:
         print(f"--split: one of {', '.join(SPLITS)}", file=sys.stderr)
         return 2
-    if "--fresh" in argv:
-        # the fresh held-out set (tests/data/citations/fresh): every passage held out
-        sources, market = run_sources(None, FRESH), []
-        print("Citation verifier (moot.sources.verify), fresh held-out set")
+    if "--support" in argv:
+        for name, sets in (("train", SUPPORT_TRAIN), ("held-out", (HELDOUT2,))):
+            pairs = [p for data in sets for p in support_pairs(data)]
+            print(
+                f"Support check (moot.sources.support), {name}: {', '.join(d.name for d in sets)}"
+            )
+            print("\n".join(support_table(pairs, SUPPORT_THRESHOLD)))
+            if "--misses" in argv:
+                for p in pairs:
+                    score = support_score(p.claim, p.quote)
+                    if (score < SUPPORT_THRESHOLD) == (p.kind == "supports"):
+                        print(
+                            f"  {p.id} [{p.kind}] {score}: claim={p.claim!r} quote={p.quote[:60]!r}"
+                        )
+            print()
+        return 0
+    fresh = {
+        "--fresh": FRESH,
+        "--heldout2": HELDOUT2,
+        "--heldout3": HELDOUT3,
+        "--heldout4": HELDOUT4,
+    }
+    chosen = [flag for flag in fresh if flag in argv]
+    if chosen:
+        # a fresh set (tests/data/citations/fresh, .../heldout2): every passage held out
+        sources, market = run_sources(None, fresh[chosen[0]]), []
+        print(f"Citation verifier (moot.sources.verify), {fresh[chosen[0]].name} set")
         print("\n".join(table(sources)))
     else:
         sources, market = run_sources(split), run_market(split)

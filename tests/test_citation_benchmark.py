@@ -61,3 +61,57 @@ def test_every_train_case_gets_its_label_and_the_targets_hold() -> None:
         assert sum(o.flagged for o in correct) / len(correct) <= 0.02, split
         market = bench.run_market(split)
         assert all(o.right for o in market), split
+
+
+def test_the_first_fresh_set_is_train_now_and_every_case_gets_its_label() -> None:
+    # its misses were looked at when the count, compound-word and fraction rules
+    # were written (docs/citation-verification.md), so it is held to every label
+    bench = benchmark()
+    found = bench.run_sources(None, bench.FRESH)
+    assert [o.case.id for o in found if not o.right] == []
+
+
+def test_the_second_fresh_set_is_sound_and_no_worse_than_after_its_misses() -> None:
+    bench = benchmark()
+    data = bench.HELDOUT2
+    passages = {
+        p["id"]: p["text"]
+        for p in json.loads((data / "passages.json").read_text("utf-8"))["passages"]
+    }
+    for fact in json.loads((data / "facts.json").read_text("utf-8"))["facts"]:
+        assert fact["quote"] in passages[fact["passage"]], fact["quote"]
+        assert fact["altered"] not in passages[fact["passage"]], fact["altered"]
+    found = bench.run_sources(None, data)
+    wrong = [o for o in found if o.case.kind == "wrong"]
+    correct = [o for o in found if o.case.kind == "correct"]
+    assert {o.case.lang for o in found} == {"en", "zh"}
+    # the first run (docs): 116 of 118 wrong flagged, 8 of 93 correct flagged; its
+    # misses were looked at since (it is train now): 1 of 93, a unit conversion
+    assert sum(o.flagged for o in wrong) >= 116
+    assert sum(o.flagged for o in correct) <= 1
+
+
+def test_the_third_fresh_set_is_sound_and_no_worse_than_after_its_misses() -> None:
+    bench = benchmark()
+    found = bench.run_sources(None, bench.HELDOUT3)
+    wrong = [o for o in found if o.case.kind == "wrong"]
+    correct = [o for o in found if o.case.kind == "correct"]
+    assert {o.case.lang for o in found} == {"en", "zh"}
+    # the first run (docs): 121 of 122 wrong flagged, 10 of 83 correct flagged; its
+    # misses were looked at since (it is train now): 1 of 83, a unit conversion
+    assert sum(o.flagged for o in wrong) >= 121
+    assert sum(o.flagged for o in correct) <= 1
+
+
+def test_the_fourth_fresh_set_is_no_worse_than_its_first_run() -> None:
+    bench = benchmark()
+    found = bench.run_sources(None, bench.HELDOUT4)
+    wrong = [o for o in found if o.case.kind == "wrong"]
+    correct = [o for o in found if o.case.kind == "correct"]
+    assert {o.case.lang for o in found} == {"en", "zh"}
+    # the first run (docs): 91 of 97 wrong flagged, 14 of 65 correct flagged; every
+    # absent, altered and empty-passage citation flagged with its status
+    assert sum(o.flagged for o in wrong) >= 91
+    assert sum(o.flagged for o in correct) <= 14
+    quotes = [o for o in wrong if o.case.cls in ("absent_quote", "altered_quote", "no_source")]
+    assert all(o.right for o in quotes)

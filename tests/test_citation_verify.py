@@ -243,6 +243,90 @@ def test_a_slash_fraction_lends_no_parts_to_other_claims() -> None:
     assert status(vote, "the motion", "it won 4 votes") == "number_mismatch"
 
 
+def test_a_list_of_names_gives_its_count() -> None:
+    passage = "requests of the Reserve Banks of Boston, Cleveland, Richmond, and San Francisco."
+    assert status(passage, "requests of the Reserve Banks", "4 Reserve Banks asked") == "verified"
+    assert status(passage, "requests of the Reserve Banks", "5 Reserve Banks asked") == (
+        "number_mismatch"
+    )
+    two = "the Federal Reserve Banks\nof Chicago and Minneapolis."
+    assert status(two, "Reserve Banks", "2 banks asked") == "verified"
+    assert status(two, "Reserve Banks", "3 banks asked") == "number_mismatch"
+    # lower-case words joined by "and" are no list of names
+    assert status("the Board and the Committee met", "the Board", "2 bodies met") == (
+        "number_mismatch"
+    )
+    zh = "试点城市包括北京、上海和广州。"
+    assert status(zh, "试点城市包括北京", "有3个试点城市", "zh") == "verified"
+    assert status(zh, "试点城市包括北京", "有4个试点城市", "zh") == "number_mismatch"
+    # 和 alone joins clauses as often as names
+    assert status("支持中文和英文", "支持中文和英文", "支持2种语言", "zh") == "number_mismatch"
+
+
+def test_compound_number_words_are_one_number() -> None:
+    passage = "During the first twenty four months it receives bugfix releases."
+    assert status(passage, "the first twenty four months", "24 months of fixes") == "verified"
+    assert status(passage, "the first twenty four months", "4 months of fixes") == (
+        "number_mismatch"
+    )
+    assert status("twenty-four months", "twenty-four months", "24 months") == "verified"
+
+
+def test_lists_one_item_a_line_give_their_length() -> None:
+    numbered = "Imports are grouped:\n\n  1. Standard library.\n  2. Third party.\n  3. Local.\n"
+    assert status(numbered, "Imports are grouped", "3 groups of imports") == "verified"
+    assert status(numbered, "Imports are grouped", "4 groups of imports") == "number_mismatch"
+    bullets = "Public APIs include:\n\n- Syntax.\n- The C-API.\n- Names\n  and types.\n"
+    assert status(bullets, "Public APIs include", "3 kinds of API") == "verified"
+    assert status(bullets, "Public APIs include", "4 kinds of API") == "number_mismatch"
+    # a list that does not count from 1 gives no count
+    assert status("Steps:\n3. Wait.\n4. See.\n", "Steps", "2 steps") == "number_mismatch"
+
+
+def test_count_words_dates_and_linked_names() -> None:
+    single = "Methods are surrounded by a single blank line."
+    assert status(single, single, "1 blank line") == "verified"
+    assert status(single, single, "3 blank lines") == "number_mismatch"
+    dated = "* 2025-Jan-27: Updated to prefer a 5-year period."
+    assert status(dated, "Updated to prefer", "since 27 January 2025") == "verified"
+    assert status(dated, "Updated to prefer", "since 28 January 2025") == "number_mismatch"
+    linked = "还开源了基础模型 [GLM-Base](https://x.org/a)、长文本模型 [GLM-32K](https://x.org/b)。"
+    assert status(linked, "还开源了基础模型", "还开源了2个模型", "zh") == "verified"
+    assert status(linked, "还开源了基础模型", "还开源了3个模型", "zh") == "number_mismatch"
+
+
+def test_markdown_escapes_a_unit_and_model_numbers_in_a_passage() -> None:
+    table = "| **GLM2-6B** | 13\\.1 GB | 8\\.2 GB | 5\\.5 GB |"
+    assert status(table, "GLM2-6B", "INT4 needs 5.5 GB") == "verified"
+    assert status(table, "GLM2-6B", "INT4 needs 4.5 GB") == "number_mismatch"
+    month = "cannot be contacted for a month or longer"
+    assert status(month, month, "out of touch for 1 month") == "verified"
+    assert status(month, month, "out of touch for 2 months") == "number_mismatch"
+    gpu = "测试硬件为`GeForce RTX-3090`。"
+    assert status(gpu, "测试硬件为", "显卡是 RTX 3090", "zh") == "verified"
+    assert status(gpu, "测试硬件为", "显卡是 RTX 4090", "zh") == "number_mismatch"
+    ides = "支持 VS Code、 IntelliJ IDEA、PyCharm、GoLand、WebStorm、Android Studio 等IDE。"
+    assert status(ides, "支持 VS Code", "支持6种IDE", "zh") == "verified"
+    assert status(ides, "支持 VS Code", "支持5种IDE", "zh") == "number_mismatch"
+
+
+def test_a_fraction_is_exact_unless_hedged() -> None:
+    passage = "to lower its target by 75 basis points to 3-1/2 percent"
+    assert status(passage, "to lower its target", "the target is 3.5%") == "verified"
+    assert status(passage, "to lower its target", "the target is 3.50%") == "verified"
+    assert status(passage, "to lower its target", "the target is 4 percent") == ("number_mismatch")
+    assert status(passage, "to lower its target", "about 4 percent") == "verified"
+    # a cited fraction is exact too: 1/2 point is not 75 basis points
+    assert status(passage, "to lower its target", "cut by 1/2 percentage point") == (
+        "number_mismatch"
+    )
+    assert status(passage, "to lower its target", "cut by 3/4 percentage point") == "verified"
+    quarter = "to 1-3/4 percent"
+    assert status(quarter, "to 1-3/4 percent", "now 1-1/2 percent") == "number_mismatch"
+    assert status(quarter, "to 1-3/4 percent", "now 1.75%") == "verified"
+    assert status(quarter, "to 1-3/4 percent", "now 1.8%") == "verified"
+
+
 # ---- penalty ----------------------------------------------------------------------
 
 
@@ -259,3 +343,22 @@ def test_unverified_citations_cost_evidence_points_like_unsupported_numbers() ->
     assert penalised_evidence(2, [bad, missing]) == 1  # never below 1
     assert penalised_evidence(8, [reasoning]) == 8  # reasoning only costs nothing
     assert penalised_evidence(8, []) == 8
+
+
+# ---- support ----------------------------------------------------------------------
+
+
+def test_a_quote_that_says_nothing_about_its_claim_scores_under_the_threshold() -> None:
+    from moot.sources.support import SUPPORT_THRESHOLD, support_score, supports
+
+    claim = "Billing latency fell by 40% after the Rust pilot."
+    assert support_score(claim, "Its figures are illustrative.") == 0.0
+    assert not supports(claim, "Its figures are illustrative.")
+    assert supports(claim, "the Rust pilot cut billing latency by 40%")
+    assert support_score("", "anything at all") == 0.0
+    zh = "长文本效果平均提升超过50%。"
+    assert support_score(zh, "与二代模型相比，其效果平均提升了超过 50%") >= SUPPORT_THRESHOLD
+    assert support_score(zh, "以上所有权重对学术研究完全开放") < SUPPORT_THRESHOLD
+    # scored on the smaller side: a long speech and the short quote it relies on
+    speech = "Our pilot matters. " * 5 + "The Rust pilot cut billing latency by 40%."
+    assert supports(speech, "billing latency fell by 40%")

@@ -70,6 +70,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             *("moot.sources", "moot.sources.readers", "moot.sources.passages"),
             "moot.sources.library",
             *("moot.sources.retrieval", "moot.sources.citations", "moot.sources.demo"),
+            "moot.sources.support",
         ),
     ),
     ("judging", ("moot.judging.*", "moot.agreement")),

@@ -260,6 +260,11 @@ class SourceCitation(_Frozen):
     quote: str
     status: CitationStatus
     note: str
+    support: float | None = None
+    """For a verified quote: the share of content terms it shares with what it is
+    cited for (the overlap coefficient, 0-1; ``moot.sources.support``); under the
+    published threshold it is reported as weakly supported. ``null`` when the quote
+    is not verified or nothing was given to compare it with."""
 
 
 class SourcePassage(_Frozen):

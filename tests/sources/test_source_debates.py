@@ -5,6 +5,7 @@ judge, the penalty rule, the result's ``sources`` section, resume, bad input."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 from source_checks import check_verified_quotes
 from source_docs import BILLING, INCIDENT, MEETING_ZH, write_docs
+from spoiling import spoiling
 from typer.testing import CliRunner
 
 import sources_stand_in
@@ -24,8 +26,8 @@ from moot.cli import app  # noqa: E402
 from moot.debate import resume_debate  # noqa: E402
 from moot.errors import BudgetExceeded, ConfigError  # noqa: E402
 from moot.formats.structured.payload import StructuredPayload  # noqa: E402
-from moot.llm.scripted import DemoBackend, ScriptedBackend  # noqa: E402
-from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec  # noqa: E402
+from moot.llm.scripted import ScriptedBackend  # noqa: E402
+from moot.llm.types import CallContext, Message  # noqa: E402
 from moot.report.html import to_html  # noqa: E402
 from moot.report.markdown import to_markdown  # noqa: E402
 from moot.result_schema import result_json_schema  # noqa: E402
@@ -33,6 +35,7 @@ from moot.schema import DebateResult  # noqa: E402
 from moot.sources.citations import penalised_evidence  # noqa: E402
 from moot.sources.library import open_library  # noqa: E402
 from moot.sources.retrieval import fts_query, search, select  # noqa: E402
+from moot.sources.support import SUPPORT_THRESHOLD  # noqa: E402
 from moot.store import Store  # noqa: E402
 
 TOPIC = "Should we migrate billing to Rust?"
@@ -128,22 +131,12 @@ def test_a_debate_without_sources_has_a_null_section() -> None:
 def _recording(faulty_quote: str | None = None) -> ScriptedBackend:
     """The demo, recording every prompt; with ``faulty_quote`` pro's openings replace
     the first argument's quote by it, on every attempt."""
-    demo = DemoBackend(seed=3)
 
-    def answer(
-        messages: Sequence[Message],
-        schema: OutputSpec | None,
-        settings: GenerationSettings,
-        context: CallContext | None,
-    ) -> str:
-        assert context is not None
-        reply = demo.reply(context, messages, seed=3)
-        data = json.loads(reply if isinstance(reply, str) else reply.model_dump_json())
+    def spoil(context: CallContext, data: dict[str, Any], _: Sequence[Message]) -> None:
         if faulty_quote and context.role == "pro" and context.round == "opening":
             data["arguments"][0]["evidence"][0]["quote"] = faulty_quote
-        return json.dumps(data)
 
-    return ScriptedBackend(answer)
+    return spoiling(spoil)
 
 
 def test_an_unverified_citation_is_reasked_kept_labelled_and_penalised(tmp_path: Path) -> None:
@@ -382,3 +375,83 @@ def test_documents_feed_the_competitive_rehearsal(tmp_path: Path) -> None:
     assert prompts  # the prepared material was written from the documents
     assert all("[S1:p" in p or "[S2:p" in p for p in prompts)
     assert "citations of a passage were verified by code" in to_markdown(result)
+
+
+def _rewrites(calls: Sequence[Any]) -> list[Any]:
+    """The competitive rewrite calls: a speech with citations and no moves."""
+    return [
+        c
+        for c in calls
+        if c.schema is not None
+        and {"speech", "evidence"} <= set(c.schema.json_schema.get("properties", {}))
+        and "moves" not in c.schema.json_schema["properties"]
+    ]
+
+
+def test_competitive_rewrites_cite_and_are_checked_like_drafts(tmp_path: Path) -> None:
+    docs = write_docs(tmp_path / "docs")
+    spoiled: list[str] = []
+
+    def spoil(context: CallContext, data: dict[str, Any], _: Sequence[Message]) -> None:
+        if "speech" in data and "evidence" in data and "moves" not in data and not spoiled:
+            spoiled.append(context.round)  # the first rewrite quotes what no passage says
+            data["evidence"][0]["quote"] = "Rust cut our costs by 93% in one quarter."
+
+    backend = spoiling(spoil)
+    result = run_debate(
+        TOPIC, model=backend, seed=3, format="competitive", sources=[str(docs)], max_reasks=2
+    )
+    assert result.sources is not None
+    rewrites = _rewrites(backend.calls)
+    assert rewrites  # every rewrite that fits a speech to its time cites passages
+    for call in rewrites:
+        prompt = "\n".join(m.content for m in call.messages if m.role == "user")
+        shown = re.findall(r"^\[(S\d+:p\d+)\]", prompt, flags=re.MULTILINE)
+        assert shown
+        assert "<documents>" in prompt
+        item = call.schema.json_schema["properties"]["evidence"]["items"]
+        assert item["properties"]["passage"]["enum"] == [*shown, "none"]
+    # the spoiled rewrite was sent back once, with the verifier's note
+    first = next(n for n, c in enumerate(rewrites) if c.context.round == spoiled[0])
+    assert "does not check out" in rewrites[first + 1].messages[-1].content
+    assert rewrites[first + 1].context.round == spoiled[0]
+    # each speech's citations are those of the text it delivers, checked and kept
+    speeches = result.body["speeches"]
+    cited = [(s["id"], c["passage"], c["quote"]) for s in speeches for c in s["citations"]]
+    assert [(u, p) for u, p, _ in cited] == [(c.unit, c.passage) for c in result.sources.citations]
+    assert {u for u, _, _ in cited} == {s["id"] for s in speeches}
+    assert all(c.status == "verified" for c in result.sources.citations)
+    check_verified_quotes(json.loads(result.model_dump_json()))
+
+
+def test_a_verified_quote_that_does_not_support_its_claim_is_reported(tmp_path: Path) -> None:
+    docs = write_docs(tmp_path / "docs")
+    with (docs / "billing.md").open("a", encoding="utf-8") as f:
+        f.write("\nNotes on billing in Rust for this design. Its figures are illustrative.\n")
+    quote = "Its figures are illustrative."
+
+    def spoil(context: CallContext, data: dict[str, Any], messages: Sequence[Message]) -> None:
+        if context.role != "pro" or context.round != "opening":
+            return
+        prompt = "\n".join(m.content for m in messages)
+        offered = re.findall(r"^\[(S\d+:p\d+)\][^\n]*" + re.escape(quote), prompt, re.MULTILINE)
+        assert offered  # the passage is offered to pro
+        data["arguments"][0]["evidence"][0] = {
+            "passage": offered[0],
+            "quote": quote,
+            "data_point": "",
+        }
+
+    result = run_debate(TOPIC, model=spoiling(spoil), seed=3, sources=[str(docs)])
+    assert result.sources is not None
+    kept = [c for c in result.sources.citations if c.quote == quote]
+    assert len(kept) == 1
+    assert kept[0].status == "verified"  # it is in the passage, word for word
+    assert kept[0].support is not None
+    assert kept[0].support < SUPPORT_THRESHOLD
+    # every verified citation is scored for support
+    verified = [c for c in result.sources.citations if c.status == "verified"]
+    assert all(c.support is not None for c in verified)
+    briefing = to_markdown(result)
+    assert "may not support what they are cited for" in briefing
+    assert quote in briefing.split("may not support what they are cited for")[1]

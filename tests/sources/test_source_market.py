@@ -9,15 +9,17 @@ import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from source_checks import check_verified_quotes
 from source_docs import write_docs
+from spoiling import spoiling
 
 from moot import run_debate
 from moot.formats.market.checks import check_fields
 from moot.formats.market.data import demo_kb
-from moot.llm.scripted import DemoBackend, ScriptedBackend
-from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
+from moot.llm.scripted import ScriptedBackend
+from moot.llm.types import CallContext, Message
 from moot.report.markdown import to_markdown
 from moot.schema import DebateResult
 
@@ -29,24 +31,11 @@ STATEMENT = (
 
 
 def _recording(bad_quote: str | None = None) -> ScriptedBackend:
-    demo = DemoBackend(seed=3)
-
-    def answer(
-        messages: Sequence[Message],
-        schema: OutputSpec | None,
-        settings: GenerationSettings,
-        context: CallContext | None,
-    ) -> str:
-        assert context is not None
-        reply = demo.reply(context, messages, seed=3)
-        text = reply if isinstance(reply, str) else reply.model_dump_json()
+    def spoil(context: CallContext, data: dict[str, Any], _: Sequence[Message]) -> None:
         if bad_quote and context.role == "bull:tech_bull" and context.round == "opening":
-            data = json.loads(text)
             data["arguments"][0]["citations"][0]["quote"] = bad_quote
-            text = json.dumps(data)
-        return text
 
-    return ScriptedBackend(answer)
+    return spoiling(spoil)
 
 
 def _market(backend: ScriptedBackend, docs: Path) -> DebateResult:
@@ -69,7 +58,8 @@ def test_market_analysts_cite_documents_beside_the_kb(tmp_path: Path) -> None:
     cited = [(a["id"], c["passage"]) for a in arguments for c in a["citations"]]
     assert cited
     assert len({a for a, _ in cited}) == len(arguments)
-    assert cited == [(c.unit, c.passage) for c in result.sources.citations]
+    ids = {a["id"] for a in arguments}  # challenges and closings cite too (below)
+    assert cited == [(c.unit, c.passage) for c in result.sources.citations if c.unit in ids]
     assert all(c.status == "verified" for c in result.sources.citations)
     check_verified_quotes(json.loads(result.model_dump_json()))
     openings = [c for c in backend.calls if c.context and c.context.round == "opening"]
@@ -129,3 +119,62 @@ def test_kb_numbers_stay_bound_and_document_numbers_need_a_verified_passage() ->
     wrong = [("evidence", "ExampleIndex closed at 3825.01.")]
     bound = check_fields(wrong, kb, kb, documents=["The midcap index closed at 3825.01."])
     assert [n.status for n in bound.record.numbers] == ["wrong_entity"]
+
+
+def _passage_fields(node: object) -> list[dict[str, object]]:
+    """Every citation's ``passage`` field of a schema."""
+    if isinstance(node, list):
+        return [f for item in node for f in _passage_fields(item)]
+    if not isinstance(node, dict):
+        return []
+    props = node.get("properties")
+    found = [props["passage"]] if isinstance(props, dict) and "quote" in props else []
+    return found + [f for value in node.values() for f in _passage_fields(value)]
+
+
+def test_cross_examinations_and_closings_cite_and_are_checked_like_openings(
+    tmp_path: Path,
+) -> None:
+    docs = write_docs(tmp_path / "docs")
+    spoiled: list[str] = []
+
+    def spoil(context: CallContext, data: dict[str, Any], _: Sequence[Message]) -> None:
+        if context.round == "closing" and not spoiled:
+            spoiled.append(context.role)  # the first closing quotes what no passage says
+            data["citations"][0]["quote"] = "The central bank promised a 75 basis point cut."
+
+    backend = spoiling(spoil)
+    result = _market(backend, docs)
+    assert result.sources is not None
+    for round_name in ("cross_examination", "closing"):
+        calls = [c for c in backend.calls if c.context and c.context.round == round_name]
+        assert calls
+        for call in calls:
+            prompt = "\n".join(m.content for m in call.messages if m.role == "user")
+            shown = re.findall(r"^\[(S\d+:p\d+)\]", prompt, flags=re.MULTILINE)
+            assert shown
+            assert "<documents>" in prompt
+            assert call.schema is not None
+            offered = _passage_fields(call.schema.json_schema)
+            assert offered  # every citation slot names one of the passages shown, or none
+            assert all(f.get("enum") == [*shown, "none"] for f in offered)
+    # the spoiled closing was sent back once with the verifier's note, then fixed
+    closings = [c for c in backend.calls if c.context and c.context.round == "closing"]
+    assert "does not check out" in closings[1].messages[-1].content
+    assert closings[1].context is not None
+    assert closings[1].context.role == spoiled[0]
+    body = result.body
+    units = {c.unit for c in result.sources.citations}
+    for challenge in body["challenges"]:
+        assert challenge["citations"]
+        assert challenge["unit"] in units
+    for closing in body["closings"]:
+        assert closing["citations"]
+        assert closing["unit"] in units
+    assert all(c.status == "verified" for c in result.sources.citations)
+    assert any(u.endswith("-X1") for u in units)
+    assert any(u.endswith("-CLOSING") for u in units)
+    check_verified_quotes(json.loads(result.model_dump_json()))
+    judge = next(c for c in backend.calls if c.context and c.context.role == "judge")
+    transcript = "\n".join(m.content for m in judge.messages)
+    assert transcript.count("Citations as code checked them") > len(body["arguments"])

@@ -10,6 +10,7 @@ from typing import Final
 from moot.briefing import Bullets, Paragraph, Section, Table
 from moot.i18n import in_language
 from moot.schema import DebateResult, SourceCitation, SourcesSection
+from moot.sources.support import SUPPORT_THRESHOLD
 
 LABELS: Final[dict[str, dict[str, str]]] = {
     "en": {
@@ -37,6 +38,10 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "status.no_source": "no source: reasoning only",
         "sources.none": "-",
         "sources.citations": "Every citation",
+        "sources.weak": "Verified quotes that may not support what they are cited for"
+        " (they share under {threshold:.0%} of their content words with it; a lexical"
+        " check, which misses paraphrase)",
+        "sources.support": "support {score:.0%}",
     },
     "zh": {
         "sources": "资料来源",
@@ -61,6 +66,9 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "status.no_source": "无来源：仅为推理",
         "sources.none": "-",
         "sources.citations": "全部引用",
+        "sources.weak": "已核验但可能不支持其论点的引文（与论点共有的实词不足 {threshold:.0%}；"
+        "这是词面检查，会漏掉换一种说法的支持）",
+        "sources.support": "支持度 {score:.0%}",
     },
 }
 
@@ -91,6 +99,16 @@ def used_by(sources: SourcesSection) -> dict[str, list[str]]:
 
 def unverified(sources: SourcesSection) -> list[SourceCitation]:
     return [c for c in sources.citations if c.status in ("not_in_source", "number_mismatch")]
+
+
+def weakly_supported(sources: SourcesSection) -> list[SourceCitation]:
+    """The verified citations whose quote shares too little with what it is cited
+    for (``moot.sources.support``)."""
+    return [
+        c
+        for c in sources.citations
+        if c.status == "verified" and c.support is not None and c.support < SUPPORT_THRESHOLD
+    ]
 
 
 def _citation_line(c: SourceCitation, text: Mapping[str, str]) -> str:
@@ -128,6 +146,14 @@ def briefing_sections(result: DebateResult) -> list[Section]:
         )
     else:
         blocks.append(Paragraph(text["sources.all_verified"]))
+    weak = weakly_supported(sources)
+    if weak:
+        blocks.append(Paragraph(text["sources.weak"].format(threshold=SUPPORT_THRESHOLD) + ":"))
+        lines = [
+            f"{c.passage}: {text['sources.support'].format(score=c.support or 0.0)}: “{c.quote}”"
+            for c in weak
+        ]
+        blocks.append(Bullets(labels=[c.unit for c in weak], items=lines))
     blocks.append(Paragraph(f"{text['sources.rule']}: {sources.rule}"))
     reranked = text["sources.reranked"].format(name=sources.reranker) if sources.reranker else ""
     blocks.append(Paragraph(text["sources.reranker"].format(reranker=reranked)))

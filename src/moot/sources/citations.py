@@ -228,8 +228,12 @@ def evidence_text(items: Sequence[Cited], lang: str) -> str:
     )
 
 
-def check(library: Library, unit: str, item: Cited, claim: str, lang: str) -> SourceCitation:
-    """One evidence item checked against its passage."""
+def check(
+    library: Library, unit: str, item: Cited, claim: str, lang: str, *, about: str = ""
+) -> SourceCitation:
+    """One evidence item checked against its passage; a verified quote is also scored
+    for support against ``about`` (what it is cited for: the argument or speech; the
+    claim when not given; ``moot.sources.support``)."""
     status: CitationStatus
     quote = item.quote
     if not item.passage:
@@ -246,6 +250,12 @@ def check(library: Library, unit: str, item: Cited, claim: str, lang: str) -> So
             result = verify_citation(passage.text, item.quote, text, lang)
             status, note = result.status, result.note
             quote = result.quote or quote
+    cited_for = about or claim
+    support = None
+    if status == "verified" and cited_for.strip():
+        from moot.sources.support import support_score
+
+        support = support_score(cited_for, quote)
     return SourceCitation(
         unit=unit,
         source=item.source,
@@ -253,6 +263,7 @@ def check(library: Library, unit: str, item: Cited, claim: str, lang: str) -> So
         quote=quote,
         status=status,
         note=note,
+        support=support,
     )
 
 

@@ -62,6 +62,11 @@ class Number:
     scaled: bool = False
     mantissa: float = 0.0
     mantissa_unit: float = 0.0
+    fractional: bool = False
+    """Written with a fraction (``5-3/4``, ``1/2 percent``): an exact value, not one
+    rounded to its last digit."""
+    hedged: bool = False
+    """Hedged by its text ("about 500", "约40%", "1100左右")."""
 
     @property
     def share(self) -> float:
@@ -86,12 +91,19 @@ _WORDS: Final = {
     "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
     "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
     "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "a": 1, "an": 1,
+    "single": 1, "double": 2, "twice": 2, "both": 2, "dozen": 12,
 }  # fmt: skip
 _DENOMINATORS: Final = {
     "half": 2, "halves": 2, "third": 3, "fourth": 4, "quarter": 4, "fifth": 5, "sixth": 6,
     "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,
 }  # fmt: skip
-_WORD = "|".join(sorted((w for w in _WORDS if w not in ("a", "an")), key=len, reverse=True))
+_COUNT_WORDS: Final = ("single", "double", "twice", "both", "dozen")
+"""Words that are counts in a passage ("a single blank line" = 1), never a part of a
+fraction ("1 in 5")."""
+_WORD = "|".join(
+    sorted((w for w in _WORDS if w not in ("a", "an", *_COUNT_WORDS)), key=len, reverse=True)
+)
+_PASSAGE_WORD = "|".join(sorted((*_WORD.split("|"), *_COUNT_WORDS), key=len, reverse=True))
 _DENOM = (
     r"(?:half|halves|thirds?|fourths?|quarters?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?)"
 )
@@ -141,6 +153,38 @@ _HEDGE_BEFORE: Final = re.compile(
     re.I,
 )
 _HEDGE_AFTER: Final = re.compile(r"^\s*(?:\S{0,3}\s*)?(?:左右|上下)")
+_MARKDOWN_ESCAPE: Final = re.compile(r"\\([\\`*_{}\[\]()#+\-.!%|])")
+"""A Markdown escape (``35.9\\%``, ``13\\.1 GB``): the character stands for itself."""
+_ONE_UNIT: Final = re.compile(
+    r"\b(?:a|an)\s+(?:second|minute|hour|day|week|fortnight|month|year|decade|century)\b"
+)
+"""In a passage, "a month" or "an hour" is one of them."""
+_IDENTIFIER_NUMBER: Final = re.compile(r"\b[a-z]{2,}-(\d{2,})\b")
+"""In a passage, the number of a model or product name (``RTX-3090``) is a number."""
+_MARKDOWN_LINK: Final = re.compile(r"\[([^\]\n]*)\]\([^)\s]*\)")
+_NUMBERED_LINE: Final = re.compile(r"^\s*(\d{1,2})[.)、]\s")
+_BULLET_LINE: Final = re.compile(r"^(\s*)[-*•]\s")
+_MONTH_DAY: Final = re.compile(
+    r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)-(\d{1,2})\b"
+)
+"""``2025-Jan-27``: the day is a number, not part of an identifier."""
+_COMPOUND_WORD: Final = re.compile(
+    r"\b(?P<tens>twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\s-]+"
+    r"(?P<ones>one|two|three|four|five|six|seven|eight|nine)\b"
+)
+"""``twenty four`` and ``twenty-four`` are 24 (not 20 and 4)."""
+_WORD_NAME = r"[A-Z][\w'&-]*(?:\.[A-Z][\w'&-]*)*"
+_NAME = rf"{_WORD_NAME}(?:[ \t]+{_WORD_NAME}){{0,3}}"
+_EN_LIST: Final = re.compile(
+    rf"(?<![\w'&-]){_NAME}(?:[ \t]*,[ \t\n]*{_NAME})*,?\s+(?:and|or)\s+{_NAME}(?![\w'&-])"
+)
+_EN_LIST_SEP: Final = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+")
+_ZH_ITEM = r"[\u4e00-\u9fff\w·]{1,12}(?: [A-Za-z][\w·]{0,11}){0,3}"
+"""A Chinese list item: a run of characters, or a name of Latin words ("VS Code")."""
+_ZH_LIST: Final = re.compile(
+    rf"{_ZH_ITEM}(?: ?、 ?{_ZH_ITEM})+(?:(?:和|与|及|以及|或)(?:其他)?{_ZH_ITEM})?"
+)
+_ZH_LIST_SEP: Final = re.compile(r" ?、 ?|以及|和|与|及|或")
 _CN_WORDS: Final = frozenset({"万一", "千万", "一一", "百万一"})
 """Strings of numeral characters that are ordinary words in a claim (万一 = in case,
 千万 = by all means)."""
@@ -148,11 +192,20 @@ _CN_WORDS: Final = frozenset({"万一", "千万", "一一", "百万一"})
 
 def prepare(text: str) -> str:
     """``text`` as numbers are read from it: NFKC (full-width forms as half-width),
-    dashes and minus signs as ``-``, case-folded."""
+    Markdown escapes undone (``5\\.5`` is 5.5), dashes and minus signs as ``-``,
+    case-folded."""
     for glyph, written in _VULGAR.items():
         text = re.sub(rf"(?<=\d){glyph}", written, text).replace(glyph, written.lstrip("-"))
-    text = unicodedata.normalize("NFKC", text)
+    text = _MARKDOWN_ESCAPE.sub(r"\1", unicodedata.normalize("NFKC", text))
     return ascii_digits(text.translate(_TABLE)).casefold()
+
+
+def _hedged(text: str, start: int, end: int) -> bool:
+    """Whether the number at ``text[start:end]`` is hedged ("about", "约", "左右")."""
+    return bool(
+        _HEDGE_BEFORE.search(text[max(0, start - 16) : start])
+        or _HEDGE_AFTER.match(text[end : end + 8])
+    )
 
 
 def _blank(text: str, start: int, end: int) -> str:
@@ -176,8 +229,10 @@ def _mixed(text: str, found: list[Number]) -> str:
                 continue
             value = whole + a / b
             kind: NumberKind = "percent" if percent else "number"
+            hedged = _hedged(text, match.start(), match.end())
             found.append(Number(match.group(0), value, 1 / b, kind, mantissa=value,
-                                mantissa_unit=1 / b))  # fmt: skip
+                                mantissa_unit=1 / b, fractional=True,
+                                hedged=hedged))  # fmt: skip
             text = _blank(text, match.start(), match.end())
     return text
 
@@ -231,10 +286,8 @@ def _digit_numbers(text: str, found: list[Number]) -> str:
             kind = "percent"
         year_like = len(digits) == 4 and digits.isdigit() and 1900 <= int(digits) <= 2100
         unit = 1.0 if year_like else written_unit(digits)
-        if "." not in digits and (
-            _HEDGE_BEFORE.search(text[max(0, start - 16) : start])
-            or _HEDGE_AFTER.match(text[end : end + 8])
-        ):
+        hedged = _hedged(text, start, end)
+        if "." not in digits and hedged:
             zeros = len(digits) - len(digits.rstrip("0"))
             unit = max(unit, 10.0 ** min(zeros, len(digits) - 1))
         sign = -1.0 if match.group("sign") == "-" else 1.0
@@ -249,6 +302,7 @@ def _digit_numbers(text: str, found: list[Number]) -> str:
                 scaled=factor != 1.0,
                 mantissa=round(mantissa, 10),
                 mantissa_unit=round(unit * unit_factor, 10),
+                hedged=hedged,
             )
         )
         text = _blank(text, start, end)
@@ -284,7 +338,7 @@ def _cn_numbers(text: str, found: list[Number], *, liberal: bool) -> str:
 def read_numbers(text: str, *, liberal: bool = False) -> list[Number]:
     """Every number in ``text``. ``liberal`` (for a passage) also reads English number
     words, single Chinese numerals and both a fraction and its parts."""
-    work = prepare(text)
+    work = _MONTH_DAY.sub(r"\1 \2", prepare(text))
     for pattern in _MASKS:
         for match in pattern.finditer(work):
             work = _blank(work, match.start(), match.end())
@@ -294,7 +348,72 @@ def read_numbers(text: str, *, liberal: bool = False) -> list[Number]:
     work = _digit_numbers(work, found)
     work = _cn_numbers(work, found, liberal=liberal)
     if liberal:
-        for match in re.finditer(rf"\b(?:{_WORD})\b", work):
+        for match in _COMPOUND_WORD.finditer(work):
+            value = float(_WORDS[match.group("tens")] + _WORDS[match.group("ones")])
+            found.append(Number(match.group(0), value, 1.0, mantissa=value, mantissa_unit=1.0))
+            work = _blank(work, match.start(), match.end())
+        for match in re.finditer(rf"\b(?:{_PASSAGE_WORD})\b", work):
             value = float(_WORDS[match.group(0)])
             found.append(Number(match.group(0), value, 1.0, mantissa=value, mantissa_unit=1.0))
+        found.extend(list_counts(text))
+        prepared = prepare(text)
+        for match in _ONE_UNIT.finditer(prepared):
+            found.append(Number(match.group(0), 1.0, 1.0, mantissa=1.0, mantissa_unit=1.0))
+        for match in _IDENTIFIER_NUMBER.finditer(prepared):
+            value = float(match.group(1))
+            found.append(Number(match.group(0), value, 1.0, mantissa=value, mantissa_unit=1.0))
+    return found
+
+
+def list_counts(text: str) -> list[Number]:
+    """The number of names in each list of names of ``text``, as small counts: names
+    joined by "and" or "or" ("Chicago and Minneapolis" -> 2, "Boston, Cleveland,
+    Richmond, and San Francisco" -> 4), or items separated by ``、`` ("北京、上海和广州"
+    -> 3). An English name is up to four capitalised words; a Chinese list needs at
+    least one ``、`` (``和`` alone joins clauses as often as names)."""
+    text = _MARKDOWN_LINK.sub(r"\1", unicodedata.normalize("NFKC", text))
+    counts: list[tuple[str, int]] = []
+    for pattern, separator in ((_EN_LIST, _EN_LIST_SEP), (_ZH_LIST, _ZH_LIST_SEP)):
+        for match in pattern.finditer(text):
+            counts.append((match.group(0), len(separator.split(match.group(0).strip()))))
+    counts += _line_lists(text)
+    return [
+        Number(shown, float(count), 1.0, mantissa=float(count), mantissa_unit=1.0)
+        for shown, count in counts
+        if 2 <= count <= SMALL_COUNT
+    ]
+
+
+def _line_lists(text: str) -> list[tuple[str, int]]:
+    """The length of each list written one item a line: a numbered list that counts
+    from 1 (``1.``, ``2)``, ``3、``: its last number) or a run of bullets (``-``,
+    ``*``, ``•``) at one indentation."""
+    found: list[tuple[str, int]] = []
+    numbered: list[int] = []
+    bullets: list[str] = []
+
+    def close() -> None:
+        if numbered and numbered == list(range(1, len(numbered) + 1)):
+            found.append((f"1-{len(numbered)}.", len(numbered)))
+        if bullets:
+            found.append((f"{len(bullets)} bullets", len(bullets)))
+        numbered.clear()
+        bullets.clear()
+
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        number = _NUMBERED_LINE.match(line)
+        bullet = _BULLET_LINE.match(line)
+        if number is not None:
+            if bullets:
+                close()
+            numbered.append(int(number.group(1)))
+        elif bullet is not None:
+            if numbered or (bullets and bullets[-1] != bullet.group(1)):
+                close()
+            bullets.append(bullet.group(1))
+        elif not line.startswith((" ", "\t")):
+            close()  # an indented line continues the item above
+    close()
     return found

@@ -99,6 +99,8 @@ def supports(passage: Number, cited: Number) -> bool:
        word or a Chinese numeral of the passage (``3`` = ``three`` = ``三``).
     """
     signed = cited.signed and passage.signed
+    if not _precise_enough(passage, cited):
+        return False
     if cited.kind == "fraction":
         if passage.kind == "fraction":
             return abs(passage.value - cited.value) < 1e-9
@@ -119,6 +121,20 @@ def supports(passage: Number, cited: Number) -> bool:
     if passage.scaled and not cited.scaled and cited.kind == "number":
         return agrees(cited.value, cited.unit, passage.mantissa, signed=signed)
     return False
+
+
+def _precise_enough(passage: Number, cited: Number) -> bool:
+    """Rule 5, fractions are exact: a number written with a fraction (``1-1/2
+    percent``) is supported only by its own value, and a passage's fraction
+    (``6-1/2 percent``) only by its value or by a cited number written finer than the
+    fraction's step (``6.5%``, ``6.50%``) — unless the cited number is hedged ("about
+    7 percent"). Rounding ``3-1/2`` to ``4`` or ``1-3/4`` to ``1-1/2`` is a different
+    figure, not a rounded one."""
+    if cited.hedged or abs(passage.value - cited.value) < 1e-9:
+        return True
+    if cited.fractional:
+        return False
+    return not passage.fractional or cited.unit < passage.unit
 
 
 def _closest(cited: Number, numbers: Sequence[Number]) -> Number | None:

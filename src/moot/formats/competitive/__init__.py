@@ -94,6 +94,7 @@ class CompetitiveFormat(Format):
                 specs.append(draft_spec(profile, lang, "opening", False))
                 specs.append(draft_spec(profile, lang, "rebuttal", False))
                 specs += [rewrite_spec(profile, lang, words) for words in REWRITE_WORDS]
+                specs.append(rewrite_spec(profile, lang, sourced=True))
                 specs += [
                     rewrite_spec(profile, lang),
                     audience_spec(profile, lang),

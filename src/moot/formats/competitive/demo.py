@@ -26,7 +26,7 @@ from pydantic import BaseModel
 
 from moot.demo_text import Weaver
 from moot.errors import BackendError
-from moot.formats.competitive.citing import demo_cited
+from moot.formats.competitive.citing import demo_cited, demo_recited
 from moot.formats.competitive.rehearsal import ClaimsCall, ExpandCall
 from moot.formats.competitive.replies import (
     AudienceReply,
@@ -516,7 +516,8 @@ def reply(request: DemoRequest) -> BaseModel:
         written = draft(request, data)
         return demo_cited(written, data.passages) if data.passages else written
     if isinstance(data, RewriteCall):
-        return rewrite(request, data)
+        rewritten = rewrite(request, data)
+        return demo_recited(rewritten, data.passages, data.attempt) if data.passages else rewritten
     if isinstance(data, AudienceCall):
         return audience(request, data)
     if isinstance(data, VoteCall):

@@ -152,6 +152,13 @@ class SpeechRewriteReply(_Reply):
     speech: list[Paragraph] = Field(min_length=1, max_length=MAX_PARAGRAPHS)
 
 
+class SourcedSpeechRewriteReply(SpeechRewriteReply):
+    """A rewrite in a debate over documents: it cites them as the draft does, checked
+    the same way (``moot.formats.competitive.citing``)."""
+
+    evidence: list[EvidenceDraft] = Field(min_length=1, max_length=MAX_CITATIONS)
+
+
 class AudienceReply(_Reply):
     """The simulated audience's ratings of a draft, 1-10, and what would improve it."""
 
@@ -261,14 +268,21 @@ def chars_per_word(text: str, lang: str) -> float:
 
 
 def rewrite_spec(
-    profile: ModelProfile, lang: str, words: int | None = None, per_word: float | None = None
+    profile: ModelProfile,
+    lang: str,
+    words: int | None = None,
+    per_word: float | None = None,
+    *,
+    sourced: bool = False,
 ) -> OutputSpec:
     """The rewrite's schema; for ``words`` words (of ``per_word`` characters each, the
     language's usual figure by default), exactly p paragraphs of lo to hi characters,
     so that the speech has ``words * per_word`` characters within ``LENGTH_SLACK``
     either way: as many paragraphs as that needs at the profile's longest paragraph,
-    up to ``MAX_PARAGRAPHS`` (a longer speech is then as long as the schema allows)."""
-    spec = _speech_items(profile.spec(output_spec(SpeechRewriteReply), lang))
+    up to ``MAX_PARAGRAPHS`` (a longer speech is then as long as the schema allows).
+    ``sourced``: the rewrite also cites documents, as the draft does."""
+    reply = SourcedSpeechRewriteReply if sourced else SpeechRewriteReply
+    spec = _speech_items(profile.spec(output_spec(reply), lang))
     if words is None:
         return spec
     longest = int(spec.json_schema["properties"]["speech"]["items"]["maxLength"])

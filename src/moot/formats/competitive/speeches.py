@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import takewhile
 from pathlib import Path
 from typing import Literal
 
@@ -46,6 +47,7 @@ from moot.formats.competitive.replies import (
     AudienceReply,
     MoveItem,
     SourcedSpeechDraftReply,
+    SourcedSpeechRewriteReply,
     SpeechDraftReply,
     SpeechRewriteReply,
     audience_spec,
@@ -75,6 +77,7 @@ from moot.formats.competitive.trees import strength_steps as steps_left
 from moot.formats.competitive.trees.sides import Side
 from moot.llm.structured import Problem
 from moot.llm.types import Message
+from moot.sources.citations import EvidenceDraft
 from moot.sources.library import Passage
 from moot.text import word_count
 
@@ -123,6 +126,8 @@ class RewriteCall:
     words: int
     previous: str
     moves: tuple[Move, ...]
+    passages: tuple[Passage, ...] = ()
+    """The passages the rewrite cites, the draft's (``--sources``)."""
 
 
 def speech_id(side: Side, stage: Stage) -> str:
@@ -164,6 +169,22 @@ class _Tries:
     text: str
     attempt: int = 0
     seconds: float = 0.0
+    evidence: tuple[EvidenceDraft, ...] = ()
+    """The citations of ``text`` (``--sources``): the draft's, then each rewrite's (a
+    continuation adds its own to the text's it continues)."""
+    cited: dict[str, tuple[EvidenceDraft, ...]] = field(default_factory=dict)
+    """Each text tried, with its citations."""
+
+    def cited_by(self, delivered: str) -> tuple[EvidenceDraft, ...]:
+        """The citations of the text delivered: the try it is, or was cut from."""
+        if not self.cited:
+            return self.evidence
+
+        def shared(text: str) -> int:
+            pairs = zip(text, delivered, strict=False)
+            return sum(1 for _ in takewhile(lambda pair: pair[0] == pair[1], pairs))
+
+        return self.cited[max(self.cited, key=shared)]
 
 
 class Speaker:
@@ -264,7 +285,7 @@ class Speaker:
 
     async def _draft(
         self, side: Side, stage: Stage, budget: int, refused: list[RefusedPlan]
-    ) -> tuple[SpeechDraftReply, list[Move], list[Retrieval]]:
+    ) -> tuple[SpeechDraftReply, list[Move], list[Retrieval], tuple[Passage, ...]]:
         debate, flow, config = self.debate, self.flow, self.configs[side]
         candidates = flow.candidates(side, stage)
         prepared = await asyncio.to_thread(self._retrieve, side, stage, candidates)
@@ -333,7 +354,7 @@ class Speaker:
                 passages,
             ),
         )
-        return reply, [as_move(m) for m in reply.moves], prepared
+        return reply, [as_move(m) for m in reply.moves], prepared, passages
 
     async def _audience(self, side: Side, stage: Stage, draft: str) -> AudienceReply:
         debate = self.debate
@@ -356,11 +377,22 @@ class Speaker:
         return reply
 
     async def _timed(
-        self, side: Side, stage: Stage, draft: str, moves: list[Move], rating: AudienceReply
-    ) -> TimedSpeech:
+        self,
+        side: Side,
+        stage: Stage,
+        draft: SpeechDraftReply,
+        moves: list[Move],
+        rating: AudienceReply,
+        passages: tuple[Passage, ...],
+    ) -> tuple[TimedSpeech, tuple[EvidenceDraft, ...]]:
+        """The speech fitted to its time, and the citations of the text delivered:
+        over documents each rewrite cites them as the draft does, checked and re-asked
+        once the same way."""
         debate = self.debate
         target = self.options.stage_seconds[stage]
-        state = _Tries(draft)
+        evidence = tuple(draft.evidence) if isinstance(draft, SourcedSpeechDraftReply) else ()
+        state = _Tries(join_paragraphs(draft.speech), evidence=evidence)
+        sources = self.sources if passages else None
 
         async def rewrite(budget: int) -> str:
             state.attempt += 1
@@ -383,22 +415,39 @@ class Speaker:
                 feedback=list(rating.feedback) if mode == "revise" else [],
                 last_words=written,
                 last_seconds=round(state.seconds, 1),
+                passages=passages if sources is not None else (),
             )
             profile = debate.profile_for(side)
+            spec = rewrite_spec(
+                profile,
+                debate.lang,
+                words,
+                chars_per_word(previous, debate.lang),
+                sourced=sources is not None,
+            )
+            once = sources.reasker(side) if sources is not None else None
             reply, _ = await debate.ask(
                 side,
                 f"{stage}_{side}",
                 [self._system(side, stage), Message("user", prompt)],
-                SpeechRewriteReply,
-                rewrite_spec(profile, debate.lang, words, chars_per_word(previous, debate.lang)),
-                data=RewriteCall(side, stage, attempt, budget, mode, words, previous, tuple(moves)),
+                SourcedSpeechRewriteReply if sources is not None else SpeechRewriteReply,
+                sources.spec(side, spec, passages) if sources is not None else spec,
+                check=lambda r: sources.problems(r, once) if sources and once else [],
+                data=RewriteCall(
+                    side, stage, attempt, budget, mode, words, previous, tuple(moves), passages
+                ),
             )
             text = join_paragraphs(reply.speech)
             state.text = join_paragraphs([previous, text]) if mode == "extend" else text
+            if isinstance(reply, SourcedSpeechRewriteReply):
+                cites = tuple(reply.evidence)
+                state.evidence = (*state.evidence, *cites) if mode == "extend" else cites
+                state.cited[state.text] = state.evidence
             state.seconds = await asyncio.to_thread(self.clock.seconds, state.text, debate.lang)
             return state.text
 
-        return await acontrol_duration(rewrite, target, debate.lang, clock=self.clock)
+        timed = await acontrol_duration(rewrite, target, debate.lang, clock=self.clock)
+        return timed, state.cited_by(timed.text)
 
     def _audio(self, number: int, side: Side, stage: Stage, text: str) -> str | None:
         """Write the speech as a WAV file when ``--audio`` asks and espeak-ng measures."""
@@ -419,13 +468,13 @@ class Speaker:
         target = self.options.stage_seconds[stage]
         budget = max(1, round(target / SECONDS_PER_WORD))
         refused: list[RefusedPlan] = []
-        draft_reply, moves, prepared = await self._draft(side, stage, budget, refused)
+        draft_reply, moves, prepared, passages = await self._draft(side, stage, budget, refused)
         nodes = self.flow.apply(side, stage, moves)
         draft = join_paragraphs(draft_reply.speech)
         ident = speech_id(side, stage)
-        cited = self.sources.keep(ident, stage, side, draft_reply) if self.sources else []
         rating = await self._audience(side, stage, draft)
-        timed = await self._timed(side, stage, draft, moves, rating)
+        timed, evidence = await self._timed(side, stage, draft_reply, moves, rating, passages)
+        cited = self.sources.keep(ident, stage, side, evidence, timed.text) if self.sources else []
         audio = await asyncio.to_thread(
             self._audio, len(self.speeches) + 1, side, stage, timed.text
         )

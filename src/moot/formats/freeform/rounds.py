@@ -219,7 +219,8 @@ class FreeformRounds:
         if debate.sources is not None and isinstance(reply, SourcedSpeechReply):
             items = items_of(debate.sources, reply.evidence)
             self.citations[speech_id] = [
-                check(debate.sources, speech_id, item, "", debate.lang) for item in items
+                check(debate.sources, speech_id, item, "", debate.lang, about=text)
+                for item in items
             ]
         return Speech(
             id=speech_id,

@@ -46,7 +46,13 @@ from moot.formats.market.rounds import (
     OpeningCall,
     SynthesisCall,
 )
-from moot.formats.market.sources import SourcedOpeningReply, demo_sourced
+from moot.formats.market.sources import (
+    SourcedCrossExamReply,
+    SourcedOpeningReply,
+    demo_sourced,
+    demo_sourced_challenges,
+    demo_sourced_closing,
+)
 from moot.judging import demo as judge_demo
 from moot.judging.judge import JudgeCall
 from moot.llm.scripted import DemoRequest, register_demo_writer
@@ -655,7 +661,7 @@ def _challenge_types(count: int, rng: random.Random) -> list[ChallengeType]:
     return kinds
 
 
-def cross_examination(request: DemoRequest) -> CrossExamReply:
+def cross_examination(request: DemoRequest) -> CrossExamReply | SourcedCrossExamReply:
     call: CrossExamCall = _data(request, CrossExamCall)
     lang = request.context.lang
     w = _words(lang)
@@ -678,7 +684,8 @@ def cross_examination(request: DemoRequest) -> CrossExamReply:
                 new_evidence=evidence,
             )
         )
-    return CrossExamReply(challenges=items)
+    reply = CrossExamReply(challenges=items)
+    return demo_sourced_challenges(reply, call.passages) if call.passages else reply
 
 
 def closing(request: DemoRequest) -> ClosingReply:
@@ -712,12 +719,13 @@ def closing(request: DemoRequest) -> ClosingReply:
         if word_count(" ".join(sentences)) >= low and len(sentences) >= 4:
             break
     changed: Any = "weakened" if attacked else rng.choice(("strengthened", "unchanged"))
-    return ClosingReply(
+    reply = ClosingReply(
         refined_claims=refined[:4],
         concessions=concessions,
         final_stance=sentences,
         conviction_change=changed,
     )
+    return demo_sourced_closing(reply, call.passages) if call.passages else reply
 
 
 def synthesis(request: DemoRequest) -> SynthesisReply:

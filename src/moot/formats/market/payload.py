@@ -123,6 +123,11 @@ class MarketChallenge(_Frozen):
     reasoning: str
     new_evidence: str
     check: MarketEvidenceCheck
+    unit: str | None = None
+    """In a debate over documents: the unit its citations are checked under
+    (``TECH_BULL-X2``; the result's ``sources`` section)."""
+    citations: list[Cited] = Field(default_factory=list)
+    """In a debate over documents: the passages the challenge cites."""
 
 
 class MarketClosing(_Frozen):
@@ -135,6 +140,11 @@ class MarketClosing(_Frozen):
     final_stance: str
     conviction_change: Conviction
     check: MarketEvidenceCheck
+    unit: str | None = None
+    """In a debate over documents: the unit its citations are checked under
+    (``TECH_BULL-CLOSING``; the result's ``sources`` section)."""
+    citations: list[Cited] = Field(default_factory=list)
+    """In a debate over documents: the passages the closing cites."""
 
 
 class MarketEvidenceScore(_Frozen):

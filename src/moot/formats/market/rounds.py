@@ -73,7 +73,16 @@ from moot.formats.market.rules import (
     market_stance_words,
     min_attacks,
 )
-from moot.formats.market.sources import MarketSources, SourcedArgumentDraft, SourcedOpeningReply
+from moot.formats.market.sources import (
+    MarketSources,
+    SourcedArgumentDraft,
+    SourcedChallengeItem,
+    SourcedClosingReply,
+    SourcedCrossExamReply,
+    SourcedOpeningReply,
+    challenge_unit,
+    closing_unit,
+)
 from moot.i18n import labels
 from moot.judging.judge import JudgedUnit
 from moot.judging.rubric import Rubric
@@ -121,6 +130,8 @@ class CrossExamCall:
     opposing: tuple[MarketArgument, ...]
     target_ids: tuple[str, ...]
     min_attacks: int
+    passages: tuple[Passage, ...] = ()
+    """The passages of the documents the answers cite (``--sources``)."""
 
 
 @dataclass(frozen=True)
@@ -133,6 +144,8 @@ class ClosingCall:
     received: tuple[MarketChallenge, ...]
     given: tuple[MarketChallenge, ...]
     stance_words: tuple[int, int]
+    passages: tuple[Passage, ...] = ()
+    """The passages of the documents the closing cites (``--sources``)."""
 
 
 @dataclass(frozen=True)
@@ -307,15 +320,28 @@ class MarketRounds:
         target_ids = tuple(a.id for a in opposing)
         by_id = {a.id: a for a in opposing}
         kb_slice = self.slices[agent.id]
-        data = CrossExamCall(agent, kb_slice, opposing, target_ids, min_attacks(len(target_ids)))
+        sources = self.sources
+        about = [a.claim for a in opposing]
+        passages = sources.passages(agent, role, about) if sources is not None else ()
+        sourced = sources if sources is not None and passages else None
+        once = sourced.reasker(role) if sourced is not None else None
+        data = CrossExamCall(
+            agent, kb_slice, opposing, target_ids, min_attacks(len(target_ids)), passages
+        )
+        reply_type: type[CrossExamReply] | type[SourcedCrossExamReply] = (
+            SourcedCrossExamReply if sourced is not None else CrossExamReply
+        )
+        spec = debate.spec_for(role, cross_exam_spec(output_spec(reply_type), list(target_ids)))
+        if sourced is not None:
+            spec = sourced.offer(role, spec, passages)
 
         def answers(target: str) -> list[str]:
             a = by_id.get(target.upper())
             return [a.claim, a.evidence, *a.counterpoints] if a else []
 
-        memo: dict[int, tuple[CrossExamReply, list[Checked]]] = {}
+        memo: dict[int, tuple[CrossExamReply | SourcedCrossExamReply, list[Checked]]] = {}
 
-        def checked(reply: CrossExamReply) -> list[Checked]:
+        def checked(reply: CrossExamReply | SourcedCrossExamReply) -> list[Checked]:
             if id(reply) in memo and memo[id(reply)][0] is reply:
                 return memo[id(reply)][1]
             found = [
@@ -324,16 +350,29 @@ class MarketRounds:
                     kb_slice,
                     self.inputs.kb,
                     answers=answers(c.target_id),
+                    documents=sourced.documents_of(c.citations)
+                    if sourced is not None and isinstance(c, SourcedChallengeItem)
+                    else (),
                 )
                 for c in reply.challenges
             ]
             memo[id(reply)] = (reply, found)
             return found
 
-        def check(reply: CrossExamReply) -> list[Any]:
+        def check(reply: CrossExamReply | SourcedCrossExamReply) -> list[Any]:
             flagged = {
                 n: unsupported_texts(c.record, "new_evidence") for n, c in enumerate(checked(reply))
             }
+            if isinstance(reply, SourcedCrossExamReply):
+                problems: list[Any] = check_cross_exam(
+                    reply.plain(), target_ids, flagged, debate.lang
+                )
+                if sourced is not None and once is not None:
+                    where = [
+                        (f"challenges[{n}]", c.citations) for n, c in enumerate(reply.challenges, 1)
+                    ]
+                    problems += sourced.round_problems(where, once)
+                return problems
             return check_cross_exam(reply, target_ids, flagged, debate.lang)
 
         reply, _ = await debate.ask(
@@ -347,9 +386,10 @@ class MarketRounds:
                 target_ids=target_ids,
                 opponents=list(opponents),
                 min_attacks=data.min_attacks,
+                passages=passages if sourced is not None else (),
             ),
-            CrossExamReply,
-            debate.spec_for(role, cross_exam_spec(output_spec(CrossExamReply), list(target_ids))),
+            reply_type,
+            spec,
             check=check,
             data=data,
         )
@@ -361,8 +401,15 @@ class MarketRounds:
             )
         )
         challenges = []
-        for target in target_ids:
+        for n, target in enumerate(target_ids, 1):
             item, record = results[target]
+            unit, cited = None, []
+            if sourced is not None and isinstance(item, SourcedChallengeItem):
+                unit = challenge_unit(agent, n)
+                said = f"{item.reasoning} {item.new_evidence}"
+                cited = sourced.keep_round(
+                    unit, item.citations, "cross_examination", agent.stance, said
+                )
             challenges.append(
                 MarketChallenge(
                     by=agent.id,
@@ -373,6 +420,8 @@ class MarketRounds:
                     reasoning=item.reasoning,
                     new_evidence=item.new_evidence,
                     check=record.record,
+                    unit=unit,
+                    citations=cited,
                 )
             )
         return challenges
@@ -390,7 +439,25 @@ class MarketRounds:
         given = tuple(c for c in challenges if c.by == agent.id)
         stance_words = market_stance_words(debate.settings.profile(role).stance_words)
         kb_slice = self.slices[agent.id]
-        data = ClosingCall(agent, kb_slice, own, received, given, stance_words)
+        sources = self.sources
+        about = [a.claim for a in own] + [c.reasoning for c in received]
+        passages = sources.passages(agent, role, about) if sources is not None else ()
+        sourced = sources if sources is not None and passages else None
+        once = sourced.reasker(role) if sourced is not None else None
+        data = ClosingCall(agent, kb_slice, own, received, given, stance_words, passages)
+        reply_type: type[ClosingReply] = (
+            SourcedClosingReply if sourced is not None else ClosingReply
+        )
+        spec = debate.spec_for(role, output_spec(reply_type))
+        if sourced is not None:
+            spec = sourced.offer(role, spec, passages)
+
+        def rules(reply: ClosingReply) -> list[Any]:
+            problems: list[Any] = check_closing(reply, debate.lang, stance_words)
+            if sourced is not None and once is not None and isinstance(reply, SourcedClosingReply):
+                problems += sourced.round_problems([("closing", reply.citations)], once)
+            return problems
+
         reply, _ = await debate.ask(
             role,
             "closing",
@@ -403,10 +470,11 @@ class MarketRounds:
                 received=received,
                 given=given,
                 stance_words=stance_words,
+                passages=passages if sourced is not None else (),
             ),
-            ClosingReply,
-            debate.spec_for(role, output_spec(ClosingReply)),
-            check=lambda r: check_closing(r, debate.lang, stance_words),
+            reply_type,
+            spec,
+            check=rules,
             data=data,
         )
         stance = join_sentences(list(reply.final_stance), debate.lang)
@@ -420,7 +488,15 @@ class MarketRounds:
             kb_slice,
             self.inputs.kb,
             answers=answered,
+            documents=sourced.documents_of(reply.citations)
+            if sourced is not None and isinstance(reply, SourcedClosingReply)
+            else (),
         )
+        unit, cited = None, []
+        if sourced is not None and isinstance(reply, SourcedClosingReply):
+            unit = closing_unit(agent)
+            closing_text = " ".join([*reply.refined_claims, stance])
+            cited = sourced.keep_round(unit, reply.citations, "closing", agent.stance, closing_text)
         return MarketClosing(
             agent=agent.id,
             side=agent.stance,
@@ -429,6 +505,8 @@ class MarketRounds:
             final_stance=stance,
             conviction_change=reply.conviction_change,
             check=check.record,
+            unit=unit,
+            citations=cited,
         )
 
     # ---- the baseline and the judge -------------------------------------------------
@@ -580,11 +658,15 @@ class MarketRounds:
             "cross_examination", [self._cross_examine(a, arguments) for a in self.agents]
         )
         challenges = [c for own in exams for c in own]
+        if self.sources is not None:
+            self.sources.finish_round([c.unit for c in challenges])
         debate.progress["challenges"] = [c.model_dump(mode="json") for c in challenges]
 
         closings = await debate.wave(
             "closing", [self._closing(a, arguments, challenges) for a in self.agents]
         )
+        if self.sources is not None:
+            self.sources.finish_round([c.unit for c in closings])
         debate.progress["closings"] = [c.model_dump(mode="json") for c in closings]
 
         keys = debate.position_keys()

@@ -314,7 +314,10 @@ class StructuredRounds:
         for n, a in enumerate(reply.arguments, start=1):
             ident = f"{id_prefix}-{n}"
             items = items_of(library, a.evidence)
-            self.citations[ident] = [check(library, ident, item, a.claim, lang) for item in items]
+            about = f"{a.claim} {a.reasoning}"
+            self.citations[ident] = [
+                check(library, ident, item, a.claim, lang, about=about) for item in items
+            ]
             arguments.append(
                 Argument(
                     id=ident,
