@@ -21,7 +21,8 @@ from moot.store import Store
 OUTCOMES = ("done", "skipped", "resumed", "failed", "busy", "lost")
 """``done``: run now to the end; ``skipped``: done before; ``resumed``: finished now
 from a partial run; ``failed``: stopped with an error (stored, resumable); ``busy``:
-another live process runs it; ``lost``: its worker died (Ray; resumable)."""
+another live process runs it; ``lost``: the workers running it kept dying (Ray: after
+each loss the executor resumes it in a new task, a few times; resumable)."""
 
 
 @dataclass(frozen=True)
@@ -31,9 +32,17 @@ class Outcome:
     id: str
     outcome: str
     error: str | None = None
+    attempts: int = 1
+    """Tasks the debate took: more than one when a worker running it died and the
+    executor resumed it in the same batch (Ray)."""
 
     def as_json(self) -> dict[str, Any]:
-        return {"id": self.id, "outcome": self.outcome, "error": self.error}
+        return {
+            "id": self.id,
+            "outcome": self.outcome,
+            "error": self.error,
+            "attempts": self.attempts,
+        }
 
 
 Listener = Callable[[Outcome], None]
@@ -45,8 +54,12 @@ async def run_item(
     *,
     model_concurrency: int | None = None,
     prices: PriceTable | None = None,
+    lost_owner: str | None = None,
 ) -> Outcome:
-    """Run, resume or skip one debate (see the module)."""
+    """Run, resume or skip one debate (see the module). ``lost_owner`` is the
+    ``host:pid`` of a worker the executor knows died running this debate: a run still
+    marked running by exactly that owner is taken over (on another host its death
+    could not be checked, and a killed process not yet reaped still looks alive)."""
     row = store.get_debate(item.id)
     if row is not None and row.status == "done":
         return Outcome(item.id, "skipped")
@@ -57,7 +70,8 @@ async def run_item(
                 options = options.replace(concurrency=model_concurrency)
             await arun_debate(item.topic, options, store=store, debate_id=item.id, prices=prices)
             return Outcome(item.id, "done")
-        await aresume_debate(item.id, store=store, prices=prices)
+        force = lost_owner is not None and row.status == "running" and row.owner == lost_owner
+        await aresume_debate(item.id, store=store, prices=prices, force=force)
         return Outcome(item.id, "resumed")
     except ConfigError as exc:
         if "still running" in str(exc) or "already exists" in str(exc):

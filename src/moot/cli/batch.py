@@ -56,6 +56,8 @@ def batch(
         finished += 1
         if not quiet:
             why = f" ({outcome.error})" if outcome.error else ""
+            if outcome.attempts > 1:
+                why += f" (in task {outcome.attempts}: a worker running it was lost)"
             say(f"[{finished}/{total}] {outcome.id} {outcome.outcome}{why}")
 
     if not quiet:
