@@ -312,3 +312,45 @@ def test_a_summary_row_stays_one_line_whatever_the_names() -> None:
     assert line.count("\t") == 2
     assert "\x1b" not in line
     assert "[/red]" in line  # markup is text, not a style
+
+
+def test_the_batch_progress_is_a_bar_on_a_terminal_and_lines_in_a_log() -> None:
+    from rich.console import Console
+
+    from moot.batch import Outcome
+    from moot.cli.batch import BatchProgress
+
+    outcomes = [
+        Outcome("g-1", "done"),
+        Outcome("g-2", "failed", "BackendError: [red]down[/red]\n"),
+        Outcome("g-3", "resumed", attempts=2),
+    ]
+    log = io.StringIO()
+    with BatchProgress(Console(file=log, width=200), 3, "batch") as progress:
+        for outcome in outcomes:
+            progress.outcome(outcome)
+    lines = log.getvalue().splitlines()
+    assert [line.split()[:3] for line in lines] == [
+        ["[1/3]", "g-1", "done"],
+        ["[2/3]", "g-2", "failed"],
+        ["[3/3]", "g-3", "resumed"],
+    ]
+    assert "[red]down[/red]" in lines[1]  # text from a backend is not markup
+    assert "in task 2: a worker running it was lost" in lines[2]
+    assert all(line.endswith("s") for line in lines)  # the elapsed time
+    screen = io.StringIO()
+    terminal = Console(file=screen, width=200, force_terminal=True, color_system=None)
+    with BatchProgress(terminal, 3, "batch") as progress:
+        for outcome in outcomes:
+            progress.outcome(outcome)
+        progress._bar.refresh()  # type: ignore[union-attr]
+        drawn = screen.getvalue()
+    assert "3/3" in drawn
+    assert "1 done, 1 failed, 1 resumed" in drawn
+    assert "g-2 failed" in drawn  # a debate that did not finish gets its own line
+    assert "g-1 done" not in drawn  # the finished ones only move the bar
+    quiet = io.StringIO()
+    with BatchProgress(Console(file=quiet), 3, "batch", enabled=False) as progress:
+        progress.outcome(outcomes[0])
+    assert quiet.getvalue() == ""
+    assert progress.counts == {"done": 1}

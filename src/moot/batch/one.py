@@ -15,10 +15,13 @@ from typing import Any
 from moot.batch.plan import Item
 from moot.debate import aresume_debate, arun_debate
 from moot.errors import ConfigError, MootError
+from moot.events import Listener as EventListener
 from moot.llm.budget import PriceTable
 from moot.store import Store
 
 OUTCOMES = ("done", "skipped", "resumed", "failed", "busy", "lost")
+FINISHED = frozenset({"done", "skipped", "resumed"})
+"""The outcomes of a debate the store now holds as done."""
 """``done``: run now to the end; ``skipped``: done before; ``resumed``: finished now
 from a partial run; ``failed``: stopped with an error (stored, resumable); ``busy``:
 another live process runs it; ``lost``: the workers running it kept dying (Ray: after
@@ -55,6 +58,7 @@ async def run_item(
     model_concurrency: int | None = None,
     prices: PriceTable | None = None,
     lost_owner: str | None = None,
+    on_event: EventListener | None = None,
 ) -> Outcome:
     """Run, resume or skip one debate (see the module). ``lost_owner`` is the
     ``host:pid`` of a worker the executor knows died running this debate: a run still
@@ -68,10 +72,17 @@ async def run_item(
             options = item.run_options()
             if model_concurrency is not None:
                 options = options.replace(concurrency=model_concurrency)
-            await arun_debate(item.topic, options, store=store, debate_id=item.id, prices=prices)
+            await arun_debate(
+                item.topic,
+                options,
+                store=store,
+                debate_id=item.id,
+                prices=prices,
+                on_event=on_event,
+            )
             return Outcome(item.id, "done")
         force = lost_owner is not None and row.status == "running" and row.owner == lost_owner
-        await aresume_debate(item.id, store=store, prices=prices, force=force)
+        await aresume_debate(item.id, store=store, prices=prices, force=force, on_event=on_event)
         return Outcome(item.id, "resumed")
     except ConfigError as exc:
         if "still running" in str(exc) or "already exists" in str(exc):

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from moot.batch.one import Listener, Outcome, run_item
+from moot.batch.one import FINISHED, Listener, Outcome, run_item
 from moot.batch.plan import Item
 from moot.errors import BackendError, ConfigError
 from moot.store import Store
@@ -118,7 +118,7 @@ def run_ray(
                 if on_outcome is not None:
                     on_outcome(outcome)
     except ray.exceptions.RayError as exc:
-        done = sum(1 for o in results.values() if o.outcome in ("done", "skipped", "resumed"))
+        done = sum(1 for o in results.values() if o.outcome in FINISHED)
         raise BackendError(
             f"the Ray cluster went away ({type(exc).__name__}) after {done} of {len(items)}"
             " debates; what is done is stored: run the batch again to resume it"
