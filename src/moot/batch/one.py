@@ -8,15 +8,18 @@ and the batch goes on; running the batch again resumes it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ValidationError
+
 from moot.batch.plan import Item
 from moot.debate import aresume_debate, arun_debate
-from moot.errors import ConfigError, MootError
+from moot.errors import ConfigError, MootError, StoreError
 from moot.events import Listener as EventListener
 from moot.llm.budget import PriceTable
+from moot.schema import DebateResult
 from moot.store import Store
 
 OUTCOMES = ("done", "skipped", "resumed", "failed", "busy", "lost")
@@ -90,3 +93,28 @@ async def run_item(
         return Outcome(item.id, "failed", f"{type(exc).__name__}: {exc}")
     except MootError as exc:  # a backend, a model's output, a budget: stored as such
         return Outcome(item.id, "failed", f"{type(exc).__name__}: {exc}")
+
+
+def finished_result(store: Store, debate_id: str) -> DebateResult:
+    """The result of a debate the store holds as done; ``StoreError`` when it is not
+    done or its result does not read back."""
+    row = store.get_debate(debate_id)
+    if row is None or row.status != "done" or not row.result_json:
+        raise StoreError(f"run {debate_id!r} is not finished in the store")
+    try:
+        return DebateResult.model_validate_json(row.result_json)
+    except ValidationError as exc:
+        raise StoreError(f"the stored result of run {debate_id!r} does not read back") from exc
+
+
+def check_finished(outcomes: Sequence[Outcome], what: str, rerun: str) -> None:
+    """``MootError`` naming the first debate of ``what`` (a tournament, a backtest) that
+    did not finish, and how to resume them (``rerun``); nothing when all finished."""
+    unfinished = [o for o in outcomes if o.outcome not in FINISHED]
+    if unfinished:
+        first = unfinished[0]
+        why = f", {first.error}" if first.error else ""
+        raise MootError(
+            f"{len(unfinished)} of {len(outcomes)} debates of {what} did not finish"
+            f" ({first.id}: {first.outcome}{why}); run it again with {rerun} to resume them"
+        )

@@ -22,16 +22,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from moot.batch import Item
-from moot.batch.one import FINISHED
 from moot.batch.one import Listener as OutcomeListener
+from moot.batch.one import check_finished, finished_result
 from moot.batch.plan import NAME as BATCH_NAME
 from moot.batch.plan import item_id
 from moot.batch.run import run_items
 from moot.debate import new_debate_id, verdict_leader
-from moot.errors import ConfigError, MootError, StoreError
+from moot.errors import ConfigError
 from moot.events import Listener
 from moot.formats.competitive.analysis import ActionAnalysis, ConfigMoves, analyse, config_moves
 from moot.formats.competitive.options import CONFIGS
@@ -264,16 +264,8 @@ def run_tournament(
             on_outcome=on_outcome,
             on_event=on_event,
         )
-        unfinished = [o for o in outcomes if o.outcome not in FINISHED]
-        if unfinished:
-            first = unfinished[0]
-            raise MootError(
-                f"{len(unfinished)} of {plan.debates} debates of tournament {ident} did not"
-                f" finish ({first.id}: {first.outcome}"
-                + (f", {first.error}" if first.error else "")
-                + f"); run it again with --id {ident} to resume them"
-            )
-        results = [_stored_result(store, g.item.id) for g in games]
+        check_finished(outcomes, f"tournament {ident}", f"--id {ident}")
+        results = [finished_result(store, g.item.id) for g in games]
     scored: list[Game] = []
     played: dict[str, list[tuple[ActionAnalysis, Side]]] = {c: [] for c in plan.configs}
     for game, result in zip(games, results, strict=True):
@@ -292,13 +284,3 @@ def run_tournament(
         standings=standings_of(plan.configs, scored),
         moves=[config_moves(c, played[c]) for c in plan.configs],
     )
-
-
-def _stored_result(store: Store, debate_id: str) -> DebateResult:
-    row = store.get_debate(debate_id)
-    if row is None or row.status != "done" or not row.result_json:
-        raise StoreError(f"run {debate_id!r} is not finished in the store")
-    try:
-        return DebateResult.model_validate_json(row.result_json)
-    except ValidationError as exc:
-        raise StoreError(f"the stored result of run {debate_id!r} does not read back") from exc
