@@ -3,6 +3,7 @@
     python benchmarks/store_batch.py                       # everything, 200 debates
     python benchmarks/store_batch.py --debates 1000        # the grid size
     python benchmarks/store_batch.py --only store          # the store figures only
+    python benchmarks/store_batch.py --only batch --executors ray   # one executor
 
 Starts its own PostgreSQL (Debian's; tests/pg_server.py, with fsync on as a real
 server has it) on 127.0.0.1 and, for Ray, a local Ray instance with 2 workers. Prints:
@@ -132,6 +133,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=20, help="debates run then resumed")
     parser.add_argument("--writes", type=int, default=500, help="journal writes timed")
     parser.add_argument("--only", choices=("store", "batch"), default=None)
+    parser.add_argument(
+        "--executors", default="local,ray", help="the batch executors timed (local, ray)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, pg_server(durable=True) as server:
         stores = {"sqlite": str(Path(tmp) / "moot.db"), "postgres": server.create_database("b")}
@@ -142,14 +146,17 @@ def main() -> None:
                     show(f"{engine} run/resume", asyncio.run(run_and_resume(store, args.runs)))
         if args.only != "store":
             url = server.create_database("grid")
-            show("batch local (asyncio)", batch(url, "local", args.debates))
-            import ray
+            executors = args.executors.split(",")
+            if "local" in executors:
+                show("batch local (asyncio)", batch(url, "local", args.debates))
+            if "ray" in executors:
+                import ray
 
-            ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1")
-            try:
-                show("batch ray (2 workers)", batch(url, "ray", args.debates))
-            finally:
-                ray.shutdown()
+                ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1")
+                try:
+                    show("batch ray (2 workers)", batch(url, "ray", args.debates))
+                finally:
+                    ray.shutdown()
 
 
 if __name__ == "__main__":

@@ -1,10 +1,11 @@
 """``moot batch``: plans refused whole before anything runs, a grid run into the store
 and resumed (skipping what is done, resuming what is partial, after a kill -9 of the
-batch), the summary and its CSV, and the Ray executor on a 50-debate grid writing to
-PostgreSQL."""
+batch), the summary and its CSV, and the Ray executor on a grid writing to PostgreSQL
+with a worker killed mid-debate."""
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
@@ -18,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from moot.batch import MAX_DEBATES, load_plan
+from moot.batch import MAX_DEBATES, Plan, load_plan
+from moot.batch.one import run_item
 from moot.batch.run import run_batch
 from moot.batch.summary import COLUMNS, summarize, to_csv
 from moot.errors import ConfigError
@@ -128,6 +130,30 @@ def test_a_run_that_cannot_resume_fails_alone_and_the_batch_goes_on(tmp_path: Pa
     assert "cannot be resumed" in (outcomes[0].error or "")
 
 
+def test_a_run_left_running_by_a_lost_worker_is_taken_over_from_that_owner_only(
+    tmp_path: Path,
+) -> None:
+    """The Ray executor resumes a debate whose worker died by naming that worker
+    (``lost_owner``): a run marked running by it is taken over; one marked running by
+    any other owner (another host's cannot be checked) is left alone (``busy``)."""
+    text = f'name = "o"\ntopics = {json.dumps(TOPICS[:1])}\nmodels = ["scripted:demo"]\n'
+    (item,) = load_plan(_plan(tmp_path, text)).items
+    with Store(tmp_path / "moot.db") as store:
+        assert asyncio.run(run_item(item, store)).outcome == "done"
+        with store._lock:
+            store._conn.execute(
+                "UPDATE debates SET status = 'running', owner = 'elsewhere:41' WHERE id = ?",
+                (item.id,),
+            )
+        assert asyncio.run(run_item(item, store)).outcome == "busy"
+        assert asyncio.run(run_item(item, store, lost_owner="elsewhere:42")).outcome == "busy"
+        taken = asyncio.run(run_item(item, store, lost_owner="elsewhere:41"))
+        assert taken.outcome == "resumed"
+        row = store.get_debate(item.id)
+    assert row is not None
+    assert row.status == "done"
+
+
 def _env(**extra: str) -> dict[str, str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), **extra}
     env.pop("MOOT_DEBUG", None)
@@ -189,52 +215,92 @@ def server() -> Iterator[PgServer]:
         yield running
 
 
+def _running_mid_debate(url: str) -> tuple[str, int] | None:
+    """A debate some Ray worker is running with at least one call journaled: its id and
+    the worker's pid."""
+    with Store(url) as store:
+        for row in store.list_debates(100):
+            if row.status == "running" and row.owner and store.calls(row.id):
+                return row.id, int(row.owner.rpartition(":")[2])
+    return None
+
+
 @pytest.mark.server
 @pytest.mark.process
-@pytest.mark.slow(minutes=5)
-def test_a_grid_of_50_debates_on_ray_writes_to_postgres(server: PgServer, tmp_path: Path) -> None:
+@pytest.mark.slow(minutes=2)
+def test_a_ray_worker_killed_mid_debate_is_resumed_and_the_batch_finishes(
+    server: PgServer, tmp_path: Path
+) -> None:
+    """A grid on Ray into PostgreSQL, and the worker running one debate killed (-9) in
+    the middle of it: the batch still finishes with every debate done, the lost one
+    resumed in a new task from its journal (no call sent twice), nothing finished lost;
+    the debates ran in several worker processes, and the summary CSV counts them."""
     pytest.importorskip("ray")
     url = server.create_database("ray_grid")
-    topics = [f"Should team {n} adopt microservices from day one?" for n in range(25)]
+    topics = [f"Should team {n} adopt microservices from day one?" for n in range(2)]
     plan_path = _plan(
         tmp_path,
         f'name = "ray"\ntopics = {json.dumps(topics)}\nformats = ["freeform"]\n'
-        'models = ["scripted:demo"]\nseeds = [1, 2]\n',
+        'models = ["scripted:demo?latency_ms=300"]\nseeds = [1, 2]\n',
     )
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "moot",
-            "--store",
-            url,
-            "batch",
-            str(plan_path),
-            "--executor",
-            "ray",
-            "--concurrency",
-            "4",
-            "--model-concurrency",
-            "2",
-            "--csv",
-            str(tmp_path / "summary.csv"),
-        ],
-        env=_env(MOOT_HOME=str(tmp_path / "home"), RAY_AUTH_MODE="disabled"),
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
+    plan = load_plan(plan_path)
+    command = [
+        *(sys.executable, "-m", "moot", "--store", url, "batch", str(plan_path)),
+        *("--executor", "ray", "--concurrency", "4", "--model-concurrency", "2"),
+        *("--csv", str(tmp_path / "summary.csv")),
+    ]
+    env = _env(MOOT_HOME=str(tmp_path / "home"), RAY_AUTH_MODE="disabled")
+    batch = subprocess.Popen(
+        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
-    assert result.returncode == 0, result.stderr[-3000:]
-    assert "50 done" in result.stderr
+    try:
+        deadline = time.monotonic() + 300
+        victim = None
+        while victim is None and time.monotonic() < deadline and batch.poll() is None:
+            victim = _running_mid_debate(url)
+            time.sleep(0.1)
+        assert victim is not None, batch.communicate()[1][-3000:] if batch.poll() else "none seen"
+        lost_id, pid = victim
+        assert pid != batch.pid  # a Ray worker runs it, not the batch's own process
+        with Store(url) as store:
+            done_before = {
+                r.id: (r.owner, len(store.calls(r.id)))
+                for r in store.list_debates(100)
+                if r.status == "done"
+            }
+        os.kill(pid, signal.SIGKILL)
+        _, stderr = batch.communicate(timeout=600)
+    finally:
+        if batch.poll() is None:
+            batch.kill()
+            batch.communicate()
+    assert batch.returncode == 0, stderr[-3000:]
+    assert stderr.splitlines()[-1] == "3 done, 1 resumed"  # the lost one not run anew
+    lost_line = next(line for line in stderr.splitlines() if lost_id in line)
+    assert "resumed" in lost_line
+    assert "in task 2" in lost_line
     with Store(url) as store:
-        rows = store.list_debates(100)
-    assert len(rows) == 50
-    assert {r.status for r in rows} == {"done"}
-    # run by Ray's worker processes, not in one process as the local executor does
-    assert len({r.owner for r in rows}) >= 2
+        rows = {r.id: r for r in store.list_debates(100)}
+        assert set(rows) == {i.id for i in plan.items}
+        assert {r.status for r in rows.values()} == {"done"}
+        # what was finished before the kill is kept as it was, not run again
+        after = {i: (rows[i].owner, len(store.calls(i))) for i in done_before}
+        assert after == done_before
+        # run by Ray's worker processes, not in one process as the local executor does
+        assert len({r.owner for r in rows.values()}) >= 2
+        calls = store.calls(lost_id)
+    assert [c.seq for c in calls] == list(range(1, len(calls) + 1))
+    # the reference: the lost debate run once, uninterrupted
+    lost_item = next(i for i in plan.items if i.id == lost_id)
+    reference = run_batch(Plan(plan.name, (lost_item,)), tmp_path / "ref.db")
+    assert [o.outcome for o in reference] == ["done"]
+    with Store(tmp_path / "ref.db") as ref:
+        expected = [c for c in ref.calls(lost_id) if c.error is None]
+    # every call journaled before the kill was replayed, not sent again: one row each
+    live = [c for c in calls if c.source == "live" and c.error is None]
+    assert len(live) == len(expected)
     table = list(csv.reader(io.StringIO((tmp_path / "summary.csv").read_text(encoding="utf-8"))))
-    assert [r[1:3] for r in table[1:]] == [["50", "50"]]
+    assert [r[1:3] for r in table[1:]] == [["4", "4"]]
 
 
 def test_a_summary_row_stays_one_line_whatever_the_names() -> None:
@@ -246,3 +312,45 @@ def test_a_summary_row_stays_one_line_whatever_the_names() -> None:
     assert line.count("\t") == 2
     assert "\x1b" not in line
     assert "[/red]" in line  # markup is text, not a style
+
+
+def test_the_batch_progress_is_a_bar_on_a_terminal_and_lines_in_a_log() -> None:
+    from rich.console import Console
+
+    from moot.batch import Outcome
+    from moot.cli.batch import BatchProgress
+
+    outcomes = [
+        Outcome("g-1", "done"),
+        Outcome("g-2", "failed", "BackendError: [red]down[/red]\n"),
+        Outcome("g-3", "resumed", attempts=2),
+    ]
+    log = io.StringIO()
+    with BatchProgress(Console(file=log, width=200), 3, "batch") as progress:
+        for outcome in outcomes:
+            progress.outcome(outcome)
+    lines = log.getvalue().splitlines()
+    assert [line.split()[:3] for line in lines] == [
+        ["[1/3]", "g-1", "done"],
+        ["[2/3]", "g-2", "failed"],
+        ["[3/3]", "g-3", "resumed"],
+    ]
+    assert "[red]down[/red]" in lines[1]  # text from a backend is not markup
+    assert "in task 2: a worker running it was lost" in lines[2]
+    assert all(line.endswith("s") for line in lines)  # the elapsed time
+    screen = io.StringIO()
+    terminal = Console(file=screen, width=200, force_terminal=True, color_system=None)
+    with BatchProgress(terminal, 3, "batch") as progress:
+        for outcome in outcomes:
+            progress.outcome(outcome)
+        progress._bar.refresh()  # type: ignore[union-attr]
+        drawn = screen.getvalue()
+    assert "3/3" in drawn
+    assert "1 done, 1 failed, 1 resumed" in drawn
+    assert "g-2 failed" in drawn  # a debate that did not finish gets its own line
+    assert "g-1 done" not in drawn  # the finished ones only move the bar
+    quiet = io.StringIO()
+    with BatchProgress(Console(file=quiet), 3, "batch", enabled=False) as progress:
+        progress.outcome(outcomes[0])
+    assert quiet.getvalue() == ""
+    assert progress.counts == {"done": 1}

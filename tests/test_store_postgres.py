@@ -264,6 +264,34 @@ def test_an_unreachable_server_is_exit_2_naming_the_host_never_the_password() ->
     assert secret not in with_password.stderr + with_password.stdout
 
 
+def test_moot_doctor_checks_a_postgres_store(server: PgServer, url: str) -> None:
+    """``moot doctor`` on a PostgreSQL store: the server (named without a password), its
+    version, the schema, the time a read takes; a warning without pg_trgm; a failure
+    with the fix when the server cannot be reached, the password never shown."""
+    secret = "s3cret-doctor"  # noqa: S105 (the test checks it is never shown)
+    done = _moot("--store", url, "doctor", "--model", "scripted:demo", PGPASSWORD=secret)
+    assert done.returncode == 0, done.stdout + done.stderr
+    latest = MIGRATIONS[-1][0]
+    line = next(x for x in done.stdout.splitlines() if "run store" in x)
+    assert line.startswith(f"[ok  ] run store: {url} (PostgreSQL {server.bin_dir.parent.name}.")
+    assert f"schema {latest}, {len(MIGRATIONS)} migrations, a read " in line
+    assert "source search" not in done.stdout
+    server.psql("DROP EXTENSION pg_trgm CASCADE", database=url.rpartition("/")[2])
+    without = _moot("--store", url, "doctor", "--model", "scripted:demo")
+    assert without.returncode == 0, without.stdout + without.stderr
+    assert "[warn] source search: " in without.stdout
+    assert "CREATE EXTENSION pg_trgm" in without.stdout
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # closed once we leave: nothing listens there
+    gone = f"postgresql://moot@127.0.0.1:{port}/db"
+    failed = _moot("--store", gone, "doctor", "--model", "scripted:demo", PGPASSWORD=secret)
+    assert failed.returncode == 1
+    assert f"[fail] run store: {gone}: " in failed.stdout
+    assert "PGPASSWORD or ~/.pgpass" in failed.stdout
+    assert secret not in failed.stdout + failed.stderr
+
+
 def _docs(store: Store) -> list[str]:
     english = [
         "The billing service retries a failed charge three times before it gives up.",

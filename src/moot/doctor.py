@@ -6,9 +6,11 @@ Checks: Python and moot; the CPU and how busy it is; the local runtime in use
 and the CPU variant of its llama.cpp build (the features it uses: a build with AVX-512
 or AMX kernels is a ``-march=native`` build, which has crashed on some virtual
 machines; an AVX2 build cannot run on a CPU without AVX2); the embedded
-model file; a tiny generation in the model worker, with its speed; the run store and
-its schema version; the model specs in use, with API keys masked. Nothing here is
-sent anywhere.
+model file; a tiny generation in the model worker, with its speed; the run store
+(``MOOT_STORE`` or ``--store``: an SQLite file or a PostgreSQL server, named without a
+password) with its engine, schema version, on PostgreSQL the time a read takes and
+whether the source search has its pg_trgm index; the model specs in use, with API keys
+masked. Nothing here is sent anywhere.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ NATIVE_ONLY_FEATURES = ("AVX512", "AVX512_VBMI", "AVX512_VNNI", "AVX512_BF16", "
 """llama.cpp features a portable build never enables: their presence means the build
 was compiled for the CPU it was built on (``-march=native``)."""
 PROBE_TOKENS = 24
+ROUND_TRIPS = 5
+"""Reads of the store timed to report its latency."""
 KEY_VARIABLES = ("OPENAI_API_KEY",)
 
 
@@ -264,27 +268,48 @@ def _check_local(report: Report, spec: str, cpu_flags: set[str]) -> None:
 
 
 def _check_store(report: Report) -> None:
-    from moot.store import MIGRATIONS, Store, default_path
+    from moot.store import MIGRATIONS, Store
+    from moot.store.connection import default_location, is_url
 
-    path = default_path()
+    location = default_location()
+    postgres = is_url(location)
+    shown = str(location)
+    fix = (
+        "check that the server is up and reachable from here, and the password in"
+        " PGPASSWORD or ~/.pgpass (never in the URL); then moot store migrate"
+        if postgres
+        else "set MOOT_HOME to a writable directory, or move the broken moot.db aside"
+    )
     try:
-        with Store(path) as store:
+        if postgres:
+            from moot.store.postgres import public_url
+
+            shown = public_url(shown)
+        with Store(location) as store:
             applied = [name for name, _ in store.migrations()]
+            server = store.server()
+            search = store.trigram_search()
+            started = time.perf_counter()
+            for _ in range(ROUND_TRIPS):
+                store.get_debate("doctor")
+            round_trip_ms = (time.perf_counter() - started) / ROUND_TRIPS * 1000
     except (MootError, OSError, sqlite3.Error) as exc:
-        report.add(
-            "run store",
-            "fail",
-            f"{path}: {exc}",
-            "set MOOT_HOME to a writable directory, or move the broken moot.db aside",
-        )
+        report.add("run store", "fail", f"{shown}: {exc}", fix)
         return
     latest = MIGRATIONS[-1][0]
     current = applied[-1] if applied else "none"
-    report.add(
-        "run store",
-        "ok" if current == latest else "warn",
-        f"{path} (schema {current}, {len(applied)} migrations)",
-    )
+    detail = f"{shown} ({server}, schema {current}, {len(applied)} migrations"
+    if postgres:
+        detail += f", a read {round_trip_ms:.1f} ms"
+    report.add("run store", "ok" if current == latest else "warn", detail + ")")
+    if not search:
+        report.add(
+            "source search",
+            "warn",
+            f"{shown} has no pg_trgm extension: a search of the sources reads every"
+            " passage of the documents asked for",
+            "CREATE EXTENSION pg_trgm in that database (as its owner), then moot store migrate",
+        )
 
 
 def _check_specs(report: Report, specs: Sequence[str]) -> None:

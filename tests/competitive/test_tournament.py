@@ -127,3 +127,52 @@ def test_the_tournament_command(tmp_path: Path) -> None:
     )
     assert bad.exit_code == 2
     assert "unknown configuration" in bad.stderr
+
+
+def test_a_tournament_runs_on_the_batch_engine_and_resumes_by_its_id(tmp_path: Path) -> None:
+    """The debates run as one batch (two at once here), stored under the tournament's
+    id: run again with that id and more debates, the finished ones are skipped, not run
+    again, and the tally is the same over them."""
+    options = RunOptions(model="scripted:demo", seed=4, format_options=SMALL)
+    seen: list[tuple[str, str]] = []
+    with Store(tmp_path / "moot.db") as store:
+        first = run_tournament(
+            TOPICS,
+            ["full", "baseline"],
+            2,
+            options,
+            store=store,
+            tournament_id="tn-resume",
+            parallel=2,
+            on_outcome=lambda o: seen.append((o.id, o.outcome)),
+        )
+        assert sorted(o for _, o in seen) == ["done", "done"]
+        assert all(g.run_id is not None and g.run_id.startswith("tn-resume-") for g in first.games)
+        seen.clear()
+        second = run_tournament(
+            TOPICS,
+            ["full", "baseline"],
+            3,
+            options,
+            store=store,
+            tournament_id="tn-resume",
+            on_outcome=lambda o: seen.append((o.id, o.outcome)),
+        )
+        assert len(store.list_debates()) == 3
+    assert second.games[:2] == first.games
+    assert dict(seen) == {
+        **{g.run_id: "skipped" for g in first.games},
+        second.games[2].run_id: "done",
+    }
+
+
+def test_a_tournament_without_a_store_cannot_go_to_a_ray_cluster() -> None:
+    with pytest.raises(ConfigError, match="shared store"):
+        run_tournament(
+            TOPICS,
+            ["full", "baseline"],
+            1,
+            RunOptions(model="scripted:demo", format_options=SMALL),
+            executor="ray",
+            address="127.0.0.1:1",
+        )

@@ -296,3 +296,24 @@ def test_run_command_takes_a_knowledge_base(tmp_path: Path) -> None:
     missing = _moot("run", "x", "--format", "market", "--model", "scripted:demo", "--no-store")
     assert missing.exit_code == 2
     assert "--kb PATH" in missing.stderr
+
+
+def test_a_backtest_runs_its_snapshots_in_parallel_on_the_batch_engine(
+    snapshot_dir: Path,
+) -> None:
+    """Three snapshot debates at once give the rows one at a time gives (each debate's
+    seed is its snapshot's), and every snapshot is reported once, as it finishes."""
+    store = Store()
+    seen: list[str] = []
+    parallel = run_backtest(
+        snapshot_dir,
+        OPTIONS,
+        store=store,
+        backtest_id="par3",
+        parallel=3,
+        on_snapshot=lambda done, total, debate: seen.append(debate.row.id),
+    )
+    one_by_one = run_backtest(snapshot_dir, OPTIONS, store=store, backtest_id="par1")
+    assert sorted(seen) == sorted(d.row.id for d in one_by_one.debates)
+    assert parallel.to_json()["snapshots"] == one_by_one.to_json()["snapshots"]
+    assert [d.run_id for d in parallel.debates] == [f"par3.{d.row.id}" for d in parallel.debates]

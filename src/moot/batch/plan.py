@@ -22,6 +22,7 @@ whatever order the plan lists them in.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import json
@@ -53,8 +54,23 @@ class Item:
     topic: str
     format: str
     model: str | None
-    seed: int
+    seed: int | None
     options: Mapping[str, Any] = field(default_factory=dict)
+    """Run options (:class:`RunOptions` fields, as :meth:`RunOptions.as_json` writes
+    them) beside format, model and seed."""
+
+    @classmethod
+    def of(cls, debate_id: str, topic: str, options: RunOptions) -> Item:
+        """The debate ``debate_id`` of ``topic`` under ``options`` (model options must
+        be specs: a task on another machine rebuilds them), for a command that makes
+        its own debates (a tournament, a backtest) and runs them on the batch engine."""
+        if options.model is not None and not isinstance(options.model, str):
+            raise ConfigError("a batch runs model specs, not Backend objects")
+        default = RunOptions().as_json()
+        changed = {
+            k: v for k, v in options.as_json().items() if k not in GRID_OPTIONS and v != default[k]
+        }
+        return cls(debate_id, topic, options.format, options.model, options.seed, changed)
 
     @property
     def configuration(self) -> str:
@@ -76,7 +92,10 @@ class Item:
         changes: dict[str, Any] = {"format": self.format, "seed": self.seed, **self.options}
         if self.model is not None:
             changes["model"] = self.model
-        return RunOptions().replace(**changes)
+        unknown = sorted(set(changes) - {f.name for f in dataclasses.fields(RunOptions)})
+        if unknown:
+            raise ConfigError(f"unknown option(s): {', '.join(unknown)}")
+        return RunOptions.from_json({**RunOptions().as_json(), **changes})
 
 
 @dataclass(frozen=True)
@@ -189,11 +208,15 @@ def _axes(where: str, grid: Mapping[str, Any]) -> list[list[Any]]:
     ]
 
 
+def item_id(name: str, what: Any) -> str:
+    """A debate's id in the batch ``name``: the name and a hash of ``what`` it runs
+    (JSON), so a rerun finds it again whatever order the debates come in."""
+    text = json.dumps(what, sort_keys=True, ensure_ascii=False).encode()
+    return f"{name}-{hashlib.sha256(text).hexdigest()[:12]}"
+
+
 def _item(
     name: str, topic: str, fmt: str, model: str, seed: int, options: Mapping[str, Any]
 ) -> Item:
-    what = json.dumps(
-        [topic, fmt, model, seed, options], sort_keys=True, ensure_ascii=False
-    ).encode()
-    digest = hashlib.sha256(what).hexdigest()[:12]
-    return Item(f"{name}-{digest}", topic, fmt, model or None, seed, dict(options))
+    debate_id = item_id(name, [topic, fmt, model, seed, options])
+    return Item(debate_id, topic, fmt, model or None, seed, dict(options))

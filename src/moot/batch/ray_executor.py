@@ -7,9 +7,15 @@ dashboard) for the batch; with one, the batch joins that cluster, and the store 
 PostgreSQL (a file on this machine is not shared by the others). At most
 ``concurrency`` tasks are in flight; each task's debate sends at most
 ``model_concurrency`` calls at once to a model endpoint, so a model server is not
-flooded by the cluster. Ray does not retry a task (``max_retries=0``): a task whose
-worker died is ``lost`` and the next run of the batch resumes its debate from the
-journal. A cluster that goes away stops the batch with what is done kept.
+flooded by the cluster.
+
+Ray does not retry a task itself (``max_retries=0``: a retried task would find its
+debate marked running by the dead worker). When a task's worker dies, this executor
+reads who the store says was running the debate and submits a new task that takes the
+run over from exactly that owner and resumes it from its journal, so no call journaled
+before the loss is sent again; after :data:`LOST_RETRIES` such losses the debate is
+``lost`` and the next run of the batch resumes it. A cluster that goes away stops the
+batch with what is done kept.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from moot.batch.one import Listener, Outcome, run_item
+from moot.batch.one import FINISHED, Listener, Outcome, run_item
 from moot.batch.plan import Item
 from moot.errors import BackendError, ConfigError
 from moot.store import Store
@@ -36,12 +42,23 @@ except ImportError as exc:  # pragma: no cover - depends on the install
 TASK_CPUS = 0.125
 """The CPU a debate task reserves: a debate mostly waits on its model, so a worker
 node's CPU runs 8 at once (Ray starts one worker process per running task)."""
+LOST_RETRIES = 2
+"""New tasks a debate gets in one batch after workers running it died."""
 
 
-def _task(item: dict[str, Any], location: str, model_concurrency: int | None) -> dict[str, Any]:
-    """One debate, in a Ray worker."""
+def _task(
+    item: dict[str, Any],
+    location: str,
+    model_concurrency: int | None,
+    lost_owner: str | None,
+) -> dict[str, Any]:
+    """One debate, in a Ray worker (``lost_owner``: see :func:`run_item`)."""
     with Store(location) as store:
-        outcome = asyncio.run(run_item(Item(**item), store, model_concurrency=model_concurrency))
+        outcome = asyncio.run(
+            run_item(
+                Item(**item), store, model_concurrency=model_concurrency, lost_owner=lost_owner
+            )
+        )
     return outcome.as_json()
 
 
@@ -81,22 +98,27 @@ def run_ray(
             raise BackendError(f"cannot reach the Ray cluster {address or 'local'}: {exc}") from exc
     remote = ray.remote(max_retries=0, num_cpus=TASK_CPUS)(_task)
     results: dict[str, Outcome] = {}
-    pending: dict[Any, Item] = {}
-    queue = list(items)
+    pending: dict[Any, tuple[Item, int]] = {}
+    queue: list[tuple[Item, int, str | None]] = [(item, 1, None) for item in items]
     try:
         while queue or pending:
             while queue and len(pending) < concurrency:
-                item = queue.pop(0)
-                pending[remote.remote(item.as_json(), where, model_concurrency)] = item
+                item, attempt, lost_owner = queue.pop(0)
+                ref = remote.remote(item.as_json(), where, model_concurrency, lost_owner)
+                pending[ref] = (item, attempt)
             ready, _ = ray.wait(list(pending), num_returns=1)
             for ref in ready:
-                item = pending.pop(ref)
-                outcome = _collect(ref, item)
+                item, attempt = pending.pop(ref)
+                outcome = _collect(ref, item, attempt)
+                if outcome.outcome == "lost" and attempt <= LOST_RETRIES:
+                    # first, so the resumed debate waits behind no other
+                    queue.insert(0, (item, attempt + 1, _owner(where, item.id)))
+                    continue
                 results[item.id] = outcome
                 if on_outcome is not None:
                     on_outcome(outcome)
     except ray.exceptions.RayError as exc:
-        done = sum(1 for o in results.values() if o.outcome in ("done", "skipped", "resumed"))
+        done = sum(1 for o in results.values() if o.outcome in FINISHED)
         raise BackendError(
             f"the Ray cluster went away ({type(exc).__name__}) after {done} of {len(items)}"
             " debates; what is done is stored: run the batch again to resume it"
@@ -107,12 +129,19 @@ def run_ray(
     return [results[item.id] for item in items]
 
 
-def _collect(ref: Any, item: Item) -> Outcome:
-    """A finished task's outcome; ``lost`` when its worker died (the debate resumes on
-    the batch's next run). Any other Ray failure is the cluster's and propagates."""
+def _owner(location: str, debate_id: str) -> str | None:
+    """Who the store says is running ``debate_id`` (``host:pid``), if anyone."""
+    with Store(location) as store:
+        row = store.get_debate(debate_id)
+    return row.owner if row is not None and row.status == "running" else None
+
+
+def _collect(ref: Any, item: Item, attempt: int) -> Outcome:
+    """A finished task's outcome; ``lost`` when its worker died. Any other Ray failure
+    is the cluster's and propagates."""
     try:
-        return Outcome(**ray.get(ref))
+        return Outcome(**{**ray.get(ref), "attempts": attempt})
     except (ray.exceptions.WorkerCrashedError, ray.exceptions.TaskCancelledError) as exc:
-        return Outcome(item.id, "lost", type(exc).__name__)
+        return Outcome(item.id, "lost", type(exc).__name__, attempt)
     except ray.exceptions.RayTaskError as exc:  # the task raised: that debate failed
-        return Outcome(item.id, "failed", str(exc).strip().splitlines()[-1])
+        return Outcome(item.id, "failed", str(exc).strip().splitlines()[-1], attempt)

@@ -38,6 +38,14 @@ ConcurrencyOption = Annotated[
     ),
 ]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")]
+ExecutorOption = Annotated[
+    str, typer.Option(help="Run the debates on local (this process) or ray (the ray extra).")
+]
+AddressOption = Annotated[
+    str | None,
+    typer.Option(help="The Ray cluster to join (default: start one on this machine)."),
+]
+ParallelOption = Annotated[int, typer.Option(help="Most debates running at once.")]
 
 
 def prices() -> PriceTable:

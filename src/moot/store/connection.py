@@ -315,6 +315,23 @@ class Database:
         with self._lock:
             return self._retry(lambda: fn(self._conn))
 
+    # -- what it runs on ---------------------------------------------------------
+
+    def server(self) -> str:
+        """The database engine and its version (``SQLite 3.45.1``, ``PostgreSQL 15.14``)."""
+        if not self.postgres:
+            return f"SQLite {sqlite3.sqlite_version}"
+        version = self._read(lambda conn: conn.execute("SHOW server_version").fetchone()[0])
+        return f"PostgreSQL {version}"
+
+    def trigram_search(self) -> bool:
+        """Whether the source search has its index: always on SQLite (FTS5); on
+        PostgreSQL when the ``pg_trgm`` extension is installed in the database."""
+        if not self.postgres:
+            return True
+        sql = "SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'"
+        return bool(self._read(lambda conn: conn.execute(sql).fetchone() is not None))
+
     # -- closing ----------------------------------------------------------------
 
     def close(self) -> None:

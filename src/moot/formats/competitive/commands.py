@@ -11,8 +11,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from moot.cli.common import QuietOption, json_text, prices, progress
-from moot.terminal import print_stdout, say, text
+from moot.cli.common import (
+    AddressOption,
+    ExecutorOption,
+    ParallelOption,
+    QuietOption,
+    json_text,
+    prices,
+    progress,
+)
+from moot.terminal import console, print_stdout, say, text
 
 if TYPE_CHECKING:
     from moot.formats.competitive.analysis import ConfigMoves
@@ -48,6 +56,15 @@ def tournament(
     no_store: Annotated[
         bool, typer.Option("--no-store", help="Write nothing to the run store.")
     ] = False,
+    tournament_id: Annotated[
+        str | None,
+        typer.Option(
+            "--id", help="Name this tournament; rerun with the same id to resume (default: new)."
+        ),
+    ] = None,
+    executor: ExecutorOption = "local",
+    address: AddressOption = None,
+    parallel: ParallelOption = 1,
     quiet: QuietOption = False,
 ) -> None:
     """Run N competitive debates between two debater configurations and report each
@@ -55,11 +72,14 @@ def tournament(
     the stages)."""
     from rich.table import Table
 
+    from moot.cli.batch import BatchProgress
+    from moot.debate import new_debate_id
     from moot.files import check_output_path, write_output
     from moot.formats.competitive.options import FIELDS
     from moot.formats.competitive.tournament import check_plan, run_tournament
     from moot.formats.fields import flag_options
     from moot.options import RunOptions
+    from moot.safe_text import one_line
     from moot.store import Store
 
     plan = check_plan(topics, [c.strip() for c in configs.split(",")], debates)
@@ -78,9 +98,17 @@ def tournament(
         seed=seed,
         format_options=flag_options(FIELDS, flags, format_option or ()),
     )
+    ident = tournament_id or "tn-" + new_debate_id()
+    if not quiet:
+        say(f"tournament {one_line(ident)}: rerun with --id {one_line(ident)} to resume")
     stored: list[str] = []
-    display, listener = progress(quiet, stored)
-    with display:
+    # one debate at a time in this process: its rounds and calls; else a bar over them
+    one_by_one = parallel == 1 and executor == "local"
+    display, listener = progress(quiet or not one_by_one, stored)
+    bar = BatchProgress(
+        console(stderr=True), plan.debates, "tournament", enabled=not quiet, bar=not one_by_one
+    )
+    with display, bar:
         result = run_tournament(
             plan.topics,
             plan.configs,
@@ -89,6 +117,11 @@ def tournament(
             store=None if no_store else Store(),
             on_event=listener,
             prices=prices(),
+            tournament_id=ident,
+            executor=executor,
+            parallel=parallel,
+            address=address,
+            on_outcome=bar.outcome,
         )
     if json_path is not None:
         write_output(json_path, json_text(result.model_dump(mode="json")))

@@ -17,13 +17,22 @@ vote and the head-to-head by stage are tallied the same way.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
+from pathlib import Path
+from tempfile import TemporaryDirectory
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from moot.debate import run_debate, verdict_leader
+from moot.batch import Item
+from moot.batch.one import Listener as OutcomeListener
+from moot.batch.one import check_finished, finished_result
+from moot.batch.plan import NAME as BATCH_NAME
+from moot.batch.plan import item_id
+from moot.batch.run import run_items
+from moot.debate import new_debate_id, verdict_leader
 from moot.errors import ConfigError
-from moot.events import Event, Listener, RunStored
+from moot.events import Listener
 from moot.formats.competitive.analysis import ActionAnalysis, ConfigMoves, analyse, config_moves
 from moot.formats.competitive.options import CONFIGS
 from moot.formats.competitive.payload import CompetitivePayload
@@ -33,6 +42,7 @@ from moot.options import RunOptions
 from moot.schema import DebateResult
 from moot.stats import wilson_interval
 from moot.store import Store
+from moot.validation import check_name
 
 FORMAT = "competitive"
 CONFIDENCE = 0.95
@@ -183,6 +193,29 @@ def standings_of(configs: Sequence[str], games: Sequence[Game]) -> list[Standing
     ]
 
 
+@dataclass(frozen=True)
+class Scheduled:
+    """One debate of the tournament as the batch engine runs it."""
+
+    number: int
+    sides: dict[Side, str]
+    item: Item
+
+
+def schedule(ident: str, plan: Plan, options: RunOptions) -> list[Scheduled]:
+    """The tournament's debates: each one's sides, seed and topic (see the module), as
+    batch items whose ids are the tournament's id and a hash of what each runs."""
+    base_seed = options.seed or 0
+    games = []
+    for number in range(1, plan.debates + 1):
+        sides = game_sides(plan.configs, number)
+        topic = plan.topics[(number - 1) % len(plan.topics)]
+        game = game_options(options, sides, base_seed + number)
+        item = Item.of(item_id(ident, [number, topic, game.as_json()]), topic, game)
+        games.append(Scheduled(number, sides, item))
+    return games
+
+
 def run_tournament(
     topics: Sequence[str],
     configs: Sequence[str],
@@ -192,40 +225,62 @@ def run_tournament(
     store: Store | None = None,
     on_event: Listener | None = None,
     prices: PriceTable | None = None,
+    tournament_id: str | None = None,
+    executor: str = "local",
+    parallel: int = 1,
+    address: str | None = None,
+    on_outcome: OutcomeListener | None = None,
 ) -> TournamentResult:
-    """Run the debates one after another and tally them (see the module)."""
+    """Run the debates on the batch engine (``moot.batch``: ``parallel`` at once, on the
+    ``local`` or ``ray`` executor) and tally them (see the module). The debates are
+    stored under ``tournament_id`` (default: a new one), so running the tournament
+    again with that id skips the finished debates and resumes the others. Without a
+    ``store`` they go into a temporary one, removed afterwards."""
     plan = check_plan(topics, configs, debates)
-    base_seed = options.seed or 0
-    games: list[Game] = []
-    played: dict[str, list[tuple[ActionAnalysis, Side]]] = {c: [] for c in plan.configs}
-    for number in range(1, plan.debates + 1):
-        sides = game_sides(plan.configs, number)
-        seed = base_seed + number
-        topic = plan.topics[(number - 1) % len(plan.topics)]
-        stored: list[str] = []
-
-        def listener(event: Event, stored: list[str] = stored) -> None:
-            if isinstance(event, RunStored):
-                stored.append(event.debate_id)
-            if on_event is not None:
-                on_event(event)
-
-        result = run_debate(
-            topic,
-            game_options(options, sides, seed),
-            store=store,
-            on_event=listener,
+    ident = check_name(
+        tournament_id or "tn-" + new_debate_id(),
+        BATCH_NAME,
+        "tournament id",
+        "use letters, digits, '.', '_' or '-' (at most 40), starting with a letter or digit",
+    )
+    games = schedule(ident, plan, options)
+    kept = store is not None  # else the runs are gone afterwards: no run id to show
+    with ExitStack() as stack:
+        if store is None:
+            if address is not None:
+                raise ConfigError(
+                    "--no-store keeps the debates in a temporary file on this machine:"
+                    " a Ray cluster (--address) needs a shared store"
+                )
+            folder = stack.enter_context(TemporaryDirectory(prefix="moot-tournament-"))
+            store = stack.enter_context(Store(Path(folder) / "moot.db"))
+        outcomes = run_items(
+            [g.item for g in games],
+            store,
+            executor=executor,
+            concurrency=parallel,
+            address=address,
             prices=prices,
+            on_outcome=on_outcome,
+            on_event=on_event,
         )
-        games.append(score_game(number, topic, seed, stored[0] if stored else None, sides, result))
+        check_finished(outcomes, f"tournament {ident}", f"--id {ident}")
+        results = [finished_result(store, g.item.id) for g in games]
+    scored: list[Game] = []
+    played: dict[str, list[tuple[ActionAnalysis, Side]]] = {c: [] for c in plan.configs}
+    for game, result in zip(games, results, strict=True):
+        item = game.item
+        seed = item.seed if item.seed is not None else 0
+        run_id = item.id if kept else None
+        scored.append(score_game(game.number, item.topic, seed, run_id, game.sides, result))
         analysis = analyse(CompetitivePayload.model_validate(result.body))
-        for side, config in sides.items():
+        for side, config in game.sides.items():
             played[config].append((analysis, side))
     return TournamentResult(
         configs=plan.configs,
         debates=plan.debates,
         confidence=CONFIDENCE,
-        games=games,
-        standings=standings_of(plan.configs, games),
+        games=scored,
+        standings=standings_of(plan.configs, scored),
         moves=[config_moves(c, played[c]) for c in plan.configs],
     )

@@ -11,7 +11,9 @@ snapshots and reports them on the later ones.
 
 Each snapshot's debate is a stored run ``<backtest id>.<snapshot id>``: a rerun with
 the same id takes the finished ones from the store, resumes the unfinished ones from
-their journal and runs the rest. Documented in docs/market.md, "Backtest".
+their journal and runs the rest. The debates run on the batch engine (``moot.batch``):
+``parallel`` at once, in this process or on Ray. Documented in docs/market.md,
+"Backtest".
 """
 
 from __future__ import annotations
@@ -24,9 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from pydantic import ValidationError
-
-from moot.debate import RESUMABLE, new_debate_id, resume_debate, run_debate
+from moot.batch import Item, Outcome
+from moot.batch.one import FINISHED, check_finished, finished_result
+from moot.batch.run import run_items
+from moot.debate import new_debate_id
 from moot.errors import ConfigError, StoreError
 from moot.events import Listener
 from moot.formats.market.data.backtest import (
@@ -228,29 +231,18 @@ def read_debate(
     return SnapshotDebate(snapshot, run_id, result, row, scored, reused)
 
 
-def _stored_result(
-    store: Store,
-    run_id: str,
-    topic: str,
-    on_event: Listener | None,
-    prices: PriceTable | None,
-) -> tuple[DebateResult | None, bool]:
-    """This snapshot's stored run, finished (reused) or resumed from its journal;
-    ``(None, False)`` when there is none."""
+def _check_stored(store: Store, run_id: str, topic: str) -> bool:
+    """Whether this snapshot's run is stored finished; ``ConfigError`` when the id holds
+    another debate."""
     row = store.get_debate(run_id)
     if row is None:
-        return None, False
+        return False
     if row.topic != topic or row.format != "market":
         raise ConfigError(
             f"run {run_id!r} holds another debate ({row.format}: {row.topic!r}); choose"
             " another backtest --id"
         )
-    if row.status in RESUMABLE:
-        return resume_debate(run_id, store=store, on_event=on_event, prices=prices), False
-    try:
-        return DebateResult.model_validate_json(row.result_json or ""), True
-    except ValidationError as exc:
-        raise StoreError(f"the stored result of run {run_id!r} does not read back") from exc
+    return row.status == "done"
 
 
 def _run_id(ident: str, snapshot_id: str) -> str:
@@ -279,13 +271,18 @@ def run_backtest(
     train_fraction: float = 0.6,
     cost: float = 0.0,
     risk_free: float = 0.0,
+    executor: str = "local",
+    parallel: int = 1,
+    address: str | None = None,
 ) -> BacktestReport:
     """Debate every snapshot of ``source`` (a directory, or ``"demo"``) with the market
     format and its baseline under ``options`` (model, seed, language...), and score
     the forecasts (``cost``, a fraction per unit of position changed, and
     ``risk_free``, a yearly rate, enter the strategies' figures).
     ``on_started(backtest id, snapshots)`` is told the id to rerun
-    with before the first debate; ``on_snapshot(done, total, debate)`` after each."""
+    with before the first debate; ``on_snapshot(done, total, debate)`` after each, in
+    the order they finish. The debates run on the batch engine (``moot.batch``):
+    ``parallel`` at once, on the ``local`` or ``ray`` executor."""
     if not math.isfinite(cost) or cost < 0:
         raise ConfigError(f"--cost must be a finite fraction >= 0, got {cost!r}")
     if not math.isfinite(risk_free):
@@ -306,28 +303,43 @@ def run_backtest(
     run_ids = [_run_id(ident, snapshot.id) for snapshot in snapshots]
     if on_started is not None:
         on_started(ident, len(snapshots))
-    debates: list[SnapshotDebate] = []
-    for n, (snapshot, run_id) in enumerate(zip(snapshots, run_ids, strict=True), start=1):
+    items: list[Item] = []
+    reused: set[str] = set()
+    for snapshot, run_id in zip(snapshots, run_ids, strict=True):
         topic = topic_of(snapshot, options.lang)
-        result, reused = _stored_result(store, run_id, topic, on_event, prices)
-        if result is None:
-            format_options = {**analysts, "kb": kb_option(snapshot.kb), "baseline": True}
-            result = run_debate(
-                topic,
-                options.replace(
-                    format="market",
-                    format_options=format_options,
-                    seed=snapshot_seed(options.seed, snapshot.id),
-                ),
-                store=store,
-                debate_id=run_id,
-                on_event=on_event,
-                prices=prices,
-            )
-        debate = read_debate(snapshot, run_id, result, reused)
-        debates.append(debate)
+        if _check_stored(store, run_id, topic):
+            reused.add(run_id)
+        format_options = {**analysts, "kb": kb_option(snapshot.kb), "baseline": True}
+        snapshot_options = options.replace(
+            format="market",
+            format_options=format_options,
+            seed=snapshot_seed(options.seed, snapshot.id),
+        )
+        items.append(Item.of(run_id, topic, snapshot_options))
+    by_run = dict(zip(run_ids, snapshots, strict=True))
+    read: dict[str, SnapshotDebate] = {}
+
+    def finished(outcome: Outcome) -> None:
+        if outcome.outcome not in FINISHED:
+            return
+        result = finished_result(store, outcome.id)
+        debate = read_debate(by_run[outcome.id], outcome.id, result, outcome.id in reused)
+        read[outcome.id] = debate
         if on_snapshot is not None:
-            on_snapshot(n, len(snapshots), debate)
+            on_snapshot(len(read), len(snapshots), debate)
+
+    outcomes = run_items(
+        items,
+        store,
+        executor=executor,
+        concurrency=parallel,
+        address=address,
+        prices=prices,
+        on_outcome=finished,
+        on_event=on_event,
+    )
+    check_finished(outcomes, f"backtest {ident}", f"--id {ident}")
+    debates = [read[run_id] for run_id in run_ids]
     weights, note = _weights([d.scored for d in debates], train_fraction)
     return BacktestReport(
         id=ident,

@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from moot.cli.common import ConcurrencyOption, QuietOption, json_text, prices
+from moot.cli.common import (
+    AddressOption,
+    ConcurrencyOption,
+    ExecutorOption,
+    ParallelOption,
+    QuietOption,
+    json_text,
+    prices,
+)
 from moot.safe_text import one_line
 from moot.terminal import console, print_stdout, say, text
 
@@ -270,6 +278,9 @@ def backtest(
     risk_free: Annotated[
         float, typer.Option(help="Yearly risk-free rate of the Sharpe ratios (0.02); default 0.")
     ] = 0.0,
+    executor: ExecutorOption = "local",
+    address: AddressOption = None,
+    parallel: ParallelOption = 1,
 ) -> None:
     """Run the market debate on every dated snapshot and score its direction against a
     single agent given the same data: accuracy, McNemar, Brier, reliability, weights,
@@ -306,6 +317,9 @@ def backtest(
             prices=prices(),
             cost=cost,
             risk_free=risk_free,
+            executor=executor,
+            parallel=parallel,
+            address=address,
         )
     if json_path is not None:
         write_output(json_path, json_text(report.to_json()))
