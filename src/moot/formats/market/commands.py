@@ -344,6 +344,27 @@ def snapshots(
         list[Path] | None,
         typer.Option(help="Fundamentals CSV (repeat): date[,symbol],pe_trailing,pb,..."),
     ] = None,
+    sectors: Annotated[
+        list[Path] | None,
+        typer.Option(
+            help="Sector price CSV (repeat), any price shape: every target's KB holds the"
+            " sectors, measured against it; breadth goes into sentiment."
+        ),
+    ] = None,
+    global_markets: Annotated[
+        list[Path] | None,
+        typer.Option("--global", help="Global market price CSV (repeat), any price shape."),
+    ] = None,
+    volatility: Annotated[
+        Path | None,
+        typer.Option(help="Volatility index CSV (a VIX-like close): sentiment's volatility index."),
+    ] = None,
+    display_names: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--name", help="A sector's or global market's display name, TICKER=Name (repeat)."
+        ),
+    ] = None,
     series: Annotated[
         Path | None,
         typer.Option(help="TOML of macro series: [series.NAME] unit, lag_days, bar, stamp."),
@@ -381,6 +402,12 @@ def snapshots(
         if not key.strip():
             raise ConfigError(f"--ticker {item!r}: give TICKER or TICKER=Display name")
         names[key.strip()] = name.strip()
+    display: dict[str, str] = {}
+    for item in display_names or []:
+        key, sep, shown = item.partition("=")
+        if not sep or not key.strip() or not shown.strip():
+            raise ConfigError(f"--name {item!r}: give TICKER=Display name")
+        display[key.strip()] = shown.strip()
     report = build_snapshot_set(
         prices,
         out,
@@ -388,6 +415,10 @@ def snapshots(
         macro=macro or [],
         sentiment=sentiment or [],
         fundamentals=fundamentals or [],
+        sectors=sectors or [],
+        global_markets=global_markets or [],
+        names=display,
+        volatility=volatility,
         spec=load_series_spec(series) if series is not None else {},
         macro_lag=macro_lag,
         bar=bar,
@@ -395,7 +426,10 @@ def snapshots(
         every=every,
         horizon=horizon,
         warmup=warmup,
-        source=source or ", ".join(p.name for p in [*prices, *(macro or [])]),
+        source=source
+        or ", ".join(
+            p.name for p in [*prices, *(macro or []), *(sectors or []), *(global_markets or [])]
+        ),
         warnings=[SYNTHETIC_WARNING] if synthetic else [],
         synthetic=synthetic,
     )

@@ -1,7 +1,8 @@
 """CSV loaders for price history and macro series.
 
 Price history: a header with ``date, open, high, low, close`` and optionally
-``volume`` (any order, any case; other columns are ignored), one row per session,
+``volume`` (any order, any case; other columns are ignored; yfinance's second header
+row naming the ticker is read and names the series), one row per session,
 dates ``YYYY-MM-DD`` strictly increasing. A date may carry a time after it, as
 pandas writes a timestamp (``2024-01-02 00:00:00-05:00``): the session is the date
 written. An empty volume cell means the volume is not known (then there is no volume
@@ -197,9 +198,40 @@ def _price_index(header: list[str], source: str) -> dict[str, int]:
     return index
 
 
+def _yfinance_rows(
+    header: list[str], rows: list[tuple[int, list[str]]], source: str
+) -> tuple[list[str], list[tuple[int, list[str]]], str]:
+    """The header and rows of a price file with yfinance's ticker rows taken out, and
+    the ticker they name (``""`` when there are none). yfinance writes one download
+    of one ticker with a second header row naming it, either
+    ``Date,Adj Close,Close,...`` then ``,^GSPC,^GSPC,...`` or
+    ``Price,Close,High,...`` then ``Ticker,AAPL,AAPL,...`` and ``Date,,,...``."""
+    if not rows:
+        return header, rows, ""
+    first = rows[0][1]
+    label = first[0].lower()
+    tickers = {cell for cell in first[1:]}
+    if label not in ("", "ticker") or len(tickers) != 1 or not next(iter(tickers)):
+        return header, rows, ""
+    ticker = next(iter(tickers))
+    rest = rows[1:]
+    if header[0].lower() == "price":
+        if not rest or rest[0][1][0].lower() != "date" or any(rest[0][1][1:]):
+            raise DataError(
+                f"{source} line {rows[0][0] + 1}: a yfinance file's third row should be"
+                " Date followed by empty cells"
+            )
+        rest = rest[1:]
+        header = ["date", *header[1:]]
+    if not rest:
+        raise DataError(f"{source} has a header but no data rows")
+    return header, rest, ticker
+
+
 def parse_prices(text: str, source: str = "prices") -> PriceSeries:
     """A price series of one instrument from CSV text (see the module docstring)."""
     header, rows = _rows(text, source)
+    header, rows, _ = _yfinance_rows(header, rows, source)
     index = _price_index(header, source)
     if any(name in index for name in SYMBOL_COLUMNS):
         raise DataError(
@@ -229,11 +261,12 @@ def parse_price_table(text: str, source: str = "prices") -> dict[str, PriceSerie
       ``""``, the caller names it.
     """
     header, rows = _rows(text, source)
+    header, rows, named = _yfinance_rows(header, rows, source)
     index = _price_index(header, source)
     symbol = next((index[n] for n in SYMBOL_COLUMNS if n in index), None)
     if symbol is None:
         if any(name in index for name in CLOSE_COLUMNS):
-            return {"": parse_prices(text, source)}
+            return {named: parse_prices(text, source)}
         return _wide_prices(header, rows, index["date"], source)
     close = _close_column(index, header, source)
     bars: dict[str, list[tuple[int, PriceBar]]] = {}
