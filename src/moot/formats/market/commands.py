@@ -161,11 +161,43 @@ def print_trader(trader: dict[str, Any], lang: str) -> None:
                 ),
             )
     print_stdout(table)
+    print_analysts(trader["calibration"], lang)
     fit = trader["calibration"]["moot_platt"]
     if "note" in fit:
         print_stdout(text(word(lang, "platt.none", note=fit["note"])))
     else:
         print_stdout(text(word(lang, "platt", **fit)))
+
+
+def print_analysts(calibration: dict[str, Any], lang: str) -> None:
+    """Each analyst's stated confidence against the outcome and against the judge's
+    standing of its arguments."""
+    from rich.table import Table
+
+    from moot.formats.market.command_words import word
+
+    agents = calibration.get("per_analyst") or {}
+    if not agents:
+        return
+    standing = calibration.get("analysts_standing") or {}
+    table = Table(title=word(lang, "analysts.title", uncertain=standing.get("uncertain", 0)))
+    for key in ("agent", "side", "confidence", "right", "upheld"):
+        table.add_column(word(lang, f"analysts.{key}"))
+    table.add_column("n")
+    for key in ("brier_outcome", "brier_standing"):
+        table.add_column(word(lang, f"analysts.{key}"))
+    for agent, row in agents.items():
+        table.add_row(
+            one_line(agent),
+            row["side"],
+            _num(row["mean_confidence"], ".3f"),
+            _num(row["right_rate"], ".3f"),
+            _num(row["upheld_rate"], ".3f"),
+            str(row["n"]),
+            _num(row["outcome"]["brier"], ".4f"),
+            _num(row["standing"]["brier"], ".4f"),
+        )
+    print_stdout(table)
 
 
 def print_report(report: BacktestReport, lang: str = "en") -> None:
