@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import datetime as dt
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -112,14 +112,15 @@ class SetReport:
 
 
 def _read_prices(
-    paths: Sequence[Path], what: str, only: str | None = None
+    paths: Sequence[Path], what: str, only: str | None = None, keep: Collection[str] | None = None
 ) -> dict[str, tuple[Path, PriceSeries]]:
-    """Every ticker of the price files, with its file: a one-instrument file is
-    ``only`` when given, else named by its file's name; a ticker in two files is
-    refused."""
+    """Every ticker of the price files (of a long or wide file, those in ``keep``
+    when given: the others' rows are skipped as they stream by), with its file: a
+    one-instrument file is ``only`` when given, else named by its file's name; a
+    ticker in two files is refused."""
     found: dict[str, tuple[Path, PriceSeries]] = {}
     for path in paths:
-        for key, series in load_price_table(path).items():
+        for key, series in load_price_table(path, keep).items():
             ticker = key or only or path.stem
             if ticker in found:
                 raise DataError(f"{path}: {what} {ticker} is also in another {what} file")
@@ -132,7 +133,7 @@ def _prices(
 ) -> tuple[dict[str, PriceSeries], Bar]:
     # one file of one instrument and one ticker asked for: the file is that ticker's
     only = next(iter(tickers)) if len(tickers) == 1 and len(paths) == 1 else None
-    found = _read_prices(paths, "ticker", only)
+    found = _read_prices(paths, "ticker", only, set(tickers) or None)
     if tickers:
         absent = [t for t in tickers if t not in found]
         if absent:
