@@ -73,9 +73,10 @@ class BacktestProgress:
     def snapshot(self, done: int, total: int, debate: SnapshotDebate) -> None:
         row = debate.row
         how = "stored" if debate.reused else f"p(up) {row.confidence_up:.2f}"
+        flag = " [baseline contradicts its P(up): not scored]" if row.baseline_contradicts else ""
         message = (
             f"{one_line(row.id)}: moot {row.predicted}, baseline {row.baseline_predicted},"
-            f" actual {row.actual} ({how})"
+            f" actual {row.actual} ({how}){flag}"
         )
         if self._bar is not None and self._task is not None:
             self._bar.update(self._task, completed=done, description=message)

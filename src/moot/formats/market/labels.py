@@ -65,6 +65,9 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "market.baseline": "Single-agent baseline",
         "market.baseline.line": "One agent, one call on the whole knowledge base: {direction},"
         " probability of up {p}%.",
+        "market.baseline.contradicts": "The direction contradicts that probability, after"
+        " the {n} re-ask(s) its profile allows: a backtest leaves this row out of the"
+        " baseline's scoring.",
         "col.agent": "Analyst",
         "col.lens": "Lens",
         "col.modules": "Data (slice)",
@@ -222,6 +225,8 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "market.concedes": "让步",
         "market.baseline": "单智能体基准",
         "market.baseline.line": "单个智能体对完整知识库的一次调用：{direction}，上涨概率 {p}%。",
+        "market.baseline.contradicts": "该方向与这一概率矛盾（已用完其配置允许的 {n} 次重问）："
+        "回测不计入基线的评分。",
         "col.agent": "分析师",
         "col.lens": "视角",
         "col.modules": "数据（切片）",
