@@ -182,7 +182,8 @@ def print_analysts(calibration: dict[str, Any], lang: str) -> None:
         return
     standing = calibration.get("analysts_standing") or {}
     table = Table(title=word(lang, "analysts.title", uncertain=standing.get("uncertain", 0)))
-    for key in ("agent", "side", "confidence", "right", "upheld"):
+    table.add_column(word(lang, "analysts.agent"), no_wrap=True)
+    for key in ("side", "confidence", "right", "upheld"):
         table.add_column(word(lang, f"analysts.{key}"))
     table.add_column("n")
     for key in ("brier_outcome", "brier_standing"):
