@@ -19,6 +19,11 @@ Macro series, in either shape:
 The date column may also be named ``observation_date``, as in FRED's downloads, so a
 FRED CSV (``observation_date,CPIAUCSL``) loads as it is.
 
+Price files are streamed (``load_price_table``, ``load_prices``): read and decoded
+line by line whatever their size, only the tickers kept parsed, each one's dates
+checked as they come, at most ``MAX_BARS`` bars held (the streaming limit). Macro and
+fundamentals files are read whole, up to ``moot.safe_json.MAX_BYTES``.
+
 Units are those of the KB (``percent``, ``ratio``, ``level``, ``score``, ``count``);
 a series without one is a ``level``. Every error is a ``DataError`` naming the file,
 the line and the problem: missing columns, bad or unsorted or duplicate dates, values
