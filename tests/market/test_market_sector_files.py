@@ -1,12 +1,14 @@
 """Sectors, global markets and a volatility index from the user's price files
-(``moot snapshots --sectors/--global/--volatility``). The real-data checks use
-vega_datasets' monthly stock prices (tests/data/market, SOURCES.md) as sector series
-of the IBM target, recomputed from the raw file with plain loops; GOOG starts in
-August 2004, so it is absent from the earlier snapshots."""
+(``moot snapshots --sectors/--global/--volatility``), and fundamentals from JSON.
+The real-data checks use vega_datasets' monthly stock prices (tests/data/market,
+SOURCES.md) as sector series of the IBM target, recomputed from the raw file with
+plain loops; GOOG starts in August 2004, so it is absent from the earlier
+snapshots."""
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 import pytest
@@ -15,7 +17,11 @@ from typer.testing import CliRunner
 
 from moot.cli import app
 from moot.errors import DataError
-from moot.formats.market.data.csvload import parse_price_table, parse_prices
+from moot.formats.market.data.csvload import (
+    parse_fundamentals_json,
+    parse_price_table,
+    parse_prices,
+)
 from moot.formats.market.data.snapshots import load_snapshots
 from moot.formats.market.data.snapshotset import build_snapshot_set
 
@@ -157,3 +163,50 @@ def test_the_command_fills_sectors_global_markets_and_volatility(tmp_path: Path)
     assert bad.exit_code == 2
     assert "--name XYZ: no such ticker" in bad.stderr
     assert not (tmp_path / "y").exists()
+
+
+def test_fundamentals_come_from_json_too(tmp_path: Path) -> None:
+    """Figures written here for the test: the JSON path, its dates and refusals."""
+    by_ticker = tmp_path / "funds.json"
+    by_ticker.write_text(
+        json.dumps(
+            {
+                "IBM": [
+                    {"date": "2003-02-15", "pe_trailing": 20.5, "dividend_yield_pct": 0.8},
+                    {"date": "2004-02-15", "pe_trailing": 18.0, "dividend_yield_pct": None},
+                ],
+                "AAPL": [{"date": "2003-02-15", "pe_trailing": 30.0}],
+            }
+        ),
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    build_snapshot_set(
+        [STOCKS],
+        out,
+        tickers={"IBM": "IBM", "AAPL": "Apple"},
+        fundamentals=[by_ticker],
+        source="test",
+    )
+    snaps = {s.id: s for s in load_snapshots(out)}
+    assert snaps["IBM_2003-01-31"].kb.fundamentals == {}
+    assert snaps["IBM_2003-03-31"].kb.fundamentals["IBM"].pe_trailing == 20.5
+    assert snaps["IBM_2004-03-31"].kb.fundamentals["IBM"].pe_trailing == 18.0
+    assert snaps["IBM_2004-03-31"].kb.fundamentals["IBM"].dividend_yield_pct is None
+    assert snaps["AAPL_2003-03-31"].kb.fundamentals["AAPL"].pe_trailing == 30.0
+    rows = [{"symbol": "IBM", "date": "2003-02-15", "pb": 4.5}]
+    assert parse_fundamentals_json(rows, "f.json")["IBM"][0].pb == 4.5
+    bad = [
+        ({"IBM": [{"date": "2003-02-15", "pe": 1}]}, r"f.json IBM\[0\]: pe are not fundamentals"),
+        ({"IBM": [{"pb": 1}]}, r"f.json IBM\[0\]: date is missing"),
+        ({"IBM": [{"date": "2003-02-30"}]}, r"f.json IBM\[0\]\.date: "),
+        (
+            {"IBM": [{"date": "2004-01-01"}, {"date": "2003-01-01"}]},
+            r"f.json IBM\[1\]: dates must increase: 2003-01-01 comes after 2004-01-01",
+        ),
+        ([1], r"f.json \[0\]: a record must be an object"),
+        ("x", "expected an object of ticker -> records"),
+    ]
+    for data, message in bad:
+        with pytest.raises(DataError, match=message):
+            parse_fundamentals_json(data, "f.json")

@@ -376,7 +376,10 @@ def snapshots(
     ] = None,
     fundamentals: Annotated[
         list[Path] | None,
-        typer.Option(help="Fundamentals CSV (repeat): date[,symbol],pe_trailing,pb,..."),
+        typer.Option(
+            help="Fundamentals CSV (repeat): date[,symbol],pe_trailing,pb,...; or JSON"
+            " (*.json): {TICKER: [{date, pe_trailing, ...}]}."
+        ),
     ] = None,
     sectors: Annotated[
         list[Path] | None,

@@ -42,9 +42,11 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import cast
 
+from pydantic import ValidationError
+
 from moot.errors import DataError
 from moot.formats.market.data.bars import month_end, quarter_end
-from moot.formats.market.data.files import open_text, read_utf8
+from moot.formats.market.data.files import open_text, read_json, read_utf8
 from moot.formats.market.data.kb import UNITS, Fundamentals, Unit
 from moot.formats.market.data.series import MacroSeries, PriceBar, PriceSeries
 
@@ -588,9 +590,66 @@ def parse_fundamentals(text: str, source: str = "fundamentals") -> dict[str, lis
     return {key: [r for _, _, r in records] for key, records in out.items()}
 
 
+def parse_fundamentals_json(
+    data: object, source: str = "fundamentals"
+) -> dict[str, list[Fundamentals]]:
+    """Dated fundamentals from JSON: an object mapping each ticker to a list of
+    records, or a list of records each naming its ``symbol`` (or ``ticker``; one
+    ticker without it, keyed ``""``). A record is an object with ``date``
+    (``YYYY-MM-DD``, when the figures were published) and any of the ``Fundamentals``
+    fields, numbers or null; each ticker's dates increasing. Errors name the record
+    (``IBM[2]``, ``[5]``) and the field."""
+    records: list[tuple[str, str, object]] = []
+    if isinstance(data, dict):
+        for key, items in data.items():
+            if not isinstance(items, list):
+                raise DataError(f"{source}: {key} must be a list of dated records")
+            records += [(key, f"{key}[{n}]", item) for n, item in enumerate(items)]
+    elif isinstance(data, list):
+        for n, item in enumerate(data):
+            symbol = next(
+                (item.get(k) for k in SYMBOL_COLUMNS if isinstance(item, dict) and k in item), ""
+            )
+            records.append((str(symbol or ""), f"[{n}]", item))
+    else:
+        raise DataError(f"{source}: expected an object of ticker -> records, or a list of records")
+    out: dict[str, list[Fundamentals]] = {}
+    for key, where, item in records:
+        if not isinstance(item, dict):
+            raise DataError(f"{source} {where}: a record must be an object")
+        values = {k: v for k, v in item.items() if k not in SYMBOL_COLUMNS}
+        unknown = sorted(set(values) - {"date", *FUNDAMENTAL_FIELDS})
+        if unknown:
+            raise DataError(
+                f"{source} {where}: {', '.join(unknown)} are not fundamentals; use date and"
+                f" any of {', '.join(FUNDAMENTAL_FIELDS)}"
+            )
+        if not isinstance(values.get("date"), str):
+            raise DataError(f"{source} {where}: date is missing (YYYY-MM-DD)")
+        try:
+            record = Fundamentals.model_validate(values)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            field = ".".join(str(p) for p in first["loc"])
+            raise DataError(f"{source} {where}.{field}: {first['msg']}") from None
+        own = out.setdefault(key, [])
+        before = own[-1].date if own else None
+        if before is not None and record.date is not None and record.date <= before:
+            raise DataError(
+                f"{source} {where}: dates must increase: {record.date} comes after {before}"
+            )
+        own.append(record)
+    if not out:
+        raise DataError(f"{source}: no fundamentals records")
+    return out
+
+
 def load_fundamentals(path: str | Path) -> dict[str, list[Fundamentals]]:
-    """Dated fundamentals from a CSV file (``parse_fundamentals``)."""
+    """Dated fundamentals from a CSV file (``parse_fundamentals``), or from a JSON
+    file when its name ends in ``.json`` (``parse_fundamentals_json``)."""
     path = Path(path)
+    if path.suffix.lower() == ".json":
+        return parse_fundamentals_json(read_json(path, "fundamentals"), str(path))
     return parse_fundamentals(read_utf8(path, "fundamentals"), str(path))
 
 
