@@ -404,7 +404,7 @@ def snapshots(
     ] = None,
     series: Annotated[
         Path | None,
-        typer.Option(help="TOML of macro series: [series.NAME] unit, lag_days, bar, stamp."),
+        typer.Option(help="TOML of macro series: \\[series.NAME] unit, lag_days, bar, stamp."),
     ] = None,
     macro_lag: Annotated[
         int, typer.Option(help="Publication lag in days of every macro series not in --series.")
