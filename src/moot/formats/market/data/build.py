@@ -11,6 +11,7 @@ and the KB holds exactly what the agents will read and the evidence check compar
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import math
 from collections.abc import Mapping, Sequence
@@ -244,10 +245,16 @@ def fresh(series: PriceSeries, as_of: dt.date, bar: str) -> PriceSeries | None:
     is older than the longest gap ``bar`` allows (``bars.GAPS``: 14 days on daily
     bars, 70 on monthly): a sector or market that stopped trading, or whose file
     ends early, is not shown at a stale close."""
-    cut = series.until(as_of)
-    if not len(cut) or (as_of - cut.last_date).days > GAPS[bar][1]:
+    if stale(series.dates, as_of, bar):
         return None
-    return cut
+    return series.until(as_of)
+
+
+def stale(dates: Sequence[dt.date], as_of: dt.date, bar: str) -> bool:
+    """Whether a series with these dates (increasing) has no bar on or before
+    ``as_of``, or its last one is older than the longest gap ``bar`` allows."""
+    i = bisect.bisect_right(dates, as_of)
+    return i == 0 or (as_of - dates[i - 1]).days > GAPS[bar][1]
 
 
 def _fresh(named: Mapping[str, Named], as_of: dt.date, bar: str) -> dict[str, Named]:

@@ -45,7 +45,7 @@ from typing import Any, cast
 
 from moot.errors import ConfigError, DataError
 from moot.formats.market.data.bars import Bar
-from moot.formats.market.data.build import MarketData, Named, fresh
+from moot.formats.market.data.build import MarketData, Named, stale
 from moot.formats.market.data.csvload import load_fundamentals, load_macro, load_price_table
 from moot.formats.market.data.files import read_utf8
 from moot.formats.market.data.kb import UNITS, Fundamentals, Unit
@@ -176,11 +176,12 @@ def _module_prices(
 def _coverage(
     named: Mapping[str, Named], what: str, dates: Sequence[dt.date], bar: Bar
 ) -> list[str]:
-    """Notes on the series that miss some snapshot dates (``build.fresh``: no bar by
+    """Notes on the series that miss some snapshot dates (``build.stale``: no bar by
     then, or the last one too old)."""
     notes = []
     for ticker, n in named.items():
-        missing = [d for d in dates if fresh(n.series, d, bar) is None]
+        own = n.series.dates
+        missing = [d for d in dates if stale(own, d, bar)]
         if missing:
             notes.append(
                 f"{what} {ticker} ({n.series.dates[0]} .. {n.series.last_date}) has no"
