@@ -303,7 +303,11 @@ def check_market(doc: dict[str, Any]) -> None:
     baseline = data["baseline"]
     if baseline is not None:
         assert baseline["direction"] in ("up", "down")
-        assert (baseline["probability_up"] > 0.5) == (baseline["direction"] == "up")
+        p, up = baseline["probability_up"], baseline["direction"] == "up"
+        # a contradiction kept after the re-asks is flagged, never silent
+        assert baseline["contradicts"] == ((up and p < 0.5) or (not up and p > 0.5))
+        if not baseline["contradicts"]:
+            assert (p > 0.5) == up
 
     answered = {
         a["id"]: {c["by"]: c["challenge_type"] for c in challenges if c["target_id"] == a["id"]}

@@ -81,6 +81,20 @@ def test_the_page_shows_the_json_figures(report: BacktestReport) -> None:
     ]
 
 
+def test_the_analyst_table_shows_each_analyst_s_calibration(report: BacktestReport) -> None:
+    doc = report.to_json()
+    agents = doc["trader"]["calibration"]["per_analyst"]
+    rows = {r[0]: r[1:] for r in cells(backtest_html(report), "analyst-table")}
+    assert set(rows) == set(agents) == {a["agent"] for a in doc["arguments"]}
+    for agent, row in agents.items():
+        assert rows[agent][:2] == [row["side"], str(row["n"])]
+        assert rows[agent][5] == f"{row['outcome']['brier']:.4f}"
+        assert rows[agent][6] == f"{row['standing']['brier']:.4f}"
+    zh = backtest_html(report, "zh")
+    assert "分析师所述置信度" in zh
+    assert "Brier（地位）" in zh
+
+
 def test_the_equity_chart_draws_every_strategy_s_curve(report: BacktestReport) -> None:
     doc = report.to_json()
     page = backtest_html(report)

@@ -158,6 +158,50 @@ def recompute(doc: dict[str, Any], *, horizon: int, bars_a_year: int) -> None:
     # Murphy: brier = reliability - resolution + uncertainty when P is constant per bin
     base_rate = sum(up) / n
     assert quality["uncertainty"] == pytest.approx(base_rate * (1 - base_rate))
+    recompute_analysts(doc)
+
+
+def recompute_analysts(doc: dict[str, Any]) -> None:
+    """The analysts' calibration from the ``arguments`` rows: stated confidence against
+    the outcome (its side right) and against the judge's standing (UPHELD stood,
+    WEAKENED and REFUTED did not, UNCERTAIN left out), overall and per analyst."""
+    arguments = doc["arguments"]
+    actual = {r["id"]: r["actual"] for r in doc["snapshots"]}
+    assert {a["snapshot"] for a in arguments} == set(actual)
+    for a in arguments:
+        assert a["right"] == ((a["side"] == "bull") == (actual[a["snapshot"]] == "up"))
+        assert a["stood"] == {"UPHELD": True, "WEAKENED": False, "REFUTED": False}.get(
+            a["standing"]
+        )
+
+    def brier(pairs: list[tuple[float, bool]]) -> float:
+        return sum((p - y) ** 2 for p, y in pairs) / len(pairs)
+
+    calibration = doc["trader"]["calibration"]
+    outcome = [(a["confidence"], a["right"]) for a in arguments]
+    judged = [(a["confidence"], a["stood"]) for a in arguments if a["stood"] is not None]
+    assert calibration["analysts"]["n"] == len(outcome)
+    assert calibration["analysts"]["brier"] == pytest.approx(brier(outcome))
+    standing = calibration["analysts_standing"]
+    assert standing["n"] == len(judged) > 0
+    assert standing["uncertain"] == len(arguments) - len(judged)
+    assert standing["brier"] == pytest.approx(brier(judged))
+    agents = calibration["per_analyst"]
+    assert set(agents) == {a["agent"] for a in arguments}
+    for agent, row in agents.items():
+        own = [a for a in arguments if a["agent"] == agent]
+        told = [a for a in own if a["stood"] is not None]
+        assert row["n"] == len(own)
+        assert row["mean_confidence"] == pytest.approx(sum(a["confidence"] for a in own) / len(own))
+        assert row["right_rate"] == pytest.approx(sum(a["right"] for a in own) / len(own))
+        assert row["outcome"]["brier"] == pytest.approx(
+            brier([(a["confidence"], a["right"]) for a in own])
+        )
+        if told:
+            assert row["upheld_rate"] == pytest.approx(sum(a["stood"] for a in told) / len(told))
+            assert row["standing"]["brier"] == pytest.approx(
+                brier([(a["confidence"], a["stood"]) for a in told])
+            )
 
 
 def test_backtest_rows_and_summary_recompute(snapshot_dir: Path) -> None:

@@ -10,7 +10,6 @@ import calendar
 import csv
 import datetime as dt
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -302,16 +301,30 @@ def test_mixed_frequencies_are_refused_with_the_dates(tmp_path: Path) -> None:
     assert not (tmp_path / "out").exists()
 
 
-def test_an_oversized_file_is_refused_unread(
+def test_a_price_file_streams_within_the_limit_of_bars_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A price file is read row by row: over ``MAX_BARS`` kept it is refused naming
+    the line, and it loads when only some tickers are kept (``--ticker``)."""
+    import moot.formats.market.data.csvload as csvload
+
+    whole = load_price_table(STOCKS)
+    monkeypatch.setattr(csvload, "MAX_BARS", 300)
+    with pytest.raises(DataError, match=r"vega_stocks\.csv line 302: over 300 price bars"):
+        load_price_table(STOCKS)
+    kept = load_price_table(STOCKS, keep={"IBM", "MSFT"})
+    assert kept == {"IBM": whole["IBM"], "MSFT": whole["MSFT"]}
+    report = build(tmp_path / "kept", tickers={"IBM": "IBM"})
+    assert report.written == {"IBM": 111}
+    with pytest.raises(DataError, match="streaming limit"):
+        build(tmp_path / "all")
+    assert not (tmp_path / "all").exists()
+    # a price file is not held to the size limit of a JSON file: it is never read whole
     import moot.formats.market.data.files as files
 
-    big = tmp_path / "big.csv"
-    shutil.copy(STOCKS, big)
     monkeypatch.setattr(files, "MAX_BYTES", 1000)
-    with pytest.raises(DataError, match=r"big\.csv"):
-        load_price_table(big)
+    assert STOCKS.stat().st_size > 1000
+    assert load_price_table(STOCKS, keep={"IBM"}) == {"IBM": whole["IBM"]}
 
 
 def test_fundamentals_and_sentiment_come_from_files(tmp_path: Path) -> None:

@@ -34,6 +34,7 @@ from moot.errors import ConfigError, StoreError
 from moot.events import Listener
 from moot.formats.market.data.backtest import (
     MARKET_DIMENSIONS,
+    ArgumentRow,
     BacktestSummary,
     ScoredSnapshot,
     SnapshotRow,
@@ -122,27 +123,48 @@ class BacktestReport:
             "index_only": index_only,
         }
 
+    def arguments(self) -> list[ArgumentRow]:
+        """Every opening argument of every snapshot's debate: its analyst, side, stated
+        confidence, the judge's final standing and whether its side was right."""
+        out = []
+        for d in self.debates:
+            standing = {t.argument_id: t.standing for t in d.result.judgement.trace}
+            up = d.snapshot.outcome.direction == "up"
+            for a in MarketPayload.model_validate(d.result.body).arguments:
+                out.append(
+                    ArgumentRow(
+                        snapshot=d.snapshot.id,
+                        agent=a.agent,
+                        side=a.side,
+                        confidence=a.confidence,
+                        standing=standing.get(a.id, "UNCERTAIN"),
+                        right=(a.side == "bull") == up,
+                    )
+                )
+        return out
+
     def trader(self) -> dict[str, Any]:
         """Strategies and calibration (``moot.formats.market.data.trader``)."""
         per_year: dict[str, float] = {}
-        arguments: list[tuple[str, float, bool]] = []
         for d in self.debates:
             outcome = d.snapshot.outcome
             per_year[outcome.target] = (
                 BARS_PER_YEAR[outcome.bar or "daily"] / outcome.horizon_sessions
             )
-            for a in MarketPayload.model_validate(d.result.body).arguments:
-                right = (a.side == "bull") == (outcome.direction == "up")
-                arguments.append((a.agent, a.confidence, right))
         return trader_report(
-            self.rows, per_year, arguments=arguments, cost=self.cost, risk_free=self.risk_free
+            self.rows,
+            per_year,
+            arguments=self.arguments(),
+            cost=self.cost,
+            risk_free=self.risk_free,
         )
 
     def to_json(self) -> dict[str, Any]:
         """``snapshots`` (one row per snapshot), ``summary`` (the figures, the chosen
         weights and their out-of-sample accuracy) and ``debates`` (each snapshot's
         stored run and the verdict's totals), ``modules`` (which KB modules the
-        snapshots filled) and ``trader`` (strategies and calibration)."""
+        snapshots filled), ``trader`` (strategies and calibration) and ``arguments``
+        (every opening argument's confidence, standing and outcome)."""
         summary = self.summary.to_json()
         summary["weights"] = self.weights.weights if self.weights else None
         summary["out_of_sample_accuracy"] = self.weights.test_accuracy if self.weights else None
@@ -156,6 +178,7 @@ class BacktestReport:
             "summary": summary,
             "modules": self.modules(),
             "trader": self.trader(),
+            "arguments": [a.to_json() for a in self.arguments()],
             "debates": [
                 {
                     "id": d.snapshot.id,

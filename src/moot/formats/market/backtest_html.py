@@ -246,6 +246,30 @@ SNAPSHOT_COLUMNS: Final = (
 )
 
 
+ANALYST_COLUMNS: Final = (
+    *("bt.agent", "bt.side", "bt.arguments", "bt.mean_confidence", "bt.right_rate"),
+    *("bt.upheld_rate", "bt.brier_outcome", "bt.brier_standing"),
+)
+
+
+def _analysts(calibration: Mapping[str, Any]) -> list[tuple[str, ...]]:
+    """One row per analyst: its side, arguments, mean stated confidence, the shares
+    right and upheld, and the Brier score of its confidence against each."""
+    return [
+        (
+            agent,
+            row["side"],
+            str(row["n"]),
+            number(row["mean_confidence"], 3),
+            number(row["right_rate"], 3),
+            number(row["upheld_rate"], 3),
+            number(row["outcome"]["brier"], 4),
+            number(row["standing"]["brier"], 4),
+        )
+        for agent, row in (calibration.get("per_analyst") or {}).items()
+    ]
+
+
 def backtest_html(report: BacktestReport, lang: str = "en") -> str:
     """The backtest's report as one HTML page in ``lang`` (en or zh)."""
     labels = market_labels(lang)
@@ -278,6 +302,11 @@ def backtest_html(report: BacktestReport, lang: str = "en") -> str:
             )
             for b in bins
         ],
+        analysts=_analysts(trader["calibration"]),
+        analysts_note=labels["bt.analysts_note"].format(
+            uncertain=(trader["calibration"]["analysts_standing"] or {}).get("uncertain", 0)
+        ),
+        analyst_columns=[labels[key] for key in ANALYST_COLUMNS],
         columns=[labels[key] for key in SNAPSHOT_COLUMNS],
         snapshots=[_snapshot_line(d.row, d.run_id, labels) for d in report.debates],
     )

@@ -226,5 +226,7 @@ def market_sections(result: DebateResult, L: Mapping[str, str]) -> list[Section]
         line = L["market.baseline.line"].format(
             direction=L[f"direction.{b.direction}"], p=round(b.probability_up * 100)
         )
+        if b.contradicts:
+            line += " " + L["market.baseline.contradicts"].format(n=b.reasks_allowed)
         sections.append(Section(L["market.baseline"], [Paragraph(f"{line} {b.reasoning}")]))
     return sections

@@ -32,6 +32,16 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "calibration.moot_stated": "moot P(up), analysts' stated confidence",
         "calibration.baseline": "baseline P(up)",
         "calibration.analysts": "each argument's confidence (its side right)",
+        "calibration.analysts_standing": "each argument's confidence (upheld by the judge)",
+        "analysts.title": "each analyst's stated confidence against the outcome and against"
+        " its arguments' standing ({uncertain} uncertain standings left out)",
+        "analysts.agent": "analyst",
+        "analysts.side": "side",
+        "analysts.confidence": "mean confidence",
+        "analysts.right": "side right",
+        "analysts.upheld": "upheld",
+        "analysts.brier_outcome": "Brier (outcome)",
+        "analysts.brier_standing": "Brier (standing)",
         "platt": "Platt scaling of moot's P(up), fitted on {train_n} snapshots up to"
         " {split_date}, out of sample ({test_n}): Brier {test_brier:.4f}, ECE {test_ece:.4f}"
         " (raw quality ratio: Brier {raw_test_brier:.4f}, ECE {raw_test_ece:.4f})",
@@ -64,6 +74,16 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "calibration.moot_stated": "moot 上涨概率（分析师所述置信度）",
         "calibration.baseline": "基线上涨概率",
         "calibration.analysts": "各论据的置信度（其一方是否正确）",
+        "calibration.analysts_standing": "各论据的置信度（是否被裁判维持）",
+        "analysts.title": "各分析师所述置信度相对结果与其论据最终地位的校准"
+        "（排除 {uncertain} 个不确定的地位）",
+        "analysts.agent": "分析师",
+        "analysts.side": "立场",
+        "analysts.confidence": "平均置信度",
+        "analysts.right": "其一方正确",
+        "analysts.upheld": "被维持",
+        "analysts.brier_outcome": "Brier（结果）",
+        "analysts.brier_standing": "Brier（地位）",
         "platt": "moot 上涨概率的 Platt 校准：在截至 {split_date} 的 {train_n} 个快照上拟合，"
         "样本外（{test_n} 个）：Brier {test_brier:.4f}，ECE {test_ece:.4f}"
         "（原始质量比：Brier {raw_test_brier:.4f}，ECE {raw_test_ece:.4f}）",

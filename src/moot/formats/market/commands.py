@@ -81,9 +81,10 @@ class BacktestProgress:
     def snapshot(self, done: int, total: int, debate: SnapshotDebate) -> None:
         row = debate.row
         how = "stored" if debate.reused else f"p(up) {row.confidence_up:.2f}"
+        flag = " [baseline contradicts its P(up): not scored]" if row.baseline_contradicts else ""
         message = (
             f"{one_line(row.id)}: moot {row.predicted}, baseline {row.baseline_predicted},"
-            f" actual {row.actual} ({how})"
+            f" actual {row.actual} ({how}){flag}"
         )
         if self._bar is not None and self._task is not None:
             self._bar.update(self._task, completed=done, description=message)
@@ -169,11 +170,44 @@ def print_trader(trader: dict[str, Any], lang: str) -> None:
                 ),
             )
     print_stdout(table)
+    print_analysts(trader["calibration"], lang)
     fit = trader["calibration"]["moot_platt"]
     if "note" in fit:
         print_stdout(text(word(lang, "platt.none", note=fit["note"])))
     else:
         print_stdout(text(word(lang, "platt", **fit)))
+
+
+def print_analysts(calibration: dict[str, Any], lang: str) -> None:
+    """Each analyst's stated confidence against the outcome and against the judge's
+    standing of its arguments."""
+    from rich.table import Table
+
+    from moot.formats.market.command_words import word
+
+    agents = calibration.get("per_analyst") or {}
+    if not agents:
+        return
+    standing = calibration.get("analysts_standing") or {}
+    table = Table(title=word(lang, "analysts.title", uncertain=standing.get("uncertain", 0)))
+    table.add_column(word(lang, "analysts.agent"), no_wrap=True)
+    for key in ("side", "confidence", "right", "upheld"):
+        table.add_column(word(lang, f"analysts.{key}"))
+    table.add_column("n")
+    for key in ("brier_outcome", "brier_standing"):
+        table.add_column(word(lang, f"analysts.{key}"))
+    for agent, row in agents.items():
+        table.add_row(
+            one_line(agent),
+            row["side"],
+            _num(row["mean_confidence"], ".3f"),
+            _num(row["right_rate"], ".3f"),
+            _num(row["upheld_rate"], ".3f"),
+            str(row["n"]),
+            _num(row["outcome"]["brier"], ".4f"),
+            _num(row["standing"]["brier"], ".4f"),
+        )
+    print_stdout(table)
 
 
 def print_report(report: BacktestReport, lang: str = "en") -> None:
@@ -356,11 +390,35 @@ def snapshots(
     ] = None,
     fundamentals: Annotated[
         list[Path] | None,
-        typer.Option(help="Fundamentals CSV (repeat): date[,symbol],pe_trailing,pb,..."),
+        typer.Option(
+            help="Fundamentals CSV (repeat): date[,symbol],pe_trailing,pb,...; or JSON"
+            " (*.json): {TICKER: [{date, pe_trailing, ...}]}."
+        ),
+    ] = None,
+    sectors: Annotated[
+        list[Path] | None,
+        typer.Option(
+            help="Sector price CSV (repeat), any price shape: every target's KB holds the"
+            " sectors, measured against it; breadth goes into sentiment."
+        ),
+    ] = None,
+    global_markets: Annotated[
+        list[Path] | None,
+        typer.Option("--global", help="Global market price CSV (repeat), any price shape."),
+    ] = None,
+    volatility: Annotated[
+        Path | None,
+        typer.Option(help="Volatility index CSV (a VIX-like close): sentiment's volatility index."),
+    ] = None,
+    display_names: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--name", help="A sector's or global market's display name, TICKER=Name (repeat)."
+        ),
     ] = None,
     series: Annotated[
         Path | None,
-        typer.Option(help="TOML of macro series: [series.NAME] unit, lag_days, bar, stamp."),
+        typer.Option(help="TOML of macro series: \\[series.NAME] unit, lag_days, bar, stamp."),
     ] = None,
     macro_lag: Annotated[
         int, typer.Option(help="Publication lag in days of every macro series not in --series.")
@@ -395,6 +453,12 @@ def snapshots(
         if not key.strip():
             raise ConfigError(f"--ticker {item!r}: give TICKER or TICKER=Display name")
         names[key.strip()] = name.strip()
+    display: dict[str, str] = {}
+    for item in display_names or []:
+        key, sep, shown = item.partition("=")
+        if not sep or not key.strip() or not shown.strip():
+            raise ConfigError(f"--name {item!r}: give TICKER=Display name")
+        display[key.strip()] = shown.strip()
     report = build_snapshot_set(
         prices,
         out,
@@ -402,6 +466,10 @@ def snapshots(
         macro=macro or [],
         sentiment=sentiment or [],
         fundamentals=fundamentals or [],
+        sectors=sectors or [],
+        global_markets=global_markets or [],
+        names=display,
+        volatility=volatility,
         spec=load_series_spec(series) if series is not None else {},
         macro_lag=macro_lag,
         bar=bar,
@@ -409,7 +477,10 @@ def snapshots(
         every=every,
         horizon=horizon,
         warmup=warmup,
-        source=source or ", ".join(p.name for p in [*prices, *(macro or [])]),
+        source=source
+        or ", ".join(
+            p.name for p in [*prices, *(macro or []), *(sectors or []), *(global_markets or [])]
+        ),
         warnings=[SYNTHETIC_WARNING] if synthetic else [],
         synthetic=synthetic,
     )

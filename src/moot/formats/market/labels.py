@@ -65,6 +65,9 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "market.baseline": "Single-agent baseline",
         "market.baseline.line": "One agent, one call on the whole knowledge base: {direction},"
         " probability of up {p}%.",
+        "market.baseline.contradicts": "The direction contradicts that probability, after"
+        " the {n} re-ask(s) its profile allows: a backtest leaves this row out of the"
+        " baseline's scoring.",
         "col.agent": "Analyst",
         "col.lens": "Lens",
         "col.modules": "Data (slice)",
@@ -147,6 +150,19 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "bt.count": "n",
         "bt.mean_p": "mean P(up)",
         "bt.observed": "observed up",
+        "bt.analysts": "Analysts' stated confidence",
+        "bt.analysts_note": "Each analyst's stated confidence in its opening arguments against"
+        " the outcome (its side right) and against the judge's final standing (upheld;"
+        " weakened and refuted count as not; {uncertain} uncertain standings left out)."
+        " Brier 0 is perfect, 0.25 is a constant 50%.",
+        "bt.agent": "analyst",
+        "bt.side": "side",
+        "bt.arguments": "arguments",
+        "bt.mean_confidence": "mean confidence",
+        "bt.right_rate": "side right",
+        "bt.upheld_rate": "upheld",
+        "bt.brier_outcome": "Brier (outcome)",
+        "bt.brier_standing": "Brier (standing)",
         "bt.snapshots": "Snapshots",
         "bt.snapshots_note": "One row per snapshot; its run id opens the debate in the viewer"
         " (moot view) when this file is served beside it.",
@@ -209,6 +225,8 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "market.concedes": "让步",
         "market.baseline": "单智能体基准",
         "market.baseline.line": "单个智能体对完整知识库的一次调用：{direction}，上涨概率 {p}%。",
+        "market.baseline.contradicts": "该方向与这一概率矛盾（已用完其配置允许的 {n} 次重问）："
+        "回测不计入基线的评分。",
         "col.agent": "分析师",
         "col.lens": "视角",
         "col.modules": "数据（切片）",
@@ -289,6 +307,19 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "bt.count": "数量",
         "bt.mean_p": "平均上涨概率",
         "bt.observed": "实际上涨比例",
+        "bt.analysts": "分析师所述置信度",
+        "bt.analysts_note": "各分析师对其开场论据所述的置信度，分别对照结果（其一方是否正确）"
+        "与裁判给出的最终地位（被维持；被削弱与被驳倒计为未维持；"
+        "排除 {uncertain} 个不确定的地位）。"
+        "Brier 为 0 最佳，恒为 50% 时为 0.25。",
+        "bt.agent": "分析师",
+        "bt.side": "立场",
+        "bt.arguments": "论据数",
+        "bt.mean_confidence": "平均置信度",
+        "bt.right_rate": "其一方正确",
+        "bt.upheld_rate": "被维持",
+        "bt.brier_outcome": "Brier（结果）",
+        "bt.brier_standing": "Brier（地位）",
         "bt.snapshots": "快照",
         "bt.snapshots_note": "每个快照一行；当本文件与查看器（moot view）同源提供时，点击运行 ID"
         " 即可打开该场辩论。",

@@ -188,6 +188,13 @@ class MarketBaseline(_Frozen):
     probability_up: float
     reasoning: str
     check: MarketEvidenceCheck
+    contradicts: bool = False
+    """The direction contradicts ``probability_up`` (``up`` below 0.5, ``down`` above)
+    in the reply kept after the re-asks the profile allows: a backtest leaves this
+    row out of the baseline's scoring."""
+    reasks_allowed: int = 0
+    """How many re-asks a protocol-rule problem (this contradiction among them) was
+    allowed on this call: 0 under a profile that re-asks no rule (``compact``)."""
 
 
 class MarketPayload(_Frozen):

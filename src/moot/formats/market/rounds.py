@@ -30,6 +30,7 @@ from pydantic import BaseModel
 from moot.formats.base import Debate, Record, first_wave_with_classification
 from moot.formats.market.checks import Checked, check_fields, unsupported_texts
 from moot.formats.market.data.analysts import Agent
+from moot.formats.market.data.backtest import contradicts
 from moot.formats.market.data.evidence import (
     ALL_UNSUPPORTED_CAP,
     SCORE_FLOOR,
@@ -532,11 +533,18 @@ class MarketRounds:
             data=BaselineCall(kb),
         )
         check = check_fields([("reasoning", reply.reasoning)], kb)
+        probability = reply.probability_up / 100
+        allowed = debate.profile_for("baseline").rule_reasks
+        max_reasks = debate.settings.max_reasks
         return MarketBaseline(
             direction=reply.direction,
-            probability_up=reply.probability_up / 100,
+            probability_up=probability,
             reasoning=reply.reasoning,
             check=check.record,
+            contradicts=contradicts(reply.direction, probability),
+            reasks_allowed=max_reasks
+            if allowed is None or debate.settings.strict_rules
+            else min(allowed, max_reasks),
         )
 
     def judge_transcript(

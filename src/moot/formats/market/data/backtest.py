@@ -104,6 +104,33 @@ class SnapshotRow:
         return data
 
 
+STOOD: Final = "UPHELD"
+"""The standing that counts as the argument having stood; ``WEAKENED`` and
+``REFUTED`` count as not, ``UNCERTAIN`` (the judge could not tell) as neither."""
+
+
+@dataclass(frozen=True)
+class ArgumentRow:
+    """One opening argument of a snapshot's debate, as the calibration of stated
+    confidence reads it: the analyst, its side, its stated confidence (0-1), the
+    judge's final standing of the argument and whether its side was right."""
+
+    snapshot: str
+    agent: str
+    side: str
+    confidence: float
+    standing: str
+    right: bool
+
+    @property
+    def stood(self) -> bool | None:
+        """True when upheld, False when weakened or refuted, None when uncertain."""
+        return None if self.standing == "UNCERTAIN" else self.standing == STOOD
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "stood": self.stood}
+
+
 def stated_p_up(confidences: Sequence[tuple[str, float]]) -> float | None:
     """P(up) from the analysts' stated confidences: the mean over arguments of the
     confidence of a bull argument and one minus that of a bear argument (``None``

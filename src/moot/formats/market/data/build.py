@@ -3,20 +3,22 @@
 ``MarketData`` holds the raw inputs (price series by module, macro and sentiment
 series, dated fundamentals); ``build_kb(data, as_of, ...)`` derives the KB as it was
 known on ``as_of``: every series is cut at ``as_of`` first, so nothing after it leaks
-in. Derived numbers are rounded with ``tidy`` (2 decimals, 2 significant digits
+in, and a sector or global market whose last bar is stale by then (``fresh``) is
+left out. Derived numbers are rounded with ``tidy`` (2 decimals, 2 significant digits
 below 0.1)
 and the KB holds exactly what the agents will read and the evidence check compares.
 """
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from moot.formats.market.data import indicators as ind
-from moot.formats.market.data.bars import BARS_PER_YEAR, Bar, check_bar, return_fields
+from moot.formats.market.data.bars import BARS_PER_YEAR, GAPS, Bar, check_bar, return_fields
 from moot.formats.market.data.kb import (
     Fundamentals,
     IndexQuote,
@@ -238,6 +240,32 @@ def _cut(named: Mapping[str, Named], as_of: dt.date) -> dict[str, Named]:
     return {key: n for key, n in cut.items() if len(n.series)}
 
 
+def fresh(series: PriceSeries, as_of: dt.date, bar: str) -> PriceSeries | None:
+    """The series cut at ``as_of``, or None when it has no bar by then or its last bar
+    is older than the longest gap ``bar`` allows (``bars.GAPS``: 14 days on daily
+    bars, 70 on monthly): a sector or market that stopped trading, or whose file
+    ends early, is not shown at a stale close."""
+    if stale(series.dates, as_of, bar):
+        return None
+    return series.until(as_of)
+
+
+def stale(dates: Sequence[dt.date], as_of: dt.date, bar: str) -> bool:
+    """Whether a series with these dates (increasing) has no bar on or before
+    ``as_of``, or its last one is older than the longest gap ``bar`` allows."""
+    i = bisect.bisect_right(dates, as_of)
+    return i == 0 or (as_of - dates[i - 1]).days > GAPS[bar][1]
+
+
+def _fresh(named: Mapping[str, Named], as_of: dt.date, bar: str) -> dict[str, Named]:
+    out = {}
+    for key, n in named.items():
+        cut = fresh(n.series, as_of, bar)
+        if cut is not None:
+            out[key] = Named(n.name, cut)
+    return out
+
+
 def _published(key: str, series: MacroSeries, data: MarketData, as_of: dt.date) -> MacroSeries:
     """The observations of a series published by ``as_of`` (its publication lag)."""
     return series.until(as_of - dt.timedelta(days=data.publication_lag.get(key, 0)))
@@ -263,13 +291,13 @@ def build_kb(
     """The KB as known on ``as_of``: every series cut at ``as_of``, a macro or
     sentiment series at ``as_of`` less its publication lag."""
     indices = _cut(data.indices, as_of)
-    sectors_in = _cut(data.sectors, as_of)
+    sectors_in = _fresh(data.sectors, as_of, data.bar)
     benchmark = indices.get(data.benchmark) if data.benchmark else None
     sectors = {
         key: sector(n.name, n.series, benchmark, data.benchmark, data.bar)
         for key, n in sectors_in.items()
     }
-    volatility = data.volatility.series.until(as_of) if data.volatility else None
+    volatility = fresh(data.volatility.series, as_of, data.bar) if data.volatility else None
     fundamentals = {}
     for key, records in data.fundamentals.items():
         known = [r for r in records if r.date is not None and r.date <= as_of]
@@ -300,6 +328,6 @@ def build_kb(
         ),
         global_markets={
             key: index_quote(n.name, n.series, data.bar)
-            for key, n in _cut(data.global_markets, as_of).items()
+            for key, n in _fresh(data.global_markets, as_of, data.bar).items()
         },
     )

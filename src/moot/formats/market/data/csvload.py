@@ -1,7 +1,8 @@
 """CSV loaders for price history and macro series.
 
 Price history: a header with ``date, open, high, low, close`` and optionally
-``volume`` (any order, any case; other columns are ignored), one row per session,
+``volume`` (any order, any case; other columns are ignored; yfinance's second header
+row naming the ticker is read and names the series), one row per session,
 dates ``YYYY-MM-DD`` strictly increasing. A date may carry a time after it, as
 pandas writes a timestamp (``2024-01-02 00:00:00-05:00``): the session is the date
 written. An empty volume cell means the volume is not known (then there is no volume
@@ -18,6 +19,11 @@ Macro series, in either shape:
 The date column may also be named ``observation_date``, as in FRED's downloads, so a
 FRED CSV (``observation_date,CPIAUCSL``) loads as it is.
 
+Price files are streamed (``load_price_table``, ``load_prices``): read and decoded
+line by line whatever their size, only the tickers kept parsed, each one's dates
+checked as they come, at most ``MAX_BARS`` bars held (the streaming limit). Macro and
+fundamentals files are read whole, up to ``moot.safe_json.MAX_BYTES``.
+
 Units are those of the KB (``percent``, ``ratio``, ``level``, ``score``, ``count``);
 a series without one is a ``level``. Every error is a ``DataError`` naming the file,
 the line and the problem: missing columns, bad or unsorted or duplicate dates, values
@@ -32,13 +38,15 @@ import io
 import itertools
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import cast
 
+from pydantic import ValidationError
+
 from moot.errors import DataError
 from moot.formats.market.data.bars import month_end, quarter_end
-from moot.formats.market.data.files import read_utf8
+from moot.formats.market.data.files import open_text, read_json, read_utf8
 from moot.formats.market.data.kb import UNITS, Fundamentals, Unit
 from moot.formats.market.data.series import MacroSeries, PriceBar, PriceSeries
 
@@ -51,32 +59,50 @@ SYMBOL_COLUMNS = ("symbol", "ticker")
 _HEADER_UNIT = re.compile(r"(?P<name>.*?)\s*\[(?P<unit>[a-z]+)\]\s*")
 
 
-def _rows(text: str, source: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
-    """The header (lower-cased, stripped) and the data rows with their line numbers;
-    a row with more or fewer cells than the header is refused, naming its line."""
-    reader = csv.reader(io.StringIO(text))
-    header: list[str] | None = None
-    rows: list[tuple[int, list[str]]] = []
-    try:
-        for record in reader:
-            if not any(cell.strip() for cell in record):
-                continue
-            if header is None:
-                header = [cell.strip() for cell in record]
-                continue
+Row = tuple[int, list[str]]
+"""A data row: its line number and its cells, stripped."""
+
+
+def _stream(lines: Iterable[str], source: str) -> tuple[list[str], Iterator[Row]]:
+    """The header (stripped) and the data rows with their line numbers, read as they
+    are needed; a row with more or fewer cells than the header is refused, naming its
+    line."""
+    reader = csv.reader(lines)
+
+    def records() -> Iterator[list[str]]:
+        try:
+            for record in reader:
+                if any(cell.strip() for cell in record):
+                    yield record
+        except csv.Error as exc:
+            raise DataError(f"{source} line {reader.line_num}: {exc}") from exc
+
+    found = records()
+    first = next(found, None)
+    if first is None:
+        raise DataError(f"{source} is empty: it needs a header row and data rows")
+    header = [cell.strip() for cell in first]
+
+    def rows() -> Iterator[Row]:
+        any_row = False
+        for record in found:
             if len(record) != len(header):
                 raise DataError(
                     f"{source} line {reader.line_num}: {len(record)} cells,"
                     f" the header has {len(header)}"
                 )
-            rows.append((reader.line_num, [cell.strip() for cell in record]))
-    except csv.Error as exc:
-        raise DataError(f"{source} line {reader.line_num}: {exc}") from exc
-    if header is None:
-        raise DataError(f"{source} is empty: it needs a header row and data rows")
-    if not rows:
-        raise DataError(f"{source} has a header but no data rows")
-    return header, rows
+            any_row = True
+            yield reader.line_num, [cell.strip() for cell in record]
+        if not any_row:
+            raise DataError(f"{source} has a header but no data rows")
+
+    return header, rows()
+
+
+def _rows(text: str, source: str) -> tuple[list[str], list[Row]]:
+    """The header and every data row of CSV text (``_stream``)."""
+    header, rows = _stream(io.StringIO(text), source)
+    return header, list(rows)
 
 
 DATE_COLUMNS = ("date", "observation_date")
@@ -143,11 +169,18 @@ def _check_dates(dates: list[tuple[int, dt.date]], source: str, what: str = "") 
 
 
 def _price_bar(
-    row: list[str], index: dict[str, int], close: str, source: str, line: int
+    row: list[str],
+    index: dict[str, int],
+    close: str,
+    source: str,
+    line: int,
+    dates: Callable[[str, int], dt.date] | None = None,
 ) -> PriceBar:
     """One bar from a row: open, high and low when the file has them, else the close
-    alone; ``DataError`` naming the line and the column of a bad cell."""
-    day = _date(row[index["date"]], source, line)
+    alone; ``DataError`` naming the line and the column of a bad cell. ``dates``
+    reads the date cell (``_dates``: cached) when given."""
+    cell = row[index["date"]]
+    day = dates(cell, line) if dates is not None else _date(cell, source, line)
     c = _number(row[index[close]], close, source, line)
     ranged = all(k in index for k in RANGE_COLUMNS)
     o, h, lo = (
@@ -197,9 +230,85 @@ def _price_index(header: list[str], source: str) -> dict[str, int]:
     return index
 
 
-def parse_prices(text: str, source: str = "prices") -> PriceSeries:
-    """A price series of one instrument from CSV text (see the module docstring)."""
-    header, rows = _rows(text, source)
+def _yfinance_rows(
+    header: list[str], rows: Iterator[Row], source: str
+) -> tuple[list[str], Iterator[Row], str]:
+    """The header and rows of a price file with yfinance's ticker rows taken out, and
+    the ticker they name (``""`` when there are none). yfinance writes one download
+    of one ticker with a second header row naming it, either
+    ``Date,Adj Close,Close,...`` then ``,^GSPC,^GSPC,...`` or
+    ``Price,Close,High,...`` then ``Ticker,AAPL,AAPL,...`` and ``Date,,,...``."""
+    first = next(rows, None)
+    if first is None:
+        raise DataError(f"{source} has a header but no data rows")
+    line, cells = first
+    tickers = set(cells[1:])
+    if cells[0].lower() not in ("", "ticker") or len(tickers) != 1 or not next(iter(tickers)):
+        return header, itertools.chain([first], rows), ""
+    if header[0].lower() == "price":
+        third = next(rows, None)
+        if third is None or third[1][0].lower() != "date" or any(third[1][1:]):
+            raise DataError(
+                f"{source} line {line + 1}: a yfinance file's third row should be"
+                " Date followed by empty cells"
+            )
+        header = ["date", *header[1:]]
+    return header, rows, next(iter(tickers))
+
+
+MAX_BARS = 5_000_000
+"""The streaming limit: price bars a price file may leave in memory (some 200 bytes
+each, 1 GB in all). A file is read row by row whatever its size; rows of the
+tickers not kept (``keep``) are skipped, so a larger file loads when only some of
+its tickers are kept."""
+
+
+class _Bars:
+    """Bars by ticker as rows stream in: each ticker's dates checked to increase as
+    they come (naming the line), the total held to ``MAX_BARS``."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.bars: dict[str, list[PriceBar]] = {}
+        self.total = 0
+
+    def add(self, key: str, bar: PriceBar, line: int, what: str = "") -> None:
+        own = self.bars.setdefault(key, [])
+        if own:
+            earlier = own[-1].date
+            if bar.date == earlier:
+                raise DataError(f"{self.source} line {line}: duplicate date {bar.date}{what}")
+            if bar.date < earlier:
+                raise DataError(
+                    f"{self.source} line {line}: dates must increase{what}: {bar.date} comes"
+                    f" after {earlier}"
+                )
+        own.append(bar)
+        self.total += 1
+        if self.total > MAX_BARS:
+            raise DataError(
+                f"{self.source} line {line}: over {MAX_BARS:,} price bars to hold in memory"
+                " (the streaming limit): keep fewer tickers (--ticker) or split the file"
+            )
+
+    def series(self) -> dict[str, PriceSeries]:
+        return {key: PriceSeries(tuple(own)) for key, own in self.bars.items()}
+
+
+def _dates(source: str) -> Callable[[str, int], dt.date]:
+    """``_date`` with a cache: the dates of a long file repeat once per ticker."""
+    seen: dict[str, dt.date] = {}
+
+    def day(cell: str, line: int) -> dt.date:
+        found = seen.get(cell)
+        if found is None:
+            found = seen[cell] = _date(cell, source, line)
+        return found
+
+    return day
+
+
+def _one_series(header: list[str], rows: Iterator[Row], source: str) -> PriceSeries:
     index = _price_index(header, source)
     if any(name in index for name in SYMBOL_COLUMNS):
         raise DataError(
@@ -207,17 +316,22 @@ def parse_prices(text: str, source: str = "prices") -> PriceSeries:
             " (several tickers in one file)"
         )
     close = _close_column(index, header, source)
-    bars: list[PriceBar] = []
-    dates: list[tuple[int, dt.date]] = []
+    bars = _Bars(source)
     for line, row in rows:
-        bar = _price_bar(row, index, close, source, line)
-        dates.append((line, bar.date))
-        bars.append(bar)
-    _check_dates(dates, source)
-    return PriceSeries(tuple(bars))
+        bars.add("", _price_bar(row, index, close, source, line), line)
+    return bars.series()[""]
 
 
-def parse_price_table(text: str, source: str = "prices") -> dict[str, PriceSeries]:
+def parse_prices(text: str, source: str = "prices") -> PriceSeries:
+    """A price series of one instrument from CSV text (see the module docstring)."""
+    header, rows = _stream(io.StringIO(text), source)
+    header, rows, _ = _yfinance_rows(header, rows, source)
+    return _one_series(header, rows, source)
+
+
+def parse_price_table(
+    text: str, source: str = "prices", keep: Collection[str] | None = None
+) -> dict[str, PriceSeries]:
     """Price series by ticker from CSV text in any of three shapes:
 
     - long: a ``symbol`` (or ``ticker``) column, ``date`` and ``close`` or ``price``
@@ -226,31 +340,44 @@ def parse_price_table(text: str, source: str = "prices") -> dict[str, PriceSerie
     - wide: ``date`` and one column per ticker holding its closes (an empty cell or
       ``.``: no price that day);
     - one instrument (``date,open,high,low,close[,volume]`` or ``date,close``): keyed
-      ``""``, the caller names it.
+      ``""`` (or by the ticker yfinance's header row names), the caller names it.
+
+    ``keep``: the tickers to read from a long or wide file (all when None); the rows
+    and columns of the others are skipped unread beyond their cell count.
     """
-    header, rows = _rows(text, source)
+    return _price_table(*_stream(io.StringIO(text), source), source, keep)
+
+
+def _price_table(
+    header: list[str], rows: Iterator[Row], source: str, keep: Collection[str] | None
+) -> dict[str, PriceSeries]:
+    header, rows, named = _yfinance_rows(header, rows, source)
     index = _price_index(header, source)
     symbol = next((index[n] for n in SYMBOL_COLUMNS if n in index), None)
     if symbol is None:
         if any(name in index for name in CLOSE_COLUMNS):
-            return {"": parse_prices(text, source)}
-        return _wide_prices(header, rows, index["date"], source)
+            return {named: _one_series(header, rows, source)}
+        return _wide_prices(header, rows, index["date"], source, keep)
     close = _close_column(index, header, source)
-    bars: dict[str, list[tuple[int, PriceBar]]] = {}
+    bars = _Bars(source)
+    dates = _dates(source)
     for line, row in rows:
         ticker = row[symbol]
         if not ticker:
             raise DataError(f"{source} line {line}: the symbol is empty")
-        bars.setdefault(ticker, []).append((line, _price_bar(row, index, close, source, line)))
-    out = {}
-    for ticker, own in bars.items():
-        _check_dates([(line, b.date) for line, b in own], source, f" of {ticker}")
-        out[ticker] = PriceSeries(tuple(b for _, b in own))
-    return out
+        if keep is not None and ticker not in keep:
+            continue
+        bar = _price_bar(row, index, close, source, line, dates)
+        bars.add(ticker, bar, line, f" of {ticker}")
+    return bars.series()
 
 
 def _wide_prices(
-    header: list[str], rows: list[tuple[int, list[str]]], date_col: int, source: str
+    header: list[str],
+    rows: Iterator[Row],
+    date_col: int,
+    source: str,
+    keep: Collection[str] | None = None,
 ) -> dict[str, PriceSeries]:
     tickers = [(i, name) for i, name in enumerate(header) if i != date_col]
     if not tickers or any(not name for _, name in tickers):
@@ -260,35 +387,47 @@ def _wide_prices(
         )
     if len({name for _, name in tickers}) != len(tickers):
         raise DataError(f"{source}: a ticker column appears twice")
-    dates: list[tuple[int, dt.date]] = []
-    bars: dict[str, list[PriceBar]] = {name: [] for _, name in tickers}
+    if keep is not None:
+        tickers = [(i, name) for i, name in tickers if name in keep]
+    bars = _Bars(source)
+    previous: dt.date | None = None
     for line, row in rows:
         day = _date(row[date_col], source, line)
-        dates.append((line, day))
+        if previous is not None and day <= previous:
+            what = "duplicate date" if day == previous else "dates must increase:"
+            later = f" {day} comes after {previous}" if day < previous else f" {day}"
+            raise DataError(f"{source} line {line}: {what}{later}")
+        previous = day
         for i, name in tickers:
             if row[i] in MISSING_MACRO:
                 continue
             price = _number(row[i], name, source, line)
             if price <= 0:
                 raise DataError(f"{source} line {line}: {name} {price:g} is not a positive price")
-            bars[name].append(PriceBar(day, None, None, None, price))
-    _check_dates(dates, source)
-    empty = [name for name, own in bars.items() if not own]
+            bars.add(name, PriceBar(day, None, None, None, price), line)
+    empty = [name for _, name in tickers if name not in bars.bars]
     if empty:
         raise DataError(f"{source}: ticker {', '.join(empty)} has no price")
-    return {name: PriceSeries(tuple(own)) for name, own in bars.items()}
+    return bars.series()
 
 
 def load_prices(path: str | Path) -> PriceSeries:
-    """A price series from a CSV file (see the module docstring)."""
+    """A price series from a CSV file, read row by row (see the module docstring)."""
     path = Path(path)
-    return parse_prices(read_utf8(path, "price history"), str(path))
+    with open_text(path, "price history") as lines:
+        header, rows = _stream(lines, str(path))
+        header, rows, _ = _yfinance_rows(header, rows, str(path))
+        return _one_series(header, rows, str(path))
 
 
-def load_price_table(path: str | Path) -> dict[str, PriceSeries]:
-    """Price series by ticker from a CSV file (``parse_price_table``)."""
+def load_price_table(
+    path: str | Path, keep: Collection[str] | None = None
+) -> dict[str, PriceSeries]:
+    """Price series by ticker from a CSV file (``parse_price_table``), read row by
+    row: a file of any size loads while the bars kept stay within ``MAX_BARS``."""
     path = Path(path)
-    return parse_price_table(read_utf8(path, "price history"), str(path))
+    with open_text(path, "price history") as lines:
+        return _price_table(*_stream(lines, str(path)), str(path), keep)
 
 
 def _unit(text: str, source: str, where: str) -> Unit:
@@ -451,9 +590,66 @@ def parse_fundamentals(text: str, source: str = "fundamentals") -> dict[str, lis
     return {key: [r for _, _, r in records] for key, records in out.items()}
 
 
+def parse_fundamentals_json(
+    data: object, source: str = "fundamentals"
+) -> dict[str, list[Fundamentals]]:
+    """Dated fundamentals from JSON: an object mapping each ticker to a list of
+    records, or a list of records each naming its ``symbol`` (or ``ticker``; one
+    ticker without it, keyed ``""``). A record is an object with ``date``
+    (``YYYY-MM-DD``, when the figures were published) and any of the ``Fundamentals``
+    fields, numbers or null; each ticker's dates increasing. Errors name the record
+    (``IBM[2]``, ``[5]``) and the field."""
+    records: list[tuple[str, str, object]] = []
+    if isinstance(data, dict):
+        for key, items in data.items():
+            if not isinstance(items, list):
+                raise DataError(f"{source}: {key} must be a list of dated records")
+            records += [(key, f"{key}[{n}]", item) for n, item in enumerate(items)]
+    elif isinstance(data, list):
+        for n, item in enumerate(data):
+            symbol = next(
+                (item.get(k) for k in SYMBOL_COLUMNS if isinstance(item, dict) and k in item), ""
+            )
+            records.append((str(symbol or ""), f"[{n}]", item))
+    else:
+        raise DataError(f"{source}: expected an object of ticker -> records, or a list of records")
+    out: dict[str, list[Fundamentals]] = {}
+    for key, where, item in records:
+        if not isinstance(item, dict):
+            raise DataError(f"{source} {where}: a record must be an object")
+        values = {k: v for k, v in item.items() if k not in SYMBOL_COLUMNS}
+        unknown = sorted(set(values) - {"date", *FUNDAMENTAL_FIELDS})
+        if unknown:
+            raise DataError(
+                f"{source} {where}: {', '.join(unknown)} are not fundamentals; use date and"
+                f" any of {', '.join(FUNDAMENTAL_FIELDS)}"
+            )
+        if not isinstance(values.get("date"), str):
+            raise DataError(f"{source} {where}: date is missing (YYYY-MM-DD)")
+        try:
+            record = Fundamentals.model_validate(values)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            field = ".".join(str(p) for p in first["loc"])
+            raise DataError(f"{source} {where}.{field}: {first['msg']}") from None
+        own = out.setdefault(key, [])
+        before = own[-1].date if own else None
+        if before is not None and record.date is not None and record.date <= before:
+            raise DataError(
+                f"{source} {where}: dates must increase: {record.date} comes after {before}"
+            )
+        own.append(record)
+    if not out:
+        raise DataError(f"{source}: no fundamentals records")
+    return out
+
+
 def load_fundamentals(path: str | Path) -> dict[str, list[Fundamentals]]:
-    """Dated fundamentals from a CSV file (``parse_fundamentals``)."""
+    """Dated fundamentals from a CSV file (``parse_fundamentals``), or from a JSON
+    file when its name ends in ``.json`` (``parse_fundamentals_json``)."""
     path = Path(path)
+    if path.suffix.lower() == ".json":
+        return parse_fundamentals_json(read_json(path, "fundamentals"), str(path))
     return parse_fundamentals(read_utf8(path, "fundamentals"), str(path))
 
 

@@ -3,8 +3,13 @@ name the file and the place."""
 
 from __future__ import annotations
 
+import codecs
+import contextlib
+import os
+import stat
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from moot.errors import DataError
 from moot.safe_json import MAX_BYTES, loads, read_bytes
@@ -23,6 +28,42 @@ def read_utf8(path: Path, what: str) -> str:
             f"{path} is not UTF-8: byte {raw[exc.start : exc.start + 1]!r} on line {line}"
             " (save the file as UTF-8)"
         ) from exc
+
+
+@contextlib.contextmanager
+def open_text(path: Path, what: str) -> Iterator[Iterator[str]]:
+    """The lines of a UTF-8 file, read one at a time whatever the file's size (a file
+    or a pipe; a leading byte-order mark is dropped). A line that is not UTF-8 raises
+    a ``DataError`` naming its byte and line number where it is read; a missing path,
+    a directory or a device is refused first."""
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        reason = "no such file" if isinstance(exc, FileNotFoundError) else exc.strerror or exc
+        raise DataError(f"cannot read {what} {path}: {reason}") from exc
+    if stat.S_ISDIR(info.st_mode):
+        raise DataError(f"cannot read {what} {path}: it is a directory, not a file")
+    if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode):
+        raise DataError(f"cannot read {what} {path}: it is a device, not a file")
+    try:
+        handle = open(path, "rb")  # noqa: SIM115
+    except OSError as exc:
+        raise DataError(f"cannot read {what} {path}: {exc.strerror or exc}") from exc
+    with handle:
+        yield _decoded(handle, path)
+
+
+def _decoded(handle: BinaryIO, path: Path) -> Iterator[str]:
+    for n, raw in enumerate(handle, start=1):
+        if n == 1 and raw.startswith(codecs.BOM_UTF8):
+            raw = raw[len(codecs.BOM_UTF8) :]
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise DataError(
+                f"{path} is not UTF-8: byte {raw[exc.start : exc.start + 1]!r} on line {n}"
+                " (save the file as UTF-8)"
+            ) from exc
 
 
 def read_json(path: Path, what: str) -> Any:

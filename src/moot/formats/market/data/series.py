@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from moot.formats.market.data.kb import UNITS, Unit
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PriceBar:
     """One bar: open, high, low, close and (where known) volume; open, high and low
-    are ``None`` in a close-only series."""
+    are ``None`` in a close-only series. Slotted: a large price file holds millions."""
 
     date: dt.date
     open: float | None

@@ -19,7 +19,16 @@ and period stamp::
 Sentiment series (``--sentiment``) are read like macro series and go into the
 ``sentiment`` module (``indicators``), with the same series file; fundamentals
 (``--fundamentals``, ``csvload.parse_fundamentals``) are dated records per ticker,
-each KB taking the latest published on or before its date.
+each KB taking the latest published on or before its date. Sector and global
+market price files (``--sectors``, ``--global``) are read like the price files (any
+shape; a one-instrument file is named by its file's name) and prepared with the
+targets' bar size: every target's KB holds them, each sector measured against that
+target, and the sentiment module's breadth comes from the sectors. A volatility
+index (``--volatility``, one series, a VIX-like close) fills the sentiment module's
+``volatility_index`` and ``volatility_regime``. A sector or
+global series with no bar on or before a snapshot's date, or whose last bar is
+older than the longest gap its bar size allows (``bars.GAPS``), is left out of that
+snapshot, and a note says from when.
 
 Nothing is written unless every snapshot of every ticker was built; an existing
 snapshot folder is refused (``snapshots.write_snapshots``).
@@ -27,15 +36,16 @@ snapshot folder is refused (``snapshots.write_snapshots``).
 
 from __future__ import annotations
 
+import datetime as dt
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
 from moot.errors import ConfigError, DataError
 from moot.formats.market.data.bars import Bar
-from moot.formats.market.data.build import MarketData, Named
+from moot.formats.market.data.build import MarketData, Named, stale
 from moot.formats.market.data.csvload import load_fundamentals, load_macro, load_price_table
 from moot.formats.market.data.files import read_utf8
 from moot.formats.market.data.kb import UNITS, Fundamentals, Unit
@@ -101,18 +111,29 @@ class SetReport:
     notes: list[str] = field(default_factory=list)
 
 
+def _read_prices(
+    paths: Sequence[Path], what: str, only: str | None = None, keep: Collection[str] | None = None
+) -> dict[str, tuple[Path, PriceSeries]]:
+    """Every ticker of the price files (of a long or wide file, those in ``keep``
+    when given: the others' rows are skipped as they stream by), with its file: a
+    one-instrument file is ``only`` when given, else named by its file's name; a
+    ticker in two files is refused."""
+    found: dict[str, tuple[Path, PriceSeries]] = {}
+    for path in paths:
+        for key, series in load_price_table(path, keep).items():
+            ticker = key or only or path.stem
+            if ticker in found:
+                raise DataError(f"{path}: {what} {ticker} is also in another {what} file")
+            found[ticker] = (path, series)
+    return found
+
+
 def _prices(
     paths: Sequence[Path], tickers: Mapping[str, str], bar: str | None, stamp: str, notes: list[str]
 ) -> tuple[dict[str, PriceSeries], Bar]:
-    found: dict[str, tuple[Path, PriceSeries]] = {}
     # one file of one instrument and one ticker asked for: the file is that ticker's
     only = next(iter(tickers)) if len(tickers) == 1 and len(paths) == 1 else None
-    for path in paths:
-        for key, series in load_price_table(path).items():
-            ticker = key or only or path.stem
-            if ticker in found:
-                raise DataError(f"{path}: ticker {ticker} is also in another price file")
-            found[ticker] = (path, series)
+    found = _read_prices(paths, "ticker", only, set(tickers) or None)
     if tickers:
         absent = [t for t in tickers if t not in found]
         if absent:
@@ -131,6 +152,43 @@ def _prices(
         sizes = ", ".join(f"{t} {b}" for t, b in bars.items())
         raise DataError(f"the price series have different bar sizes ({sizes}): one at a time")
     return prepared, bars[next(iter(prepared))]
+
+
+def _module_prices(
+    paths: Sequence[Path],
+    what: str,
+    names: Mapping[str, str],
+    bar: Bar,
+    stamp: str,
+    notes: list[str],
+) -> dict[str, Named]:
+    """Sector or global market series (``what``) from their price files, prepared with
+    the targets' bar size ``bar`` (a series of another frequency is refused, naming
+    its file and dates), each named by ``names`` or its ticker."""
+    out: dict[str, Named] = {}
+    for ticker, (path, series) in _read_prices(paths, what).items():
+        prepared, _, own = prepare_prices(series, f"{path} ({what} {ticker})", bar=bar, stamp=stamp)
+        notes.extend(own)
+        out[ticker] = Named(names.get(ticker) or ticker, prepared)
+    return out
+
+
+def _coverage(
+    named: Mapping[str, Named], what: str, dates: Sequence[dt.date], bar: Bar
+) -> list[str]:
+    """Notes on the series that miss some snapshot dates (``build.stale``: no bar by
+    then, or the last one too old)."""
+    notes = []
+    for ticker, n in named.items():
+        own = n.series.dates
+        missing = [d for d in dates if stale(own, d, bar)]
+        if missing:
+            notes.append(
+                f"{what} {ticker} ({n.series.dates[0]} .. {n.series.last_date}) has no"
+                f" recent bar on {len(missing)} of {len(dates)} snapshot dates (first"
+                f" {missing[0]}, last {missing[-1]}): left out of those snapshots"
+            )
+    return notes
 
 
 def _macro(
@@ -185,6 +243,10 @@ def build_snapshot_set(
     macro: Sequence[Path] = (),
     sentiment: Sequence[Path] = (),
     fundamentals: Sequence[Path] = (),
+    sectors: Sequence[Path] = (),
+    global_markets: Sequence[Path] = (),
+    names: Mapping[str, str] | None = None,
+    volatility: Path | None = None,
     spec: Mapping[str, SeriesSpec] | None = None,
     macro_lag: int = 0,
     bar: str | None = None,
@@ -198,7 +260,8 @@ def build_snapshot_set(
 ) -> SetReport:
     """Read, check and write a snapshot set (see the module docstring). ``tickers``
     maps the tickers to keep to their display names (all of them, named by their
-    ticker, when empty)."""
+    ticker, when empty); ``names`` gives sector and global market tickers their
+    display names."""
     for name, value in (("every", every), ("horizon", horizon), ("warmup", warmup or 1)):
         if value < 1:
             raise ConfigError(f"--{name} must be at least 1 bar, got {value}")
@@ -211,11 +274,35 @@ def build_snapshot_set(
     if unused:
         raise DataError(f"series file: {', '.join(unused)} is in no macro or sentiment file")
     records = _fundamentals(fundamentals, list(series))
+    sector_series = _module_prices(sectors, "sector", names or {}, found_bar, stamp, notes)
+    global_series = _module_prices(
+        global_markets, "global market", names or {}, found_bar, stamp, notes
+    )
+    vix = _module_prices(
+        [volatility] if volatility else [], "volatility index", names or {}, found_bar, stamp, notes
+    )
+    if len(vix) > 1:
+        raise DataError(f"{volatility}: a volatility index file holds one series, not {len(vix)}")
+    unknown = sorted(
+        set(names or {}) - set(sector_series) - set(global_series) - set(series) - set(vix)
+    )
+    if unknown:
+        raise DataError(
+            f"--name {', '.join(unknown)}: no such ticker in the price, sector or global files"
+        )
     report = SetReport(found_bar, notes=notes)
     every_set: list[Snapshot] = []
+    dates: set[dt.date] = set()
     for ticker, own in series.items():
         data = MarketData(
-            indices={ticker: Named((tickers or {}).get(ticker) or ticker, own)},
+            indices={
+                ticker: Named(
+                    (tickers or {}).get(ticker) or (names or {}).get(ticker) or ticker, own
+                )
+            },
+            sectors=sector_series,
+            global_markets=global_series,
+            volatility=next(iter(vix.values()), None),
             benchmark=ticker,
             macro=macro_series,
             sentiment_series=sentiment_series,
@@ -245,5 +332,12 @@ def build_snapshot_set(
         report.first_last[ticker] = (made[0].as_of.isoformat(), made[-1].as_of.isoformat())
         report.ups[ticker] = sum(s.outcome.direction == "up" for s in made)
         every_set.extend(made)
+        dates.update(s.as_of for s in made)
+    for what, named in (
+        ("sector", sector_series),
+        ("global market", global_series),
+        ("volatility index", vix),
+    ):
+        report.notes.extend(_coverage(named, what, sorted(dates), found_bar))
     write_snapshots(every_set, out)
     return report

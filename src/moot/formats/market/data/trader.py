@@ -17,8 +17,11 @@ every row: moot's P(up) from the verdict's quality totals (``moot_quality``), mo
 P(up) from its analysts' stated confidences (``moot_stated``), the baseline's stated
 P(up) on its consistent rows (``baseline``), moot's quality ratio calibrated by Platt
 scaling on the earlier dates and scored on the later ones beside the raw ratio
-(``moot_platt``), and each argument's stated confidence against whether its side was
-right (``analysts``).
+(``moot_platt``), and each opening argument's stated confidence against whether its
+side was right (``analysts``) and against whether the judge upheld it
+(``analysts_standing``: ``UPHELD`` counts as standing, ``WEAKENED`` and ``REFUTED``
+as not, ``UNCERTAIN`` standings are left out and counted), overall and per analyst
+(``per_analyst``).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from moot.formats.market.data.backtest import SnapshotRow, split_by_date
+from moot.formats.market.data.backtest import ArgumentRow, SnapshotRow, split_by_date
 from moot.formats.market.data.trading import (
     calibration,
     fit_platt,
@@ -106,23 +109,65 @@ def platt_out_of_sample(rows: Sequence[SnapshotRow], train_fraction: float = 0.6
     }
 
 
+def _confidence_against(
+    arguments: Sequence[ArgumentRow],
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """Calibration of the arguments' stated confidence against the outcome and against
+    the judge's standing (with the uncertain standings counted)."""
+    if not arguments:
+        return None, None
+    outcome = calibration([a.confidence for a in arguments], [a.right for a in arguments])
+    judged = [a for a in arguments if a.stood is not None]
+    standing: dict[str, Any] = (
+        calibration([a.confidence for a in judged], [bool(a.stood) for a in judged]).to_json()
+        if judged
+        else {"n": 0}
+    )
+    standing["uncertain"] = len(arguments) - len(judged)
+    return outcome.to_json(), standing
+
+
+def per_analyst(arguments: Sequence[ArgumentRow]) -> dict[str, Any]:
+    """Per analyst: its arguments, mean stated confidence, the share whose side was
+    right and the share upheld (of those the judge could tell), and the Brier score
+    and ECE of its confidence against each (``outcome``, ``standing``)."""
+    by_agent: dict[str, list[ArgumentRow]] = {}
+    for a in arguments:
+        by_agent.setdefault(a.agent, []).append(a)
+    out: dict[str, Any] = {}
+    for agent, own in by_agent.items():
+        outcome, standing = _confidence_against(own)
+        judged = [a for a in own if a.stood is not None]
+        out[agent] = {
+            "side": own[0].side,
+            "n": len(own),
+            "mean_confidence": sum(a.confidence for a in own) / len(own),
+            "right_rate": sum(a.right for a in own) / len(own),
+            "upheld_rate": sum(bool(a.stood) for a in judged) / len(judged) if judged else None,
+            "outcome": {k: (outcome or {}).get(k) for k in ("brier", "ece")},
+            "standing": {k: (standing or {}).get(k) for k in ("n", "brier", "ece", "uncertain")},
+        }
+    return out
+
+
 def trader_report(
     rows: Sequence[SnapshotRow],
     periods_per_year: dict[str, float],
     *,
-    arguments: Sequence[tuple[str, float, bool]] = (),
+    arguments: Sequence[ArgumentRow] = (),
     cost: float = 0.0,
     risk_free: float = 0.0,
 ) -> dict[str, Any]:
     """Strategies per target (``periods_per_year`` by target: a year of bars over the
-    horizon) and calibration (``arguments``: (agent, stated confidence, its side was
-    right) of every opening argument)."""
+    horizon) and calibration (``arguments``: every opening argument, its stated
+    confidence, standing and whether its side was right)."""
     by_target: dict[str, list[SnapshotRow]] = {}
     for row in rows:
         by_target.setdefault(row.target, []).append(row)
     up = [r.actual == "up" for r in rows]
     kept = [r for r in rows if not r.baseline_contradicts]
     stated = [r for r in rows if r.stated_confidence_up is not None]
+    against_outcome, against_standing = _confidence_against(arguments)
     calib: dict[str, Any] = {
         "moot_quality": calibration([r.confidence_up for r in rows], up).to_json(),
         "moot_stated": calibration(
@@ -136,11 +181,9 @@ def trader_report(
         if kept
         else None,
         "moot_platt": platt_out_of_sample(rows),
-        "analysts": calibration(
-            [c for _, c, _ in arguments], [ok for _, _, ok in arguments]
-        ).to_json()
-        if arguments
-        else None,
+        "analysts": against_outcome,
+        "analysts_standing": against_standing,
+        "per_analyst": per_analyst(arguments),
     }
     return {
         "cost": cost,
