@@ -43,7 +43,7 @@ from moot.llm.meter import Meter
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "detectors"
 REAL = DATA / "real"
 SPLITS = ("train", "test", "holdout")
-REAL_SPLITS = ("train", "holdout")
+REAL_SPLITS = ("train", "holdout", "fresh")
 LANGS = ("en", "zh")
 
 
