@@ -321,7 +321,7 @@ def cosine(
     shared = a.keys() & b.keys()
     # counts are integers, so the dot product is exact in any order; map keeps the
     # loop in C (this runs on every pair of turns compared)
-    dot = sum(map(mul, map(a.__getitem__, shared), map(b.__getitem__, shared)))
+    dot: int = sum(map(mul, map(a.__getitem__, shared), map(b.__getitem__, shared)))
     return dot / ((norm_a or norm(a)) * (norm_b or norm(b)))
 
 
