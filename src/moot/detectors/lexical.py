@@ -223,6 +223,7 @@ STEM_LENGTH = 7
 """Stems are cut to this many letters, so that 'regulation' and 'regulators' meet."""
 
 
+@lru_cache(maxsize=16384)
 def fold(text: str) -> str:
     """Unicode-normalised (full-width Latin and digits become ASCII), lower-case text."""
     return unicodedata.normalize("NFKC", text).lower().replace("’", "'")
@@ -363,10 +364,16 @@ def polarity(text: str) -> int:
 
 def split_sentences(text: str) -> list[str]:
     """Sentences, split after . ! ? (and their Chinese forms) and at line breaks."""
+    return list(_sentences(text))
+
+
+@lru_cache(maxsize=8192)
+def _sentences(text: str) -> tuple[str, ...]:
+    """``split_sentences``, cached: every detector reads a turn's sentences."""
     parts: list[str] = []
     for line in text.splitlines():
         parts.extend(sentences(line))
-    return parts
+    return tuple(parts)
 
 
 def clauses(sentence: str) -> list[str]:
