@@ -17,6 +17,7 @@ from moot.cli import app
 from moot.debate import run_debate
 from moot.detectors import parse_transcript, run_detectors
 from moot.detectors.transcript import Flag, Transcript
+from moot.errors import BudgetExceeded
 from moot.judging.flag_review import ROUND_REVIEW, ROUND_SCAN, Review, review_flags
 from moot.llm.meter import Meter
 from moot.llm.scripted import ScriptedBackend
@@ -64,6 +65,11 @@ def reviewer(
 ) -> ScriptedBackend:
     """A scripted reviewer: ``verdicts`` by detector named in the prompt, and the
     turns each side's stance scan names."""
+    return ScriptedBackend(replies(verdicts, drifting), name="scripted:reviewer")
+
+
+def replies(verdicts: dict[str, str], drifting: dict[str, list[int]] | None = None) -> Any:
+    """The reviewer's reply function (see ``reviewer``)."""
 
     def reply(
         messages: Sequence[Message],
@@ -82,7 +88,7 @@ def reviewer(
                 return {"verdict": verdict, "reason": f"the reviewer {verdict}s {detector}"}
         raise AssertionError(prompt)
 
-    return ScriptedBackend(reply, name="scripted:reviewer")
+    return reply
 
 
 def run(read: Transcript, flags: list[Flag], backend: ScriptedBackend, **kw: Any) -> Review:
@@ -124,6 +130,29 @@ def test_the_call_budget_leaves_the_rest_unreviewed() -> None:
     assert [(f.detector, f.review) for f in done.flags] == [("repetition", None)]
     assert [f.detector for f in done.rejected] == ["ad_hominem"]
     assert (done.calls, done.reviewed, done.unreviewed, done.found) == (1, 1, 1, 0)
+
+
+def test_a_run_budget_that_refuses_a_call_ends_the_review_without_failing() -> None:
+    read = transcript()
+    inner = replies({"ad_hominem": "reject", "repetition": "reject"}, {"con": [3]})
+
+    def refuse_after_one(
+        messages: Sequence[Message],
+        schema: OutputSpec | None,
+        settings: GenerationSettings,
+        context: CallContext | None,
+    ) -> Any:
+        if len(backend.calls) > 1:
+            raise BudgetExceeded("over budget", used=10.0, limit=10.0, unit="tokens")
+        return inner(messages, schema, settings, context)
+
+    backend = ScriptedBackend(refuse_after_one, name="scripted:budget")
+    done = run(read, lexical_flags(read), backend)
+    # the second call was refused: no further call, that flag and the rest unreviewed
+    assert len(backend.calls) == 2
+    assert [f.detector for f in done.rejected] == ["ad_hominem"]
+    assert [(f.detector, f.review) for f in done.flags] == [("repetition", None)]
+    assert (done.reviewed, done.unreviewed, done.found) == (1, 1, 0)
 
 
 def test_a_model_with_no_usable_answer_leaves_the_flag_as_it_was() -> None:

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from moot.detectors.messages import message, side_name
 from moot.detectors.transcript import DetectorName, Flag, Transcript
-from moot.errors import BackendError, ModelOutputError
+from moot.errors import BackendError, BudgetExceeded, ModelOutputError
 from moot.llm.backend import Backend
 from moot.llm.meter import Meter
 from moot.llm.schemas import output_spec, register_schemas
@@ -143,6 +143,10 @@ class _Calls:
         self.made += 1
         return True
 
+    def close(self) -> None:
+        """No more calls (the run's token or cost budget would be exceeded)."""
+        self.limit = self.made
+
 
 async def _ask(
     backend: Backend,
@@ -156,8 +160,11 @@ async def _ask(
     meter: Meter,
     settings: GenerationSettings,
     max_reasks: int,
+    budget: _Calls,
 ) -> _R | None:
-    """One structured call; None when the model gives no usable answer."""
+    """One structured call; None when the model gives no usable answer. A call the run's
+    budget refuses ends the review (``budget`` closed): the debate it reviews is done
+    and keeps its result, with the remaining flags unreviewed."""
     try:
         outcome = await generate_structured(
             backend,
@@ -175,6 +182,9 @@ async def _ask(
             meter=meter,
             max_reasks=max_reasks,
         )
+    except BudgetExceeded:
+        budget.close()
+        return None
     except (ModelOutputError, BackendError):
         return None
     return outcome.value
@@ -235,6 +245,7 @@ async def review_flags(
             meter=meter,
             settings=settings,
             max_reasks=max_reasks,
+            budget=budget,
         )
         if answer is None:
             kept.append(flag)
@@ -317,6 +328,7 @@ async def _scan(
                 meter=meter,
                 settings=settings,
                 max_reasks=max_reasks,
+                budget=budget,
             )
             if answer is None:
                 continue
