@@ -12,6 +12,8 @@ transcript-wide detector (see moot.detectors.evaluation).
     python benchmarks/detectors.py --real     # the real transcripts (train / holdout)
     python benchmarks/detectors.py --real --split train   # one split only (for tuning)
     python benchmarks/detectors.py --lexical  # lexical rules only (no sentence encoder)
+    python benchmarks/detectors.py --real --split holdout --review MODEL
+        # the model-assisted mode: MODEL (local, openai:URL#NAME...) reviews each flag
 
 The real set (tests/data/detectors/real, see its SOURCES.md) is debates moot did not
 write, labelled by hand per docs/labelling.md; its holdout split is for reporting only.
@@ -19,25 +21,29 @@ write, labelled by hand per docs/labelling.md; its holdout split is for reportin
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from pathlib import Path
 
 from moot.detectors import DETECTOR_NAMES
-from moot.detectors.core import PassChoice
+from moot.detectors.core import PassChoice, run_detectors
 from moot.detectors.evaluation import (
     Counts,
     LabelledCase,
     load_cases,
     load_real_cases,
     outcomes,
-    score,
 )
 from moot.detectors.meaning import encoder
+from moot.detectors.transcript import Flag
+from moot.judging.flag_review import review_flags
+from moot.llm.backend import resolve_backend
+from moot.llm.meter import Meter
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "detectors"
 REAL = DATA / "real"
 SPLITS = ("train", "test", "holdout")
-REAL_SPLITS = ("train", "holdout")
+REAL_SPLITS = ("train", "holdout", "fresh")
 LANGS = ("en", "zh")
 
 
@@ -52,10 +58,44 @@ def _row(split: str, detector: str, lang: str, counts: Counts) -> str:
     )
 
 
-def _misses(cases: list[LabelledCase], choice: PassChoice) -> list[str]:
+def _reviewed(case: LabelledCase, choice: PassChoice, spec: str) -> list[Flag]:
+    """The flags of ``case`` after the model ``spec`` reviewed them."""
+    flags = run_detectors(case.transcript, choice)
+    done = asyncio.run(
+        review_flags(case.transcript, flags, backend=resolve_backend(spec), meter=Meter())
+    )
+    print(
+        f"  {case.id}: {done.calls} calls, {done.reviewed} reviewed,"
+        f" {len(done.rejected)} rejected, {done.found} found, {done.unreviewed} unreviewed",
+        flush=True,
+    )
+    return done.flags
+
+
+def _flags(
+    cases: list[LabelledCase], choice: PassChoice, review: str | None
+) -> dict[str, list[Flag]]:
+    """Each case's flags (reviewed by the model ``review`` when given)."""
+    if review is None:
+        return {c.id: run_detectors(c.transcript, choice) for c in cases}
+    return {c.id: _reviewed(c, choice, review) for c in cases}
+
+
+def _score(
+    cases: list[LabelledCase], flags: dict[str, list[Flag]]
+) -> dict[tuple[str, str], Counts]:
+    totals: dict[tuple[str, str], Counts] = {}
+    for case in cases:
+        for outcome in outcomes(case, flags=flags[case.id]):
+            key = (outcome.detector, case.transcript.lang)
+            totals[key] = totals.get(key, Counts()) + outcome.counts
+    return totals
+
+
+def _misses(cases: list[LabelledCase], flags: dict[str, list[Flag]]) -> list[str]:
     lines = []
     for case in cases:
-        for outcome in outcomes(case, choice=choice):
+        for outcome in outcomes(case, flags=flags[case.id]):
             for turn in outcome.false_positives:
                 lines.append(f"  false positive  {outcome.detector:19} {case.id} turn {turn}")
             for turn in outcome.false_negatives:
@@ -77,23 +117,27 @@ def main(argv: list[str]) -> int:
     print("split    detector             lang  TP  FP  FN      P     R    F1")
     misses: list[str] = []
     only = argv[argv.index("--split") + 1] if "--split" in argv else None
+    review = argv[argv.index("--review") + 1] if "--review" in argv else None
+    if review is not None:
+        print(f"model-assisted: {review} reviews every flag")
     for split in REAL_SPLITS if real else SPLITS:
         if only is not None and split != only:
             continue
         cases = _load(split, real)
-        totals = {lang: score(cases[lang], choice) for lang in LANGS}
+        flags = {lang: _flags(cases[lang], choice, review) for lang in LANGS}
+        totals = {lang: _score(cases[lang], flags[lang]) for lang in LANGS}
         turns = sum(len(c.transcript.turns) for lang in LANGS for c in cases[lang])
         print(f"{split}: {sum(len(c) for c in cases.values())} transcripts, {turns} turns")
         for detector in DETECTOR_NAMES:
             both = Counts()
             for lang in LANGS:
-                found = totals[lang][(detector, lang)]
+                found = totals[lang].get((detector, lang), Counts())
                 both = both + found
                 print(_row(split, detector, lang, found))
             print(_row(split, detector, "all", both))
         if "--misses" in argv:
             misses.extend(
-                f"{split}:{line}" for lang in LANGS for line in _misses(cases[lang], choice)
+                f"{split}:{line}" for lang in LANGS for line in _misses(cases[lang], flags[lang])
             )
     for line in misses:
         print(line)

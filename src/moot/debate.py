@@ -27,18 +27,20 @@ import dataclasses
 import json
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
 
 from moot.detectors.core import run_detectors
+from moot.detectors.transcript import Flag, Transcript
 from moot.errors import BudgetExceeded, ConfigError
 from moot.events import Listener, OptionAdvice, RunStored, SourcesIndexed, deliver
 from moot.formats import formats, get_format
 from moot.formats.base import Debate, DebateSettings, Format, Record, mirrored, swap_roles
 from moot.formats.fields import output_fields
 from moot.i18n import labels
+from moot.judging.flag_review import review_flags
 from moot.judging.panel import PanelPlan, Seat, judge_identity
 from moot.judging.profiles import JudgeProfile, assign_models, select_profiles
 from moot.judging.verdict import base_leader
@@ -50,12 +52,14 @@ from moot.llm.journal import Journal, JournaledBackend
 from moot.llm.limit import LimitedBackend
 from moot.llm.meter import Meter, MeteredBackend
 from moot.llm.served import discover_small_models
+from moot.llm.types import GenerationSettings
 from moot.options import DEFAULT_CONCURRENCY, ModelRef, RunOptions
 from moot.profiles import profile_for
 from moot.schema import (
     SCHEMA_VERSION,
     DebateResult,
     DetectorFlag,
+    DetectorReview,
     Judgement,
     Lang,
     Panel,
@@ -341,7 +345,21 @@ class _Run:
             else sources_section(self.library, debate.citations, settings.lang),
             payload={plan.format.name: record.payload.model_dump(mode="json")},
         )
-        result = result.model_copy(update={"detectors": detect(plan.format, result)})
+        detectors, review = await detect_and_review(
+            plan.format,
+            result,
+            roles["judge"] if options.review_flags else None,
+            meter=meter,
+            seed=options.seed,
+            max_reasks=options.max_reasks,
+        )
+        result = result.model_copy(
+            update={
+                "detectors": detectors,
+                "detector_review": review,
+                "usage": self._usage(meter, started),
+            }
+        )
         result = with_trust(result)
         if self.store is not None and self.debate_id is not None:
             self.store.set_status(self.debate_id, "done", result_json=result.model_dump_json())
@@ -453,19 +471,65 @@ class _Run:
 
 def detect(fmt: Format, result: DebateResult) -> list[DetectorFlag]:
     """Every detector's flags on a finished debate, each tied to its judged unit."""
+    _, units, flags = _candidates(fmt, result)
+    return [_unit_flag(f, units) for f in flags]
+
+
+def _candidates(
+    fmt: Format, result: DebateResult
+) -> tuple[Transcript, list[str | None], list[Flag]]:
+    """The debate as a transcript, each turn's judged unit, and the detectors' flags."""
     transcript, units = fmt.transcript(result)
-    flags = run_detectors(transcript) + fmt.extra_flags(result, transcript)
-    return [
-        DetectorFlag(
-            detector=f.detector,
-            turn=f.turn,
-            unit=units[f.turn] if f.turn is not None and f.turn < len(units) else None,
-            side=f.side,
-            evidence=f.evidence,
-            mode=f.mode,
-        )
-        for f in flags
-    ]
+    return transcript, list(units), run_detectors(transcript) + fmt.extra_flags(result, transcript)
+
+
+async def detect_and_review(
+    fmt: Format,
+    result: DebateResult,
+    reviewer: Backend | None,
+    *,
+    meter: Meter,
+    seed: int | None,
+    max_reasks: int,
+) -> tuple[list[DetectorFlag], DetectorReview | None]:
+    """``detect``, then, with a ``reviewer`` (the model-assisted mode,
+    ``--review-flags``), that model's review of the flags (``moot.judging.flag_review``):
+    the flags it kept and the record of the review."""
+    if reviewer is None:
+        return detect(fmt, result), None
+    transcript, units, flags = _candidates(fmt, result)
+    review = await review_flags(
+        transcript,
+        flags,
+        backend=reviewer,
+        meter=meter,
+        settings=GenerationSettings(temperature=0.0, seed=seed),
+        max_reasks=max_reasks,
+    )
+    record = DetectorReview(
+        model=review.model,
+        calls=review.calls,
+        reviewed=review.reviewed,
+        unreviewed=review.unreviewed,
+        found=review.found,
+        rejected=[_unit_flag(f, units) for f in review.rejected],
+    )
+    return [_unit_flag(f, units) for f in review.flags], record
+
+
+def _unit_flag(flag: Flag, units: Sequence[str | None]) -> DetectorFlag:
+    """A detector's flag as the result records it, tied to its judged unit."""
+    turn = flag.turn
+    return DetectorFlag(
+        detector=flag.detector,
+        turn=turn,
+        unit=units[turn] if turn is not None and turn < len(units) else None,
+        side=flag.side,
+        evidence=flag.evidence,
+        mode=flag.mode,
+        review=flag.review,
+        review_reason=flag.review_reason,
+    )
 
 
 def _failure_text(exc: BaseException, status: str, round_name: str) -> str:

@@ -67,6 +67,9 @@ class RunOptions:
     calibration: CalibrationMethod = "zscore"
     topic_type: TopicType | None = None
     swap_sides: bool = False
+    review_flags: bool = False
+    """The detectors' model-assisted mode (``--review-flags``): the judge model
+    confirms or rejects each candidate flag (``moot.judging.flag_review``)."""
     sources: tuple[str, ...] = ()
     """Documents (files or folders) the debaters argue from (``--sources``)."""
 

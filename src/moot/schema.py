@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from moot.detectors.transcript import DetectorName
+from moot.detectors.transcript import DetectorName, ReviewVerdict
 from moot.detectors.transcript import Mode as DetectorMode
 
 SCHEMA_VERSION = "2.0"
@@ -146,7 +146,31 @@ class DetectorFlag(_Frozen):
     side: str | None
     evidence: str
     mode: DetectorMode = "lexical"
-    """The pass that produced the flag: ``lexical`` rules or the sentence ``encoder``."""
+    """The pass that produced the flag: ``lexical`` rules, the sentence ``encoder``, or
+    the reviewing ``model`` (stance drift only it found)."""
+    review: ReviewVerdict | None = None
+    """``confirmed`` or ``rejected`` by the reviewing model (``--review-flags``); None
+    when no model reviewed the flag."""
+    review_reason: str | None = None
+    """The reviewing model's reason, with ``review``."""
+
+
+class DetectorReview(_Frozen):
+    """The model-assisted mode of the detectors (``--review-flags``): which model
+    reviewed the candidate flags, how many calls it took, and the flags it rejected
+    (kept here, out of ``detectors``, so that a reader can check them)."""
+
+    model: str
+    calls: int
+    """Structured calls made (each journaled and counted in the debate's usage)."""
+    reviewed: int
+    """Candidate flags the model confirmed or rejected."""
+    unreviewed: int
+    """Candidate flags left as the detectors gave them: the call budget ran out, or the
+    model gave no usable answer."""
+    found: int
+    """Stance-drift flags the model found that the detectors did not."""
+    rejected: list[DetectorFlag] = Field(default_factory=list)
 
 
 StructuredMode = Literal["json_schema", "json_object", "prompt"]
@@ -301,6 +325,9 @@ class DebateResult(_Frozen):
     judgement: Judgement
     panel: Panel | None = None
     detectors: list[DetectorFlag] = Field(default_factory=list)
+    detector_review: DetectorReview | None = None
+    """The model-assisted review of the detectors' flags; None when it was off (the
+    default)."""
     warnings: list[QualityWarning]
     usage: UsageReport
     profiles: dict[str, ProfileReport] = Field(default_factory=dict)

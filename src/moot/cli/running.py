@@ -90,6 +90,11 @@ def _limits(p: Mapping[str, Any]) -> dict[str, Any]:
     return {"max_tokens": p["max_tokens"], "max_cost": p["max_cost"], "cache": policy}
 
 
+def _review(p: Mapping[str, Any]) -> dict[str, Any]:
+    """The detectors' model-assisted mode (``run`` only)."""
+    return {"review_flags": p["review_flags"]}
+
+
 @app.command(cls=FormatFlagsCommand)
 def run(
     ctx: typer.Context,
@@ -159,6 +164,13 @@ def run(
     ] = None,
     swap_sides: Annotated[
         bool, typer.Option(help="Rerun with stances exchanged and report if the verdict holds.")
+    ] = False,
+    review_flags: Annotated[
+        bool,
+        typer.Option(
+            help="Model-assisted detectors: the judge model confirms or rejects each"
+            " detector flag and looks for stance drift (journaled, within the budgets)."
+        ),
     ] = False,
     max_reasks: Annotated[
         int, typer.Option(help="Re-asks allowed per call when a reply fails validation.")
@@ -230,6 +242,7 @@ def run(
         **_debate(given, ctx.meta.get(FLAGS_KEY, {})),
         **_models(given),
         **_limits(given),
+        **_review(given),
     )
     store = None if no_store else Store()
     stored: list[str] = []

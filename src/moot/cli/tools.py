@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -13,6 +13,9 @@ from moot.cli.common import json_text
 from moot.errors import ConfigError
 from moot.safe_text import one_line, visible
 from moot.terminal import print_stdout, text, write_stdout
+
+if TYPE_CHECKING:
+    from moot.detectors.transcript import Flag, Transcript
 
 
 @app.command()
@@ -39,6 +42,19 @@ def lint(
             "--lexical", help="Lexical rules only, even when the sentence encoder is installed."
         ),
     ] = False,
+    review: Annotated[
+        str | None,
+        typer.Option(
+            "--review",
+            metavar="MODEL",
+            help="Model-assisted mode: MODEL (e.g. local, openai:URL#NAME) confirms or"
+            " rejects each candidate flag and looks for stance drift the rules miss.",
+        ),
+    ] = None,
+    review_calls: Annotated[
+        int,
+        typer.Option("--review-calls", help="Most model calls the review makes.", min=1),
+    ] = 40,
 ) -> None:
     """Run the debate detectors on a transcript, from moot or any other system."""
     from rich.table import Table
@@ -47,19 +63,57 @@ def lint(
     from moot.detectors.messages import message
 
     read, chosen, flags = lint_pass(transcript, "lexical" if lexical else "auto")
+    summary = None
+    if review is not None:
+        flags, summary = _review(read, flags, review, review_calls)
     if as_json:
-        write_stdout(json_text(payload(flags, chosen)))
+        write_stdout(json_text(payload(flags, chosen, summary)))
         return
     write_stdout(pass_line(chosen, read.lang) + "\n")
+    if summary is not None:
+        write_stdout(
+            message(read.lang, "lint.review", **{**summary, "rejected": len(summary["rejected"])})
+            + "\n"
+        )
     if not flags:
         write_stdout(message(read.lang, "lint.none") + "\n")
         return
-    table = Table("turn", "side", "detector", "mode", "evidence")
+    reviewed = summary is not None
+    table = Table("turn", "side", "detector", "mode", *(["review"] if reviewed else []), "evidence")
     for flag in flags:
         turn = message(read.lang, "lint.whole") if flag.turn is None else str(flag.turn)
-        cells = (turn, flag.side or "-", flag.detector, flag.mode, flag.evidence)
+        verdict = [flag.review or "-"] if reviewed else []
+        cells = (turn, flag.side or "-", flag.detector, flag.mode, *verdict, flag.evidence)
         table.add_row(*(text(one_line(cell)) for cell in cells))
     print_stdout(table)
+
+
+def _review(
+    read: Transcript, flags: list[Flag], spec: str, max_calls: int
+) -> tuple[list[Flag], dict[str, Any]]:
+    """``moot lint --review``: the flags after the model's review, and the review's
+    summary (``payload``'s ``review``)."""
+    import asyncio
+
+    from moot.judging import demo
+    from moot.judging.flag_review import review_flags
+    from moot.llm.backend import resolve_backend
+    from moot.llm.meter import Meter
+
+    demo.register()  # so that scripted:demo can review too
+    backend = resolve_backend(spec)
+    done = asyncio.run(
+        review_flags(read, flags, backend=backend, meter=Meter(), max_calls=max_calls)
+    )
+    summary = {
+        "model": done.model,
+        "calls": done.calls,
+        "reviewed": done.reviewed,
+        "unreviewed": done.unreviewed,
+        "found": done.found,
+        "rejected": done.rejected,
+    }
+    return done.flags, summary
 
 
 @app.command("formats")

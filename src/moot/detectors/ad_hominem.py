@@ -525,6 +525,53 @@ _OPENS_WITH_PERSON = {
     False: tuple(p.pattern.startswith(rf"\b{_PERSON}") for _, p in EN_ATTACKS),
     True: tuple(p.pattern.startswith(_ZH_PERSON) for _, p in ZH_ATTACKS),
 }
+
+
+def _top_level_branch(pattern: str) -> bool:
+    """Whether ``pattern`` has a ``|`` outside every group and character class (then a
+    prefix binds only its first branch)."""
+    depth, in_class, escaped = 0, False, False
+    for ch in pattern:
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            return True
+    return False
+
+
+def _person_forms(
+    prefix: str, attacks: tuple[tuple[str, re.Pattern[str]], ...], opens: tuple[bool, ...]
+) -> tuple[re.Pattern[str], tuple[bool, ...]]:
+    """One regex for the forms that open with the person (``prefix`` + the rest of each,
+    the prefix matched once per position instead of once per form), and which forms it
+    stands for: a clause it does not match matches none of them. Forms with a top-level
+    alternative, or a back-reference, are left out and always tried."""
+    merged = tuple(
+        needs
+        and not _top_level_branch(p.pattern[len(prefix) :])
+        and not re.search(r"\\\d|\(\?P=", p.pattern)
+        for (_, p), needs in zip(attacks, opens, strict=True)
+    )
+    rests = [p.pattern[len(prefix) :] for (_, p), m in zip(attacks, merged, strict=True) if m]
+    return re.compile(prefix + _any(*rests) if rests else "(?!)"), merged
+
+
+_PERSON_FORMS = {
+    False: _person_forms(rf"\b{_PERSON}", EN_ATTACKS, _OPENS_WITH_PERSON[False]),
+    True: _person_forms(_ZH_PERSON, ZH_ATTACKS, _OPENS_WITH_PERSON[True]),
+}
+"""Per language: the forms opening with a person as one regex, and which forms it covers
+(checked once per clause: most clauses match none, and are spared every such form)."""
 _LATIN = re.compile("[A-Za-z]")
 _CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
 
@@ -643,20 +690,36 @@ def _aimed_at_person(clause: str, lang_zh: bool) -> bool:
 @lru_cache(maxsize=4096)
 def _attack(text: str, lang_zh: bool) -> tuple[str, str] | None:
     """The first attack in ``text``: (its kind, the sentence) or None."""
+    for sentence in split_sentences(text):
+        kind = _sentence_attack(sentence, lang_zh)
+        if kind is not None:
+            return kind, sentence
+    return None
+
+
+@lru_cache(maxsize=16384)
+def _sentence_attack(sentence: str, lang_zh: bool) -> str | None:
+    """The kind of the first attack in one sentence, or None (cached per sentence: turns
+    and debates repeat sentences, and the forms are many)."""
     patterns = ZH_ATTACKS if lang_zh else EN_ATTACKS
     disown = _ZH_DISOWN if lang_zh else _EN_DISOWN
-    for sentence in split_sentences(text):
-        for clause in clauses(fold(without_quotes(sentence))):
-            if disown.search(clause):
+    for clause in clauses(fold(without_quotes(sentence))):
+        if disown.search(clause):
+            continue
+        named = _NAMED[lang_zh].search(clause) is not None
+        forms, merged = _PERSON_FORMS[lang_zh]
+        spared = named and forms.search(clause) is None
+        for (kind, pattern), needs, covered in zip(
+            patterns, _OPENS_WITH_PERSON[lang_zh], merged, strict=True
+        ):
+            if needs and (not named or (spared and covered)):
                 continue
-            named = _NAMED[lang_zh].search(clause) is not None
-            for (kind, pattern), needs in zip(patterns, _OPENS_WITH_PERSON[lang_zh], strict=True):
-                if (named or not needs) and pattern.search(clause):
-                    return kind, sentence
-            if not lang_zh and (_EN_TYPICAL.search(clause) or _EN_IF_YOU_KNEW.search(clause)):
-                return "speaker", sentence
-            if _aimed_at_person(clause, lang_zh):
-                return "insult", sentence
+            if pattern.search(clause):
+                return kind
+        if not lang_zh and (_EN_TYPICAL.search(clause) or _EN_IF_YOU_KNEW.search(clause)):
+            return "speaker"
+        if _aimed_at_person(clause, lang_zh):
+            return "insult"
     return None
 
 

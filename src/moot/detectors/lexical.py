@@ -13,8 +13,9 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
+from operator import mul
 
 from moot.text import sentences
 
@@ -222,11 +223,13 @@ STEM_LENGTH = 7
 """Stems are cut to this many letters, so that 'regulation' and 'regulators' meet."""
 
 
+@lru_cache(maxsize=16384)
 def fold(text: str) -> str:
     """Unicode-normalised (full-width Latin and digits become ASCII), lower-case text."""
     return unicodedata.normalize("NFKC", text).lower().replace("’", "'")
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A light English stem: a common suffix and a final e stripped, then the word cut to
     seven letters ("saves", "saving" and "save" all become "sav")."""
@@ -285,22 +288,28 @@ def char_ngrams(text: str) -> Counter[str]:
     English (across word boundaries) and 1- to 3-grams of Chinese, over the text with
     punctuation folded into single spaces."""
     flat = _NON_TEXT.sub(" ", fold(text)).strip()
-    grams: list[str] = []
+    grams: Counter[str] = Counter()
     for run in cjk_runs(flat):
         for n in (1, 2, 3):
-            grams += [run[i : i + n] for i in range(len(run) - n + 1)]
+            grams.update(_slices(run, n))
     latin = _CJK_RUN.sub(" ", flat)
     latin = " ".join(latin.split())
     if latin:
         padded = f" {latin} "
         for n in (3, 4, 5):
-            grams += [padded[i : i + n] for i in range(len(padded) - n + 1)]
-    return Counter(grams)
+            grams.update(_slices(padded, n))
+    return grams
+
+
+def _slices(text: str, n: int) -> Iterator[str]:
+    """The ``n``-character slices of ``text``, in order (made in C, not in a Python loop)."""
+    return map(text.__getitem__, map(slice, range(len(text) - n + 1), range(n, len(text) + 1)))
 
 
 def norm(vector: Counter[str]) -> float:
     """The Euclidean length of a count vector."""
-    return math.sqrt(sum(v * v for v in vector.values()))
+    values = vector.values()
+    return math.sqrt(sum(map(mul, values, values)))
 
 
 def cosine(
@@ -310,7 +319,10 @@ def cosine(
     given when already known."""
     if not a or not b:
         return 0.0
-    dot = sum(a[key] * b[key] for key in a.keys() & b.keys())
+    shared = a.keys() & b.keys()
+    # counts are integers, so the dot product is exact in any order; map keeps the
+    # loop in C (this runs on every pair of turns compared)
+    dot: int = sum(map(mul, map(a.__getitem__, shared), map(b.__getitem__, shared)))
     return dot / ((norm_a or norm(a)) * (norm_b or norm(b)))
 
 
@@ -352,10 +364,16 @@ def polarity(text: str) -> int:
 
 def split_sentences(text: str) -> list[str]:
     """Sentences, split after . ! ? (and their Chinese forms) and at line breaks."""
+    return list(_sentences(text))
+
+
+@lru_cache(maxsize=8192)
+def _sentences(text: str) -> tuple[str, ...]:
+    """``split_sentences``, cached: every detector reads a turn's sentences."""
     parts: list[str] = []
     for line in text.splitlines():
         parts.extend(sentences(line))
-    return parts
+    return tuple(parts)
 
 
 def clauses(sentence: str) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -35,14 +36,26 @@ def lint_pass(path: Path, choice: PassChoice = "auto") -> tuple[Transcript, Pass
     return transcript, chosen, run_pass(transcript, chosen)
 
 
-def payload(flags: list[Flag], chosen: Pass | None = None) -> dict[str, Any]:
+def payload(
+    flags: list[Flag], chosen: Pass | None = None, review: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """The ``--json`` document: ``{"mode", "lexical_reason", "flags": [{detector, turn,
     side, evidence, mode}, ...]}`` (``mode`` and ``lexical_reason`` when the pass is
-    given)."""
+    given); after a model's review each flag also has ``review`` and
+    ``review_reason``, and ``review`` is ``{"model", "calls", "reviewed",
+    "unreviewed", "found", "rejected": [flags]}``."""
     head: dict[str, Any] = {}
     if chosen is not None:
         head = {"mode": chosen.mode, "lexical_reason": chosen.reason}
-    return {**head, "flags": [flag.model_dump() for flag in flags]}
+    if review is None:  # the review's fields only when a model reviewed the flags
+        unreviewed = {"review", "review_reason"}
+        return {**head, "flags": [flag.model_dump(exclude=unreviewed) for flag in flags]}
+    rejected = [flag.model_dump() for flag in review["rejected"]]
+    return {
+        **head,
+        "flags": [flag.model_dump() for flag in flags],
+        "review": {**review, "rejected": rejected},
+    }
 
 
 def pass_line(chosen: Pass, lang: str) -> str:

@@ -75,6 +75,11 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "lint.lexical": "Detectors: lexical rules only ({reason}); paraphrase and topic"
         " relevance by meaning are not judged.",
         "lint.whole": "whole transcript",
+        "evidence.model_stance": "the reviewing model found this turn arguing the other"
+        " side's case: {reason}",
+        "lint.review": "Model-assisted: {model} reviewed {reviewed} candidate flags"
+        " ({rejected} rejected, {found} stance drifts found) in {calls} calls;"
+        " {unreviewed} left unreviewed.",
     },
     "zh": {
         "evidence.repetition": "重复了同一方第 {earlier} 轮的发言"
@@ -131,6 +136,9 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "lint.encoder": "检测方式：词汇规则加句向量编码器（按语义判断重复和切题）。",
         "lint.lexical": "检测方式：仅词汇规则（{reason}）；未按语义判断换说法的重复与切题。",
         "lint.whole": "整场辩论",
+        "evidence.model_stance": "审阅模型认为此发言在为对方立场辩护：{reason}",
+        "lint.review": "模型辅助：{model} 审阅了 {reviewed} 个候选标记（驳回 {rejected} 个，"
+        "新发现 {found} 个立场偏移），共 {calls} 次调用；{unreviewed} 个未经审阅。",
     },
 }
 

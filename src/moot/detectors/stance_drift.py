@@ -31,6 +31,7 @@ is missed; a rebuttal without any cue word is not seen as one.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from moot.detectors.cues import (
     AGAINST_SIDE,
@@ -84,6 +85,18 @@ def _rebutted(text: str, history: TurnHistory, opponents: list[str]) -> bool:
     after a contrast ("but", "但是") up to the end of its sentence, or a phrase with a
     refutation word ("wrong", "站不住") in it, unless that text is copied from what the
     ``opponents`` said (in their recent turns, ``history``)."""
+    return any(
+        len(set(content_terms(span))) < 2 or history.copied_share(span, opponents) < COPIED
+        for span in _answer_spans(text)
+    )
+
+
+@lru_cache(maxsize=4096)
+def _answer_spans(text: str) -> tuple[str, ...]:
+    """The spans of ``text`` that may answer the opponents (see ``_rebutted``): what
+    follows a contrast to the end of its sentence, and phrases with a refutation word.
+    They depend on the text alone, so a turn checked during a debate and again after it
+    is read once."""
     folded = fold(text)
     spans = [
         re.split(r"[.!?。！？]", folded[m.start() :], maxsplit=1)[0]
@@ -92,9 +105,17 @@ def _rebutted(text: str, history: TurnHistory, opponents: list[str]) -> bool:
     for sentence in split_sentences(folded):
         for clause in clauses(sentence):
             spans.extend(p for p in re.split(r"[,，、]", clause) if REFUTATION.search(p))
-    return any(
-        len(set(content_terms(span))) < 2 or history.copied_share(span, opponents) < COPIED
-        for span in spans
+    return tuple(spans)
+
+
+@lru_cache(maxsize=16384)
+def _own_voice(sentence: str) -> bool:
+    """Whether a sentence is the speaker's own voice: it does not report the opponent,
+    quote words in order to judge them, or ask a question (cached per sentence)."""
+    return (
+        not ATTRIBUTION.search(fold(sentence))
+        and QUOTE_MARK not in sentence
+        and not sentence.rstrip().endswith(("?", "？"))
     )
 
 
@@ -163,13 +184,7 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
     # a sentence that reports the opponent, quotes words in order to judge them ("The
     # claim “...” does not follow") or asks them a question answers them: it is not the
     # speaker voicing them
-    sentences = [
-        s
-        for s in split_sentences(without_quotes(turn.text))
-        if not ATTRIBUTION.search(fold(s))
-        and QUOTE_MARK not in s
-        and not s.rstrip().endswith(("?", "？"))
-    ]
+    sentences = [s for s in split_sentences(without_quotes(turn.text)) if _own_voice(s)]
     terms = {t for s in sentences for t in content_terms(s)}
     if not terms:
         return None

@@ -133,12 +133,17 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
             return Finding("topic_drift", index, turn.side, "topic_drift.meta", values)
     # specific terms are not common, so this is their share in context minus common terms
     specific_share = coverage(specific, context)
-    engaged = (
-        ENGAGEMENT.search(folded)
-        or ADDRESS.search(folded)
-        or names_a_side(turn.text, transcript.sides)
-    )
-    if index > 0 and not tied and specific_share < UNRELATED_MAX_SHARE and not engaged:
+    if (
+        index > 0
+        and not tied
+        and specific_share < UNRELATED_MAX_SHARE
+        # engagement is looked for only when it decides (its patterns are long)
+        and not (
+            ENGAGEMENT.search(folded)
+            or ADDRESS.search(folded)
+            or names_a_side(turn.text, transcript.sides)
+        )
+    ):
         values["share"] = specific_share
         return Finding("topic_drift", index, turn.side, "topic_drift.unrelated", values)
     if history.meaning is not None and len(terms) >= MEANING_MIN_TERMS:

@@ -53,9 +53,12 @@ DETECTOR_NAMES: tuple[DetectorName, ...] = (
 )
 PER_TURN_DETECTORS: tuple[DetectorName, ...] = ("repetition", "topic_drift", "stance_drift")
 """The detectors a debate can run on each new turn before accepting it."""
-Mode = Literal["lexical", "encoder"]
-"""Which pass produced a flag: the lexical and statistical rules, or the sentence
-encoder (``moot.detectors.meaning``)."""
+Mode = Literal["lexical", "encoder", "model"]
+"""Which pass produced a flag: the lexical and statistical rules, the sentence
+encoder (``moot.detectors.meaning``), or a model asked to review the flags
+(``moot.judging.flag_review``: stance drift the other passes cannot see)."""
+ReviewVerdict = Literal["confirmed", "rejected"]
+"""What a reviewing model said of a candidate flag (``moot.judging.flag_review``)."""
 
 
 class _Model(BaseModel):
@@ -130,7 +133,12 @@ class Flag(_Model):
     evidence: str
     mode: Mode = "lexical"
     """Which pass produced the flag: ``lexical`` rules, the sentence ``encoder``
-    (``moot.detectors.meaning``), or a ``model`` that confirmed it."""
+    (``moot.detectors.meaning``), or the reviewing ``model`` that found it."""
+    review: ReviewVerdict | None = None
+    """What the reviewing model said of the flag; None when no model reviewed it (the
+    default: the model-assisted mode is off, or its call budget ran out)."""
+    review_reason: str | None = None
+    """The reviewing model's one-sentence reason, with ``review``."""
 
 
 def _lang(value: Any, data: dict[str, Any]) -> str:

@@ -23,6 +23,7 @@ from moot.demo_text import Weaver, excerpt
 from moot.errors import BackendError
 from moot.judging.deliberation import MAX_ROUNDS as DELIBERATION_ROUNDS
 from moot.judging.deliberation import DeliberationCall, revision_reply_type
+from moot.judging.flag_review import ROUND_REVIEW, ROUND_SCAN, FlagVerdict, StanceScan
 from moot.judging.judge import JudgeCall
 from moot.judging.replies import judge_reply_type
 from moot.judging.topic import TopicTypeReply, classify_by_keywords
@@ -233,8 +234,29 @@ def deliberation(request: DemoRequest) -> BaseModel:
     return reply_type.model_validate({"assessments": rows})
 
 
+REVIEW_REASONS: Final[dict[str, str]] = {
+    "en": "Demo reviewer: a synthetic verdict that confirms every flag; use a real model.",
+    "zh": "演示审阅者：合成的结论，确认所有标记；请使用真实模型。",
+}
+
+
+def flag_review(request: DemoRequest) -> BaseModel:
+    """The demo reviewer of the detectors' flags: it cannot read, so it confirms every
+    candidate and says its verdict is synthetic."""
+    reason = REVIEW_REASONS.get(request.context.lang, REVIEW_REASONS["en"])
+    return FlagVerdict(verdict="confirm", reason=reason)
+
+
+def stance_scan(request: DemoRequest) -> BaseModel:
+    """The demo reviewer's stance scan: it finds nothing (it cannot read)."""
+    return StanceScan(drifting=[])
+
+
 def register() -> None:
-    """Let ``scripted:demo`` judge, deliberate and classify topics for every format."""
+    """Let ``scripted:demo`` judge, deliberate, classify topics and review detector
+    flags for every format."""
+    register_demo_writer(ANY_FORMAT, ROUND_REVIEW, flag_review)
+    register_demo_writer(ANY_FORMAT, ROUND_SCAN, stance_scan)
     register_demo_writer(ANY_FORMAT, "judgement", judge)
     register_demo_writer(ANY_FORMAT, "classification", classification)
     for number in range(1, DELIBERATION_ROUNDS + 1):
