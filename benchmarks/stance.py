@@ -17,13 +17,15 @@ multilingual).
 
 ``--set held-out`` runs ten more English topics (``HELD_OUT``), written down before any
 prompt or grammar change was tried and never tuned on; ``--set both`` runs both sets
-and reports them apart. ``--openings-only`` stops each debate after its opening round,
-the only round the figures read (rule warnings are then not counted); ``--save DIR``
-keeps each result.
+and reports them apart. ``--set fresh`` runs a third set of ten real contested
+questions (``FRESH``, from ProCon.org and news debates, cited there), in English or
+Chinese, committed before its first measurement. ``--openings-only`` stops each debate
+after its opening round, the only round the figures read (rule warnings are then not
+counted); ``--save DIR`` keeps each result.
 
     python benchmarks/stance.py [--model local] [--profiles compact,compact-examples]
                                 [--seeds 1] [--lang en] [--topics 10] [--json]
-                                [--set tuned|held-out|both] [--openings-only] [--save DIR]
+                                [--set tuned|held-out|both|fresh] [--openings-only] [--save DIR]
 
 ``compact-examples`` is the compact profile with the worked examples in the
 prompts, registered here so the two can be compared.
@@ -186,6 +188,86 @@ HELD_OUT: list[tuple[str, str, str]] = [
 ]
 """Ten more English topics, written before any prompt or grammar change was tuned on the
 set above, and never tuned on: ``--set held-out`` measures them."""
+
+
+FRESH: list[tuple[str, str, str, str]] = [
+    (
+        "Should bottled water be banned?",
+        "应该禁止销售瓶装水吗？",
+        "Banning bottled water cuts plastic waste and sends people to cheaper, safe tap water.",
+        "Bottled water should stay on sale; it is a healthy, convenient choice and vital when"
+        " tap water fails.",
+    ),
+    (
+        "Should churches remain tax-exempt?",
+        "教会是否应该继续免税？",
+        "Churches should stay tax-exempt because of their charity work and religious freedom.",
+        "Churches should pay taxes like other organisations; their exemption costs the public"
+        " billions.",
+    ),
+    (
+        "Should the federal minimum wage be increased?",
+        "是否应该提高联邦最低工资？",
+        "A higher minimum wage lifts workers out of poverty and raises spending in the economy.",
+        "Raising the minimum wage costs jobs and hours and forces small businesses to cut staff.",
+    ),
+    (
+        "Should Election Day be a national holiday?",
+        "选举日是否应该成为全国假日？",
+        "An Election Day holiday lets more people vote, above all working people.",
+        "An Election Day holiday costs employers money and does not help the workers who must"
+        " still work.",
+    ),
+    (
+        "Should teachers get tenure?",
+        "教师是否应该获得终身教职？",
+        "Tenure protects teachers from unfair or political dismissal and keeps experienced"
+        " teachers.",
+        "Tenure makes bad teachers too hard and costly to remove and breeds complacency.",
+    ),
+    (
+        "Should K-12 students dissect animals in science classrooms?",
+        "中小学生是否应该在科学课上解剖动物？",
+        "Dissecting animals gives students hands-on learning of anatomy that models cannot match.",
+        "Dissection is cruel and wasteful; virtual models teach anatomy just as well.",
+    ),
+    (
+        "Should animals be used for scientific or commercial testing?",
+        "是否应该把动物用于科学或商业测试？",
+        "Animal testing is needed to make medicines safe and has led to major cures.",
+        "Animal testing is cruel and unreliable and should be replaced by modern alternatives.",
+    ),
+    (
+        "Should corporal punishment be used in K-12 schools?",
+        "中小学是否应该使用体罚？",
+        "Corporal punishment is quick, effective discipline that keeps classrooms orderly.",
+        "Corporal punishment harms children, teaches violence and should be banned in schools.",
+    ),
+    (
+        "Should the drinking age be lowered to 18?",
+        "是否应该把饮酒年龄降到 18 岁？",
+        "Lowering the drinking age to 18 treats adults as adults and curbs secret binge drinking.",
+        "The drinking age should stay at 21 because it saves young lives from drunk driving.",
+    ),
+    (
+        "Should the United States eliminate the penny?",
+        "美国是否应该取消一美分硬币？",
+        "The penny costs more to make than it is worth; dropping it saves money and time.",
+        "The penny should be kept; rounding prices up would hurt poorer shoppers and charities.",
+    ),
+]
+"""A third set (``--set fresh``): ten real contested questions, English and Chinese,
+written down on 2026-12-02 before anything of this session was tried and committed
+before their first measurement. The questions are ProCon.org's debate questions
+(procon.org; its topic list and pro/con pages, e.g. "Bottled Water Ban - Should bottled
+water be banned?", "Churches & Taxes", "Minimum Wage", "Election Day Holiday",
+"Teacher Tenure", "Animal Dissection", "Animal Testing", "Corporal Punishment";
+the pro/con texts are also in the DebateLabKIT/arguments-and-debates data set,
+"arguments-procon_org"), the drinking age as debated in the US since 2008 (ABC News,
+"Alcohol Laws: Should the Drinking Age be Lowered?", abcnews.go.com/TheLaw) and the
+penny (HMH FYI, "Should the U.S. eliminate the penny?", hmhfyi.com). Each thesis
+condenses that debate's main pro or con argument in our own words. No prompt, grammar
+or rule was ever tried on them before their first run."""
 
 
 @dataclass
@@ -416,9 +498,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--topics", type=int, default=len(TOPICS))
     parser.add_argument(
         "--set",
-        choices=("tuned", "held-out", "both"),
+        choices=("tuned", "held-out", "both", "fresh"),
         default="tuned",
-        help="the ten topics prompts were tuned on, the ten held out (English only), or both",
+        help="the ten topics prompts were tuned on, the ten held out (English only), both,"
+        " or the ten fresh ones (FRESH, English and Chinese)",
     )
     parser.add_argument("--save", help="a directory to write each debate's result JSON to")
     parser.add_argument(
@@ -434,14 +517,19 @@ def main(argv: list[str] | None = None) -> int:
     register_profile(dataclasses.replace(COMPACT, name="compact-examples", examples=True))
     encoder = USE()
     example, run = example_text(args.lang), COPY_RUN.get(args.lang, COPY_RUN["en"])
-    if args.lang != "en" and args.set != "tuned":
-        raise SystemExit("the held-out topics are English only: use --set tuned with --lang zh")
+    if args.lang != "en" and args.set in ("held-out", "both"):
+        raise SystemExit(
+            "the held-out topics are English only: use --set tuned or fresh with --lang zh"
+        )
     tuned = [
         ("tuned", zh if args.lang == "zh" else topic, pro, con)
         for (topic, pro, con), zh in zip(TOPICS, TOPICS_ZH, strict=True)
     ][: args.topics]
     held = [("held-out", *row) for row in HELD_OUT][: args.topics]
-    topics = {"tuned": tuned, "held-out": held, "both": tuned + held}[args.set]
+    fresh = [
+        ("fresh", zh if args.lang == "zh" else topic, pro, con) for topic, zh, pro, con in FRESH
+    ][: args.topics]
+    topics = {"tuned": tuned, "held-out": held, "both": tuned + held, "fresh": fresh}[args.set]
     outcomes: list[Outcome] = []
     inner: dict[int, Any] = {}
     for profile in args.profiles.split(","):
@@ -507,7 +595,7 @@ def main(argv: list[str] | None = None) -> int:
             backend.stop()
     summary = {}
     for profile in args.profiles.split(","):
-        for topic_set in ("tuned", "held-out"):
+        for topic_set in ("tuned", "held-out", "fresh"):
             mine = [o for o in outcomes if o.profile == profile and o.topic_set == topic_set]
             if mine:
                 summary[f"{profile} {topic_set}"] = summarise(mine)
