@@ -51,6 +51,7 @@ from moot import MootError, run_debate
 from moot.formats.structured.payload import Argument, StructuredPayload
 from moot.formats.structured.rounds import CrossExamCall
 from moot.formats.structured.rules import near_copy_pairs
+from moot.formats.structured.sides import claim_prefix
 from moot.llm.backend import resolve_backend
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
 from moot.profiles import COMPACT, register_profile
@@ -291,6 +292,10 @@ class Outcome:
     prompt_tokens: int = 0
     prompt_evaluated: int = 0
     completion_tokens: int = 0
+    near_copies_whole: int = 0
+    """Near-copy pairs by whole claims, the start the grammar writes included."""
+    on_side_own_words: int = 0
+    """Arguments on side by the model's own words only (``on_side_count``)."""
 
 
 def example_text(lang: str) -> str:
@@ -338,14 +343,21 @@ def restates(claim: str, topic: str) -> bool:
     return sum(w not in seen for w in _words(claim)) < NEW_WORDS
 
 
-def claim_counts(result: DebateResult, topic: str) -> tuple[int, int, int]:
-    """(claims restating the topic, claims ending with '?', near-copy pairs within a side)."""
+def claim_counts(result: DebateResult, topic: str) -> tuple[int, int, int, int]:
+    """(claims restating the topic, claims ending with '?', near-copy pairs within a side
+    by the words after the start the grammar writes (``claim_prefix``), the same by the
+    whole claims)."""
     arguments = StructuredPayload.model_validate(result.body).arguments
     restated = sum(restates(a.claim, topic) for a in arguments)
     questions = sum(a.claim.rstrip().endswith(("?", "？")) for a in arguments)
     sides = {a.side for a in arguments}
-    copies = sum(near_copy_pairs([a.claim for a in arguments if a.side == s]) for s in sides)
-    return restated, questions, copies
+    claims = {s: [a.claim for a in arguments if a.side == s] for s in sides}
+    copies = sum(
+        near_copy_pairs(claims[s], claim_prefix(topic, result.lang, s, two_sided=True))
+        for s in sides
+    )
+    whole = sum(near_copy_pairs(claims[s]) for s in sides)
+    return restated, questions, copies, whole
 
 
 CHINESE_SHARE = 0.3
@@ -361,11 +373,26 @@ def chinese_count(result: DebateResult) -> int:
     )
 
 
-def on_side_count(result: DebateResult, pro: str, con: str, encoder: Any) -> tuple[int, int]:
-    """(arguments, arguments closer to their own side's thesis than to the other's)."""
+def model_words(claim: str, topic: str, lang: str, side: str) -> str:
+    """``claim`` without the start moot's grammar writes for ``side`` (``claim_prefix``):
+    the words the model wrote itself."""
+    prefix = claim_prefix(topic, lang, side, two_sided=True)
+    return claim[len(prefix) :] if claim.startswith(prefix) else claim
+
+
+def on_side_count(
+    result: DebateResult, pro: str, con: str, encoder: Any, *, own_words: bool = False
+) -> tuple[int, int]:
+    """(arguments, arguments closer to their own side's thesis than to the other's);
+    with ``own_words``, only the model's own words are compared (the claim without the
+    start the grammar wrote, and the reasoning)."""
     arguments = StructuredPayload.model_validate(result.body).arguments
     first = result.positions[0].key
-    texts = [f"{a.claim} {a.reasoning}" for a in arguments]
+    texts = [
+        f"{model_words(a.claim, result.topic, result.lang, a.side) if own_words else a.claim}"
+        f" {a.reasoning}"
+        for a in arguments
+    ]
     similarity = encoder.similarity(texts, [pro, con])
     hits = 0
     for argument, (to_pro, to_con) in zip(arguments, similarity, strict=True):
@@ -436,7 +463,7 @@ class OpeningsOnly:
         return completion
 
 
-def openings_result(backend: OpeningsOnly, topic: str) -> DebateResult | None:
+def openings_result(backend: OpeningsOnly, topic: str, lang: str) -> DebateResult | None:
     """A stand-in result holding only the arguments of the openings (``None`` when the
     debate stopped before its cross-examination)."""
     if not backend.arguments:
@@ -446,6 +473,7 @@ def openings_result(backend: OpeningsOnly, topic: str) -> DebateResult | None:
         format="structured",
         payload={"structured": {"arguments": arguments, "cross_examinations": [], "closings": []}},
         topic=topic,
+        lang=lang,
         positions=[
             Position(key="pro", name="pro", prefix="PRO"),
             Position(key="con", name="con", prefix="CON"),
@@ -466,10 +494,12 @@ def summarise(outcomes: list[Outcome]) -> dict[str, Any]:
         "debates": len(outcomes),
         "failed": len(outcomes) - len(done),
         "on_side_share": share(sum(o.on_side for o in done)),
+        "on_side_own_words_share": share(sum(o.on_side_own_words for o in done)),
         "copied_share": share(sum(o.copied for o in done)),
         "restated": sum(o.restated for o in done),
         "questions": sum(o.questions for o in done),
         "near_copies": sum(o.near_copies for o in done),
+        "near_copies_whole": sum(o.near_copies_whole for o in done),
         "chinese_share": share(sum(o.chinese for o in done)),
         "warnings_per_debate": round(statistics.fmean(o.warnings for o in done), 2)
         if done
@@ -552,7 +582,7 @@ def main(argv: list[str] | None = None) -> int:
                             timeout=args.timeout,
                         )
                     except OpeningsDone:
-                        found = openings_result(model, topic)
+                        found = openings_result(model, topic, args.lang)
                         if found is None:
                             raise MootError("an opening did not parse") from None
                         result = found
@@ -564,6 +594,7 @@ def main(argv: list[str] | None = None) -> int:
                     )
                     continue
                 count, hits = on_side_count(result, pro, con, encoder)
+                own_words = on_side_count(result, pro, con, encoder, own_words=True)[1]
                 if args.save:
                     path = Path(args.save) / f"{profile}-{topic_set}-{seed}-{len(outcomes)}.json"
                     path.parent.mkdir(parents=True, exist_ok=True)
@@ -580,13 +611,15 @@ def main(argv: list[str] | None = None) -> int:
                         round(time.perf_counter() - started, 1),
                         False,
                         topic_set,
-                        *claim_counts(result, topic),
+                        *claim_counts(result, topic)[:3],
                         chinese_count(result),
                         **(
                             dataclasses.asdict(model.cost)
                             if isinstance(model, OpeningsOnly)
                             else {}
                         ),
+                        near_copies_whole=claim_counts(result, topic)[3],
+                        on_side_own_words=own_words,
                     )
                 )
                 print(f"done: {json.dumps(dataclasses.asdict(outcomes[-1]))}", file=sys.stderr)
@@ -604,9 +637,11 @@ def main(argv: list[str] | None = None) -> int:
         json.dump(report, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
-    keys = [*("debates", "failed", "on_side_share", "copied_share", "restated", "questions")]
+    keys = [*("debates", "failed", "on_side_share", "on_side_own_words_share", "copied_share")]
+    keys += ["restated", "questions"]
     keys += ["near_copies", "warnings_per_debate", "median_seconds"]
-    header = [*("debates", "failed", "on side", "copied", "restated", "'?' end", "near-cp")]
+    header = [*("debates", "failed", "on side", "own wds", "copied", "restated", "'?' end")]
+    header += ["near-cp"]
     header += ["warn/deb", "med s"]
     print(f"{'profile, topics':28} " + " ".join(f"{h:>8}" for h in header))
     for name, row in summary.items():
