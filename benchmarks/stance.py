@@ -15,6 +15,17 @@ Chinese, the share of arguments really written in Chinese. Chinese debates
 (``--lang zh``) use the Chinese topics below and the same English theses (the encoder is
 multilingual).
 
+Where the grammar writes the start of every claim (the compact profile's
+``claim_prefix``: the side's statement of the topic), the on-side share is also given
+for the model's own words only (the claim without that start, and the reasoning), and
+near-copies are counted on the words after the side's shared start (the engine's rule)
+and, beside, on whole claims. Read the on-side share with its limit: it measures
+closeness of content to one hand-written thesis per side, and the encoder barely sees
+negation, so a claim's stated side counts for little (the bare statements "Cities
+should charge cars a fee to enter the centre." / "... should not ..." are put on
+their own side for 11 of 20 tuned, 10 of 20 held-out and 11 of 20 fresh topic
+sides).
+
 ``--set held-out`` runs ten more English topics (``HELD_OUT``), written down before any
 prompt or grammar change was tried and never tuned on; ``--set both`` runs both sets
 and reports them apart. ``--set fresh`` runs a third set of ten real contested
@@ -26,6 +37,7 @@ counted); ``--save DIR`` keeps each result.
     python benchmarks/stance.py [--model local] [--profiles compact,compact-examples]
                                 [--seeds 1] [--lang en] [--topics 10] [--json]
                                 [--set tuned|held-out|both|fresh] [--openings-only] [--save DIR]
+    python benchmarks/stance.py --calibrate
 
 ``compact-examples`` is the compact profile with the worked examples in the
 prompts, registered here so the two can be compared.
@@ -51,7 +63,7 @@ from moot import MootError, run_debate
 from moot.formats.structured.payload import Argument, StructuredPayload
 from moot.formats.structured.rounds import CrossExamCall
 from moot.formats.structured.rules import near_copy_pairs
-from moot.formats.structured.sides import claim_prefix
+from moot.formats.structured.sides import claim_prefix, thesis
 from moot.llm.backend import resolve_backend
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
 from moot.profiles import COMPACT, register_profile
@@ -401,6 +413,30 @@ def on_side_count(
     return len(texts), hits
 
 
+def calibration(encoder: Any) -> dict[str, str]:
+    """How often the measure puts a side's bare statement of the topic (``thesis``: "X
+    should Y." / "X should not Y.") on its own side, per English topic set: what a
+    claim's stated side alone is worth to it."""
+    sets = {
+        "tuned": TOPICS,
+        "held-out": HELD_OUT,
+        "fresh": [(topic, pro, con) for topic, _, pro, con in FRESH],
+    }
+    found = {}
+    for name, rows in sets.items():
+        hits = total = 0
+        for topic, pro, con in rows:
+            for side in ("pro", "con"):
+                stated = thesis(topic, "en", side)
+                if stated is None:
+                    continue
+                ((to_pro, to_con),) = encoder.similarity([f"{stated}."], [pro, con])
+                hits += (to_pro > to_con) == (side == "pro")
+                total += 1
+        found[name] = f"{hits}/{total}"
+    return found
+
+
 class OpeningsDone(Exception):
     """Raised at a debate's first call after its opening round (``--openings-only``)."""
 
@@ -541,11 +577,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="only print how often each side's bare statement of the topic counts as on side",
+    )
+    parser.add_argument(
         "--timeout", type=float, default=None, help="seconds per model call (a busy machine)"
     )
     args = parser.parse_args(argv)
     register_profile(dataclasses.replace(COMPACT, name="compact-examples", examples=True))
     encoder = USE()
+    if args.calibrate:
+        print(json.dumps(calibration(encoder)))
+        return 0
     example, run = example_text(args.lang), COPY_RUN.get(args.lang, COPY_RUN["en"])
     if args.lang != "en" and args.set in ("held-out", "both"):
         raise SystemExit(
