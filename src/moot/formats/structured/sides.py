@@ -4,7 +4,7 @@ A 135M model told to argue AGAINST a topic often argues for it, or writes the to
 back as its claim. Under a profile with ``claim_prefix`` (the compact one), every
 opening claim begins with a few words that commit it to its side, written by the
 grammar (``moot.llm.grammar``) and asked for by the prompt; the model writes the rest.
-The words come from this rule, never from the topic's content:
+The words come from this rule, never from knowledge of the topic:
 
 - a two-sided debate on a yes/no question (English: the topic ends with ``?`` and
   starts with an auxiliary verb such as *should*, *is* or *can*; Chinese: it contains
@@ -20,7 +20,9 @@ The rule moves the auxiliary behind the subject and adds a negation for the side
 against; it needs no knowledge of the topic but English word classes: the subject
 ends before the first word of a fixed list of verbs (``VERBS``) that does not follow
 a determiner, or, after *is*/*are*, before an article or an evaluative word. A
-question the rule cannot read keeps the short prefix above.
+question the rule cannot read, or a statement longer than ``MAX_THESIS``, keeps the
+short prefix above. (Chinese: 是否 splits subject and predicate, or the first of
+``PREDICATE_ZH`` in a 吗 question starts the predicate.)
 """
 
 from __future__ import annotations
