@@ -176,6 +176,42 @@ def test_claims_that_share_only_their_sides_start_are_not_near_copies() -> None:
     assert rules.near_copy_pairs([first, other], start) == 0
 
 
+class Started(Recording):
+    """scripted:demo whose opening claims start as the grammar makes them start on the
+    embedded model: with the start the call's spec asks for."""
+
+    async def generate(
+        self,
+        messages: Sequence[Message],
+        *,
+        schema: OutputSpec | None,
+        settings: GenerationSettings,
+        context: CallContext | None = None,
+    ) -> Completion:
+        completion = await super().generate(
+            messages, schema=schema, settings=settings, context=context
+        )
+        if context is None or not isinstance(context.data, ArgumentCall) or schema is None:
+            return completion
+        draft = json.loads(completion.text)
+        draft["claim"] = dict(schema.prefixes)["claim"] + "pets and wild animals panic."
+        return Completion(json.dumps(draft), "stop", Usage(), model=self.spec)
+
+
+def test_a_claim_that_starts_as_the_grammar_writes_it_is_not_an_echo() -> None:
+    """The start (the side's statement of the topic, 40-70 characters) is shown in the
+    prompt, but not in the claim's field line, which the echo check compares: a claim
+    that starts with it is the model's claim, not a copy of its description."""
+    result = run_debate(TOPIC, model=Started(), seed=3, profile="compact")
+    claims = [a["claim"] for a in result.body["arguments"]]
+    assert claims[0] == (
+        "A town should ban fireworks at New Year, because it would save pets and wild"
+        " animals panic."
+    )
+    assert not [w for w in result.warnings if w.code in ("echo", "unusable_text")]
+    check_result_json(result.model_dump_json())
+
+
 def test_the_calls_of_a_compact_debate_add_up() -> None:
     """One call per opening argument, then cross-examinations, closings and the judge:
     the result's invariants count them from the recorded profiles."""
