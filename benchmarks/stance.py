@@ -15,15 +15,29 @@ Chinese, the share of arguments really written in Chinese. Chinese debates
 (``--lang zh``) use the Chinese topics below and the same English theses (the encoder is
 multilingual).
 
+Where the grammar writes the start of every claim (the compact profile's
+``claim_prefix``: the side's statement of the topic), the on-side share is also given
+for the model's own words only (the claim without that start, and the reasoning), and
+near-copies are counted on the words after the side's shared start (the engine's rule)
+and, beside, on whole claims. Read the on-side share with its limit: it measures
+closeness of content to one hand-written thesis per side, and the encoder barely sees
+negation, so a claim's stated side counts for little (the bare statements "Cities
+should charge cars a fee to enter the centre." / "... should not ..." are put on
+their own side for 11 of 20 tuned, 10 of 20 held-out and 11 of 20 fresh topic
+sides).
+
 ``--set held-out`` runs ten more English topics (``HELD_OUT``), written down before any
 prompt or grammar change was tried and never tuned on; ``--set both`` runs both sets
-and reports them apart. ``--openings-only`` stops each debate after its opening round,
-the only round the figures read (rule warnings are then not counted); ``--save DIR``
-keeps each result.
+and reports them apart. ``--set fresh`` runs a third set of ten real contested
+questions (``FRESH``, from ProCon.org and news debates, cited there), in English or
+Chinese, committed before its first measurement. ``--openings-only`` stops each debate
+after its opening round, the only round the figures read (rule warnings are then not
+counted); ``--save DIR`` keeps each result.
 
     python benchmarks/stance.py [--model local] [--profiles compact,compact-examples]
                                 [--seeds 1] [--lang en] [--topics 10] [--json]
-                                [--set tuned|held-out|both] [--openings-only] [--save DIR]
+                                [--set tuned|held-out|both|fresh] [--openings-only] [--save DIR]
+    python benchmarks/stance.py --calibrate
 
 ``compact-examples`` is the compact profile with the worked examples in the
 prompts, registered here so the two can be compared.
@@ -49,6 +63,7 @@ from moot import MootError, run_debate
 from moot.formats.structured.payload import Argument, StructuredPayload
 from moot.formats.structured.rounds import CrossExamCall
 from moot.formats.structured.rules import near_copy_pairs
+from moot.formats.structured.sides import claim_prefix, thesis
 from moot.llm.backend import resolve_backend
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
 from moot.profiles import COMPACT, register_profile
@@ -188,6 +203,86 @@ HELD_OUT: list[tuple[str, str, str]] = [
 set above, and never tuned on: ``--set held-out`` measures them."""
 
 
+FRESH: list[tuple[str, str, str, str]] = [
+    (
+        "Should bottled water be banned?",
+        "应该禁止销售瓶装水吗？",
+        "Banning bottled water cuts plastic waste and sends people to cheaper, safe tap water.",
+        "Bottled water should stay on sale; it is a healthy, convenient choice and vital when"
+        " tap water fails.",
+    ),
+    (
+        "Should churches remain tax-exempt?",
+        "教会是否应该继续免税？",
+        "Churches should stay tax-exempt because of their charity work and religious freedom.",
+        "Churches should pay taxes like other organisations; their exemption costs the public"
+        " billions.",
+    ),
+    (
+        "Should the federal minimum wage be increased?",
+        "是否应该提高联邦最低工资？",
+        "A higher minimum wage lifts workers out of poverty and raises spending in the economy.",
+        "Raising the minimum wage costs jobs and hours and forces small businesses to cut staff.",
+    ),
+    (
+        "Should Election Day be a national holiday?",
+        "选举日是否应该成为全国假日？",
+        "An Election Day holiday lets more people vote, above all working people.",
+        "An Election Day holiday costs employers money and does not help the workers who must"
+        " still work.",
+    ),
+    (
+        "Should teachers get tenure?",
+        "教师是否应该获得终身教职？",
+        "Tenure protects teachers from unfair or political dismissal and keeps experienced"
+        " teachers.",
+        "Tenure makes bad teachers too hard and costly to remove and breeds complacency.",
+    ),
+    (
+        "Should K-12 students dissect animals in science classrooms?",
+        "中小学生是否应该在科学课上解剖动物？",
+        "Dissecting animals gives students hands-on learning of anatomy that models cannot match.",
+        "Dissection is cruel and wasteful; virtual models teach anatomy just as well.",
+    ),
+    (
+        "Should animals be used for scientific or commercial testing?",
+        "是否应该把动物用于科学或商业测试？",
+        "Animal testing is needed to make medicines safe and has led to major cures.",
+        "Animal testing is cruel and unreliable and should be replaced by modern alternatives.",
+    ),
+    (
+        "Should corporal punishment be used in K-12 schools?",
+        "中小学是否应该使用体罚？",
+        "Corporal punishment is quick, effective discipline that keeps classrooms orderly.",
+        "Corporal punishment harms children, teaches violence and should be banned in schools.",
+    ),
+    (
+        "Should the drinking age be lowered to 18?",
+        "是否应该把饮酒年龄降到 18 岁？",
+        "Lowering the drinking age to 18 treats adults as adults and curbs secret binge drinking.",
+        "The drinking age should stay at 21 because it saves young lives from drunk driving.",
+    ),
+    (
+        "Should the United States eliminate the penny?",
+        "美国是否应该取消一美分硬币？",
+        "The penny costs more to make than it is worth; dropping it saves money and time.",
+        "The penny should be kept; rounding prices up would hurt poorer shoppers and charities.",
+    ),
+]
+"""A third set (``--set fresh``): ten real contested questions, English and Chinese,
+written down on 2026-12-02 before anything of this session was tried and committed
+before their first measurement. The questions are ProCon.org's debate questions
+(procon.org; its topic list and pro/con pages, e.g. "Bottled Water Ban - Should bottled
+water be banned?", "Churches & Taxes", "Minimum Wage", "Election Day Holiday",
+"Teacher Tenure", "Animal Dissection", "Animal Testing", "Corporal Punishment";
+the pro/con texts are also in the DebateLabKIT/arguments-and-debates data set,
+"arguments-procon_org"), the drinking age as debated in the US since 2008 (ABC News,
+"Alcohol Laws: Should the Drinking Age be Lowered?", abcnews.go.com/TheLaw) and the
+penny (HMH FYI, "Should the U.S. eliminate the penny?", hmhfyi.com). Each thesis
+condenses that debate's main pro or con argument in our own words. No prompt, grammar
+or rule was ever tried on them before their first run."""
+
+
 @dataclass
 class Outcome:
     profile: str
@@ -209,6 +304,10 @@ class Outcome:
     prompt_tokens: int = 0
     prompt_evaluated: int = 0
     completion_tokens: int = 0
+    near_copies_whole: int = 0
+    """Near-copy pairs by whole claims, the start the grammar writes included."""
+    on_side_own_words: int = 0
+    """Arguments on side by the model's own words only (``on_side_count``)."""
 
 
 def example_text(lang: str) -> str:
@@ -256,14 +355,21 @@ def restates(claim: str, topic: str) -> bool:
     return sum(w not in seen for w in _words(claim)) < NEW_WORDS
 
 
-def claim_counts(result: DebateResult, topic: str) -> tuple[int, int, int]:
-    """(claims restating the topic, claims ending with '?', near-copy pairs within a side)."""
+def claim_counts(result: DebateResult, topic: str) -> tuple[int, int, int, int]:
+    """(claims restating the topic, claims ending with '?', near-copy pairs within a side
+    by the words after the start the grammar writes (``claim_prefix``), the same by the
+    whole claims)."""
     arguments = StructuredPayload.model_validate(result.body).arguments
     restated = sum(restates(a.claim, topic) for a in arguments)
     questions = sum(a.claim.rstrip().endswith(("?", "？")) for a in arguments)
     sides = {a.side for a in arguments}
-    copies = sum(near_copy_pairs([a.claim for a in arguments if a.side == s]) for s in sides)
-    return restated, questions, copies
+    claims = {s: [a.claim for a in arguments if a.side == s] for s in sides}
+    copies = sum(
+        near_copy_pairs(claims[s], claim_prefix(topic, result.lang, s, two_sided=True))
+        for s in sides
+    )
+    whole = sum(near_copy_pairs(claims[s]) for s in sides)
+    return restated, questions, copies, whole
 
 
 CHINESE_SHARE = 0.3
@@ -279,17 +385,56 @@ def chinese_count(result: DebateResult) -> int:
     )
 
 
-def on_side_count(result: DebateResult, pro: str, con: str, encoder: Any) -> tuple[int, int]:
-    """(arguments, arguments closer to their own side's thesis than to the other's)."""
+def model_words(claim: str, topic: str, lang: str, side: str) -> str:
+    """``claim`` without the start moot's grammar writes for ``side`` (``claim_prefix``):
+    the words the model wrote itself."""
+    prefix = claim_prefix(topic, lang, side, two_sided=True)
+    return claim[len(prefix) :] if claim.startswith(prefix) else claim
+
+
+def on_side_count(
+    result: DebateResult, pro: str, con: str, encoder: Any, *, own_words: bool = False
+) -> tuple[int, int]:
+    """(arguments, arguments closer to their own side's thesis than to the other's);
+    with ``own_words``, only the model's own words are compared (the claim without the
+    start the grammar wrote, and the reasoning)."""
     arguments = StructuredPayload.model_validate(result.body).arguments
     first = result.positions[0].key
-    texts = [f"{a.claim} {a.reasoning}" for a in arguments]
+    texts = [
+        f"{model_words(a.claim, result.topic, result.lang, a.side) if own_words else a.claim}"
+        f" {a.reasoning}"
+        for a in arguments
+    ]
     similarity = encoder.similarity(texts, [pro, con])
     hits = 0
     for argument, (to_pro, to_con) in zip(arguments, similarity, strict=True):
         own, other = (to_pro, to_con) if argument.side == first else (to_con, to_pro)
         hits += bool(own > other)
     return len(texts), hits
+
+
+def calibration(encoder: Any) -> dict[str, str]:
+    """How often the measure puts a side's bare statement of the topic (``thesis``: "X
+    should Y." / "X should not Y.") on its own side, per English topic set: what a
+    claim's stated side alone is worth to it."""
+    sets = {
+        "tuned": TOPICS,
+        "held-out": HELD_OUT,
+        "fresh": [(topic, pro, con) for topic, _, pro, con in FRESH],
+    }
+    found = {}
+    for name, rows in sets.items():
+        hits = total = 0
+        for topic, pro, con in rows:
+            for side in ("pro", "con"):
+                stated = thesis(topic, "en", side)
+                if stated is None:
+                    continue
+                ((to_pro, to_con),) = encoder.similarity([f"{stated}."], [pro, con])
+                hits += (to_pro > to_con) == (side == "pro")
+                total += 1
+        found[name] = f"{hits}/{total}"
+    return found
 
 
 class OpeningsDone(Exception):
@@ -354,7 +499,7 @@ class OpeningsOnly:
         return completion
 
 
-def openings_result(backend: OpeningsOnly, topic: str) -> DebateResult | None:
+def openings_result(backend: OpeningsOnly, topic: str, lang: str) -> DebateResult | None:
     """A stand-in result holding only the arguments of the openings (``None`` when the
     debate stopped before its cross-examination)."""
     if not backend.arguments:
@@ -364,6 +509,7 @@ def openings_result(backend: OpeningsOnly, topic: str) -> DebateResult | None:
         format="structured",
         payload={"structured": {"arguments": arguments, "cross_examinations": [], "closings": []}},
         topic=topic,
+        lang=lang,
         positions=[
             Position(key="pro", name="pro", prefix="PRO"),
             Position(key="con", name="con", prefix="CON"),
@@ -384,10 +530,12 @@ def summarise(outcomes: list[Outcome]) -> dict[str, Any]:
         "debates": len(outcomes),
         "failed": len(outcomes) - len(done),
         "on_side_share": share(sum(o.on_side for o in done)),
+        "on_side_own_words_share": share(sum(o.on_side_own_words for o in done)),
         "copied_share": share(sum(o.copied for o in done)),
         "restated": sum(o.restated for o in done),
         "questions": sum(o.questions for o in done),
         "near_copies": sum(o.near_copies for o in done),
+        "near_copies_whole": sum(o.near_copies_whole for o in done),
         "chinese_share": share(sum(o.chinese for o in done)),
         "warnings_per_debate": round(statistics.fmean(o.warnings for o in done), 2)
         if done
@@ -416,9 +564,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--topics", type=int, default=len(TOPICS))
     parser.add_argument(
         "--set",
-        choices=("tuned", "held-out", "both"),
+        choices=("tuned", "held-out", "both", "fresh"),
         default="tuned",
-        help="the ten topics prompts were tuned on, the ten held out (English only), or both",
+        help="the ten topics prompts were tuned on, the ten held out (English only), both,"
+        " or the ten fresh ones (FRESH, English and Chinese)",
     )
     parser.add_argument("--save", help="a directory to write each debate's result JSON to")
     parser.add_argument(
@@ -428,20 +577,33 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="only print how often each side's bare statement of the topic counts as on side",
+    )
+    parser.add_argument(
         "--timeout", type=float, default=None, help="seconds per model call (a busy machine)"
     )
     args = parser.parse_args(argv)
     register_profile(dataclasses.replace(COMPACT, name="compact-examples", examples=True))
     encoder = USE()
+    if args.calibrate:
+        print(json.dumps(calibration(encoder)))
+        return 0
     example, run = example_text(args.lang), COPY_RUN.get(args.lang, COPY_RUN["en"])
-    if args.lang != "en" and args.set != "tuned":
-        raise SystemExit("the held-out topics are English only: use --set tuned with --lang zh")
+    if args.lang != "en" and args.set in ("held-out", "both"):
+        raise SystemExit(
+            "the held-out topics are English only: use --set tuned or fresh with --lang zh"
+        )
     tuned = [
         ("tuned", zh if args.lang == "zh" else topic, pro, con)
         for (topic, pro, con), zh in zip(TOPICS, TOPICS_ZH, strict=True)
     ][: args.topics]
     held = [("held-out", *row) for row in HELD_OUT][: args.topics]
-    topics = {"tuned": tuned, "held-out": held, "both": tuned + held}[args.set]
+    fresh = [
+        ("fresh", zh if args.lang == "zh" else topic, pro, con) for topic, zh, pro, con in FRESH
+    ][: args.topics]
+    topics = {"tuned": tuned, "held-out": held, "both": tuned + held, "fresh": fresh}[args.set]
     outcomes: list[Outcome] = []
     inner: dict[int, Any] = {}
     for profile in args.profiles.split(","):
@@ -464,7 +626,7 @@ def main(argv: list[str] | None = None) -> int:
                             timeout=args.timeout,
                         )
                     except OpeningsDone:
-                        found = openings_result(model, topic)
+                        found = openings_result(model, topic, args.lang)
                         if found is None:
                             raise MootError("an opening did not parse") from None
                         result = found
@@ -476,6 +638,7 @@ def main(argv: list[str] | None = None) -> int:
                     )
                     continue
                 count, hits = on_side_count(result, pro, con, encoder)
+                own_words = on_side_count(result, pro, con, encoder, own_words=True)[1]
                 if args.save:
                     path = Path(args.save) / f"{profile}-{topic_set}-{seed}-{len(outcomes)}.json"
                     path.parent.mkdir(parents=True, exist_ok=True)
@@ -492,13 +655,15 @@ def main(argv: list[str] | None = None) -> int:
                         round(time.perf_counter() - started, 1),
                         False,
                         topic_set,
-                        *claim_counts(result, topic),
+                        *claim_counts(result, topic)[:3],
                         chinese_count(result),
                         **(
                             dataclasses.asdict(model.cost)
                             if isinstance(model, OpeningsOnly)
                             else {}
                         ),
+                        near_copies_whole=claim_counts(result, topic)[3],
+                        on_side_own_words=own_words,
                     )
                 )
                 print(f"done: {json.dumps(dataclasses.asdict(outcomes[-1]))}", file=sys.stderr)
@@ -507,7 +672,7 @@ def main(argv: list[str] | None = None) -> int:
             backend.stop()
     summary = {}
     for profile in args.profiles.split(","):
-        for topic_set in ("tuned", "held-out"):
+        for topic_set in ("tuned", "held-out", "fresh"):
             mine = [o for o in outcomes if o.profile == profile and o.topic_set == topic_set]
             if mine:
                 summary[f"{profile} {topic_set}"] = summarise(mine)
@@ -516,9 +681,11 @@ def main(argv: list[str] | None = None) -> int:
         json.dump(report, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
-    keys = [*("debates", "failed", "on_side_share", "copied_share", "restated", "questions")]
+    keys = [*("debates", "failed", "on_side_share", "on_side_own_words_share", "copied_share")]
+    keys += ["restated", "questions"]
     keys += ["near_copies", "warnings_per_debate", "median_seconds"]
-    header = [*("debates", "failed", "on side", "copied", "restated", "'?' end", "near-cp")]
+    header = [*("debates", "failed", "on side", "own wds", "copied", "restated", "'?' end")]
+    header += ["near-cp"]
     header += ["warn/deb", "med s"]
     print(f"{'profile, topics':28} " + " ".join(f"{h:>8}" for h in header))
     for name, row in summary.items():

@@ -329,7 +329,8 @@ def test_the_compact_profile_keeps_rule_problems_without_reasking() -> None:
     (opening,) = [c for c in backend.calls if c.context and c.context.round == "opening"][:1]
     assert opening.schema is not None
     claim = opening.schema.json_schema["properties"]["claim"]  # one argument per call
-    assert claim["maxLength"] == 100
+    # the model's own part of a claim: the start the grammar writes gets its own room
+    assert claim["maxLength"] == 100 + len(dict(opening.schema.prefixes)["claim"])
 
 
 def test_a_target_missing_in_a_three_sided_debate_is_reasked() -> None:
@@ -365,7 +366,8 @@ def claim_copies_its_description(good: dict[str, object]) -> str:
 def claim_copies_its_compact_description(good: dict[str, object]) -> str:
     """A fault: the first argument's claim is the compact prompt's description of a claim."""
     first_argument(good)["claim"] = (
-        'One sentence that begins with "No, because " and gives one reason against the topic.'
+        "One sentence that starts with the words given below and gives one reason in your own"
+        " words."
     )
     return json.dumps(good)
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from conftest import needs_llama_cpp_python
 from moot.formats.structured.replies import OpeningReply
-from moot.formats.structured.sides import claim_prefix, yes_no
+from moot.formats.structured.sides import claim_prefix, thesis, yes_no
 from moot.llm.grammar import grammar_schema, prose_pattern
 from moot.llm.schemas import output_spec
 from moot.usable import (
@@ -121,19 +121,31 @@ def test_the_local_grammar_builds_with_llama_cpps_converter() -> None:
         (
             "Should a 10-person startup adopt microservices from day one?",
             "en",
-            "Yes, because ",
-            "No, because ",
+            "A 10-person startup should adopt microservices from day one, because ",
+            "A 10-person startup should not adopt microservices from day one, because ",
         ),
         (
             "Is nuclear power a good way to cut carbon emissions?",
             "en",
-            "Yes, because ",
-            "No, because ",
+            "Nuclear power is a good way to cut carbon emissions, because ",
+            "Nuclear power is not a good way to cut carbon emissions, because ",
         ),
+        # a yes/no question the statement rule cannot read: no verb it knows
+        ("Should spaceships colonise Mars?", "en", "Yes, because ", "No, because "),
         ("Microservices from day one", "en", "Because ", "Because "),
         ("Rust or Go?", "en", "Because ", "Because "),
-        ("政府是否应该补贴电动汽车？", "zh", "是的，因为", "不，因为"),
-        ("一个家庭应该买房而不是租房吗？", "zh", "是的，因为", "不，因为"),
+        (
+            "政府是否应该补贴电动汽车？",
+            "zh",
+            "政府应该补贴电动汽车，因为",
+            "政府不应该补贴电动汽车，因为",
+        ),
+        (
+            "一个家庭应该买房而不是租房吗？",
+            "zh",
+            "一个家庭应该买房而不是租房，因为",
+            "一个家庭不应该买房而不是租房，因为",
+        ),
         ("海南还是东北过冬？", "zh", "因为", "因为"),
     ],
 )
@@ -142,6 +154,58 @@ def test_claim_prefixes_follow_the_yes_no_rule(topic: str, lang: str, pro: str, 
         pro,
         con,
     )
+
+
+@pytest.mark.parametrize(
+    ("topic", "lang", "against"),
+    [
+        ("Should cities charge cars a fee to enter the centre?", "en", "Cities should not charge"),
+        ("Should a small shop sell mainly online?", "en", "A small shop should not sell"),
+        ("Should the federal minimum wage be increased?", "en", "The federal minimum wage"),
+        ("Should Election Day be a national holiday?", "en", "Election Day should not be"),
+        ("Should a ban on smoking be lifted?", "en", "A ban on smoking should not be"),
+        ("Can AI replace teachers?", "en", "AI cannot replace teachers"),
+        ("Does social media harm teenagers?", "en", "Social media does not harm"),
+        ("Is a college education worth it?", "en", "A college education is not worth it"),
+        ("核能是减少碳排放的好办法吗？", "zh", "核能不是减少碳排放的好办法"),
+        ("是否应该提高联邦最低工资？", "zh", "不应该提高联邦最低工资"),
+    ],
+)
+def test_a_yes_no_question_becomes_each_sides_statement(
+    topic: str, lang: str, against: str
+) -> None:
+    stated = thesis(topic, lang, "con")
+    assert stated is not None
+    assert stated.startswith(against)
+    # the side for it says the same without the negation
+    assert thesis(topic, lang, "pro") == stated.replace(" not", "", 1).replace(
+        "cannot", "can", 1
+    ).replace("不", "", 1)
+
+
+@pytest.mark.parametrize(
+    "topic",
+    [
+        "Should spaceships colonise Mars?",
+        "Should we?",
+        "Rust or Go?",
+        "Is it?",
+        "海南还是东北过冬？",
+    ],
+)
+def test_a_question_the_rule_cannot_read_has_no_statement(topic: str) -> None:
+    lang = "zh" if "海" in topic else "en"
+    assert thesis(topic, lang, "pro") is None
+    assert thesis(topic, lang, "con") is None
+
+
+def test_a_long_statement_leaves_the_claim_to_the_model() -> None:
+    topic = (
+        "Should governments build a high-speed railway between every pair of the ten"
+        " largest cities of the country before the year 2040?"
+    )
+    assert thesis(topic, "en", "con") is not None
+    assert claim_prefix(topic, "en", "con", True) == "No, because "
 
 
 def test_more_than_two_positions_get_the_neutral_prefix() -> None:

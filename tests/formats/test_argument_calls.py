@@ -43,6 +43,7 @@ class Recording:
         self.copy = copy
         self.fault = fault
         self.calls: list[tuple[CallContext, list[Message]]] = []
+        self.specs: list[OutputSpec | None] = []
         self.in_flight = 0
         self.peak: dict[str, int] = {}
 
@@ -60,6 +61,7 @@ class Recording:
     ) -> Completion:
         assert context is not None
         self.calls.append((context, list(messages)))
+        self.specs.append(schema)
         self.in_flight += 1
         self.peak[context.round] = max(self.peak.get(context.round, 0), self.in_flight)
         await asyncio.sleep(0)  # let the calls sent beside this one arrive
@@ -91,6 +93,13 @@ class Recording:
     def argument_calls(self) -> list[tuple[ArgumentCall, list[Message]]]:
         return [(c.data, m) for c, m in self.openings() if isinstance(c.data, ArgumentCall)]
 
+    def argument_calls_with_specs(self) -> list[tuple[ArgumentCall, list[Message], OutputSpec]]:
+        return [
+            (c.data, m, s)
+            for (c, m), s in zip(self.calls, self.specs, strict=True)
+            if isinstance(c.data, ArgumentCall) and s is not None
+        ]
+
 
 def test_the_compact_profile_asks_each_argument_on_its_own_from_its_own_angle() -> None:
     backend = Recording()
@@ -105,7 +114,21 @@ def test_the_compact_profile_asks_each_argument_on_its_own_from_its_own_angle() 
     assert len({d.angle for d in per_side["pro"]}) == 3
     assert {d.angle for d in per_side["pro"]}.isdisjoint(d.angle for d in per_side["con"])
     for call, messages in openings:
-        assert messages[-1].content.endswith(f"This argument is about {call.angle}.")
+        assert f"\nThis argument is about {call.angle}.\n" in messages[-1].content
+    # each claim starts from the side's statement of the topic and its angle's first
+    # words, written by the grammar and shown last in the prompt
+    starts = {
+        (c.position, c.number): (dict(s.prefixes)["claim"], m[-1].content)
+        for c, m, s in backend.argument_calls_with_specs()
+    }
+    assert (
+        starts[("pro", 1)][0] == "A town should ban fireworks at New Year, because it would save "
+    )
+    assert starts[("con", 2)][0] == (
+        "A town should not ban fireworks at New Year, because it would harm "
+    )
+    for start, content in starts.values():
+        assert content.endswith(f"\nYour claim starts: {start.rstrip()}")
     # every argument call of the round is in flight at once (the default cap on calls
     # in flight leaves room for them): one wave, not three
     assert backend.peak["opening"] == 6
@@ -138,6 +161,54 @@ def test_a_near_copy_is_asked_for_again_with_what_the_side_already_said() -> Non
         assert rules.near_copy_pairs(claims) == 0
     # each near-copy re-ask is a re-ask in the run's usage: the calls add up
     assert result.usage.reasks == 2
+    check_result_json(result.model_dump_json())
+
+
+def test_claims_that_share_only_their_sides_start_are_not_near_copies() -> None:
+    """Every claim of a side starts with the same words the grammar writes (the side's
+    statement of the topic); only the words after them are compared."""
+    start = "A town should not ban fireworks at New Year, because "
+    first = start + "it would cost money."
+    other = start + "dogs bark."
+    assert rules.near_copy(first, [start + "it would cost money!"], start)
+    assert not rules.near_copy(other, [first], start)
+    assert rules.near_copy(other, [first])  # compared whole, the shared start dominates
+    assert rules.near_copy_pairs([first, other], start) == 0
+
+
+class Started(Recording):
+    """scripted:demo whose opening claims start as the grammar makes them start on the
+    embedded model: with the start the call's spec asks for."""
+
+    async def generate(
+        self,
+        messages: Sequence[Message],
+        *,
+        schema: OutputSpec | None,
+        settings: GenerationSettings,
+        context: CallContext | None = None,
+    ) -> Completion:
+        completion = await super().generate(
+            messages, schema=schema, settings=settings, context=context
+        )
+        if context is None or not isinstance(context.data, ArgumentCall) or schema is None:
+            return completion
+        draft = json.loads(completion.text)
+        draft["claim"] = dict(schema.prefixes)["claim"] + "pets and wild animals panic."
+        return Completion(json.dumps(draft), "stop", Usage(), model=self.spec)
+
+
+def test_a_claim_that_starts_as_the_grammar_writes_it_is_not_an_echo() -> None:
+    """The start (the side's statement of the topic, 40-70 characters) is shown in the
+    prompt, but not in the claim's field line, which the echo check compares: a claim
+    that starts with it is the model's claim, not a copy of its description."""
+    result = run_debate(TOPIC, model=Started(), seed=3, profile="compact")
+    claims = [a["claim"] for a in result.body["arguments"]]
+    assert claims[0] == (
+        "A town should ban fireworks at New Year, because it would save pets and wild"
+        " animals panic."
+    )
+    assert not [w for w in result.warnings if w.code in ("echo", "unusable_text")]
     check_result_json(result.model_dump_json())
 
 

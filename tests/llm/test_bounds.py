@@ -29,7 +29,13 @@ from moot.formats.structured.replies import cross_exam_spec as cross_spec
 from moot.judging.judge import judge_spec
 from moot.judging.rubric import GENERAL
 from moot.judging.topic import TopicTypeReply
-from moot.llm.bounds import max_reply_chars, max_reply_tokens, relax_minimums, scale_lengths
+from moot.llm.bounds import (
+    max_reply_chars,
+    max_reply_tokens,
+    relax_minimums,
+    scale_lengths,
+    widen,
+)
 from moot.llm.local import check_grammar_limits
 from moot.llm.schemas import output_spec
 from moot.llm.types import OutputSpec
@@ -186,3 +192,23 @@ def test_relaxing_minimums_halves_what_a_caller_demanded_but_not_what_the_reply_
     pinned = cross_spec(output_spec(CrossExamReply), CON[:3])
     responses = relax_minimums(pinned, output_spec(CrossExamReply), 0.5).json_schema
     assert responses["properties"]["responses"]["minItems"] == 3
+
+
+def test_widen_gives_a_named_string_more_room_up_to_a_ceiling() -> None:
+    """A claim whose start the grammar writes keeps the room the model had without it,
+    within the reply type's own bound."""
+    from moot.formats.structured.replies import ArgumentDraft, OpeningReply
+
+    compact = scale_lengths(output_spec(ArgumentDraft), chars=0.5)
+    assert compact.json_schema["properties"]["claim"]["maxLength"] == 100
+    wider = widen(compact, "claim", 60, 200)
+    assert wider.json_schema["properties"]["claim"]["maxLength"] == 160
+    assert (
+        wider.json_schema["properties"]["reasoning"]
+        == compact.json_schema["properties"]["reasoning"]
+    )
+    assert widen(compact, "claim", 150, 200).json_schema["properties"]["claim"]["maxLength"] == 200
+    nested = widen(output_spec(OpeningReply), "claim", 30, 200).json_schema
+    item = nested["properties"]["arguments"]["items"]["properties"]
+    assert item["claim"]["maxLength"] == 200
+    assert max_reply_chars(wider.json_schema)[0] == max_reply_chars(compact.json_schema)[0] + 60

@@ -157,3 +157,31 @@ def relax_minimums(spec: OutputSpec, own: OutputSpec, scale: float) -> OutputSpe
     paragraphs); a reply cut off at the token limit under such a demand is re-asked
     with the demand relaxed, or "write a shorter reply" could not be obeyed."""
     return dataclasses.replace(spec, json_schema=_relaxed(spec.json_schema, own.json_schema, scale))
+
+
+def _widened(node: Any, name: str | None, target: str, chars: int, ceiling: int) -> Any:
+    if isinstance(node, list):
+        return [_widened(v, None, target, chars, ceiling) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {
+        k: (
+            {p: _widened(v, p, target, chars, ceiling) for p, v in value.items()}
+            if k == "properties" and isinstance(value, dict)
+            else _widened(value, None, target, chars, ceiling)
+        )
+        for k, value in node.items()
+    }
+    if name == target and out.get("type") == "string" and "maxLength" in out:
+        high = int(out["maxLength"])
+        out["maxLength"] = max(high, min(ceiling, high + chars))
+    return out
+
+
+def widen(spec: OutputSpec, name: str, chars: int, ceiling: int) -> OutputSpec:
+    """``spec`` with every string property called ``name`` allowed ``chars`` more
+    characters, up to ``ceiling`` (a prefix the grammar writes leaves the model the
+    room it had without it)."""
+    return dataclasses.replace(
+        spec, json_schema=_widened(spec.json_schema, None, name, chars, ceiling)
+    )

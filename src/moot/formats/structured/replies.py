@@ -25,6 +25,7 @@ from moot.sources.citations import MAX_CITATIONS, EvidenceDraft
 MIN_ARGUMENTS = 3
 MAX_ARGUMENTS = 5
 MAX_CONCESSION = 200
+MAX_CLAIM = 200
 
 
 class _Reply(BaseModel):
@@ -32,7 +33,7 @@ class _Reply(BaseModel):
 
 
 class ArgumentDraft(_Reply):
-    claim: str = Field(min_length=8, max_length=200)
+    claim: str = Field(min_length=8, max_length=MAX_CLAIM)
     reasoning: str = Field(min_length=20, max_length=450)
     evidence: str = Field(min_length=10, max_length=300)
 
@@ -42,7 +43,7 @@ class OpeningReply(_Reply):
 
 
 class SourcedArgumentDraft(_Reply):
-    claim: str = Field(min_length=8, max_length=200)
+    claim: str = Field(min_length=8, max_length=MAX_CLAIM)
     reasoning: str = Field(min_length=20, max_length=450)
     evidence: list[EvidenceDraft] = Field(min_length=1, max_length=MAX_CITATIONS)
 

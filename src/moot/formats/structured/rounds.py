@@ -4,9 +4,11 @@ Each round is one wave of concurrent calls: every position's opening together, e
 cross-examination together (they depend only on the openings), every closing
 together, then the judge. Under a profile with ``argument_calls`` (the compact one) a
 position's opening is one call per argument, all sent together, each from its own
-angle (``prompts/*/angles.j2``: argument n takes line n); a claim that nearly copies
-an earlier claim of its side (``rules.near_copy``) is asked for once more, with the
-side's claims shown as already said; only then does the round take a further wave.
+angle (``prompts/*/angles.j2``: argument n takes line n, and its claim goes on from
+the side's start with that line's first words, "because it would cost"); a claim
+that nearly copies an earlier claim of its side (``rules.near_copy``, the side's
+shared start left out) is asked for once more, with the side's claims shown as
+already said; only then does the round take a further wave.
 Each position answers every argument of every other position in cross-examination.
 Each agent sees only what its round needs, not the whole history. Ids are assigned
 here; every reply is validated before it is used.
@@ -28,6 +30,7 @@ from moot.formats.structured.payload import (
     StructuredPayload,
 )
 from moot.formats.structured.replies import (
+    MAX_CLAIM,
     ArgumentDraft,
     ClosingReply,
     CrossExamReply,
@@ -40,6 +43,7 @@ from moot.formats.structured.sides import claim_prefix
 from moot.i18n import labels
 from moot.judging.judge import JudgedUnit
 from moot.judging.rubric import GENERAL
+from moot.llm.bounds import widen
 from moot.llm.schemas import output_spec
 from moot.llm.structured import Problem
 from moot.llm.types import Message, OutputSpec
@@ -57,6 +61,9 @@ from moot.sources.citations import (
 from moot.sources.library import Library, Passage
 from moot.sources.retrieval import select
 from moot.text import join_sentences
+
+LEAD_SPACE = {"en": " ", "zh": ""}
+"""What follows an angle's first words in a claim, by language."""
 
 
 @dataclass(frozen=True)
@@ -143,14 +150,18 @@ class StructuredRounds:
             Message("user", debate.render(prompt, **common, **values)),
         ]
 
-    def _claim_start(self, position: str, spec: OutputSpec) -> tuple[str, OutputSpec]:
+    def _claim_start(
+        self, position: str, spec: OutputSpec, lead: str = ""
+    ) -> tuple[str, OutputSpec]:
         """The start every claim of ``position`` takes (empty unless its profile sets
-        ``claim_prefix``) and ``spec`` constraining claims to it."""
+        ``claim_prefix``), followed by ``lead`` (an angle's first words), and ``spec``
+        constraining claims to it."""
         debate = self.debate
         if not debate.settings.profile(position).claim_prefix:
             return "", spec
-        prefix = claim_prefix(debate.topic, debate.lang, position, self.two_sided)
-        return prefix, dataclasses.replace(spec, prefixes=(("claim", prefix),))
+        prefix = claim_prefix(debate.topic, debate.lang, position, self.two_sided) + lead
+        prefixed = dataclasses.replace(spec, prefixes=(("claim", prefix),))
+        return prefix, widen(prefixed, "claim", len(prefix), MAX_CLAIM)
 
     async def _opening(self, position: str) -> list[Argument]:
         if self.debate.sources is not None:
@@ -195,29 +206,35 @@ class StructuredRounds:
             for n, a in enumerate(drafts, start=1)
         ]
 
-    def _angles(self, position: str) -> list[str]:
-        """The angles of ``position``'s arguments, in order (``angles.j2``, a line each)."""
+    def _angles(self, position: str) -> list[tuple[str, str]]:
+        """The angles of ``position``'s arguments, in order, each with the words its
+        claim goes on with after the side's start (``angles.j2``: a line each, the
+        angle and those words split by ``|``)."""
         lines = self.debate.render("angles", side=position, two_sided=self.two_sided).splitlines()
-        return [line.strip() for line in lines if line.strip()]
+        split = [line.partition("|") for line in lines if line.strip()]
+        return [(angle.strip(), lead.strip()) for angle, _, lead in split]
 
     async def _argument(
-        self, position: str, number: int, angle: str, said: tuple[str, ...]
+        self, position: str, number: int, angle: tuple[str, str], said: tuple[str, ...]
     ) -> ArgumentDraft:
         """One opening argument of ``position``, asked for on its own."""
         debate = self.debate
+        about, lead = angle
         prefix, spec = self._claim_start(
-            position, debate.spec_for(position, output_spec(ArgumentDraft))
+            position,
+            debate.spec_for(position, output_spec(ArgumentDraft)),
+            lead + LEAD_SPACE.get(debate.lang, " ") if lead else "",
         )
         reply, _ = await debate.ask(
             position,
             "opening",
             self._messages(
-                position, "argument", claim_prefix=prefix, angle=angle, said=said, number=number
+                position, "argument", claim_prefix=prefix, angle=about, said=said, number=number
             ),
             ArgumentDraft,
             spec,
             check=lambda r: rules.check_argument(r, debate.lang, self.prefixes),
-            data=ArgumentCall(position, debate.name_of(position), number, angle, said),
+            data=ArgumentCall(position, debate.name_of(position), number, about, said),
             place=f"arguments[{number}]",
         )
         return reply
@@ -238,9 +255,10 @@ class StructuredRounds:
                 for n in range(1, count + 1)
             ]
         )
+        start = self._claim_start(position, spec)[0]
         for n in range(1, count):
             earlier = tuple(d.claim for d in drafts[:n])
-            if rules.near_copy(drafts[n].claim, earlier):
+            if rules.near_copy(drafts[n].claim, earlier, start):
                 # a re-ask like any other: counted in the run's usage and its events
                 debate.meter.record_reask(
                     debate.context(position, "opening", drafts[n]),
@@ -249,7 +267,7 @@ class StructuredRounds:
                     ["near_copy"],
                 )
                 again = await self._argument(position, n + 1, angles[n % len(angles)], earlier)
-                if not rules.near_copy(again.claim, earlier):
+                if not rules.near_copy(again.claim, earlier, start):
                     drafts[n] = again
         return self._numbered(position, drafts)
 

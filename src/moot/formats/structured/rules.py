@@ -191,19 +191,29 @@ def _claim_words(claim: str) -> str:
     return " ".join(re.findall(r"\w+", claim.lower()))
 
 
-def near_copy(claim: str, earlier: Sequence[str]) -> bool:
-    """Whether ``claim`` nearly copies one of ``earlier`` (see ``NEAR_COPY``)."""
-    mine = _claim_words(claim)
+def _own(claim: str, start: str) -> str:
+    """``claim``'s words after ``start`` (a start every claim of the side shares)."""
+    return _claim_words(claim[len(start) :] if start and claim.startswith(start) else claim)
+
+
+def near_copy(claim: str, earlier: Sequence[str], start: str = "") -> bool:
+    """Whether ``claim`` nearly copies one of ``earlier`` (see ``NEAR_COPY``). ``start``,
+    the words the grammar writes at the start of every claim of the side
+    (``moot.formats.structured.sides``), is left out of the comparison: claims that
+    share only it are not copies."""
+    mine = _own(claim, start)
     return any(
-        SequenceMatcher(None, mine, _claim_words(other), autojunk=False).ratio() >= NEAR_COPY
+        SequenceMatcher(None, mine, _own(other, start), autojunk=False).ratio() >= NEAR_COPY
         for other in earlier
     )
 
 
-def near_copy_pairs(claims: Sequence[str]) -> int:
+def near_copy_pairs(claims: Sequence[str], start: str = "") -> int:
     """Pairs of ``claims`` (one side's) that are near-copies of each other."""
     return sum(
-        near_copy(claim, [other]) for n, claim in enumerate(claims) for other in claims[n + 1 :]
+        near_copy(claim, [other], start)
+        for n, claim in enumerate(claims)
+        for other in claims[n + 1 :]
     )
 
 
