@@ -32,6 +32,7 @@ shows beside the seconds.
             --debates 2 --against $c --out ablation-$c/ &
     done; wait
     python benchmarks/ablation.py --summarise ablation-*/
+    # (--first N plays debates N..--debates only: more processes, same debates)
     python benchmarks/ablation.py --summarise ablation/ [more/ ...] [--json]
 
 Defaults are short (stages of 30 s, a rehearsal tree of two claims, one rebuttal per
@@ -104,7 +105,7 @@ def play(args: argparse.Namespace, out: Path) -> None:
     options = _options(args)
     log = out / "games.jsonl"
     # the pairings take turns, so a run stopped early has played each about as often
-    for number in range(1, args.debates + 1):
+    for number in range(args.first, args.debates + 1):
         for other in args.against:
             configs = (FULL, other)
             sides = game_sides(configs, number)
@@ -221,6 +222,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--profile", default=None, choices=["standard", "compact"], help="model profile"
     )
     parser.add_argument("--debates", type=int, default=4, help="debates per pairing")
+    parser.add_argument(
+        "--first",
+        type=int,
+        default=1,
+        help="play debates FIRST..DEBATES only (the same motions, sides and seeds as in a"
+        " whole run: two processes can split a run's debates between them)",
+    )
     parser.add_argument("--against", nargs="+", default=list(ABLATED), choices=ABLATED)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--stage-seconds", type=float, default=30.0)
