@@ -13,14 +13,27 @@ not play the format), and each configuration's moves (the action analysis of
 
 Every finished debate's result is written to ``--out DIR`` as it ends (with
 ``games.jsonl``, one line per debate, played or failed), so a long run can be
-summarised while it goes or after it stops: ``--summarise DIR`` reads the directory
-and prints the table without running anything.
+summarised while it goes or after it stops: ``--summarise DIR [DIR ...]`` reads the
+directories (several runs' games together, e.g. one process per pairing against one
+server) and prints the tables without running anything. Each line also keeps the
+machine's 1-minute load average when the debate ended (``load``), which the table
+shows beside the seconds.
 
     python benchmarks/ablation.py --model local --debates 4 --out ablation/
     python benchmarks/ablation.py --model 'openai:MODEL' --debates 20 --out ablation/
     python benchmarks/ablation.py --model 'openai:smollm2@http://127.0.0.1:8080/v1' \
         --profile compact --out ablation/      # llama-server serving the embedded model
-    python benchmarks/ablation.py --summarise ablation/ [--json]
+    # llama.cpp's server from the xllamacpp wheel (prints "listening on URL"), and one
+    # process per pairing against it, so that its slots decode the three together:
+    python tools/xllamacpp_server.py --model SmolLM2-135M-Instruct.Q4_1.gguf \
+        --ctx-size 32768 &
+    for c in no-rehearsal no-flow baseline; do
+        python benchmarks/ablation.py --model 'openai:smollm2@URL/v1' --profile compact \
+            --debates 2 --against $c --out ablation-$c/ &
+    done; wait
+    python benchmarks/ablation.py --summarise ablation-*/
+    # (--first N plays debates N..--debates only: more processes, same debates)
+    python benchmarks/ablation.py --summarise ablation/ [more/ ...] [--json]
 
 Defaults are short (stages of 30 s, a rehearsal tree of two claims, one rebuttal per
 node, depth 1, three voters) so the embedded model plays a debate in minutes; any
@@ -32,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -91,7 +105,7 @@ def play(args: argparse.Namespace, out: Path) -> None:
     options = _options(args)
     log = out / "games.jsonl"
     # the pairings take turns, so a run stopped early has played each about as often
-    for number in range(1, args.debates + 1):
+    for number in range(args.first, args.debates + 1):
         for other in args.against:
             configs = (FULL, other)
             sides = game_sides(configs, number)
@@ -114,15 +128,27 @@ def play(args: argparse.Namespace, out: Path) -> None:
                 game = score_game(number, topic, seed, None, sides, result)
                 line |= {"game": game.model_dump(), "result": f"{name}.json"}
             line["seconds"] = round(time.perf_counter() - started, 1)
+            line["load"] = round(os.getloadavg()[0], 2)
             with log.open("a", encoding="utf-8") as handle:
                 handle.write(json.dumps(line) + "\n")
             print(json.dumps(line), file=sys.stderr, flush=True)
 
 
-def summarise(out: Path) -> dict[str, Any]:
-    """The table of ``out``'s games: per pairing, the standings, the failures, the
-    seconds per debate and each configuration's moves."""
-    lines = [json.loads(t) for t in (out / "games.jsonl").read_text("utf-8").splitlines() if t]
+def _lines(outs: Sequence[Path]) -> list[dict[str, Any]]:
+    """Every game line of the directories ``outs``, in order, each with its directory
+    (``dir``) to find its result in."""
+    lines: list[dict[str, Any]] = []
+    for out in outs:
+        text = (out / "games.jsonl").read_text("utf-8")
+        lines += [json.loads(t) | {"dir": str(out)} for t in text.splitlines() if t]
+    return lines
+
+
+def summarise(*outs: Path) -> dict[str, Any]:
+    """The tables of the games in ``outs`` (one run's directory, or several runs'
+    together): per pairing, the standings, the failures, the seconds per debate and
+    the load averages they were played at, and each configuration's moves."""
+    lines = _lines(outs)
     pairings: dict[str, Any] = {}
     for other in dict.fromkeys(line["pairing"] for line in lines):
         mine = [line for line in lines if line["pairing"] == other]
@@ -131,7 +157,8 @@ def summarise(out: Path) -> dict[str, Any]:
         for line in mine:
             if "result" not in line:
                 continue
-            result = DebateResult.model_validate_json((out / line["result"]).read_text("utf-8"))
+            path = Path(line["dir"]) / line["result"]
+            result = DebateResult.model_validate_json(path.read_text("utf-8"))
             body = CompetitivePayload.model_validate(result.body)
             analysis = body.action_analysis or analyse(body)
             for side in SIDES:
@@ -142,6 +169,7 @@ def summarise(out: Path) -> dict[str, Any]:
             "played": len(games),
             "failed": [line["failed"] + ": " + line["reason"] for line in mine if "failed" in line],
             "seconds": [line["seconds"] for line in mine],
+            "load": [line["load"] for line in mine if "load" in line],
             "full": standings[0].model_dump(),
             "moves": {c: config_moves(c, a).model_dump() for c, a in moves.items() if a},
         }
@@ -152,8 +180,9 @@ def table(summary: dict[str, Any]) -> str:
     """The Markdown tables docs/competitive.md shows: the full debater's results
     against each ablation, then each configuration's moves."""
     rows = [
-        "| full vs | debates | no result | verdict | audience vote | stages | median s / debate |",
-        "|---|---|---|---|---|---|---|",
+        "| full vs | debates | no result | verdict | audience vote | stages | median s / debate"
+        " | 1-min load |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     moves = [
         "| pairing | debater | moves | propose | attack | rebut | reinforce | attack / rebut"
@@ -170,8 +199,11 @@ def table(summary: dict[str, Any]) -> str:
                 f"{t['wins']}-{t['losses']}-{t['undecided']}: {rate} [{low:.2f}, {high:.2f}]"
             )
         median = f"{statistics.median(p['seconds']):.0f}" if p["seconds"] else "-"
+        load = f"{min(p['load']):.1f}-{max(p['load']):.1f}" if p["load"] else "-"
         failed = len(p["failed"])
-        rows.append(f"| {other} | {p['debates']} | {failed} | {' | '.join(cells)} | {median} |")
+        rows.append(
+            f"| {other} | {p['debates']} | {failed} | {' | '.join(cells)} | {median} | {load} |"
+        )
         for config, m in p["moves"].items():
             shares = " | ".join(f"{m['moves']['shares'][a]:.0%}" for a in ACTIONS)
             ratio = "-" if m["attack_to_rebut"] is None else f"{m['attack_to_rebut']:.2f}"
@@ -190,6 +222,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--profile", default=None, choices=["standard", "compact"], help="model profile"
     )
     parser.add_argument("--debates", type=int, default=4, help="debates per pairing")
+    parser.add_argument(
+        "--first",
+        type=int,
+        default=1,
+        help="play debates FIRST..DEBATES only (the same motions, sides and seeds as in a"
+        " whole run: two processes can split a run's debates between them)",
+    )
     parser.add_argument("--against", nargs="+", default=list(ABLATED), choices=ABLATED)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--stage-seconds", type=float, default=30.0)
@@ -201,13 +240,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-reasks", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=None)
     parser.add_argument("--out", type=Path, default=Path("ablation"))
-    parser.add_argument("--summarise", type=Path, default=None, help="only summarise DIR")
+    parser.add_argument(
+        "--summarise", type=Path, nargs="+", default=None, help="only summarise DIR [DIR ...]"
+    )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     args = parser.parse_args(argv)
-    out = args.summarise or args.out
+    outs = args.summarise or [args.out]
     if args.summarise is None:
-        play(args, out)
-    summary = summarise(out)
+        play(args, args.out)
+    summary = summarise(*outs)
     print(json.dumps(summary, indent=2) if args.json else table(summary))
     return 0
 

@@ -61,3 +61,15 @@ def test_two_debates_against_the_baseline_on_the_demo(
     assert "| baseline | 2 | 0 |" in printed
     assert bench.main(["--summarise", str(out)]) == 0
     assert capsys.readouterr().out == printed
+    assert all(isinstance(g["load"], float) for g in lines)
+    # a second run's directory summarised with the first: its games are added
+    more = tmp_path / "more"
+    assert bench.main([*args[:-1], str(more), "--debates", "1", "--seed", "7"]) == 0
+    capsys.readouterr()
+    both = bench.summarise(out, more)["pairings"]["baseline"]
+    (extra,) = [json.loads(t) for t in (more / "games.jsonl").read_text("utf-8").splitlines()]
+    assert (both["debates"], both["played"]) == (3, 3)
+    assert both["seconds"] == [*summary["seconds"], extra["seconds"]]
+    assert both["full"]["verdict"]["wins"] == verdicts.count("full") + (
+        extra["game"]["verdict"] == "full"
+    )

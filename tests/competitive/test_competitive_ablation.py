@@ -1,20 +1,25 @@
 """The ablation switches change what they claim: without the rehearsal tree a debater
 prepares nothing (no calls) and sees no prepared material; without the flow tree its
 prompt has the speeches and the claims' ids instead of the tree and its legal moves,
-and its schema offers every well-formed move instead of the legal ones;
-the baseline side has neither, the other side both; and in the swap rerun the
+while its schema still offers exactly the legal moves (a grammar-constrained model
+cannot make another, and a reply naming another is refused); the baseline side has
+neither, the other side both; and in the swap rerun the
 configurations follow the debaters."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import jsonschema
+import pytest
+
 from competitive_checks import SMALL, Recorder, check_competitive
 from moot.debate import run_debate
 from moot.formats.competitive.options import FIELDS
 from moot.formats.competitive.rehearsal import ClaimsCall, ExpandCall
-from moot.formats.competitive.replies import move_label, well_formed_moves
+from moot.formats.competitive.replies import move_label
 from moot.formats.competitive.speeches import WriteCall
+from moot.formats.competitive.trees import ACTIONS, Move
 from moot.formats.fields import flag_options
 from moot.llm.scripted import DemoBackend
 
@@ -35,6 +40,20 @@ def offered_moves(recorder: Recorder, side: str) -> list[tuple[WriteCall, list[s
             move = call.schema.json_schema["properties"]["moves"]["items"]["properties"]["move"]
             offered.append((data, list(move["enum"])))
     return offered
+
+
+def legal_labels(data: WriteCall) -> list[str]:
+    """Every move label the flow tree accepts from this writer now, found by trying
+    each action on every node (and on none) as a one-move speech, sorted."""
+    targets = [None, *(n.id for n in data.flow.nodes)]
+    return sorted(
+        move_label(action, target)
+        for action in ACTIONS
+        for target in targets
+        if not data.flow.check(
+            data.side, data.stage, [Move(action=action, claim="A claim.", target=target)]
+        )
+    )
 
 
 def writer_prompts(recorder: Recorder, side: str) -> list[str]:
@@ -70,8 +89,7 @@ def test_full_debaters_see_the_flow_tree_and_prepared_material() -> None:
         # the schema offers exactly the moves the flow tree allows
         for data, moves in offered_moves(recorder, side):
             assert moves == [move_label(c.action, c.target) for c in data.candidates]
-            if data.flow.nodes:  # before the first speech, proposing is all there is
-                assert len(moves) < len(well_formed_moves(data.stage, False))
+            assert sorted(moves) == legal_labels(data)
     assert body["sides"] == {
         side: {"config": "full", "rehearsal_tree": True, "flow_tree": True}
         for side in ("pro", "con")
@@ -97,8 +115,10 @@ def test_no_flow_tree_shows_the_speeches_and_ids_instead() -> None:
         assert all(FLAT_IDS in p for p in later)
         assert all("The speeches so far:" in p for p in later)
         assert all(PREPARED in p for p in prompts)
+        # not shown the legal moves, but held to them: the schema lists exactly them
         for data, moves in offered_moves(recorder, side):
-            assert moves == list(well_formed_moves(data.stage, not data.flow.nodes))
+            assert moves == [move_label(c.action, c.target) for c in data.candidates]
+            assert sorted(moves) == legal_labels(data)
 
 
 def test_the_baseline_side_has_neither_tree_and_the_other_both() -> None:
@@ -112,8 +132,9 @@ def test_the_baseline_side_has_neither_tree_and_the_other_both() -> None:
     pro, con = writer_prompts(recorder, "pro"), writer_prompts(recorder, "con")
     assert all(FLOW_HEADER in p and PREPARED in p for p in pro)
     assert not any(FLOW_HEADER in p or PREPARED in p for p in con)
-    assert all(len(moves) < 20 for _, moves in offered_moves(recorder, "pro"))
-    assert all(len(moves) >= 120 for _, moves in offered_moves(recorder, "con"))
+    for side in ("pro", "con"):
+        for data, moves in offered_moves(recorder, side):
+            assert sorted(moves) == legal_labels(data)
     assert [r["configs"] for r in body["head_to_head"]] == [{"pro": "full", "con": "baseline"}] * 3
 
 
@@ -134,3 +155,39 @@ def test_in_the_swap_rerun_the_configurations_follow_the_debaters() -> None:
     rerun = writer_prompts(recorder, "pro")[3:]
     assert rerun
     assert not any(FLOW_HEADER in p or PREPARED in p for p in rerun)
+
+
+@pytest.mark.parametrize("config", [{"no_flow_tree": True}, {"baseline": "con"}])
+def test_a_reply_naming_an_illegal_target_is_refused_without_the_flow_tree(
+    config: dict[str, Any],
+) -> None:
+    """Con's rebuttal, written without the flow tree: a plan that targets a node that
+    does not exist, or its own node with an attack, does not match the schema (a
+    grammar-constrained decoder cannot write it) and the flow tree refuses it; the
+    same plan with a legal move matches."""
+    recorder, _ = debate(**flag_options(FIELDS, config))
+    data, moves = next((d, m) for d, m in offered_moves(recorder, "con") if d.stage == "rebuttal")
+    (call,) = [
+        c
+        for c in recorder.calls
+        if isinstance(c.context.data, WriteCall) and c.context.data is data
+    ]
+    assert call.schema is not None
+    schema = call.schema.json_schema
+    own = next(n.id for n in data.flow.nodes if n.side == "con")
+    missing = f"PRO-{len(data.flow.nodes) + 1}"
+
+    def reply(label: str) -> dict[str, Any]:
+        move = {"move": label, "claim": "Cars are not the problem.", "argument": "Buses."}
+        return {"moves": [move], "speech": ["Cars are not the problem here at all."]}
+
+    jsonschema.validate(reply(moves[0]), schema)
+    for illegal in (f"attack {missing}", f"attack {own}"):
+        assert illegal not in moves
+        with pytest.raises(jsonschema.ValidationError, match="is not one of"):
+            jsonschema.validate(reply(illegal), schema)
+        action, target = illegal.split()
+        move = Move(action=action, claim="Cars are not the problem.", target=target)  # type: ignore[arg-type]
+        assert [p.code for p in data.flow.check("con", "rebuttal", [move])] == [
+            "illegal.unknown_target" if target == missing else "illegal.attack_own"
+        ]

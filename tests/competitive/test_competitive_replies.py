@@ -19,7 +19,7 @@ from moot.formats.competitive.replies import (
     move_label,
     parse_move,
     rewrite_spec,
-    well_formed_moves,
+    well_formed,
 )
 from moot.formats.competitive.trees import Candidate
 from moot.llm.schemas import portability_problems
@@ -48,9 +48,9 @@ def test_a_malformed_move_is_refused(label: str) -> None:
         MoveItem(move=label, claim="A claim of some length.", argument="")
 
 
-def test_the_writer_schema_lists_the_legal_moves_or_every_well_formed_one() -> None:
+def test_the_writer_schema_lists_exactly_the_legal_moves() -> None:
     legal = [Candidate("propose", None), Candidate("attack", "PRO-1")]
-    spec = draft_spec(COMPACT, "zh", "opening", False, legal)
+    spec = draft_spec(COMPACT, "zh", legal)
     move = spec.json_schema["properties"]["moves"]["items"]["properties"]["move"]
     assert (move["type"], move["enum"], "maxLength" in move) == (
         "string",
@@ -58,11 +58,12 @@ def test_the_writer_schema_lists_the_legal_moves_or_every_well_formed_one() -> N
         False,
     )
     assert portability_problems(spec.json_schema) == []
-    everything = draft_spec(STANDARD, "en", "rebuttal", False)
-    move = everything.json_schema["properties"]["moves"]["items"]["properties"]["move"]
-    assert move["enum"] == list(well_formed_moves("rebuttal", False))
-    assert len(move["enum"]) == 3 * 40  # attack, rebut, reinforce x PRO-1..20, CON-1..20
-    assert well_formed_moves("opening", True) == ("propose -",)
+    with pytest.raises(ValueError, match="no legal move"):
+        draft_spec(STANDARD, "en", [])
+    # the registered (widest) schema: every action but propose on every id
+    widest = [move_label(c.action, c.target) for c in well_formed("rebuttal", False)]
+    assert len(widest) == 3 * 40  # attack, rebut, reinforce x PRO-1..20, CON-1..20
+    assert well_formed("opening", True) == (Candidate("propose", None),)
 
 
 @pytest.mark.parametrize("profile", [STANDARD, COMPACT], ids=lambda p: p.name)

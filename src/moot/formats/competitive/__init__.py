@@ -31,6 +31,7 @@ from moot.formats.competitive.replies import (
     rebuttals_spec,
     rewrite_spec,
     vote_spec,
+    well_formed,
 )
 from moot.formats.competitive.rounds import CompetitiveRounds
 from moot.formats.competitive.sections import sections
@@ -79,8 +80,8 @@ class CompetitiveFormat(Format):
         """Every schema a competitive debate can send, under every profile and language:
         the rehearsal's claims and rebuttals for each size, the writer's for each kind
         of stage, the rewrite, the audience, the vote, and the judge's in both reading
-        orders. Two families vary with the debate: the writer's moves (the legal ones
-        are a subset of the well-formed ones registered here) and the rewrite's
+        orders. Two families vary with the debate: the writer's moves (the legal ones,
+        sent, are a subset of the well-formed ones registered here) and the rewrite's
         paragraph count and lengths (registered for representative budgets, from a
         one-paragraph continuation to a speech longer than the schema holds)."""
         specs: list[OutputSpec] = []
@@ -90,9 +91,9 @@ class CompetitiveFormat(Format):
                     specs.append(claims_spec(profile, lang, count))
                     specs.append(rebuttals_spec(profile, lang, 1, count))
                     specs.append(rebuttals_spec(profile, lang, 2, count))
-                specs.append(draft_spec(profile, lang, "opening", True))
-                specs.append(draft_spec(profile, lang, "opening", False))
-                specs.append(draft_spec(profile, lang, "rebuttal", False))
+                specs.append(draft_spec(profile, lang, well_formed("opening", True)))
+                specs.append(draft_spec(profile, lang, well_formed("opening", False)))
+                specs.append(draft_spec(profile, lang, well_formed("rebuttal", False)))
                 specs += [rewrite_spec(profile, lang, words) for words in REWRITE_WORDS]
                 specs.append(rewrite_spec(profile, lang, sourced=True))
                 specs += [

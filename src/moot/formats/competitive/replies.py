@@ -9,10 +9,14 @@ Two narrowings make a decoder that honours the schema (llama.cpp's grammar, the
 embedded model) keep the rules without being told twice:
 
 - a planned move is one string, ``"<action> <target>"`` (``"attack CON-2"``,
-  ``"propose -"``), so the writer's schema can list exactly the moves the flow tree
-  allows now (for a debater that sees the flow tree) or every well-formed one (for
-  one that does not); the flow tree still checks every plan, for the models that do
-  not honour it;
+  ``"propose -"``), so the writer's schema lists exactly the moves the flow tree
+  allows now, whatever the debater's configuration: the targets are the legal nodes
+  for each action, and any sequence of them is a legal speech. A debater without the
+  flow tree (``--no-flow-tree``, the baseline) is not shown the tree or its legal
+  moves, but the schema still holds it to them, so a grammar-constrained model cannot
+  name a node that does not exist or that the action may not target (the ablation
+  measures what reading the tree contributes, not whether the rules are kept); the
+  flow tree still checks every plan, for the models that do not honour the schema;
 - a rewrite for a word budget asks for a fixed number of paragraphs, each within
   character bounds, so that the whole is within 10% of the budget's characters.
 """
@@ -42,11 +46,10 @@ NO_TARGET = "-"
 MAX_MOVES = 6
 MAX_PARAGRAPHS = 12
 MAX_IDS = 20
-"""Flow node ids per side the schema offers as targets (``PRO-1`` ... ``PRO-20``): a
-side makes at most ``MAX_MOVES`` nodes per speech, three speeches (18)."""
-TARGETS: Final[tuple[str, ...]] = (
-    NO_TARGET,
-    *(f"{prefix}-{n}" for prefix in ("PRO", "CON") for n in range(1, MAX_IDS + 1)),
+"""Flow node ids per side a registered schema offers as targets (``PRO-1`` ...
+``PRO-20``): a side makes at most ``MAX_MOVES`` nodes per speech, three speeches (18)."""
+TARGETS: Final[tuple[str, ...]] = tuple(
+    f"{prefix}-{n}" for prefix in ("PRO", "CON") for n in range(1, MAX_IDS + 1)
 )
 LENGTH_SLACK: Final = 0.1
 """How far a rewrite's characters may fall from its word budget's, either way."""
@@ -215,42 +218,38 @@ def _speech_items(spec: OutputSpec) -> OutputSpec:
     return _with_property(spec, ("speech",), maxItems=MAX_PARAGRAPHS)
 
 
-def actions_for(stage: Stage, empty: bool) -> tuple[Action, ...]:
-    """The actions a speech's schema offers: ``propose`` only in the opening, and only
-    ``propose`` when nothing has been said yet."""
+def well_formed(stage: Stage, empty: bool) -> tuple[Candidate, ...]:
+    """Every move a speech could be offered, legal now or not (``propose`` only in the
+    opening, and only it before anything was said; the others on any id): the widest
+    writer's schema, which the format registers (every one sent lists a subset)."""
     if empty:
-        return ("propose",)
-    return ACTIONS if stage == "opening" else tuple(a for a in ACTIONS if a != "propose")
-
-
-def well_formed_moves(stage: Stage, empty: bool) -> tuple[str, ...]:
-    """Every move label a speech may name, legal or not: the actions of
-    :func:`actions_for`, ``propose`` without a target, the others with an id."""
+        actions: tuple[Action, ...] = ("propose",)
+    else:
+        actions = ACTIONS if stage == "opening" else tuple(a for a in ACTIONS if a != "propose")
     return tuple(
-        move_label(action, target)
-        for action in actions_for(stage, empty)
-        for target in ((None,) if action == "propose" else TARGETS[1:])
+        Candidate(action, target)
+        for action in actions
+        for target in ((None,) if action == "propose" else TARGETS)
     )
 
 
 def draft_spec(
     profile: ModelProfile,
     lang: str,
-    stage: Stage,
-    empty: bool,
-    legal: Sequence[Candidate] | None = None,
+    legal: Sequence[Candidate],
     *,
     sourced: bool = False,
 ) -> OutputSpec:
-    """The writer's schema. ``legal``: the moves the flow tree allows now, for a
-    debater that sees the flow tree; without it, every well-formed move (which of
-    them exist and are legal is the flow tree's check, re-asked). ``sourced``: the
-    draft also cites documents (``moot.formats.competitive.citing``)."""
+    """The writer's schema: its moves an enum of ``legal``, the moves the flow tree
+    allows now (``FlowTree.candidates``), for every debater, with or without the flow
+    tree in its prompt. ``sourced``: the draft also cites documents
+    (``moot.formats.competitive.citing``). ValueError when nothing is legal (a
+    schema with an empty enum admits no reply)."""
+    moves = list(dict.fromkeys(move_label(c.action, c.target) for c in legal))
+    if not moves:
+        raise ValueError("no legal move to offer: the flow tree allows none now")
     reply = SourcedSpeechDraftReply if sourced else SpeechDraftReply
     spec = _speech_items(profile.spec(output_spec(reply), lang))
-    moves = [move_label(c.action, c.target) for c in legal or ()]
-    if not moves:
-        moves = list(well_formed_moves(stage, empty))
     # an enum needs no length bound (a profile's scaled one could cut the labels)
     return _with_property(spec, ("moves", "[]", "move"), enum=moves, maxLength=None)
 

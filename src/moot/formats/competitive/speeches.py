@@ -5,9 +5,11 @@
    without it, the earlier speeches and the ids of the claims made so far. With the
    rehearsal tree it sees prepared material: its candidate claims (in the opening),
    the prepared attacks on the other side's claims and the rebuttals expected against
-   its own, each with its k-step strength, found by claim similarity. The flow tree
-   checks the moves; an illegal move is a hard problem, re-asked with the reason, and
-   never accepted. The legal moves are then applied to the flow tree.
+   its own, each with its k-step strength, found by claim similarity. Whatever the
+   configuration, the reply's schema offers only the legal moves (so a
+   grammar-constrained model makes no other); the flow tree checks the moves; an
+   illegal move is a hard problem, re-asked with the reason, and never accepted. The
+   legal moves are then applied to the flow tree.
 2. The **simulated audience** (the speaker's own model) rates the draft for clarity,
    engagement, evidence presentation and persuasion, and says what would improve it;
    it is primed with the flow tree of the most similar earlier debate in the store.
@@ -329,14 +331,9 @@ class Speaker:
                 for p in illegal
             ] + (sources.problems(reply, once) if sources and once else [])
 
-        spec = draft_spec(
-            debate.profile_for(side),
-            debate.lang,
-            stage,
-            not flow.nodes,
-            candidates if config.flow_tree else None,
-            sourced=bool(passages),
-        )
+        # every configuration's schema lists the legal moves: without the flow tree a
+        # debater is not shown them, but a grammar-constrained model is held to them
+        spec = draft_spec(debate.profile_for(side), debate.lang, candidates, sourced=bool(passages))
         reply, _ = await debate.ask(
             side,
             f"{stage}_{side}",
