@@ -111,6 +111,9 @@ def run_ray(
         try:
             if address is None:
                 ray.init(
+                    # a new instance, even where a cluster `ray start` began (or one
+                    # killed since) is recorded on this machine
+                    address="local",
                     include_dashboard=False,
                     _node_ip_address="127.0.0.1",
                     runtime_env={"env_vars": env},
