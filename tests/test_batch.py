@@ -235,22 +235,24 @@ def _running_mid_debate(url: str) -> tuple[str, int] | None:
 def test_a_ray_worker_killed_mid_debate_is_resumed_and_the_batch_finishes(
     server: PgServer, tmp_path: Path
 ) -> None:
-    """A grid on Ray into PostgreSQL, and the worker running one debate killed (-9) in
-    the middle of it: the batch still finishes with every debate done, the lost one
-    resumed in a new task from its journal (no call sent twice), nothing finished lost;
-    the debates ran in several worker processes, and the summary CSV counts them."""
+    """A grid of 50 scripted debates on Ray into PostgreSQL, and the worker running one
+    debate killed (-9) in the middle of it: the batch still finishes with every debate
+    done, the lost one resumed in a new task from its journal (no call sent twice),
+    nothing finished lost; the debates ran in several worker processes, and the summary
+    CSV counts them."""
     pytest.importorskip("ray")
     url = server.create_database("ray_grid")
-    topics = [f"Should team {n} adopt microservices from day one?" for n in range(2)]
+    topics = [f"Should team {n} adopt microservices from day one?" for n in range(25)]
     plan_path = _plan(
         tmp_path,
         f'name = "ray"\ntopics = {json.dumps(topics)}\nformats = ["freeform"]\n'
         'models = ["scripted:demo?latency_ms=300"]\nseeds = [1, 2]\n',
     )
     plan = load_plan(plan_path)
+    assert len(plan.items) == 50
     command = [
         *(sys.executable, "-m", "moot", "--store", url, "batch", str(plan_path)),
-        *("--executor", "ray", "--concurrency", "4", "--model-concurrency", "2"),
+        *("--executor", "ray", "--concurrency", "8", "--model-concurrency", "2"),
         *("--csv", str(tmp_path / "summary.csv")),
     ]
     env = _env(MOOT_HOME=str(tmp_path / "home"), RAY_AUTH_MODE="disabled")
@@ -279,7 +281,7 @@ def test_a_ray_worker_killed_mid_debate_is_resumed_and_the_batch_finishes(
             batch.kill()
             batch.communicate()
     assert batch.returncode == 0, stderr[-3000:]
-    assert stderr.splitlines()[-1] == "3 done, 1 resumed"  # the lost one not run anew
+    assert stderr.splitlines()[-1] == "49 done, 1 resumed"  # the lost one not run anew
     lost_line = next(line for line in stderr.splitlines() if lost_id in line)
     assert "resumed" in lost_line
     assert "in task 2" in lost_line
@@ -304,7 +306,7 @@ def test_a_ray_worker_killed_mid_debate_is_resumed_and_the_batch_finishes(
     live = [c for c in calls if c.source == "live" and c.error is None]
     assert len(live) == len(expected)
     table = list(csv.reader(io.StringIO((tmp_path / "summary.csv").read_text(encoding="utf-8"))))
-    assert [r[1:3] for r in table[1:]] == [["4", "4"]]
+    assert [r[1:3] for r in table[1:]] == [["50", "50"]]
 
 
 @contextlib.contextmanager
