@@ -1,7 +1,8 @@
 """``moot batch``: plans refused whole before anything runs, a grid run into the store
 and resumed (skipping what is done, resuming what is partial, after a kill -9 of the
-batch), the summary and its CSV, and the Ray executor on a grid writing to PostgreSQL
-with a worker killed mid-debate."""
+batch), the summary and its CSV, and the Ray executor writing to PostgreSQL: a grid of
+50 with a worker killed mid-debate, and a cluster whose head is killed mid-batch, the
+batch then finished on a new head."""
 
 from __future__ import annotations
 
@@ -385,9 +386,9 @@ def test_a_ray_cluster_lost_mid_batch_stops_it_and_a_new_cluster_finishes_it(
             ready = False
             while not ready and time.monotonic() < deadline and batch.poll() is None:
                 with Store(url) as store:
-                    rows = store.list_debates(100)
-                    ready = any(r.status == "done" for r in rows) and any(
-                        r.status == "running" and store.calls(r.id) for r in rows
+                    listed = store.list_debates(100)
+                    ready = any(r.status == "done" for r in listed) and any(
+                        r.status == "running" and store.calls(r.id) for r in listed
                     )
                 time.sleep(0.1)
             assert ready, batch.communicate()[1][-3000:] if batch.poll() is not None else "late"
