@@ -1,18 +1,23 @@
 """``moot batch``: plans refused whole before anything runs, a grid run into the store
 and resumed (skipping what is done, resuming what is partial, after a kill -9 of the
-batch), the summary and its CSV, and the Ray executor on a grid writing to PostgreSQL
-with a worker killed mid-debate."""
+batch), the summary and its CSV, and the Ray executor writing to PostgreSQL: a grid of
+50 with a worker killed mid-debate, and a cluster whose head is killed mid-batch, the
+batch then finished on a new head."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import csv
 import io
 import json
 import os
+import shutil
 import signal
+import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,7 +30,7 @@ from moot.batch.run import run_batch
 from moot.batch.summary import COLUMNS, summarize, to_csv
 from moot.errors import ConfigError
 from moot.store import Store
-from pg_server import PgServer, pg_server
+from pg_server import PgServer, _free_port, pg_server
 
 ROOT = Path(__file__).resolve().parent.parent
 TOPICS = ["Should a 10-person startup adopt microservices from day one?", "Should cities ban cars?"]
@@ -231,22 +236,24 @@ def _running_mid_debate(url: str) -> tuple[str, int] | None:
 def test_a_ray_worker_killed_mid_debate_is_resumed_and_the_batch_finishes(
     server: PgServer, tmp_path: Path
 ) -> None:
-    """A grid on Ray into PostgreSQL, and the worker running one debate killed (-9) in
-    the middle of it: the batch still finishes with every debate done, the lost one
-    resumed in a new task from its journal (no call sent twice), nothing finished lost;
-    the debates ran in several worker processes, and the summary CSV counts them."""
+    """A grid of 50 scripted debates on Ray into PostgreSQL, and the worker running one
+    debate killed (-9) in the middle of it: the batch still finishes with every debate
+    done, the lost one resumed in a new task from its journal (no call sent twice),
+    nothing finished lost; the debates ran in several worker processes, and the summary
+    CSV counts them."""
     pytest.importorskip("ray")
     url = server.create_database("ray_grid")
-    topics = [f"Should team {n} adopt microservices from day one?" for n in range(2)]
+    topics = [f"Should team {n} adopt microservices from day one?" for n in range(25)]
     plan_path = _plan(
         tmp_path,
         f'name = "ray"\ntopics = {json.dumps(topics)}\nformats = ["freeform"]\n'
         'models = ["scripted:demo?latency_ms=300"]\nseeds = [1, 2]\n',
     )
     plan = load_plan(plan_path)
+    assert len(plan.items) == 50
     command = [
         *(sys.executable, "-m", "moot", "--store", url, "batch", str(plan_path)),
-        *("--executor", "ray", "--concurrency", "4", "--model-concurrency", "2"),
+        *("--executor", "ray", "--concurrency", "8", "--model-concurrency", "2"),
         *("--csv", str(tmp_path / "summary.csv")),
     ]
     env = _env(MOOT_HOME=str(tmp_path / "home"), RAY_AUTH_MODE="disabled")
@@ -275,7 +282,7 @@ def test_a_ray_worker_killed_mid_debate_is_resumed_and_the_batch_finishes(
             batch.kill()
             batch.communicate()
     assert batch.returncode == 0, stderr[-3000:]
-    assert stderr.splitlines()[-1] == "3 done, 1 resumed"  # the lost one not run anew
+    assert stderr.splitlines()[-1] == "49 done, 1 resumed"  # the lost one not run anew
     lost_line = next(line for line in stderr.splitlines() if lost_id in line)
     assert "resumed" in lost_line
     assert "in task 2" in lost_line
@@ -300,7 +307,144 @@ def test_a_ray_worker_killed_mid_debate_is_resumed_and_the_batch_finishes(
     live = [c for c in calls if c.source == "live" and c.error is None]
     assert len(live) == len(expected)
     table = list(csv.reader(io.StringIO((tmp_path / "summary.csv").read_text(encoding="utf-8"))))
-    assert [r[1:3] for r in table[1:]] == [["4", "4"]]
+    assert [r[1:3] for r in table[1:]] == [["50", "50"]]
+
+
+@contextlib.contextmanager
+def _ray_head(env: dict[str, str]) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A Ray head node of the test's own (``ray start --head --block``) on 127.0.0.1
+    at a free port, in its own process group and temporary directory: its address
+    and process (kill its group to lose the cluster); killed at the end if alive."""
+    port = _free_port()
+    temp = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # short: Ray's sockets live there
+    command = [
+        *(sys.executable, "-c", "from ray.scripts.scripts import main; main()", "start"),
+        *("--head", "--block", "--node-ip-address=127.0.0.1", f"--port={port}"),
+        *("--num-cpus=1", "--include-dashboard=false", "--disable-usage-stats"),
+        f"--temp-dir={temp}",
+    ]
+    head = subprocess.Popen(
+        command,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while head.poll() is None and time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.3)
+        assert head.poll() is None, "the Ray head did not start"
+        yield f"127.0.0.1:{port}", head
+    finally:
+        if head.poll() is None:
+            os.killpg(head.pid, signal.SIGKILL)
+        head.wait()
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+@pytest.mark.server
+@pytest.mark.process
+@pytest.mark.slow(minutes=3)
+def test_a_ray_cluster_lost_mid_batch_stops_it_and_a_new_cluster_finishes_it(
+    server: PgServer, tmp_path: Path
+) -> None:
+    """A grid on a Ray cluster (a head started here) into PostgreSQL, and the head's
+    processes killed (-9) while debates run: the batch stops at once with exit 1 and a
+    message naming the cluster (no traceback, not Ray's own exit a minute later), the
+    debates finished before are kept, the ones cut off are left in the store; run again
+    on a new head, the batch skips the finished, resumes the cut-off ones from their
+    journals (no call sent twice) and finishes the grid."""
+    pytest.importorskip("ray")
+    url = server.create_database("ray_lost")
+    topics = [f"Should team {n} adopt microservices from day one?" for n in range(4)]
+    plan_path = _plan(
+        tmp_path,
+        f'name = "gone"\ntopics = {json.dumps(topics)}\nformats = ["freeform"]\n'
+        'models = ["scripted:demo?latency_ms=300"]\nseeds = [1, 2]\n',
+    )
+    plan = load_plan(plan_path)
+    env = _env(MOOT_HOME=str(tmp_path / "home"), RAY_AUTH_MODE="disabled")
+
+    def command(address: str) -> list[str]:
+        return [
+            *(sys.executable, "-m", "moot", "--store", url, "batch", str(plan_path)),
+            *("--executor", "ray", "--address", address, "--concurrency", "4"),
+        ]
+
+    with _ray_head(env) as (address, head):
+        batch = subprocess.Popen(
+            command(address), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        workers: list[int] = []
+        try:
+            deadline = time.monotonic() + 300
+            ready = False
+            while not ready and time.monotonic() < deadline and batch.poll() is None:
+                with Store(url) as store:
+                    listed = store.list_debates(100)
+                    ready = any(r.status == "done" for r in listed) and any(
+                        r.status == "running" and store.calls(r.id) for r in listed
+                    )
+                time.sleep(0.1)
+            assert ready, batch.communicate()[1][-3000:] if batch.poll() is not None else "late"
+            # the head node goes: its GCS and raylet at once; the workers running
+            # debates (in process groups of their own) freeze, as on a machine cut off,
+            # so the batch hears nothing from them and must notice the head itself
+            os.killpg(head.pid, signal.SIGKILL)
+            with Store(url) as store:
+                workers += [
+                    int(row.owner.rpartition(":")[2])
+                    for row in store.list_debates(100)
+                    if row.status == "running" and row.owner
+                ]
+            for pid in workers:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGSTOP)
+            _, stderr = batch.communicate(timeout=120)
+        finally:
+            for pid in workers:  # then that machine is gone for good
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            if batch.poll() is None:
+                batch.kill()
+                batch.communicate()
+    assert workers
+    assert batch.returncode == 1, stderr[-3000:]
+    assert f"error: the Ray cluster {address} went away" in stderr, stderr[-3000:]
+    assert "run the batch again" in stderr
+    assert "Traceback" not in stderr
+    with Store(url) as store:
+        rows = {r.id: r for r in store.list_debates(100)}
+        kept = {i: (r.owner, len(store.calls(i))) for i, r in rows.items() if r.status == "done"}
+        cut = {i for i, r in rows.items() if r.status != "done"}
+    assert kept
+    assert cut  # partial debates are left in the store, to be resumed
+    with _ray_head(env) as (address, _):
+        rerun = subprocess.run(command(address), env=env, capture_output=True, text=True)
+    assert rerun.returncode == 0, rerun.stderr[-3000:]
+    counts = {"done": len(plan.items) - len(kept) - len(cut), "resumed": len(cut)}
+    counts["skipped"] = len(kept)
+    expected = ", ".join(f"{n} {name}" for name, n in sorted(counts.items()) if n)
+    assert rerun.stderr.splitlines()[-1] == expected
+    reference = run_batch(plan, tmp_path / "ref.db", concurrency=8)
+    assert {o.outcome for o in reference} == {"done"}
+    with Store(url) as store, Store(tmp_path / "ref.db") as ref:
+        rows = {r.id: r for r in store.list_debates(100)}
+        assert set(rows) == {i.id for i in plan.items}
+        assert {r.status for r in rows.values()} == {"done"}
+        # what was finished before the loss is kept as it was, not run again
+        assert {i: (rows[i].owner, len(store.calls(i))) for i in kept} == kept
+        for item in plan.items:
+            calls = store.calls(item.id)
+            assert [c.seq for c in calls] == list(range(1, len(calls) + 1))
+            # every call journaled before the loss replayed, not sent again: one row each
+            live = [c for c in calls if c.source == "live" and c.error is None]
+            assert len(live) == len([c for c in ref.calls(item.id) if c.error is None]), item.id
 
 
 def test_a_summary_row_stays_one_line_whatever_the_names() -> None:
