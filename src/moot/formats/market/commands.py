@@ -50,7 +50,8 @@ class BacktestProgress:
                 TextColumn("backtest"),
                 BarColumn(),
                 MofNCompleteColumn(),
-                TextColumn("{task.description}"),
+                # a snapshot id comes from the user's file; the line is text, not markup
+                TextColumn("{task.description}", markup=False),
                 console=self.console,
                 transient=True,
             )
