@@ -69,6 +69,9 @@ class _Phrases:
     claim_ref: str  # {c}: an excerpt of the target claim
     generic_claim_ref: str
     cross: Mapping[str, tuple[str, str]]  # response -> (reasoning with {x}, follow-up)
+    cross_again: Mapping[str, tuple[str, str]]
+    """The same responses in other words, for a reply that gives one a second time (a
+    side saying the same sentence twice is what the repetition detector flags)."""
     opener: Mapping[str, str]  # side -> sentence
     unrefuted: str  # {k} {n}
     conceded: str  # {k}
@@ -170,6 +173,26 @@ PHRASES: Final[dict[str, _Phrases]] = {
                 "{x} is right about the direction of the effect but overstates its"
                 " size, because the figure comes from a single hypothetical sample.",
                 "How large do you expect the effect to be outside the most favourable cases?",
+            ),
+        },
+        cross_again={
+            "refute": (
+                "Nothing in {x} links the policy to the outcome it reports; a hypothetical"
+                " sample shows a correlation at best.",
+                "Which comparison group would rule out a coincidence?",
+            ),
+            "challenge": (
+                "We doubt {x}: one invented sample of cases cannot settle a question this broad.",
+                "Where could a reader check the number for themselves?",
+            ),
+            "concede": (
+                "We accept {x}; it is the most plausible reading of the mechanism on offer.",
+                "Should the final weighing give this point full weight?",
+            ),
+            "partial": (
+                "Part of {x} survives: the sign of the effect, not its magnitude, which one"
+                " small hypothetical sample cannot pin down.",
+                "What range would you give for the effect in an ordinary year?",
             ),
         },
         opener={"pro": "We remain in favour of {m}.", "con": "We remain opposed to {m}."},
@@ -275,6 +298,24 @@ PHRASES: Final[dict[str, _Phrases]] = {
             "partial": (
                 "{x}对影响方向的判断是对的，但夸大了影响的幅度，因为其数据只来自一个假设样本。",
                 "在最有利的情形之外，你预计这一效果有多大？",
+            ),
+        },
+        cross_again={
+            "refute": (
+                "{x}没有把政策与其报告的结果联系起来；一个假设样本至多显示相关性。",
+                "哪一个对照组能够排除巧合？",
+            ),
+            "challenge": (
+                "我们怀疑{x}：一个虚构的案例样本无法回答如此宽泛的问题。",
+                "读者可以在哪里自行核对这个数字？",
+            ),
+            "concede": (
+                "我们接受{x}；这是目前对其机制最合理的解读。",
+                "最终权衡时，这一点应当得到完全的分量吗？",
+            ),
+            "partial": (
+                "{x}有一部分站得住：影响的方向，而不是幅度，一个很小的假设样本无法确定幅度。",
+                "在普通年份，你会给出怎样的效果区间？",
             ),
         },
         opener={"pro": "我方仍然支持{m}。", "con": "我方仍然反对{m}。"},
@@ -450,7 +491,9 @@ def cross_examination(request: DemoRequest) -> CrossExamReply:
     items = []
     for n, target in enumerate(data.target_ids):
         response = order[n % len(order)]
-        reasoning, follow_up = w.p.cross[response]
+        # a second pass over the responses says them in other words
+        table = (w.p.cross, w.p.cross_again)[(n // len(order)) % 2]
+        reasoning, follow_up = table[response]
         items.append(
             CrossExamItem(
                 target_id=target,
