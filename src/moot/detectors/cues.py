@@ -72,6 +72,7 @@ AGREEMENT = re.compile(
     r"|\b(?:you|they|my opponents?) (?:have|has|'ve) convinced (?:me|us)\b"
     r"|\b(?:i|we) (?:have |'ve )?changed (?:my|our) minds?\b|\b(?:i|we) (?:was|were) wrong\b"
     r"|(?:对方|你|他|她)(?:辩友|辩手)?说得(?:很|非常|完全)?(?:对|有道理|没错)"
+    r"(?!的地方|之处|的部分|的那部分)"
     r"|我(?:方|们)?(?:完全)?(?:同意|赞同|认同)(?:对方|你|你们|他|她)"
     r"|(?:我|我们|我方)被(?:对方|你)?说服|我(?:方|们)?改变了?(?:主意|立场|看法)|是我(?:方|们)?错了"
 )
@@ -80,12 +81,14 @@ AGREEMENT = re.compile(
 EXPLICIT_AGREEMENT = re.compile(
     r"\b(?:i|we) (?:also |fully |completely |entirely |totally |strongly )?agree with"
     r" (?:you|your (?:point|view|argument)s?|my opponents?|the other side|the opposition)\b"
-    r"|\b(?:you are|you're|my opponents? (?:is|are)) (?:absolutely |quite |completely )?right\b"
+    r"|(?<!\bwhere )(?<!\bwherever )"
+    r"\b(?:you are|you're|my opponents? (?:is|are)) (?:absolutely |quite |completely )?right\b"
     r"|(?:我|我们|我方)(?:也|完全|非常|十分)?(?:同意|赞同|认同)(?:您|你|对方|他|她)"
     r"(?:的|所说的|提出的)?(?:观点|看法|意见|说法|道理|理由)"
     r"|(?:非常|完全|十分|深表)(?:同意|赞同|认同)(?:您|你|对方|他|她)(?:的|所说的)?(?:观点|看法|意见)"
     r"|对(?:您|你|对方)[^。！？!?]{0,12}(?:深表|表示完全|表示)(?:赞同|同意|认同)"
-    r"|(?:对方|你|您|他)(?:辩友)?说得(?:非常|很)?(?:好|对)[！!。]?[^但可却不]{0,6}(?:我|完全)"
+    r"|(?:对方|你|您|他)(?:辩友)?说得(?:非常|很)?(?:好|对)(?!的地方|之处|的部分|的那部分)"
+    r"[！!。]?[^但可却不]{0,6}(?:我|完全)"
     # the speaker granting the other side is right, or stepping out of its own side
     r"|\b(?:you|my opponents?) (?:rightly|correctly) (?:pointed out|point out|noted|note|said"
     r"|say)\b|\b(?:you|my opponents?) (?:make|made|raise|raised) (?:a |an )?(?:very )?"
@@ -147,10 +150,12 @@ DECLARED_STANCE = re.compile(
     r"|\b(?:we|i)(?: still| firmly)? (?:(?P<against2>oppose)|support) (?:the|this)"
     r" (?:motion|proposition|resolution)\b"
     r"|(?:我方|我们|本方)(?:仍然|依然|始终|坚持|坚定地)?"
-    r"(?:(?P<against3>反对)|支持|赞成)(?:该|这一|本|此)?(?:动议|辩题|议题|命题)"
+    r"(?:(?P<against3>反对)|支持|赞成)(?:[“\"「][^”\"」]{1,120}[”\"」])?"
+    r"(?:该|这一|本|此)?(?:动议|辩题|议题|命题)"
 )
 """A side saying where it stands on the motion ("We remain opposed to the motion",
-"我方仍然反对该动议"); the ``against`` groups mark the direction."""
+"我方仍然反对该动议", "我方仍然反对“……”这一动议"); the ``against`` groups mark the
+direction."""
 FOR_SIDE = re.compile(r"^(?:pro|for|正方)\b|^正方|(?:^|\s)(?:pro|for):|正方[：:]")
 AGAINST_SIDE = re.compile(
     r"^(?:con|against|opp)\b|^反方|(?:^|\s)(?:con|against):|反方[：:]|\bagainst\b|\boppose"

@@ -3,6 +3,7 @@ speaker is given when a debate asks for a turn again. Same shape as ``moot.i18n`
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 from moot.i18n import labels as common_labels
@@ -148,7 +149,10 @@ def message(lang: str, key: str, **values: object) -> str:
     return CATALOG.get(lang, CATALOG["en"])[key].format(**values)
 
 
-def side_name(side: str, lang: str) -> str:
-    """How a side is named in a message: the language's word for a standard side ("pro"
-    is "Pro", "正方"), any other side by its own name."""
+def side_name(side: str, lang: str, names: Mapping[str, str] | None = None) -> str:
+    """How a side is named in a message: by its name in ``names`` (a debate's position
+    names, such as "Bull" or "多头"), else the language's word for a standard side ("pro"
+    is "Pro", "正方"), else its own key."""
+    if names and names.get(side):
+        return names[side]
     return common_labels(lang).get(f"side.{side}", side)

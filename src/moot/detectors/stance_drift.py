@@ -190,7 +190,7 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
         return None
     history = history_for(transcript, index, history)
     agreeing = _explicit_agreement(split_sentences(turn.text))
-    named = " / ".join(side_name(name, transcript.lang) for name in opponents)
+    named = " / ".join(side_name(name, transcript.lang, transcript.names) for name in opponents)
     if agreeing is not None:
         found = {"opponents": named, "own": transcript.sides[side], "quote": shorten(agreeing, 120)}
         return Finding("stance_drift", index, side, "stance_drift.agrees", found)
@@ -224,7 +224,7 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
         stance = transcript.sides[name]
         sentence = _stance_sentence(sentences, transcript.sides[side], stance)
         if sentence is not None:
-            named = side_name(name, transcript.lang)
+            named = side_name(name, transcript.lang, transcript.names)
             values.update(opponents=named, stance=stance, quote=shorten(sentence, 120))
             return Finding("stance_drift", index, side, "stance_drift.stance", values)
     return None

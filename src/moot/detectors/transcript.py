@@ -94,11 +94,18 @@ class Transcript(_Model):
     sides: dict[str, str]
     turns: list[Turn]
     judge_scores: list[JudgeScore] = Field(default_factory=list)
+    names: dict[str, str] = Field(default_factory=dict)
+    """How a side is named in flag messages (a debate's position names, "Bull", "多头");
+    a side without one is named by the language's word for pro and con, or its key."""
 
     @model_validator(mode="after")
     def _references_exist(self) -> Transcript:
         if not self.sides:
             raise ValueError("sides is empty: name at least one side and its stance")
+        unknown = [name for name in self.names if name not in self.sides]
+        if unknown:
+            known = ", ".join(repr(s) for s in self.sides)
+            raise ValueError(f"names gives a name to unknown side {unknown[0]!r} (sides: {known})")
         for index, turn in enumerate(self.turns):
             if turn.side not in self.sides:
                 known = ", ".join(repr(s) for s in self.sides)

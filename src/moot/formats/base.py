@@ -526,6 +526,7 @@ def speech_transcript(
             for p in result.positions
         },
         turns=[Turn(side=side, text=text) for _, side, text in speeches],
+        names={p.key: p.name for p in result.positions},
         judge_scores=[
             JudgeScore(turn=index[s.argument_id], score=s.weighted)
             for s in result.judgement.scores

@@ -208,7 +208,8 @@ async def review_flags(
     budget = _Calls(max_calls)
     lang = transcript.lang
     sides = [
-        {"key": k, "name": side_name(k, lang), "stance": v} for k, v in transcript.sides.items()
+        {"key": k, "name": side_name(k, lang, transcript.names), "stance": v}
+        for k, v in transcript.sides.items()
     ]
     kept: list[Flag] = []
     rejected: list[Flag] = []
@@ -292,7 +293,7 @@ async def _scan(
     found: list[Flag] = []
     for side, stance in transcript.sides.items():
         others = [
-            {"name": side_name(k, lang), "stance": v}
+            {"name": side_name(k, lang, transcript.names), "stance": v}
             for k, v in transcript.sides.items()
             if k != side
         ]
@@ -309,7 +310,7 @@ async def _scan(
                 "scan_stance",
                 lang,
                 topic=transcript.topic,
-                name=side_name(side, lang),
+                name=side_name(side, lang, transcript.names),
                 stance=stance,
                 others=others,
                 turns=[

@@ -21,6 +21,7 @@ def unit_transcript(
         lang=result.lang,
         sides=dict(sides),
         turns=turns,
+        names={p.key: p.name for p in result.positions if p.key in sides},
         judge_scores=[
             JudgeScore(turn=index[s.argument_id], score=s.weighted)
             for s in result.judgement.scores

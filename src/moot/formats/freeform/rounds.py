@@ -125,6 +125,7 @@ class FreeformRounds:
             lang=self.debate.lang,
             sides=stances(self.debate),
             turns=[Turn(side=s.side, text=s.text) for s in heard],
+            names={p.key: p.name for p in self.debate.positions},
         )
         return check_turn(transcript, Turn(side=position, text=text), [s.id for s in heard])
 
