@@ -47,6 +47,28 @@ def test_every_formats_demo_raises_no_flag(fmt: str, lang: str, seed: int) -> No
     assert [(f.detector, f.turn, f.evidence) for f in result.detectors] == []
 
 
+def _read(
+    topic: str,
+    lang: str,
+    sides: dict[str, str],
+    turns: list[tuple[str, str]],
+    names: dict[str, str] | None = None,
+) -> Transcript:
+    return Transcript.model_validate(
+        {
+            "topic": topic,
+            "lang": lang,
+            "sides": sides,
+            "names": names or {},
+            "turns": [{"side": side, "text": text} for side, text in turns],
+        }
+    )
+
+
+def _drifts(read: Transcript) -> list[int | None]:
+    return [f.turn for f in run_detectors(read, "lexical") if f.detector == "stance_drift"]
+
+
 @pytest.mark.parametrize(
     ("lang", "text", "agrees"),
     [
@@ -64,16 +86,9 @@ def test_granting_the_points_where_the_other_side_is_right_is_not_agreeing(
         "en": "Cities should ban cars downtown: cleaner air and safer streets for children.",
         "zh": "城市中心应该禁止私家车：空气更干净，街道对孩子更安全。",
     }[lang]
-    read = Transcript.model_validate(
-        {
-            "topic": "Should cities ban cars downtown?",
-            "lang": lang,
-            "sides": {"pro": "For the ban", "con": "Against the ban"},
-            "turns": [{"side": "pro", "text": opening}, {"side": "con", "text": text}],
-        }
-    )
-    flagged = [f.turn for f in run_detectors(read, "lexical") if f.detector == "stance_drift"]
-    assert flagged == ([1] if agrees else [])
+    sides = {"pro": "For the ban", "con": "Against the ban"}
+    read = _read("Should cities ban cars downtown?", lang, sides, [("pro", opening), ("con", text)])
+    assert _drifts(read) == ([1] if agrees else [])
 
 
 def _agreeing(lang: str, names: dict[str, str]) -> str:
@@ -81,18 +96,9 @@ def _agreeing(lang: str, names: dict[str, str]) -> str:
         "en": "You are right, I agree with you: earnings will keep falling next quarter.",
         "zh": "对方说得对，我完全同意。下个季度企业盈利还会继续下滑。",
     }[lang]
-    read = Transcript.model_validate(
-        {
-            "topic": "Will the index rise next month?",
-            "lang": lang,
-            "sides": {"bull": "The market will rise.", "bear": "The market will fall."},
-            "names": names,
-            "turns": [
-                {"side": "bear", "text": "Earnings fell two quarters in a row."},
-                {"side": "bull", "text": text},
-            ],
-        }
-    )
+    sides = {"bull": "The market will rise.", "bear": "The market will fall."}
+    turns = [("bear", "Earnings fell two quarters in a row."), ("bull", text)]
+    read = _read("Will the index rise next month?", lang, sides, turns, names)
     (flag,) = [f for f in run_detectors(read, "lexical") if f.detector == "stance_drift"]
     return flag.evidence
 
