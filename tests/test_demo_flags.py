@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 import moot
-from moot.detectors import run_detectors
+from moot.detectors import check_concessions, run_detectors
+from moot.detectors.false_consensus import Concession
 from moot.detectors.transcript import Transcript, TranscriptError
 
 TOPICS = {
@@ -128,3 +129,24 @@ def test_a_name_for_an_unknown_side_is_refused() -> None:
             {"topic": "t", "lang": "en", "sides": {"pro": "p"}, "names": {"bear": "Bear"},
              "turns": []}
         )  # fmt: skip
+
+
+def test_one_of_several_opponents_conceding_is_not_a_consensus_the_judge_must_follow() -> None:
+    # the three-position demo: B granted A-2, the judge ruled it refuted (as C argued)
+    by_b = Concession(side="B", target="A-2", text="A-2 holds as stated.")
+    by_c = Concession(side="C", target="A-2", text="A-2 is the most plausible reading.")
+    common: dict[str, Any] = {
+        "closing_concessions": {},
+        "standings": {"A-2": "REFUTED"},
+        "owners": {"A-2": "A"},
+        "sides": ["A", "B", "C"],
+    }
+    assert check_concessions([by_b], **common) == []
+    both = check_concessions([by_b, by_c], **common)
+    assert [(f.detector, f.side) for f in both] == [
+        ("false_consensus", "B"),
+        ("false_consensus", "C"),
+    ]
+    # two sides: the one opponent's concession is the consensus
+    two = {**common, "sides": ["A", "B"]}
+    assert [f.side for f in check_concessions([by_b], **two)] == ["B"]

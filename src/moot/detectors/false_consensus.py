@@ -19,7 +19,10 @@ concession names the conceding side and what it conceded (an argument id or a
 point). It is not reflected when the side's closing lists concessions and none of
 them names the target or shares at least ``LISTED_COVER`` of its terms, or when the
 judge's standing of the conceded argument is one of ``REFUTING_STANDINGS`` (the
-opponent granted it, yet it was ruled refuted).
+opponent granted it, yet it was ruled refuted). With more than two sides the standing
+is held to a concession only when every side other than the argument's own conceded
+it: one of several opponents granting a point is not a consensus, and the judge may
+rightly follow another opponent who refuted it.
 
 Limits: a concession or a closing claim worded without these cues is missed, and a
 closing that simply never mentions the concession is not flagged on a transcript
@@ -165,13 +168,22 @@ def check_concessions(
     closing_concessions: Mapping[str, Sequence[str]],
     standings: Mapping[str, str],
     target_texts: Mapping[str, str] | None = None,
+    owners: Mapping[str, str] | None = None,
+    sides: Sequence[str] = (),
     lang: str = "en",
 ) -> list[Flag]:
     """Flags for concessions that a side's closing concessions or the judge's standings
     do not reflect. ``closing_concessions`` maps a side to the concessions its closing
     lists (a side without a closing is skipped); ``standings`` maps a target to the
-    judge's standing; ``target_texts`` maps a target id to its text, for matching."""
+    judge's standing; ``target_texts`` maps a target id to its text, for matching.
+    ``owners`` (a target to the side that made it) and ``sides`` (every side of the
+    debate) let a debate of more than two sides hold a standing only to a concession
+    every other side made."""
     texts = target_texts or {}
+    owned = owners or {}
+    conceders: dict[str, set[str]] = {}
+    for concession in concessions:
+        conceders.setdefault(concession.target, set()).add(concession.side)
     flags: list[Flag] = []
     for concession in concessions:
         values: dict[str, object] = {
@@ -190,7 +202,10 @@ def check_concessions(
             )
             flags.append(finding.flag(lang))
         standing = standings.get(concession.target)
-        if standing in REFUTING_STANDINGS:
+        owner = owned.get(concession.target)
+        others = {side for side in sides if side != owner}
+        agreed = owner is None or len(sides) <= 2 or others <= conceders[concession.target]
+        if standing in REFUTING_STANDINGS and agreed:
             values["standing"] = standing
             finding = Finding(
                 "false_consensus",

@@ -134,6 +134,8 @@ class StructuredFormat(Format):
             closing_concessions={c.side: list(c.concessions) for c in body.closings},
             standings={row.argument_id: row.standing for row in result.judgement.trace},
             target_texts={a.id: a.claim for a in body.arguments},
+            owners={a.id: a.side for a in body.arguments},
+            sides=[p.key for p in result.positions],
             lang=result.lang,
         )
 

@@ -177,20 +177,21 @@ PHRASES: Final[dict[str, _Phrases]] = {
         },
         cross_again={
             "refute": (
-                "Nothing in {x} links the policy to the outcome it reports; a hypothetical"
+                "{x} reports an outcome without linking the policy to it; a hypothetical"
                 " sample shows a correlation at best.",
                 "Which comparison group would rule out a coincidence?",
             ),
             "challenge": (
-                "We doubt {x}: one invented sample of cases cannot settle a question this broad.",
+                "{x} leans on one invented sample of cases, which cannot settle a question"
+                " this broad.",
                 "Where could a reader check the number for themselves?",
             ),
             "concede": (
-                "We accept {x}; it is the most plausible reading of the mechanism on offer.",
+                "{x} is the most plausible reading of the mechanism on offer, so we accept it.",
                 "Should the final weighing give this point full weight?",
             ),
             "partial": (
-                "Part of {x} survives: the sign of the effect, not its magnitude, which one"
+                "{x} survives in part: the sign of the effect, not its magnitude, which one"
                 " small hypothetical sample cannot pin down.",
                 "What range would you give for the effect in an ordinary year?",
             ),
