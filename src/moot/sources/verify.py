@@ -210,17 +210,33 @@ def _exact(passage: Number, cited: Number) -> bool:
     return abs(abs(passage.value) - abs(cited.value)) <= 1e-9 * max(1.0, abs(cited.value))
 
 
+ELSEWHERE_READS: Final = 50
+"""At most this many other passages holding a number's digits are read for it."""
+
+
 def stated_in(cited: Number, elsewhere: Iterable[tuple[str, str]]) -> str | None:
     """The first other passage that states ``cited`` exactly, read strictly (no number
-    words, counts or identifier parts), or None. Only passages holding its digits are
-    read."""
+    words, counts or identifier parts), or None. Only passages holding its digits as a
+    number (``17.5`` in ``17.50%``, not in ``117.53``) are read, at most
+    :data:`ELSEWHERE_READS` of them."""
     digits = _digits(cited)
-    key = digits.rstrip("0").rstrip(".") if "." in digits else digits
+    if not digits:
+        return None
+    whole, _, fraction = digits.partition(".")
+    pattern = re.compile(
+        rf"(?<![\d.,]){re.escape(whole)}"
+        + (rf"\.{re.escape(fraction.rstrip('0'))}0*" if fraction.rstrip("0") else r"(?:\.0+)?")
+        + r"(?!\d|\.\d)"
+    )
+    reads = 0
     for ident, text in elsewhere:
-        if key and key not in text.replace(",", ""):
+        if not pattern.search(text.replace(",", "")):
             continue
         if any(_exact(number, cited) for number in read_numbers(text)):
             return ident
+        reads += 1
+        if reads >= ELSEWHERE_READS:
+            break
     return None
 
 
