@@ -23,6 +23,13 @@ check uses).
 A hedged whole number ("about 500", "约40%", "1100左右") counts its trailing zeros as
 rounding, however short it is (``about 500`` -> precision 100).
 
+Read as what they are: versions (``3.12.0``, ``Python 3.12``) as names, not
+quantities; a number followed by a unit of time as a duration (its ``days``); a date's
+parts whatever the separator (``2024.07.19``). In a passage also the numbers inside
+identifiers (the ``20B`` of ``InternLM2-20B-Reward``, as tokens), ordinals ("the 11th",
+"the tenth") and the lengths of lists, items of one shape included
+(``1.8B、7B 和 20B`` -> 3).
+
 What is not a number: digits after Latin letters (``COVID-19``, ``G20``, ``Q3``,
 ``S2:p14``), digits before letters that are no unit, ordinals (``2nd``, ``第3``,
 ``第三``), list markers at a line start (``1.``, ``(2)``), and the parts of a slash
@@ -314,8 +321,8 @@ def _days_after(text: str, end: int) -> float:
     match = _DURATION.match(text, end)
     if match is None:
         return 0.0
-    return _DAYS[match.group("unit").rstrip("s") if match.group("unit")[0].isascii() else
-                 match.group("unit")]  # fmt: skip
+    unit = match.group("unit")
+    return _DAYS[unit.rstrip("s") if unit.isascii() else unit]
 
 
 def _digit_numbers(text: str, found: list[Number], versions: frozenset[str] = frozenset()) -> str:
@@ -428,7 +435,7 @@ def read_numbers(text: str, *, liberal: bool = False) -> list[Number]:
                         found.extend(replace(n, token=True, derived=True)
                                      for n in parts)  # fmt: skip
             elif liberal and pattern is _MASKS[1] and match.group(0)[0].isdigit():
-                value = float(re.match(r"\d+", match.group(0)).group(0))  # type: ignore[union-attr]
+                value = float(re.sub(r"\D+$", "", match.group(0)))
                 found.append(Number(match.group(0), value, 1.0, mantissa=value,
                                     mantissa_unit=1.0, derived=True))  # fmt: skip
             work = _blank(work, match.start(), match.end())
@@ -479,10 +486,10 @@ def list_counts(text: str) -> list[Number]:
     ]
 
 
-_CLAUSE_END: Final = re.compile(r"[。；;!?！？\n]|[.:：](?=\s|$)|，")
-_ITEM_SEP: Final = re.compile(
-    r"\s*(?:,|、|，)?\s*(?:\b(?:and|or)\b|以及|和|与|及|或)\s*|\s*[,、]\s*"
-)
+_CLAUSE_END: Final = re.compile(r"[。；;!?！？\n]|[.:：](?=\s|$)")
+"""Where a clause ends, in NFKC text (a full-width comma is a comma there, and joins
+items)."""
+_ITEM_SEP: Final = re.compile(r"\s*(?:,|、)?\s*(?:\b(?:and|or)\b|以及|和|与|及|或)\s*|\s*[,、]\s*")
 
 
 def _shape(token: str) -> str:
