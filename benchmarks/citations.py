@@ -25,7 +25,9 @@ counts as flagged when its status is anything else.
     python benchmarks/citations.py --fresh --misses   # the first fresh set only
     python benchmarks/citations.py --heldout2 --misses  # the second fresh set
     python benchmarks/citations.py --heldout3 --misses  # the third
-    python benchmarks/citations.py --heldout4 --misses  # the fourth, held out
+    python benchmarks/citations.py --heldout4 --misses  # the fourth
+    python benchmarks/citations.py --heldout5 --misses  # the fifth, held out (and market)
+    python benchmarks/citations.py --all        # one line per set: train, seen, held out
     python benchmarks/citations.py --support    # the support check, train and held-out
 """
 
@@ -54,7 +56,12 @@ misses were looked at in turn, so it is train now."""
 HELDOUT3 = DATA / "heldout3"
 """The third fresh set, gathered after ``HELDOUT2`` was seen; train now."""
 HELDOUT4 = DATA / "heldout4"
-"""The fourth fresh held-out set, gathered after ``HELDOUT3`` was seen."""
+"""The fourth fresh set, gathered after ``HELDOUT3`` was seen; seen since."""
+HELDOUT5 = DATA / "heldout5"
+"""The fifth fresh held-out set, gathered after ``HELDOUT4`` was seen, with market
+cases of its own (its ``market.json``)."""
+SETS = {"fresh": FRESH, "heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
+        "heldout5": HELDOUT5}  # fmt: skip
 SPLITS = ("train", "holdout")
 _FULLWIDTH = {chr(c): chr(c + 0xFEE0) for c in range(0x21, 0x7F)}
 
@@ -71,6 +78,8 @@ class Case:
     passage: str
     quote: str
     claim: str
+    passage_id: str = ""
+    """The cited passage's id in its set (empty for a market case)."""
 
 
 def _rewrite(quote: str, lang: str, index: int) -> str:
@@ -110,9 +119,10 @@ def cases(data: Path = DATA) -> Iterator[Case]:
             quote: str,
             claim: str,
             *,
-            at: tuple[str, str, str, str] = (base, *where, text),
+            at: tuple[str, str, str, str, str] = (base, *where, text, fact["passage"]),
         ) -> Case:
-            return Case(f"{at[0]}:{suffix}", at[1], at[2], kind, cls, expected, at[3], quote, claim)
+            return Case(f"{at[0]}:{suffix}", at[1], at[2], kind, cls, expected, at[3], quote, claim,
+                        at[4])  # fmt: skip
 
         for index, (form, cls) in enumerate(fact["correct"]):
             claim = fact["claim"].format(n=form)
@@ -133,7 +143,7 @@ def cases(data: Path = DATA) -> Iterator[Case]:
         yield case("absent", "wrong", "absent_quote", "not_in_source", other["quote"], exact)
         if number % 5 == 0:
             yield Case(f"{base}:empty", split, lang, "wrong", "no_source", "no_source", "",
-                       fact["quote"], exact)  # fmt: skip
+                       fact["quote"], exact, fact["passage"])  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -152,19 +162,26 @@ class Outcome:
 
 
 def run_sources(split: str | None, data: Path = DATA) -> list[Outcome]:
+    """Every case of the set in ``data`` checked, each with the set's other passages as
+    the rest of the sources (provenance: where a number not in the cited passage is)."""
+    texts = {
+        p["id"]: p["text"]
+        for p in json.loads((data / "passages.json").read_text("utf-8"))["passages"]
+    }
     found = []
     for case in cases(data):
         if split is not None and case.split != split:
             continue
-        check = verify_citation(case.passage, case.quote, case.claim, case.lang)
+        elsewhere = [(ident, text) for ident, text in texts.items() if ident != case.passage_id]
+        check = verify_citation(case.passage, case.quote, case.claim, case.lang, elsewhere)
         found.append(Outcome(case, check.status, check.note))
     return found
 
 
-def run_market(split: str | None) -> list[Outcome]:
+def run_market(split: str | None, data: Path = DATA) -> list[Outcome]:
     kb = demo_kb()
     found = []
-    for raw in json.loads((DATA / "market.json").read_text("utf-8"))["cases"]:
+    for raw in json.loads((data / "market.json").read_text("utf-8"))["cases"]:
         if split is not None and raw["split"] != split:
             continue
         kind = "correct" if raw["expected"] == "matched" else "wrong"
@@ -293,18 +310,37 @@ def main(argv: list[str]) -> int:
                         )
             print()
         return 0
+    if "--all" in argv:
+        print("set        wrong flagged        correct flagged")
+        for name, found in [
+            *((f"{split}", run_sources(split)) for split in SPLITS),
+            *((name, run_sources(None, data)) for name, data in SETS.items()),
+        ]:
+            wrong = [o for o in found if o.case.kind == "wrong"]
+            correct = [o for o in found if o.case.kind == "correct"]
+            print(
+                f"{name:10} {_share(sum(o.flagged for o in wrong), len(wrong))}"
+                f"  {_share(sum(o.flagged for o in correct), len(correct))}"
+            )
+        return 0
     fresh = {
         "--fresh": FRESH,
         "--heldout2": HELDOUT2,
         "--heldout3": HELDOUT3,
         "--heldout4": HELDOUT4,
+        "--heldout5": HELDOUT5,
     }
     chosen = [flag for flag in fresh if flag in argv]
     if chosen:
         # a fresh set (tests/data/citations/fresh, .../heldout2): every passage held out
-        sources, market = run_sources(None, fresh[chosen[0]]), []
-        print(f"Citation verifier (moot.sources.verify), {fresh[chosen[0]].name} set")
+        data = fresh[chosen[0]]
+        sources = run_sources(None, data)
+        market = run_market(None, data) if (data / "market.json").exists() else []
+        print(f"Citation verifier (moot.sources.verify), {data.name} set")
         print("\n".join(table(sources)))
+        if market:
+            print(f"\nMarket entity and period, {data.name} set (demo KB)")
+            print("\n".join(table(market)))
     else:
         sources, market = run_sources(split), run_market(split)
         print("Citation verifier (moot.sources.verify)")

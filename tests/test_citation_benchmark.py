@@ -103,15 +103,44 @@ def test_the_third_fresh_set_is_sound_and_no_worse_than_after_its_misses() -> No
     assert sum(o.flagged for o in correct) <= 1
 
 
-def test_the_fourth_fresh_set_is_no_worse_than_its_first_run() -> None:
+def test_the_fourth_fresh_set_is_seen_now_and_no_worse_than_after_the_general_rules() -> None:
     bench = benchmark()
     found = bench.run_sources(None, bench.HELDOUT4)
     wrong = [o for o in found if o.case.kind == "wrong"]
     correct = [o for o in found if o.case.kind == "correct"]
     assert {o.case.lang for o in found} == {"en", "zh"}
-    # the first run (docs): 91 of 97 wrong flagged, 14 of 65 correct flagged; every
-    # absent, altered and empty-passage citation flagged with its status
-    assert sum(o.flagged for o in wrong) >= 91
-    assert sum(o.flagged for o in correct) <= 14
+    # the first run (docs): 91 of 97 wrong flagged, 14 of 65 correct flagged; its
+    # misses were looked at when the general rules (versions, identifiers, durations,
+    # dates, ordinals, whole counts, parallel items) were written: 96 of 97, 0 of 65
+    assert sum(o.flagged for o in wrong) >= 96
+    assert sum(o.flagged for o in correct) == 0
     quotes = [o for o in wrong if o.case.cls in ("absent_quote", "altered_quote", "no_source")]
     assert all(o.right for o in quotes)
+
+
+def test_the_fifth_fresh_set_is_sound_and_no_worse_than_its_first_run() -> None:
+    bench = benchmark()
+    data = bench.HELDOUT5
+    passages = {
+        p["id"]: p["text"]
+        for p in json.loads((data / "passages.json").read_text("utf-8"))["passages"]
+    }
+    for fact in json.loads((data / "facts.json").read_text("utf-8"))["facts"]:
+        assert fact["quote"] in passages[fact["passage"]], fact["quote"]
+        assert fact["altered"] not in passages[fact["passage"]], fact["altered"]
+    found = bench.run_sources(None, data)
+    wrong = [o for o in found if o.case.kind == "wrong"]
+    correct = [o for o in found if o.case.kind == "correct"]
+    assert len(wrong) >= 80
+    assert len(correct) >= 80
+    assert {o.case.lang for o in found} == {"en", "zh"}
+    # the first run (docs, commit d0eb140): 218 of 223 wrong flagged, 18 of 160
+    # correct flagged; every absent, altered and empty-passage citation flagged
+    assert sum(o.flagged for o in wrong) >= 218
+    assert sum(o.flagged for o in correct) <= 18
+    quotes = [o for o in wrong if o.case.cls in ("absent_quote", "altered_quote", "no_source")]
+    assert all(o.right for o in quotes)
+    # its market texts (demo KB): every one as labelled on the first run
+    market = bench.run_market(None, data)
+    assert len(market) == 16
+    assert all(o.right for o in market)

@@ -259,8 +259,9 @@ def test_a_list_of_names_gives_its_count() -> None:
     zh = "试点城市包括北京、上海和广州。"
     assert status(zh, "试点城市包括北京", "有3个试点城市", "zh") == "verified"
     assert status(zh, "试点城市包括北京", "有4个试点城市", "zh") == "number_mismatch"
-    # 和 alone joins clauses as often as names
-    assert status("支持中文和英文", "支持中文和英文", "支持2种语言", "zh") == "number_mismatch"
+    # 和 joins two items of one shape ("中文和英文", docs rule 7) but not clauses
+    assert status("支持中文和英文", "支持中文和英文", "支持2种语言", "zh") == "verified"
+    assert status("他在北京工作和学习", "他在北京", "做2件事", "zh") == "number_mismatch"
 
 
 def test_compound_number_words_are_one_number() -> None:

@@ -247,7 +247,9 @@ def check(
             from moot.sources.verify import verify_citation
 
             text = claim if item.data_point is None else f"{claim} {item.data_point}"
-            result = verify_citation(passage.text, item.quote, text, lang)
+            cited_id = passage.id
+            elsewhere = ((p.id, p.text) for p in library.passages() if p.id != cited_id)
+            result = verify_citation(passage.text, item.quote, text, lang, elsewhere)
             status, note = result.status, result.note
             quote = result.quote or quote
     cited_for = about or claim

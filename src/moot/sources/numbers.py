@@ -23,6 +23,13 @@ check uses).
 A hedged whole number ("about 500", "约40%", "1100左右") counts its trailing zeros as
 rounding, however short it is (``about 500`` -> precision 100).
 
+Read as what they are: versions (``3.12.0``, ``Python 3.12``) as names, not
+quantities; a number followed by a unit of time as a duration (its ``days``); a date's
+parts whatever the separator (``2024.07.19``). In a passage also the numbers inside
+identifiers (the ``20B`` of ``InternLM2-20B-Reward``, as tokens), ordinals ("the 11th",
+"the tenth") and the lengths of lists, items of one shape included
+(``1.8B、7B 和 20B`` -> 3).
+
 What is not a number: digits after Latin letters (``COVID-19``, ``G20``, ``Q3``,
 ``S2:p14``), digits before letters that are no unit, ordinals (``2nd``, ``第3``,
 ``第三``), list markers at a line start (``1.``, ``(2)``), and the parts of a slash
@@ -36,7 +43,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 from moot.numerals import CN_NUMERAL_CHARS, MAGNITUDES, ascii_digits, cn_number, written_unit
@@ -67,6 +74,19 @@ class Number:
     rounded to its last digit."""
     hedged: bool = False
     """Hedged by its text ("about 500", "约40%", "1100左右")."""
+    version: bool = False
+    """A version, not a quantity (``3.12.0``, ``Python 3.12``, ``TiDB 2.0``): it supports,
+    and is supported by, the same version only, never by rounding."""
+    token: bool = False
+    """A part of an identifier (the ``20B`` of ``InternLM2-20B-Reward``): it supports the
+    same token only ("20B", not "200亿")."""
+    derived: bool = False
+    """Read only as a passage is read (``liberal``): a number word, an ordinal, a list's
+    length, the number inside an identifier. A count read so supports whole bare
+    numbers only (``moot.sources.verify.supports``)."""
+    days: float = 0.0
+    """For a duration ("18 months", "12-month", "两年"), the days one unit of it lasts;
+    durations compare in days (``moot.sources.verify.supports``)."""
 
     @property
     def share(self) -> float:
@@ -159,8 +179,32 @@ _ONE_UNIT: Final = re.compile(
     r"\b(?:a|an)\s+(?:second|minute|hour|day|week|fortnight|month|year|decade|century)\b"
 )
 """In a passage, "a month" or "an hour" is one of them."""
-_IDENTIFIER_NUMBER: Final = re.compile(r"\b[a-z]{2,}-(\d{2,})\b")
-"""In a passage, the number of a model or product name (``RTX-3090``) is a number."""
+_IDENTIFIER_PART: Final = re.compile(r"\d+(?:\.\d+)?[kmbt]?")
+"""A part of an identifier (between ``-``, ``_`` or ``:``) that is a number, with its
+scale letter: the ``20B`` of ``InternLM2-20B-Reward``, the ``3090`` of ``RTX-3090``."""
+_DOTTED_DATE: Final = re.compile(
+    r"(?<![\d.])((?:19|20)\d\d)[./]((?:0?[1-9]|1[0-2]))[./]((?:0?[1-9]|[12]\d|3[01]))(?![\d.])"
+)
+"""``2024.07.19`` or ``2024/07/19``: a date, its parts numbers (as ``2024-07-19``)."""
+_VERSION: Final = re.compile(r"(?<![A-Za-z0-9_.])v?(\d+\.\d+(?:\.\d+)+)(?![A-Za-z0-9_]|\.\d)")
+"""A version of three parts or more (``3.12.0``, ``1.1.1``)."""
+_NAMED_VERSION: Final = re.compile(
+    r"(?<![A-Za-z0-9_.])[A-Z][\w+.-]*\s+v?(\d+\.\d+)(?![A-Za-z0-9_%]|\.\d|\s*(?:%|per\s?cent))"
+)
+"""A number of two parts after a capitalised name (``Python 3.12``, ``TiDB 2.0``)."""
+_DURATION: Final = re.compile(
+    r"[\s-]?(?P<unit>seconds?|minutes?|hours?|days?|weeks?|fortnights?|months?|years?"
+    r"|decades?|个月|个星期|星期|周|天|年)(?![a-z])"
+)
+_DAYS: Final = {
+    "second": 1 / 86400, "minute": 1 / 1440, "hour": 1 / 24, "day": 1.0, "week": 7.0,
+    "fortnight": 14.0, "month": 30.4375, "year": 365.25, "decade": 3652.5, "个月": 30.4375,
+    "个星期": 7.0, "星期": 7.0, "周": 7.0, "天": 1.0, "年": 365.25,
+}  # fmt: skip
+_ORDINAL_WORDS: Final = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
+}  # fmt: skip
 _MARKDOWN_LINK: Final = re.compile(r"\[([^\]\n]*)\]\([^)\s]*\)")
 _NUMBERED_LINE: Final = re.compile(r"^\s*(\d{1,2})[.)、]\s")
 _BULLET_LINE: Final = re.compile(r"^(\s*)[-*•]\s")
@@ -179,12 +223,13 @@ _EN_LIST: Final = re.compile(
     rf"(?<![\w'&-]){_NAME}(?:[ \t]*,[ \t\n]*{_NAME})*,?\s+(?:and|or)\s+{_NAME}(?![\w'&-])"
 )
 _EN_LIST_SEP: Final = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+")
-_ZH_ITEM = r"[\u4e00-\u9fff\w·]{1,12}(?: [A-Za-z][\w·]{0,11}){0,3}"
-"""A Chinese list item: a run of characters, or a name of Latin words ("VS Code")."""
+_ZH_ITEM = r"(?:\d+\.\d+)?[\u4e00-\u9fff\w·]{1,12}(?: [A-Za-z][\w·]{0,11}){0,3}"
+"""A Chinese list item: a run of characters, or a name of Latin words ("VS Code"); it
+may start with a decimal ("1.8B")."""
 _ZH_LIST: Final = re.compile(
-    rf"{_ZH_ITEM}(?: ?、 ?{_ZH_ITEM})+(?:(?:和|与|及|以及|或)(?:其他)?{_ZH_ITEM})?"
+    rf"{_ZH_ITEM}(?: ?、 ?{_ZH_ITEM})+(?: ?(?:和|与|及|以及|或) ?(?:其他)?{_ZH_ITEM})?"
 )
-_ZH_LIST_SEP: Final = re.compile(r" ?、 ?|以及|和|与|及|或")
+_ZH_LIST_SEP: Final = re.compile(r" ?(?:、|以及|和|与|及|或) ?")
 _CN_WORDS: Final = frozenset({"万一", "千万", "一一", "百万一"})
 """Strings of numeral characters that are ordinary words in a claim (万一 = in case,
 千万 = by all means)."""
@@ -230,9 +275,10 @@ def _mixed(text: str, found: list[Number]) -> str:
             value = whole + a / b
             kind: NumberKind = "percent" if percent else "number"
             hedged = _hedged(text, match.start(), match.end())
+            days = 0.0 if percent else _days_after(text, match.end())
             found.append(Number(match.group(0), value, 1 / b, kind, mantissa=value,
                                 mantissa_unit=1 / b, fractional=True,
-                                hedged=hedged))  # fmt: skip
+                                hedged=hedged, days=days))  # fmt: skip
             text = _blank(text, match.start(), match.end())
     return text
 
@@ -269,7 +315,17 @@ def _unit_of(unit: str) -> tuple[NumberKind, float]:
     return "percent", 1.0
 
 
-def _digit_numbers(text: str, found: list[Number]) -> str:
+def _days_after(text: str, end: int) -> float:
+    """The days one unit of the duration a number at ``text[:end]`` counts ("18
+    months", "12-month", "两年"), or 0 when no unit of time follows."""
+    match = _DURATION.match(text, end)
+    if match is None:
+        return 0.0
+    unit = match.group("unit")
+    return _DAYS[unit.rstrip("s") if unit.isascii() else unit]
+
+
+def _digit_numbers(text: str, found: list[Number], versions: frozenset[str] = frozenset()) -> str:
     for match in _NUMBER.finditer(text):
         start, end = match.start(), match.end()
         before = text[start - 1] if start else " "
@@ -292,6 +348,7 @@ def _digit_numbers(text: str, found: list[Number]) -> str:
             unit = max(unit, 10.0 ** min(zeros, len(digits) - 1))
         sign = -1.0 if match.group("sign") == "-" else 1.0
         mantissa = sign * float(digits) * unit_factor
+        bare = not any(match.group(g) for g in ("mag", "unit", "sfx", "cur"))
         found.append(
             Number(
                 match.group(0).strip(),
@@ -303,6 +360,8 @@ def _digit_numbers(text: str, found: list[Number]) -> str:
                 mantissa=round(mantissa, 10),
                 mantissa_unit=round(unit * unit_factor, 10),
                 hedged=hedged,
+                version=bare and digits in versions,
+                days=0.0 if year_like or not bare else _days_after(text, end),
             )
         )
         text = _blank(text, start, end)
@@ -330,38 +389,80 @@ def _cn_numbers(text: str, found: list[Number], *, liberal: bool) -> str:
             kind = "percent"
         elif unit == "成":
             kind, value, ulp = "percent", value * 10, ulp * 10
-        found.append(Number(match.group(0), value, ulp, kind, mantissa=value, mantissa_unit=ulp))
+        days = _days_after(text, match.end()) if kind == "number" and not unit else 0.0
+        found.append(Number(match.group(0), value, ulp, kind, mantissa=value, mantissa_unit=ulp,
+                            derived=liberal and len(numeral) == 1 and kind == "number" and not unit,
+                            days=days))  # fmt: skip
         text = _blank(text, match.start(), match.end())
     return text
 
 
+def _versions(text: str, work: str, found: list[Number]) -> tuple[str, frozenset[str]]:
+    """Versions are read first, as one number each: three parts or more (``3.12.0``),
+    and two parts after a capitalised name (``Python 3.12``) or of a family the text
+    writes with three (``3.10`` beside ``3.11.0``). Returns ``work`` with the long ones
+    blanked, and the two-part ones to read as versions."""
+    families: set[str] = set()
+    for match in _VERSION.finditer(work):
+        found.append(Number(match.group(0), float(".".join(match.group(1).split(".")[:2])),
+                            0.0, version=True))  # fmt: skip
+        families.add(match.group(1).split(".")[0])
+        work = _blank(work, match.start(), match.end())
+    named = {m.group(1) for m in _NAMED_VERSION.finditer(unicodedata.normalize("NFKC", text))}
+    family = {
+        m.group(0)
+        for m in re.finditer(r"(?<![A-Za-z0-9_.])\d+\.\d+(?![A-Za-z0-9_%]|\.\d)", work)
+        if m.group(0).split(".")[0] in families
+    }
+    return work, frozenset(named | family)
+
+
 def read_numbers(text: str, *, liberal: bool = False) -> list[Number]:
     """Every number in ``text``. ``liberal`` (for a passage) also reads English number
-    words, single Chinese numerals and both a fraction and its parts."""
+    words, single Chinese numerals, ordinals, the numbers inside identifiers and both
+    a fraction and its parts."""
     work = _MONTH_DAY.sub(r"\1 \2", prepare(text))
+    work = _DOTTED_DATE.sub(r"\1-\2-\3", work)
+    found: list[Number] = []
+    work, versions = _versions(text, work, found)
     for pattern in _MASKS:
         for match in pattern.finditer(work):
+            if liberal and pattern is _MASKS[0]:
+                for part in re.split(r"[-_:]", match.group(0)):
+                    if _IDENTIFIER_PART.fullmatch(part):
+                        parts: list[Number] = []
+                        _digit_numbers(part, parts)
+                        found.extend(replace(n, token=True, derived=True)
+                                     for n in parts)  # fmt: skip
+            elif liberal and pattern is _MASKS[1] and match.group(0)[0].isdigit():
+                value = float(re.sub(r"\D+$", "", match.group(0)))
+                found.append(Number(match.group(0), value, 1.0, mantissa=value,
+                                    mantissa_unit=1.0, derived=True))  # fmt: skip
             work = _blank(work, match.start(), match.end())
-    found: list[Number] = []
     work = _mixed(work, found)
     work = _fractions(work, found, keep_parts=liberal)
-    work = _digit_numbers(work, found)
+    work = _digit_numbers(work, found, versions)
     work = _cn_numbers(work, found, liberal=liberal)
     if liberal:
         for match in _COMPOUND_WORD.finditer(work):
             value = float(_WORDS[match.group("tens")] + _WORDS[match.group("ones")])
-            found.append(Number(match.group(0), value, 1.0, mantissa=value, mantissa_unit=1.0))
+            found.append(Number(match.group(0), value, 1.0, mantissa=value, mantissa_unit=1.0,
+                                derived=True, days=_days_after(work, match.end())))  # fmt: skip
             work = _blank(work, match.start(), match.end())
         for match in re.finditer(rf"\b(?:{_PASSAGE_WORD})\b", work):
             value = float(_WORDS[match.group(0)])
-            found.append(Number(match.group(0), value, 1.0, mantissa=value, mantissa_unit=1.0))
+            found.append(Number(match.group(0), value, 1.0, mantissa=value, mantissa_unit=1.0,
+                                derived=True, days=_days_after(work, match.end())))  # fmt: skip
+        for match in re.finditer(rf"\b(?:{'|'.join(_ORDINAL_WORDS)})\b", work):
+            value = float(_ORDINAL_WORDS[match.group(0)])
+            found.append(Number(match.group(0), value, 1.0, mantissa=value, mantissa_unit=1.0,
+                                derived=True))  # fmt: skip
         found.extend(list_counts(text))
         prepared = prepare(text)
         for match in _ONE_UNIT.finditer(prepared):
-            found.append(Number(match.group(0), 1.0, 1.0, mantissa=1.0, mantissa_unit=1.0))
-        for match in _IDENTIFIER_NUMBER.finditer(prepared):
-            value = float(match.group(1))
-            found.append(Number(match.group(0), value, 1.0, mantissa=value, mantissa_unit=1.0))
+            found.append(Number(match.group(0), 1.0, 1.0, mantissa=1.0, mantissa_unit=1.0,
+                                derived=True,
+                                days=_days_after(prepared, match.start() + 2)))  # fmt: skip
     return found
 
 
@@ -377,11 +478,55 @@ def list_counts(text: str) -> list[Number]:
         for match in pattern.finditer(text):
             counts.append((match.group(0), len(separator.split(match.group(0).strip()))))
     counts += _line_lists(text)
+    counts += _parallel_items(text)
     return [
-        Number(shown, float(count), 1.0, mantissa=float(count), mantissa_unit=1.0)
+        Number(shown, float(count), 1.0, mantissa=float(count), mantissa_unit=1.0, derived=True)
         for shown, count in counts
         if 2 <= count <= SMALL_COUNT
     ]
+
+
+_CLAUSE_END: Final = re.compile(r"[。；;!?！？\n]|[.:：](?=\s|$)")
+"""Where a clause ends, in NFKC text (a full-width comma is a comma there, and joins
+items)."""
+_ITEM_SEP: Final = re.compile(r"\s*(?:,|、)?\s*(?:\b(?:and|or)\b|以及|和|与|及|或)\s*|\s*[,、]\s*")
+
+
+def _shape(token: str) -> str:
+    """A token's shape: its numbers as ``D``, its capitalised words as ``A``, its
+    lower-case ones as ``a``; a Chinese one keeps its last character (``基础版`` and
+    ``对话版`` are both ``…版``). A plain lower-case word has none: prose is no list."""
+    shape = re.sub(r"\d+(?:\.\d+)?", "D", token.strip(" `*'\"()[]"))
+    shape = re.sub(r"[a-z]+", "a", re.sub(r"[A-Z][A-Za-z]*", "A", shape))
+    if re.search(r"[\u4e00-\u9fff]$", shape):
+        return "…" + shape[-1]
+    return "" if shape == "a" else shape
+
+
+def _parallel_items(text: str) -> list[tuple[str, int]]:
+    """The length of each run of two or more items of one shape joined by commas,
+    ``、``, "and", "or", 和, 与, 及 or 或 within a clause: ``:pep:`634`, :pep:`635`,
+    :pep:`636``` (3), ``1.8B、7B 和 20B`` (3), ``基础版和对话版`` (2). The first item is
+    compared by its last word, the last by its first; the items between are short (at
+    most three words)."""
+    found: list[tuple[str, int]] = []
+    for clause in _CLAUSE_END.split(unicodedata.normalize("NFKC", text)):
+        items = [i.split() for i in _ITEM_SEP.split(clause) if i.strip()]
+        run: list[list[str]] = []
+        for words in [*items, []]:
+            if (
+                run
+                and words
+                and _shape(words[0]) != ""
+                and _shape(words[0]) == _shape(run[-1][-1])
+                and (len(run) == 1 or len(run[-1]) <= 3)
+            ):
+                run.append(words)
+                continue
+            if len(run) >= 2:
+                found.append(("、".join(" ".join(w) for w in run), len(run)))
+            run = [words] if words else []
+    return found
 
 
 def _line_lists(text: str) -> list[tuple[str, int]]:

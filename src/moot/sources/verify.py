@@ -21,8 +21,9 @@ in the debate's language (``en`` or ``zh``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 from moot.numerals import agrees
@@ -45,6 +46,7 @@ _NOTES: Final[dict[str, dict[str, str]]] = {
         "not_found_numbers": "the quote occurs in the passage only with other numbers ({numbers})",
         "mismatch": "not in the passage: {numbers}",
         "closest": "{number} (closest: {closest})",
+        "elsewhere": "{number} (stated in {where})",
         "sep": "; ",
     },
     "zh": {
@@ -54,6 +56,7 @@ _NOTES: Final[dict[str, dict[str, str]]] = {
         "not_found_numbers": "引文只有换成其他数字（{numbers}）才出现在段落中",
         "mismatch": "段落中没有这些数字：{numbers}",
         "closest": "{number}（最接近的是 {closest}）",
+        "elsewhere": "{number}（出现在 {where}）",
         "sep": "；",
     },
 }
@@ -96,8 +99,27 @@ def supports(passage: Number, cited: Number) -> bool:
        (``5-3/4 percent`` = ``5.75%``, ``1/4 percentage point`` = ``0.25`` points). A
        bare cited number matches a number of any form.
     4. **Small counts**: a bare whole number up to 12 is also found as an English number
-       word or a Chinese numeral of the passage (``3`` = ``three`` = ``三``).
+       word or a Chinese numeral of the passage (``3`` = ``three`` = ``三``); unhedged,
+       it is whole: no decimal rounds or truncates to it (``3.10`` is no "3 roles").
+       What only a passage's liberal reading gives (a word, an ordinal, a list's
+       length) supports whole bare numbers only, never a percentage or a decimal.
+    5. **Versions** are names: the same version only (:func:`_same_version`); a number
+       inside an identifier is a token: the same token only ("20B" for
+       ``InternLM2-20B``, not "200亿").
+    6. **Durations** compare in days (:func:`_same_duration`); a cited duration is
+       supported by a duration only.
     """
+    if passage.token:
+        return cited.text.casefold().replace(" ", "") == passage.text
+    if passage.version or cited.version:
+        return _same_version(passage, cited)
+    if cited.days:
+        return bool(passage.days) and _same_duration(passage, cited)
+    if cited.small and not cited.hedged and not _whole(passage):
+        return False  # a count is whole: 3.10 is no "3 roles"
+    whole = cited.value == round(cited.value) and "." not in cited.text
+    if passage.derived and not passage.scaled and (cited.kind != "number" or not whole):
+        return False  # a count, a word or an ordinal is no percentage, amount or decimal
     signed = cited.signed and passage.signed
     if not _precise_enough(passage, cited):
         return False
@@ -123,6 +145,33 @@ def supports(passage: Number, cited: Number) -> bool:
     return False
 
 
+def _whole(number: Number) -> bool:
+    """A whole number, before its scale word too (``1.8B`` is not)."""
+    return number.value == round(number.value) and number.mantissa == round(number.mantissa)
+
+
+def _digits(number: Number) -> str:
+    return re.sub(r"[^\d.]", "", number.text).strip(".")
+
+
+def _same_version(passage: Number, cited: Number) -> bool:
+    """Rule 5, versions: a version is a name, not a quantity. It supports the same
+    version written the same way, or a cited version it starts with (``3.12.0`` supports
+    "3.12"), and nothing by rounding (``3.10`` supports no "3 years")."""
+    if cited.kind != "number" or passage.kind != "number":
+        return False
+    here, there = _digits(passage), _digits(cited)
+    return bool(there) and (here == there or ("." in there and here.startswith(there + ".")))
+
+
+def _same_duration(passage: Number, cited: Number) -> bool:
+    """Rule 6, durations: two durations compare in days, the cited one at the precision
+    it was written with, or within 3% (months and years are not whole numbers of days):
+    "1 year" is a "12-month" cadence, "60 months" is "5 years"."""
+    want, have = cited.value * cited.days, passage.value * passage.days
+    return abs(want - have) <= max(cited.unit * cited.days / 2, 0.03 * abs(have))
+
+
 def _precise_enough(passage: Number, cited: Number) -> bool:
     """Rule 5, fractions are exact: a number written with a fraction (``1-1/2
     percent``) is supported only by its own value, and a passage's fraction
@@ -144,24 +193,103 @@ def _closest(cited: Number, numbers: Sequence[Number]) -> Number | None:
     return min(comparable, key=lambda n: abs(abs(n.value) - abs(cited.value)))
 
 
-def unsupported_numbers(passage_text: str, text: str) -> list[tuple[Number, Number | None]]:
+Elsewhere = Iterable[tuple[str, str]]
+"""The other passages of the sources, as ``(passage id, text)``: where a number the
+cited passage does not state may come from (provenance)."""
+
+
+def _exact(passage: Number, cited: Number) -> bool:
+    """Whether ``passage`` states ``cited`` as it is: the same version, the same
+    duration, or the same value of the same kind, not a rounding of it."""
+    if passage.version or cited.version:
+        return _same_version(passage, cited)
+    if cited.days or passage.days:
+        return abs(cited.value * cited.days - passage.value * passage.days) < 1e-6
+    if passage.kind != cited.kind:
+        return False
+    return abs(abs(passage.value) - abs(cited.value)) <= 1e-9 * max(1.0, abs(cited.value))
+
+
+ELSEWHERE_READS: Final = 50
+"""At most this many other passages holding a number's digits are read for it."""
+
+
+def stated_in(cited: Number, elsewhere: Iterable[tuple[str, str]]) -> str | None:
+    """The first other passage that states ``cited`` exactly, read strictly (no number
+    words, counts or identifier parts), or None. Only passages holding its digits as a
+    number (``17.5`` in ``17.50%``, not in ``117.53``) are read, at most
+    :data:`ELSEWHERE_READS` of them."""
+    digits = _digits(cited)
+    if not digits:
+        return None
+    whole, _, fraction = digits.partition(".")
+    pattern = re.compile(
+        rf"(?<![\d.,]){re.escape(whole)}"
+        + (rf"\.{re.escape(fraction.rstrip('0'))}0*" if fraction.rstrip("0") else r"(?:\.0+)?")
+        + r"(?!\d|\.\d)"
+    )
+    reads = 0
+    for ident, text in elsewhere:
+        if not pattern.search(text.replace(",", "")):
+            continue
+        if any(_exact(number, cited) for number in read_numbers(text)):
+            return ident
+        reads += 1
+        if reads >= ELSEWHERE_READS:
+            break
+    return None
+
+
+def _figure(cited: Number) -> bool:
+    """A figure, not a count: a percentage, a fraction, a scaled amount, a decimal, a
+    duration, or a whole number over :data:`moot.sources.numbers.SMALL_COUNT`. A small
+    count is too common to say where it comes from."""
+    return not cited.small or bool(cited.days)
+
+
+@dataclass(frozen=True)
+class Missing:
+    """A number of a claim the cited passage does not support."""
+
+    cited: Number
+    closest: Number | None
+    """The passage's closest number (None when it has none)."""
+    where: str | None = None
+    """Another passage that states it (provenance), when one does."""
+
+
+def unsupported_numbers(
+    passage_text: str, text: str, elsewhere: Elsewhere | None = None
+) -> list[Missing]:
     """The numbers of ``text`` no number of the passage supports, each with the
-    passage's closest number (``None`` when it has none)."""
+    passage's closest number (``None`` when it has none) and, for a figure, the first
+    passage of ``elsewhere`` that states it (``None`` when none does). A duration is
+    compared in days when the passage measures time, by its value otherwise."""
     passage = read_numbers(passage_text, liberal=True)
+    timed = any(number.days for number in passage)
+    missing = []
+    for cited in read_numbers(text):
+        if cited.days and not timed:
+            cited = replace(cited, days=0.0)
+        if not any(supports(number, cited) for number in passage):
+            missing.append(Missing(cited, _closest(cited, passage)))
+    if elsewhere is None or not any(_figure(m.cited) for m in missing):
+        return missing
+    others = list(elsewhere)
     return [
-        (cited, _closest(cited, passage))
-        for cited in read_numbers(text)
-        if not any(supports(number, cited) for number in passage)
+        replace(m, where=stated_in(m.cited, others)) if _figure(m.cited) else m for m in missing
     ]
 
 
-def _numbers_note(missing: Sequence[tuple[Number, Number | None]], words: dict[str, str]) -> str:
-    shown = [
-        words["closest"].format(number=cited.text, closest=closest.text)
-        if closest is not None
-        else cited.text
-        for cited, closest in missing
-    ]
+def _numbers_note(missing: Sequence[Missing], words: dict[str, str]) -> str:
+    shown = []
+    for item in missing:
+        if item.where is not None:
+            shown.append(words["elsewhere"].format(number=item.cited.text, where=item.where))
+        elif item.closest is not None:
+            shown.append(words["closest"].format(number=item.cited.text, closest=item.closest.text))
+        else:
+            shown.append(item.cited.text)
     return words["sep"].join(dict.fromkeys(shown))
 
 
@@ -178,9 +306,17 @@ def _without_numbers(text: str) -> str:
     return "".join(out)
 
 
-def verify_citation(passage_text: str, quote: str, claim_text: str, lang: str) -> CitationCheck:
+def verify_citation(
+    passage_text: str,
+    quote: str,
+    claim_text: str,
+    lang: str,
+    elsewhere: Elsewhere | None = None,
+) -> CitationCheck:
     """Check one citation: ``quote`` from the passage ``passage_text`` supporting the
-    claim ``claim_text``. ``lang`` is the language of the note (``en`` or ``zh``)."""
+    claim ``claim_text``. ``lang`` is the language of the note (``en`` or ``zh``).
+    ``elsewhere`` (the other passages of the sources) gives provenance: the note of a
+    ``number_mismatch`` names the passage a figure not in this one is stated in."""
     words = _language(lang)
     if not passage_text.strip():
         return CitationCheck("no_source", words["no_source"])
@@ -198,7 +334,7 @@ def verify_citation(passage_text: str, quote: str, claim_text: str, lang: str) -
                 note = words["not_found_numbers"].format(numbers=_numbers_note(missing, words))
                 return CitationCheck("not_in_source", note)
         return CitationCheck("not_in_source", words["not_found"])
-    missing = unsupported_numbers(passage_text, claim_text)
+    missing = unsupported_numbers(passage_text, claim_text, elsewhere)
     if missing:
         note = words["mismatch"].format(numbers=_numbers_note(missing, words))
         return CitationCheck("number_mismatch", note, restored)
