@@ -1,11 +1,12 @@
 """Calibrated models for the encoder pass: a logistic regression per detector over
 features the detectors already compute, in place of hand-set thresholds.
 
-The encoder pass first keeps the lexical rules (a near-verbatim repeat, a change of
-subject, a model's meta-talk: their flags are as in the lexical pass). A turn those
-rules leave alone is then judged by meaning: its features (below) go through the
-fitted model, and the turn is flagged when the model's probability reaches the
-threshold stored with it. The features include the turn's length in distinct content
+For repetition the encoder pass keeps the wording rule's flags (a near-verbatim
+repeat) and judges the turns it leaves alone by meaning; for topic drift the model has
+the last word on every turn long enough to judge, with the lexical rules' verdict as
+one of its features (it keeps, overrules or adds a flag). A turn's features (below) go
+through the fitted model, and the turn is flagged when the model's probability reaches
+the threshold stored with it. The features include the turn's length in distinct content
 terms, alone and times its cosines, so the decision is length-aware where the data
 says it should be.
 
@@ -24,14 +25,15 @@ repetition
     that earlier turn; ``novel``: the share of the turn's distinct content terms S never
     used before; ``fresh``: the share no one used before; ``length``: ln of its distinct
     content terms; ``own_x_length``; ``restate``: a restatement cue ("as I said",
-    "again", "重申", "再次"...).
+    "again", "重申", "再次"...); ``excess``: ``own`` minus the mean cosine with those
+    earlier turns (a side whose turns are all alike is not repeating one of them).
 topic_drift
     ``motion``: the highest cosine with the topic and the stances; ``answers``: the
     highest with the opponents' last 4 turns; ``own_last``: with S's own last turn;
     ``shared``: the share of its distinctive terms said earlier in the debate;
     ``motion_terms``: the share of its terms that are the motion's; ``addresses``: it
     addresses the debate (the opponent, a side by name, "you"); ``length``;
-    ``motion_x_length``.
+    ``motion_x_length``; ``lexical``: the lexical rules flag it.
 """
 
 from __future__ import annotations
