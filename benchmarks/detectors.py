@@ -9,7 +9,8 @@ transcript-wide detector (see moot.detectors.evaluation).
 
     python benchmarks/detectors.py            # the table
     python benchmarks/detectors.py --misses   # and every false positive / negative
-    python benchmarks/detectors.py --real     # the real transcripts (train / holdout)
+    python benchmarks/detectors.py --real     # the real transcripts, every split
+                                              # (train / holdout / fresh / fresh2)
     python benchmarks/detectors.py --real --split train   # one split only (for tuning)
     python benchmarks/detectors.py --lexical  # lexical rules only (no sentence encoder)
     python benchmarks/detectors.py --real --split holdout --review MODEL
@@ -43,7 +44,7 @@ from moot.llm.meter import Meter
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "detectors"
 REAL = DATA / "real"
 SPLITS = ("train", "test", "holdout")
-REAL_SPLITS = ("train", "holdout", "fresh")
+REAL_SPLITS = ("train", "holdout", "fresh", "fresh2")
 LANGS = ("en", "zh")
 
 
@@ -116,6 +117,7 @@ def main(argv: list[str]) -> int:
     print(f"pass: {'lexical' if choice == 'lexical' or encoder() is None else 'encoder'}")
     print("split    detector             lang  TP  FP  FN      P     R    F1")
     misses: list[str] = []
+    summary: dict[tuple[str, str], Counts] = {}
     only = argv[argv.index("--split") + 1] if "--split" in argv else None
     review = argv[argv.index("--review") + 1] if "--review" in argv else None
     if review is not None:
@@ -135,13 +137,35 @@ def main(argv: list[str]) -> int:
                 both = both + found
                 print(_row(split, detector, lang, found))
             print(_row(split, detector, "all", both))
+            summary[(split, detector)] = both
         if "--misses" in argv:
             misses.extend(
                 f"{split}:{line}" for lang in LANGS for line in _misses(cases[lang], flags[lang])
             )
     for line in misses:
         print(line)
+    print(_summary(summary))
     return 0
+
+
+def _summary(summary: dict[tuple[str, str], Counts]) -> str:
+    """One line per detector: precision / recall (TP/FP/FN) in each split, both
+    languages pooled."""
+    splits = list(dict.fromkeys(split for split, _ in summary))
+    lines = [
+        "per split, both languages: P / R (TP/FP/FN)",
+        "detector".ljust(20) + "".join(s.ljust(26) for s in splits),
+    ]
+    for detector in DETECTOR_NAMES:
+        cells = []
+        for split in splits:
+            c = summary[(split, detector)]
+            cells.append(
+                f"{_figure(c.precision).strip()} / {_figure(c.recall).strip()}"
+                f" ({c.tp}/{c.fp}/{c.fn})".ljust(26)
+            )
+        lines.append(detector.ljust(20) + "".join(cells))
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

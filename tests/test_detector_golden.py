@@ -36,7 +36,7 @@ def transcripts() -> dict[str, Transcript]:
         for lang in ("en", "zh"):
             for case in load_cases(DATA / split / f"{lang}.json"):
                 found[f"written/{split}/{lang}/{case.id}"] = case.transcript
-    for split in ("train", "holdout", "fresh"):
+    for split in ("train", "holdout", "fresh", "fresh2"):
         for case in load_real_cases(DATA / "real", split):
             found[f"real/{split}/{case.id}"] = case.transcript
     for demo in json.loads(DEMOS.read_text(encoding="utf-8")):

@@ -16,8 +16,6 @@ from moot.detectors import (
     run_detectors,
 )
 from moot.detectors.core import MAX_ENCODED_TURNS, choose_pass
-from moot.detectors.repetition import meaning_threshold
-from moot.detectors.topic_drift import relevance_threshold
 
 EN_TOPIC = "Should cities ban cars from their centres?"
 EN_SIDES = {"pro": "Cities should ban cars downtown", "con": "Cities should keep cars downtown"}
@@ -118,7 +116,12 @@ def test_a_transcript_too_long_to_encode_is_judged_lexically() -> None:
     assert chosen.reason == f"more than {MAX_ENCODED_TURNS} turns"
 
 
-def test_an_essay_far_from_the_motion_drifts_by_meaning_in_chinese() -> None:
+def test_an_essay_far_from_the_motion_drifts_in_chinese_and_the_model_agrees() -> None:
+    essay = (
+        "自我意识是指个体对自己的情绪、想法和行为的觉察。心理学家认为，自我意识帮助我们反思过去、"
+        "规划未来，并在人际关系中理解他人的感受。儿童大约在十八个月大时开始在镜子中认出自己，"
+        "青春期则是自我认同形成的关键阶段。冥想、写日记和与朋友坦诚交流，都被认为能够提升自我觉察的能力。"
+    )
     data = {
         "topic": "城市中心是否应该禁止私家车",
         "lang": "zh",
@@ -129,25 +132,14 @@ def test_an_essay_far_from_the_motion_drifts_by_meaning_in_chinese() -> None:
                 "text": "禁止私家车进入市中心可以减少尾气污染，让公交和自行车更通畅，"
                 "商店和咖啡馆也能利用原来的停车位。奥斯陆取消中心停车位后，客流增加了。",
             },
-            {
-                "side": "反方",
-                "text": "对方辩友，自我意识是指个体对自己的情绪、想法和行为的觉察。心理学家认为，"
-                "自我意识帮助我们反思过去、规划未来，并在人际关系中理解他人的感受。",
-            },
+            {"side": "反方", "text": essay},
         ],
     }
-    flags = run_detectors(parse_transcript(data), "auto")
-    assert fired(flags, "topic_drift") == [(1, "encoder")]
-    # it addresses the opponent, so the lexical rules take it as engaging the debate
-    assert fired(run_detectors(parse_transcript(data), "lexical"), "topic_drift") == []
-    assert "在语义上远离辩题" in next(f for f in flags if f.detector == "topic_drift").evidence
-
-
-def test_the_thresholds_grow_with_length() -> None:
-    assert meaning_threshold(20) == pytest.approx(0.50)
-    assert meaning_threshold(20) < meaning_threshold(100) < meaning_threshold(300)
-    assert relevance_threshold(20) == pytest.approx(0.12)
-    assert relevance_threshold(10) < relevance_threshold(300)
+    # the encoder pass keeps the lexical flag because the calibrated model confirms it
+    assert fired(run_detectors(parse_transcript(data), "auto"), "topic_drift") == [(1, "lexical")]
+    assert fired(run_detectors(parse_transcript(data), "lexical"), "topic_drift") == [
+        (1, "lexical")
+    ]
 
 
 def test_vectors_are_cached_and_encoded_in_one_batch() -> None:

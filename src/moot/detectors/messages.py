@@ -12,9 +12,9 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
     "en": {
         "evidence.repetition": "repeats turn {earlier} of the same side"
         " (similarity {similarity:.2f} >= {threshold:.2f}): “{quote}”",
-        "evidence.repetition.meaning": "restates turn {earlier} of the same side in other"
-        " words (meaning similarity {similarity:.2f} >= {threshold:.2f} for its length):"
-        " “{quote}”",
+        "evidence.repetition.learned": "restates turn {earlier} of the same side in other"
+        " words (calibrated model: {probability:.2f} >= {threshold:.2f}; meaning similarity"
+        " {similarity:.2f}): “{quote}”",
         "ad_hominem.insult": "an insult",
         "ad_hominem.lying": "calls the speaker a liar",
         "ad_hominem.credentials": "dismisses the speaker's credentials",
@@ -29,9 +29,9 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         " the motion: “{quote}”",
         "evidence.topic_drift.unrelated": "is not tied to the motion, and only {share:.0%} of its"
         " distinctive terms occur earlier in the debate: “{quote}”",
-        "evidence.topic_drift.meaning": "is far in meaning from the motion (similarity"
-        " {relevance:.2f} < {threshold:.2f} for its length) and answers none of the"
-        " opponents' last turns on it: “{quote}”",
+        "evidence.topic_drift.learned": "is off the motion by meaning (calibrated model:"
+        " {probability:.2f} >= {threshold:.2f}; similarity to the motion {relevance:.2f}):"
+        " “{quote}”",
         "evidence.topic_drift.change": "changes the subject (“{cue}”) and shares"
         " {share:.0%} of its terms with the debate so far: “{quote}”",
         "evidence.stance_drift.echo": "{share:.0%} of its terms come from {opponents}'s"
@@ -60,10 +60,10 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "reask.repetition.named": "Your reply repeats your earlier speech {earlier} almost word"
         " for word (similarity {similarity:.2f}). Make a new point, or answer the latest"
         " speeches, instead of restating it.",
-        "reask.repetition.meaning": "Your reply restates your earlier turn {earlier} in other"
+        "reask.repetition.learned": "Your reply restates your earlier turn {earlier} in other"
         " words (similarity in meaning {similarity:.2f}). Make a new point, or answer the"
         " latest speeches, instead of restating it.",
-        "reask.repetition.meaning.named": "Your reply restates your earlier speech {earlier} in"
+        "reask.repetition.learned.named": "Your reply restates your earlier speech {earlier} in"
         " other words (similarity in meaning {similarity:.2f}). Make a new point, or answer"
         " the latest speeches, instead of restating it.",
         "reask.topic_drift": "Your reply is not about the motion (“{topic}”). Stay on the motion"
@@ -85,8 +85,9 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
     "zh": {
         "evidence.repetition": "重复了同一方第 {earlier} 轮的发言"
         "（相似度 {similarity:.2f} >= {threshold:.2f}）：“{quote}”",
-        "evidence.repetition.meaning": "换了说法重复同一方第 {earlier} 轮的发言"
-        "（语义相似度 {similarity:.2f} >= 该长度的阈值 {threshold:.2f}）：“{quote}”",
+        "evidence.repetition.learned": "换了说法重复同一方第 {earlier} 轮的发言"
+        "（校准模型：{probability:.2f} >= {threshold:.2f}；语义相似度 {similarity:.2f}）："
+        "“{quote}”",
         "ad_hominem.insult": "侮辱",
         "ad_hominem.lying": "指责对方说谎",
         "ad_hominem.credentials": "否定对方的资历",
@@ -100,8 +101,8 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "evidence.topic_drift.meta": "谈论的是任务或读者（“{cue}”），而不是辩题：“{quote}”",
         "evidence.topic_drift.unrelated": "与辩题没有关联，其特有词语在此前辩论中出现的仅占"
         " {share:.0%}：“{quote}”",
-        "evidence.topic_drift.meaning": "在语义上远离辩题（相似度 {relevance:.2f} < 该长度的阈值"
-        " {threshold:.2f}），也没有回应对方最近围绕辩题的发言：“{quote}”",
+        "evidence.topic_drift.learned": "在语义上偏离辩题（校准模型：{probability:.2f} >="
+        " {threshold:.2f}；与辩题的相似度 {relevance:.2f}）：“{quote}”",
         "evidence.topic_drift.change": "转移了话题（“{cue}”），与此前辩论的共同词语仅占"
         " {share:.0%}：“{quote}”",
         "evidence.stance_drift.echo": "{share:.0%} 的内容来自{opponents}此前的发言，"
@@ -126,9 +127,9 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "（相似度 {similarity:.2f}）。请提出新的论点或回应最新的发言，不要重复。",
         "reask.repetition.named": "你的发言与你方此前的发言 {earlier} 几乎相同"
         "（相似度 {similarity:.2f}）。请提出新的论点或回应最新的发言，不要重复。",
-        "reask.repetition.meaning": "你的发言换了说法重复你方第 {earlier} 轮的发言"
+        "reask.repetition.learned": "你的发言换了说法重复你方第 {earlier} 轮的发言"
         "（语义相似度 {similarity:.2f}）。请提出新的论点或回应最新的发言，不要重复。",
-        "reask.repetition.meaning.named": "你的发言换了说法重复你方此前的发言 {earlier}"
+        "reask.repetition.learned.named": "你的发言换了说法重复你方此前的发言 {earlier}"
         "（语义相似度 {similarity:.2f}）。请提出新的论点或回应最新的发言，不要重复。",
         "reask.topic_drift": "你的发言偏离了辩题（“{topic}”）。请围绕辩题发言，并回应对方的论点。",
         "reask.stance_drift": "你的发言在陈述{opponents}的观点，却没有反驳。"

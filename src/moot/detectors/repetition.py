@@ -12,22 +12,31 @@ are too short to call repeated.
 A turn is compared with its side's last ``history.REPEAT_WINDOW`` turns and with older
 ones whose content terms share a sketch band with it (``moot.detectors.history``), so
 a long transcript is not compared pair by pair.
+
+With the sentence encoder (the encoder pass), a turn the wording rule leaves alone is
+judged by a calibrated model (``moot.detectors.learned``): its cosine with the side's
+closest earlier turn and with the opponents' last turns, the wording similarity, the
+share of its terms the side never used, its length and restatement cues, weighed by a
+logistic regression fitted on the train splits.
 """
 
 from __future__ import annotations
 
-import math
+import re
 from collections import Counter
 from functools import lru_cache
 
 from moot.detectors.finding import Finding
 from moot.detectors.history import TurnHistory, history_for
+from moot.detectors.learned import Features, log_length, model
 from moot.detectors.lexical import EN_STOPWORDS as _EN_STOP
 from moot.detectors.lexical import (
     ZH_STOP_CHARS,
     cjk_runs,
     content_terms,
     cosine,
+    coverage,
+    fold,
     latin_words,
     norm,
     shorten,
@@ -46,28 +55,18 @@ content-term cosine reaches this: two texts that share few content words do not 
 80% of their character n-grams."""
 
 
-MEANING_BASE = 0.50
-"""With the sentence encoder: a turn of ``MEANING_LENGTH`` distinct content terms
-restates an earlier turn of its side when their cosine reaches this."""
-MEANING_SLOPE = 0.08
-"""The threshold grows by this much per natural-log unit of the turn's length in
-distinct content terms (long turns on one motion are alike in meaning anyway):
-``MEANING_BASE + MEANING_SLOPE * ln(terms / MEANING_LENGTH)``; 0.50 at 20 terms, 0.57
-at 50, 0.63 at 100, 0.72 at 300."""
-MEANING_LENGTH = 20
-MEANING_MIN_TERMS = 20
-"""Shorter turns ("That's not true.", a two-line rejoinder) are not judged by meaning:
-their vectors are close to many turns."""
-MEANING_OPPONENTS = 3
-"""A restatement must be closer (by ``MEANING_MARGIN``) to the side's own earlier turn
-than to any of the opponents' last this-many turns: answering the same exchange again
-is not repeating."""
-MEANING_MARGIN = 0.05
-
-
-def meaning_threshold(terms: int) -> float:
-    """The cosine at which a turn of ``terms`` distinct content terms restates one."""
-    return MEANING_BASE + MEANING_SLOPE * math.log(max(terms, 1) / MEANING_LENGTH)
+MODEL_MIN_TERMS = 4
+"""With the sentence encoder, turns of at least this many distinct content terms that the
+wording rule leaves alone are judged by the calibrated model (``learned``)."""
+OPPONENT_TURNS = 3
+"""A restatement is compared with the opponents' last this-many turns too (answering the
+same exchange again is not repeating): the model weighs both cosines."""
+RESTATE = re.compile(
+    r"\b(?:as i (?:have )?(?:said|mentioned|noted|argued|pointed out)|i repeat|once again"
+    r"|again,|let me (?:say it|repeat) again|to reiterate|i reiterate)\b"
+    r"|重申|再次|再说一遍|再强调|一再|反复强调|正如我方(?:之前|刚才|此前)"
+)
+"""Phrases that announce a restatement (a feature of the model)."""
 
 
 @lru_cache(maxsize=4096)
@@ -112,7 +111,7 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
             best = (score, earlier)
     if best is None:
         if history.meaning is not None:
-            return _by_meaning(transcript, index, history, len(set(terms)))
+            return _by_meaning(transcript, index, history)
         return None
     score, earlier = best
     return Finding(
@@ -129,35 +128,60 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
     )
 
 
-def _by_meaning(
-    transcript: Transcript, index: int, history: TurnHistory, terms: int
-) -> Finding | None:
-    """Whether turn ``index`` restates an earlier turn of its side in meaning (the
-    sentence encoder), with a threshold that grows with the turn's length."""
+def meaning_features(transcript: Transcript, index: int, history: TurnHistory) -> Features | None:
+    """The calibrated model's features of turn ``index`` (``history`` at ``index``, with
+    the encoder; see ``learned``), or None when it is too short or its side has said
+    nothing before."""
     meaning = history.meaning
-    if meaning is None or terms < MEANING_MIN_TERMS:
-        return None
     turn = transcript.turns[index]
-    own = history.repeat_candidates(turn.side, content_terms(turn.text))
+    terms = set(content_terms(turn.text))
+    if meaning is None or len(terms) < MODEL_MIN_TERMS:
+        return None
+    own = history.repeat_candidates(turn.side, terms)
     if not own:
         return None
-    score, at = meaning.best(turn.text, [transcript.turns[i].text for i in own])
-    threshold = meaning_threshold(terms)
-    if score < threshold:
+    texts = [transcript.turns[i].text for i in own]
+    best, at = meaning.best(turn.text, texts)
+    mean = sum(meaning.similarity(turn.text, text) for text in texts) / len(texts)
+    opponents = history.opponents_last(turn.side, OPPONENT_TURNS)
+    answered = max(meaning.best(turn.text, [transcript.turns[i].text for i in opponents])[0], 0.0)
+    length = log_length(len(terms))
+    values = {
+        "own": best,
+        "opponents": answered,
+        "margin": best - answered,
+        "wording": turn_similarity(turn.text, transcript.turns[own[at]].text),
+        "novel": 1.0 - coverage(terms, history.side_terms.get(turn.side, set())),
+        "fresh": 1.0 - coverage(terms, history.said),
+        "length": length,
+        "own_x_length": best * length,
+        "restate": 1.0 if RESTATE.search(fold(turn.text)) else 0.0,
+        "excess": best - mean,
+    }
+    return Features(values, own[at], best)
+
+
+def _by_meaning(transcript: Transcript, index: int, history: TurnHistory) -> Finding | None:
+    """Whether turn ``index`` restates an earlier turn of its side in meaning: the
+    calibrated model's probability reaches its threshold."""
+    fitted = model("repetition")
+    found = meaning_features(transcript, index, history)
+    if fitted is None or found is None or found.earlier is None:
         return None
-    opponents = history.opponents_last(turn.side, MEANING_OPPONENTS)
-    answered = meaning.best(turn.text, [transcript.turns[i].text for i in opponents])[0]
-    if score - answered < MEANING_MARGIN:
+    probability = fitted.probability(found.values)
+    if probability < fitted.threshold:
         return None
+    turn = transcript.turns[index]
     return Finding(
         "repetition",
         index,
         turn.side,
-        "repetition.meaning",
+        "repetition.learned",
         {
-            "earlier": own[at],
-            "similarity": score,
-            "threshold": threshold,
+            "earlier": found.earlier,
+            "similarity": found.similarity,
+            "probability": probability,
+            "threshold": fitted.threshold,
             "quote": shorten(turn.text, 120),
         },
         mode="encoder",

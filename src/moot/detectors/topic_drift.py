@@ -19,6 +19,13 @@ sharing a subject. A turn drifts when either
   mention", "顺便说一句", "说到这里"...), shares at most one term with the motion and
   under ``CHANGE_MAX_SHARE`` of its terms with the debate so far.
 
+With the sentence encoder (the encoder pass), a turn of at least ``MEANING_MIN_TERMS``
+terms that these rules leave alone is judged by a calibrated model
+(``moot.detectors.learned``): its cosine with the motion, with the opponents' last
+turns and with its side's last turn, the share of its terms said before and of the
+motion's, whether it addresses the debate, and its length, weighed by a logistic
+regression fitted on the train splits.
+
 Only earlier turns count, so a turn is judged the same during the debate and after
 it. An on-topic tangent (an anecdote, a case from another city) usually ties back
 with a word of the motion or of the earlier turns, and is not flagged.
@@ -31,7 +38,6 @@ fewer than ``MIN_TERMS`` distinct content terms are not judged.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable
 
@@ -45,6 +51,7 @@ from moot.detectors.cues import (
 from moot.detectors.finding import Finding
 from moot.detectors.history import TurnHistory, history_for
 from moot.detectors.history import motion_terms as motion_terms
+from moot.detectors.learned import Features, log_length, model
 from moot.detectors.lexical import common_terms, content_terms, coverage, fold, shorten
 from moot.detectors.transcript import Transcript
 
@@ -56,29 +63,13 @@ CHANGE_MAX_SHARE = 0.25
 earlier in the debate (and at most one is a motion term)."""
 MIN_TERMS = 5
 """Turns with fewer distinct content terms are too short to judge."""
-RELEVANCE_BASE = 0.12
-"""With the sentence encoder: a turn of ``RELEVANCE_LENGTH`` distinct content terms is
-far from the motion when the cosine of its vector with the topic's and every stance's
-stays under this."""
-RELEVANCE_SLOPE = 0.02
-"""Per natural-log unit of length in distinct content terms (a long turn on the motion
-comes closer to it than a short one): ``RELEVANCE_BASE + RELEVANCE_SLOPE * ln(terms /
-RELEVANCE_LENGTH)``; 0.11 at 10 terms, 0.15 at 300."""
-RELEVANCE_LENGTH = 20
 MEANING_MIN_TERMS = 10
-"""Shorter turns are not judged by meaning."""
+"""With the sentence encoder, turns of at least this many distinct content terms that the
+lexical rules leave alone are judged by the calibrated model (``learned``); shorter
+turns (a fragment, a one-line retort) are not judged by meaning."""
 OPPONENT_WINDOW = 4
-"""A turn far from the motion still counts as on topic when it answers one of the
-opponents' last this-many turns that was itself on the motion."""
-ON_MOTION = 0.20
-"""An opponent's turn is on the motion when its cosine with the motion reaches this."""
-ANSWERS = 0.35
-"""A turn answers an opponent's turn when their cosine reaches this."""
-
-
-def relevance_threshold(terms: int) -> float:
-    """The motion cosine under which a turn of ``terms`` distinct terms is far from it."""
-    return RELEVANCE_BASE + RELEVANCE_SLOPE * math.log(max(terms, 1) / RELEVANCE_LENGTH)
+"""A turn is compared with the opponents' last this-many turns (judged against the motion
+and what the opponent just said, not the debate so far)."""
 
 
 def names_a_side(text: str, names: Iterable[str]) -> bool:
@@ -98,7 +89,18 @@ def names_a_side(text: str, names: Iterable[str]) -> bool:
 
 def check(transcript: Transcript, index: int, history: TurnHistory | None = None) -> Finding | None:
     """Whether turn ``index`` is unrelated to the motion (judged on earlier turns only;
-    ``history`` of the turns before it saves re-reading them)."""
+    ``history`` of the turns before it saves re-reading them): the lexical rules, and
+    with the sentence encoder the calibrated model, which has the last word on turns of
+    at least ``MEANING_MIN_TERMS`` terms (the lexical verdict is one of its features)."""
+    history = history_for(transcript, index, history)
+    found = lexical_check(transcript, index, history)
+    if history.meaning is None:
+        return found
+    return _by_meaning(transcript, index, history, found)
+
+
+def lexical_check(transcript: Transcript, index: int, history: TurnHistory) -> Finding | None:
+    """The lexical rules' verdict on turn ``index`` (``history`` at ``index``)."""
     turn = transcript.turns[index]
     terms = set(content_terms(turn.text))
     if len(terms) < MIN_TERMS:
@@ -146,34 +148,77 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
     ):
         values["share"] = specific_share
         return Finding("topic_drift", index, turn.side, "topic_drift.unrelated", values)
-    if history.meaning is not None and len(terms) >= MEANING_MIN_TERMS:
-        return _by_meaning(transcript, index, history, len(terms), values)
     return None
 
 
-def _by_meaning(
-    transcript: Transcript,
-    index: int,
-    history: TurnHistory,
-    terms: int,
-    values: dict[str, object],
-) -> Finding | None:
-    """Whether turn ``index`` is far in meaning from the motion and answers none of the
-    opponents' last on-motion turns (the sentence encoder)."""
+def meaning_features(
+    transcript: Transcript, index: int, history: TurnHistory, lexical: bool
+) -> Features | None:
+    """The calibrated model's features of turn ``index`` (``history`` at ``index``, with
+    the encoder; see ``learned``; ``lexical``: whether the lexical rules flag it), or
+    None when it is too short to judge by meaning."""
     meaning = history.meaning
-    if meaning is None:
+    turn = transcript.turns[index]
+    terms = set(content_terms(turn.text))
+    if meaning is None or len(terms) < MEANING_MIN_TERMS:
         return None
     relevance = history.relevance(index)
-    threshold = relevance_threshold(terms)
-    if relevance >= threshold:
+    opponents = history.opponents_last(turn.side, OPPONENT_WINDOW)
+    answers = max(meaning.best(turn.text, [transcript.turns[i].text for i in opponents])[0], 0.0)
+    own = next(
+        (
+            i
+            for i in range(index - 1, max(index - 17, -1), -1)
+            if transcript.turns[i].side == turn.side
+        ),
+        None,
+    )
+    own_last = (
+        0.0 if own is None else max(meaning.similarity(turn.text, transcript.turns[own].text), 0.0)
+    )
+    folded = fold(turn.text)
+    addresses = bool(
+        ENGAGEMENT.search(folded)
+        or ADDRESS.search(folded)
+        or names_a_side(turn.text, transcript.sides)
+    )
+    length = log_length(len(terms))
+    values = {
+        "motion": relevance,
+        "answers": answers,
+        "own_last": own_last,
+        "shared": coverage(terms - common_terms(), history.said),
+        "motion_terms": coverage(terms, history.motion),
+        "addresses": 1.0 if addresses else 0.0,
+        "length": length,
+        "motion_x_length": relevance * length,
+        "lexical": 1.0 if lexical else 0.0,
+    }
+    return Features(values, None, relevance)
+
+
+def _by_meaning(
+    transcript: Transcript, index: int, history: TurnHistory, lexical: Finding | None
+) -> Finding | None:
+    """The calibrated model's verdict on turn ``index``: the lexical flag when both
+    agree, a flag by meaning when only the model finds the turn off the motion, none
+    when the model overrules the lexical rules; the lexical verdict alone for a turn too
+    short for the model."""
+    fitted = model("topic_drift")
+    found = meaning_features(transcript, index, history, lexical is not None)
+    if fitted is None or found is None:
+        return lexical
+    probability = fitted.probability(found.values)
+    if probability < fitted.threshold:
         return None
+    if lexical is not None:
+        return lexical
     turn = transcript.turns[index]
-    on_motion = [
-        transcript.turns[i].text
-        for i in history.opponents_last(turn.side, OPPONENT_WINDOW)
-        if history.relevance(i) >= ON_MOTION
-    ]
-    if meaning.best(turn.text, on_motion)[0] >= ANSWERS:
-        return None
-    values.update(relevance=relevance, threshold=threshold)
-    return Finding("topic_drift", index, turn.side, "topic_drift.meaning", values, "encoder")
+    values: dict[str, object] = {
+        "quote": shorten(turn.text, 120),
+        "topic": transcript.topic,
+        "relevance": found.similarity,
+        "probability": probability,
+        "threshold": fitted.threshold,
+    }
+    return Finding("topic_drift", index, turn.side, "topic_drift.learned", values, "encoder")

