@@ -209,11 +209,15 @@ def _record(result: dict[str, Any], agent: str, n: int, number: str) -> dict[str
     return record
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_market_numbers_of_another_index_or_period_are_flagged(
-    lang: str, tmp_path: Path, use_provider: UseProvider
-) -> None:
-    market, call = _cases(lang)
+def _run_market(
+    market: dict[str, list[MarketCrafted]],
+    call: str,
+    lang: str,
+    tmp_path: Path,
+    use_provider: UseProvider,
+) -> dict[str, Any]:
+    """Runs the crafted market debate; asserts every crafted number got its status and
+    field, and returns the result JSON."""
     plan = Plan(market=market)
     use_provider("crafted", provider(plan))
     folder = tmp_path / "docs"
@@ -232,7 +236,7 @@ def test_market_numbers_of_another_index_or_period_are_flagged(
     )  # fmt: skip
     assert run.exit_code == 0, run.output
     assert not plan.unlocated, plan.unlocated
-    result = json.loads(out.read_text(encoding="utf-8"))
+    result: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
     wrong = []
     for agent, cases in market.items():
         for n, case in enumerate(cases):
@@ -243,6 +247,70 @@ def test_market_numbers_of_another_index_or_period_are_flagged(
                     f" got {record['status']} {record['field']} ({record['note']})"
                 )
     assert not wrong, "\n".join(wrong)
+    return result
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_market_numbers_of_another_index_or_period_are_flagged(
+    lang: str, tmp_path: Path, use_provider: UseProvider
+) -> None:
+    market, call = _cases(lang)
+    result = _run_market(market, call, lang, tmp_path, use_provider)
     cited = [c for c in result["sources"]["citations"] if c["status"] != "no_source"]
     assert cited
     assert all(c["status"] == "verified" for c in cited), cited
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a Chinese-numeral period right after a Latin name is not read whole:"
+    " ExampleIndex五日 names no period, ExampleIndex二十日 names 10 sessions",
+)
+def test_chinese_numeral_periods_right_after_a_latin_name(
+    tmp_path: Path, use_provider: UseProvider
+) -> None:
+    kb = load_kb("demo")
+    exi = kb.indices["EXI"]
+    name, r5, r20 = _name(exi), exi.return_5d_pct, exi.return_20d_pct
+    assert r5 is not None
+    assert r20 is not None
+    f = "indices.EXI."
+    market = {
+        "fund_bull": [
+            MarketCrafted(
+                "20日涨跌幅说成五日",
+                "上涨动能正在明显减弱",
+                f"{name}五日涨跌幅为{_pct(r20)}%。",
+                _pct(r20),
+                "wrong_period",
+                f + "return_20d_pct",
+            ),
+            MarketCrafted(
+                "5日涨跌幅说成一个月",
+                "近一个月指数走势偏弱",
+                f"{name}一个月涨跌幅为{_pct(r5)}%。",
+                _pct(r5),
+                "wrong_period",
+                f + "return_5d_pct",
+            ),
+        ],
+        "fund_bear": [
+            MarketCrafted(
+                "20日涨跌幅说成二十日",
+                "近一个月指数走势偏弱",
+                f"{name}二十日涨跌幅为{_pct(r20)}%。",
+                _pct(r20),
+                "matched",
+                f + "return_20d_pct",
+            ),
+            MarketCrafted(
+                "5日涨跌幅说成五个交易日",
+                "近一周指数走势偏弱",
+                f"{name}五个交易日涨跌幅为{_pct(r5)}%。",
+                _pct(r5),
+                "matched",
+                f + "return_5d_pct",
+            ),
+        ],
+    }
+    _run_market(market, "业绩会纪要\n\n董事长称指数走势平稳。\n", "zh", tmp_path, use_provider)
