@@ -261,11 +261,6 @@ def test_market_numbers_of_another_index_or_period_are_flagged(
     assert all(c["status"] == "verified" for c in cited), cited
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a Chinese-numeral period right after a Latin name is not read whole:"
-    " ExampleIndex五日 names no period, ExampleIndex二十日 names 10 sessions",
-)
 def test_chinese_numeral_periods_right_after_a_latin_name(
     tmp_path: Path, use_provider: UseProvider
 ) -> None:
