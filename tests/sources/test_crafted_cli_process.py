@@ -45,9 +45,6 @@ def test_crafted_debate_through_the_moot_process(name: str, tmp_path: Path) -> N
     assert "verified quotes found in their files" in refind.stdout
 
 
-@pytest.mark.xfail(
-    strict=True, reason="a device in a folder is skipped silently, not refused naming it"
-)
 def test_a_device_in_a_folder_is_refused_by_the_moot_process(tmp_path: Path) -> None:
     folder = write_en(tmp_path / "docs")
     (folder / "zero.txt").symlink_to("/dev/zero")
