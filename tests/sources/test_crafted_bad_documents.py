@@ -132,6 +132,12 @@ def test_a_fifo_in_a_folder_is_refused(tmp_path: Path, use_provider: UseProvider
     _refused(folder, "pipe.md", use_provider)
 
 
+def test_a_broken_link_in_a_folder_is_refused(tmp_path: Path, use_provider: UseProvider) -> None:
+    folder = write_en(tmp_path / "docs")
+    (folder / "gone.md").symlink_to(tmp_path / "nowhere.md")
+    _refused(folder, "gone.md", use_provider)
+
+
 def test_a_document_that_fails_to_read_is_refused(
     tmp_path: Path, use_provider: UseProvider
 ) -> None:
