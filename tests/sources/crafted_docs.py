@@ -44,6 +44,15 @@ VENDOR_HTML = """<!doctype html>
 </body></html>
 """
 
+RUST_NOTES_MD = """# Rust parser notes
+
+The new parser returns Result<Invoice, ParseError> and never panics on bad input.
+
+The worker reads its limits from config.json, where "max_retries": 5 and "timeout_ms": 800 are set.
+
+Buffers are Vec<u8> of at most 64 KiB and are reused between invoices.
+"""
+
 PDF_PAGES = [
     ["Hosting review.", "", "Uptime was 99.95 percent over the last year."],
     ["Page two.", "", "The data centre contract ends in 2028 and costs 36,000 dollars a month."],
@@ -120,6 +129,7 @@ def write_en(folder: Path) -> Path:
     """The English folder: Markdown, text, HTML, PDF and CSV."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "design.md").write_text(DESIGN_MD, encoding="utf-8")
+    (folder / "rust-notes.md").write_text(RUST_NOTES_MD, encoding="utf-8")
     (folder / "incident.txt").write_text(INCIDENT_TXT, encoding="utf-8")
     (folder / "vendor.html").write_text(VENDOR_HTML, encoding="utf-8")
     (folder / "hosting.pdf").write_bytes(pdf_from_lines(PDF_PAGES))

@@ -317,12 +317,64 @@ ZH_SECOND = Plan(
     }
 )
 
+EN_CODE = Plan(
+    sides={
+        "pro": [
+            Crafted(
+                "code in the quote",
+                "Result<Invoice",
+                "The new parser returns Result<Invoice, ParseError> and never panics",
+                "The Rust parser never panics on bad input",
+                V,
+            ),
+            Crafted(
+                "JSON keys in the quote",
+                "max_retries",
+                'where "max_retries": 5 and "timeout_ms": 800 are set',
+                "The worker allows 5 retries and 800 ms per call",
+                V,
+            ),
+            Crafted(
+                "generic type in the quote",
+                "Vec<u8>",
+                "Buffers are Vec<u8> of at most 64 KiB",
+                "Buffers never exceed 64 KiB",
+                V,
+            ),
+        ],
+        "con": [
+            Crafted(
+                "code in the quote, altered",
+                "Result<Invoice",
+                "The new parser returns Result<Invoice, IoError> and never panics",
+                "The Rust parser never panics on bad input",
+                NIS,
+            ),
+            Crafted(
+                "JSON keys in the quote, number of another key",
+                "max_retries",
+                'where "max_retries": 5 and "timeout_ms": 800 are set',
+                "The worker allows 8 retries per call",
+                NM,
+            ),
+            Crafted(
+                "generic type in the quote, wrong size",
+                "Vec<u8>",
+                "Buffers are Vec<u8> of at most 64 KiB",
+                "Buffers never exceed 128 KiB",
+                NM,
+            ),
+        ],
+    }
+)
+
 EN_TOPIC = "Should we migrate the billing service to Rust?"
 ZH_TOPIC = "计费服务应该迁移到Rust吗？"
 
 DEBATES = {
     "en-first": (EN_FIRST, "en", EN_TOPIC),
     "en-second": (EN_SECOND, "en", EN_TOPIC),
+    "en-code": (EN_CODE, "en", EN_TOPIC),
     "zh-first": (ZH_FIRST, "zh", ZH_TOPIC),
     "zh-second": (ZH_SECOND, "zh", ZH_TOPIC),
 }
@@ -357,7 +409,19 @@ def _check(plan: Plan, result: dict[str, Any]) -> None:
     assert unfound_verified(result) == []
 
 
-@pytest.mark.parametrize("name", sorted(DEBATES))
+UNUSABLE_QUOTE = pytest.mark.xfail(
+    strict=True,
+    reason="a verbatim quote holding JSON keys is replaced as unusable text before it is checked",
+)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(name, marks=UNUSABLE_QUOTE) if name == "en-code" else name
+        for name in sorted(DEBATES)
+    ],
+)
 def test_crafted_citations_get_their_status_through_moot_run(
     name: str, tmp_path: Path, use_provider: UseProvider
 ) -> None:
