@@ -276,14 +276,14 @@ def test_hostile_text_is_data_and_never_changes_the_briefing(
     )
     harmless = _run_over(
         HARMLESS,
-        ("Plain words only", "Plain words nowhere"),  # not_in_source, as the fence quote is
-        ("Plain words only", "Plain words only"),
+        ("Plain words only", "More plain words about the billing service"),
+        ("Plain words only", "More plain words"),
         tmp_path / "harmless",
         use_provider,
     )
     prompts, briefing, report, result = hostile
     statuses = [c["status"] for c in result["sources"]["citations"]]
-    assert statuses.count("verified") >= 4, statuses  # the hostile quotes reach the judge
+    assert statuses == ["verified"] * 6, statuses  # the document's words, fences and all
     assert prompts == harmless[0], "hostile text changed the fences of a prompt"
     assert _headings(briefing) == _headings(harmless[1])
     assert "<script>alert(1)</script>" not in report
