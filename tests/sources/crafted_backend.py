@@ -58,6 +58,8 @@ class Plan:
 
     sides: dict[str, list[Crafted]] = field(default_factory=dict)
     market: dict[str, list[MarketCrafted]] = field(default_factory=dict)
+    speeches: dict[str, list[Crafted]] = field(default_factory=dict)
+    """Free-form: the evidence items every speech of a side cites (1-3)."""
     unlocated: list[str] = field(default_factory=list)
 
 
@@ -79,6 +81,18 @@ REASONING = {
     "en": "Because the cited document states it, the claim holds, so the decision should weigh it.",
     "zh": "因为所引用的文件明确写了这一点，所以这个论点成立，进而应当影响迁移的决定。",
 }
+
+
+def _items(crafted: list[Crafted], prompt: str, plan: Plan) -> list[dict[str, str]]:
+    items = []
+    for case in crafted:
+        passage = "none" if case.locator == "none" else passage_of(prompt, case.locator)
+        if passage is None:
+            plan.unlocated.append(case.locator)
+        items.append(
+            {"passage": passage or "none", "quote": case.quote, "data_point": case.data_point}
+        )
+    return items
 
 
 def _structured(
@@ -148,9 +162,15 @@ def crafted_backend(
         completion = await demo.generate(
             messages, schema=schema, settings=settings, context=context
         )
-        if plan is None or context is None or context.round != "opening":
+        if plan is None or context is None:
             return completion.text
         reply = json.loads(completion.text)
+        speech = plan.speeches.get(context.side or "")
+        if speech and isinstance(reply, dict) and isinstance(reply.get("evidence"), list):
+            reply["evidence"] = _items(speech, _prompt(messages), plan)
+            return json.dumps(reply, ensure_ascii=False)
+        if context.round != "opening":
+            return completion.text
         crafted = plan.sides.get(context.side or "")
         market = plan.market.get(context.role.rpartition(":")[2])
         if crafted and context.format == "structured":

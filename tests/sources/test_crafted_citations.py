@@ -457,3 +457,81 @@ def test_crafted_citations_get_their_status_through_run_debate(
         topic, model="crafted:x", seed=3, lang=lang, sources=[str(_folder(lang, tmp_path))]
     )
     _check(plan, json.loads(moot.to_json(result)))
+
+
+SPEECHES = {
+    "en": Plan(
+        speeches={
+            "pro": [
+                Crafted("exact", "Median latency", "Median latency is 120 ms", "", V, "120 ms"),
+                Crafted(
+                    "data point of another document",
+                    "Median latency",
+                    "Median latency is 120 ms",
+                    "",
+                    NM,
+                    "42 ms",
+                ),
+                Crafted("quote altered", "Median latency", "Median latency is 5 ms", "", NIS),
+            ],
+            "con": [
+                Crafted("curly quotes", "fast path", 'the bypass the "fast path"', "", V),
+                Crafted("no source", "none", "Rewrites usually run late", "", NS),
+                Crafted(
+                    "full-width, rounding",
+                    "Error rates rose",
+                    "Error rates rose by \uff11\uff12\uff0e\uff15 percent",
+                    "",
+                    V,
+                    "13%",
+                ),
+            ],
+        }
+    ),
+    "zh": Plan(
+        speeches={
+            "pro": [
+                Crafted("中文数字", "四十二分钟", "重试队列停滞了四十二分钟", "", V, "42分钟"),
+                Crafted(
+                    "另一段落的数字", "四十二分钟", "重试队列停滞了四十二分钟", "", NM, "18个月"
+                ),
+                Crafted("引文不存在", "四十二分钟", "重试队列从未停滞", "", NIS),
+            ],
+            "con": [
+                Crafted("分数与百分比", "四分之三", "约四分之三的故障与重试队列有关", "", V, "75%"),
+                Crafted("无来源", "none", "重写项目通常会延期", "", NS),
+                Crafted("引号", "快速路径", "这条旁路称为\u201c快速路径\u201d", "", V),
+            ],
+        }
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_crafted_speech_citations_get_their_status(
+    lang: str, tmp_path: Path, use_provider: UseProvider
+) -> None:
+    """Free-form: every speech of a side cites the side's crafted items, in order."""
+    plan = SPEECHES[lang]
+    use_provider("crafted", provider(plan))
+    result = json.loads(
+        moot.to_json(
+            moot.run_debate(
+                EN_TOPIC if lang == "en" else ZH_TOPIC,
+                format="freeform",
+                model="crafted:x",
+                seed=3,
+                lang=lang,
+                sources=[str(_folder(lang, tmp_path))],
+            )
+        )
+    )
+    assert not plan.unlocated, plan.unlocated
+    by_unit: dict[str, list[str]] = {}
+    for citation in result["sources"]["citations"]:
+        by_unit.setdefault(citation["unit"], []).append(citation["status"])
+    assert len(by_unit) >= 4, by_unit  # two speeches a side at least
+    for unit, statuses in by_unit.items():
+        side = "pro" if unit.startswith("PRO") else "con"
+        assert statuses == [c.expected for c in plan.speeches[side]], unit
+    assert unfound_verified(result) == []
