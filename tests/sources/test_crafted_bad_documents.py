@@ -61,9 +61,10 @@ def _indexed_documents() -> int:
 
 def _runs() -> list[object]:
     listed = _moot("list", "--json")
-    if listed.exit_code != 0:
-        return []
-    return list(json.loads(listed.stdout or "[]"))
+    assert listed.exit_code == 0, listed.output
+    runs = json.loads(listed.stdout)
+    assert isinstance(runs, list)
+    return runs
 
 
 def _refused(path: Path, named: str, use_provider: UseProvider) -> Result:
@@ -317,6 +318,7 @@ def test_resume_refuses_documents_that_changed(
     first = _moot("run", TOPIC, "--model", "flaky:x", "--sources", str(folder), "--id", "grounded")
     assert first.exit_code != 0, first.output
     assert "judge is down" in first.output
+    assert [r["id"] for r in _runs()] == ["grounded"]  # what the refusal tests count
     if change == "edited":
         design.write_text(DESIGN_MD.replace("4,850", "4,851"), encoding="utf-8")
     else:
