@@ -457,21 +457,7 @@ def test_crafted_citations_get_their_status_through_moot_run(
     assert shown == unverified, "the report's list of citations that do not check out"
 
 
-UNMARKED = pytest.mark.xfail(
-    strict=True,
-    reason="the report marks a verified quote only when it occurs as written (up to case),"
-    " and one quote a passage: other quotation marks, an ellipsis, other whitespace or"
-    " width leave the words unmarked",
-)
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=UNMARKED) if n in {"en-first", "en-second", "zh-first"} else n
-        for n in sorted(DEBATES)
-    ],
-)
+@pytest.mark.parametrize("name", sorted(DEBATES))
 def test_the_report_marks_every_verified_quote_in_its_passage(
     name: str, tmp_path: Path, use_provider: UseProvider
 ) -> None:
