@@ -165,6 +165,17 @@ def test_an_oversized_document_is_refused(tmp_path: Path, use_provider: UseProvi
     _refused(path, "huge.txt", use_provider)
 
 
+def test_documents_over_the_total_size_are_refused(
+    tmp_path: Path, use_provider: UseProvider
+) -> None:
+    folder = tmp_path / "big"
+    folder.mkdir()
+    for n in range(9):  # sparse files: 9 x 60 MiB > 512 MiB, each under 64 MiB
+        with (folder / f"part{n}.txt").open("wb") as handle:
+            handle.truncate(60 * 1024 * 1024)
+    _refused(folder, "part8.txt", use_provider)
+
+
 def test_a_folder_of_too_many_documents_is_refused(
     tmp_path: Path, use_provider: UseProvider
 ) -> None:
