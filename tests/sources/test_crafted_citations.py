@@ -409,6 +409,11 @@ def _check(plan: Plan, result: dict[str, Any]) -> None:
     ]
     assert not wrong, "\n".join(wrong)
     assert unfound_verified(result) == []
+    # the published rule: an argument whose every citation is unverified scores <= 3
+    unverified = {u for u, (_, status) in _expected(plan).items() if status in {NIS, NM}}
+    for row in result["judgement"]["scores"]:
+        if row["argument_id"] in unverified:
+            assert row["scores"]["evidence"] <= 3, row
 
 
 def _run_cli(
