@@ -59,10 +59,10 @@ def _indexed_documents() -> int:
         return int(conn.execute("select count(*) from source_documents").fetchone()[0])
 
 
-def _runs() -> list[object]:
+def _runs() -> list[dict[str, Any]]:
     listed = _moot("list", "--json")
     assert listed.exit_code == 0, listed.output
-    runs = json.loads(listed.stdout)
+    runs: list[dict[str, Any]] = json.loads(listed.stdout)
     assert isinstance(runs, list)
     return runs
 
