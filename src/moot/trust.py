@@ -136,9 +136,17 @@ def _debater_fields(result: DebateResult) -> Iterator[tuple[str, str]]:
         transcript, units = get_format(result.format).transcript(result)
     except (ConfigError, ValidationError, KeyError, ValueError):
         return
+    # a quote found in its passage is the document's words (code, JSON and markup
+    # included), not prose the debater wrote; any other quote is checked as prose
+    found = ("verified", "number_mismatch")
+    cited = [] if result.sources is None else result.sources.citations
+    quotes = [c.quote for c in cited if c.status in found]
     for n, turn in enumerate(transcript.turns):
         unit = units[n] if n < len(units) else None
-        yield f"turn {n + 1}" + (f" ({unit})" if unit else ""), turn.text
+        text = turn.text
+        for quote in quotes:
+            text = text.replace(quote, " ") if quote else text
+        yield f"turn {n + 1}" + (f" ({unit})" if unit else ""), text
 
 
 def unusable_fields(result: DebateResult) -> tuple[list[str], list[str]]:

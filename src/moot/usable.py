@@ -30,7 +30,7 @@ stay empty, such as a challenge's new evidence) shows nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from itertools import islice
 from typing import Any, Literal
 
@@ -121,18 +121,24 @@ def shown(text: str, lang: str) -> str:
     return text if unusable_reason(text) is None else marker(lang)
 
 
-def unusable_fields(value: Any, schema: Any, path: str = "") -> list[tuple[str, Reason]]:
+def unusable_fields(
+    value: Any, schema: Any, path: str = "", verbatim: Collection[str] = ()
+) -> list[tuple[str, Reason]]:
     """``(path, reason)`` for every free string of a parsed JSON ``value`` (checked
     against its JSON ``schema``) that is not usable; a path reads
-    ``arguments[1].claim`` (lists count from 1), as the echo check's do."""
+    ``arguments[1].claim`` (lists count from 1), as the echo check's do. Strings of
+    the properties named in ``verbatim`` (copied from the user's data, not prose:
+    ``OutputSpec.verbatim``) are not checked."""
     return [
         (where, reason)
-        for where, text, sentence in _free_strings(value, schema, path)
+        for where, text, sentence in _free_strings(value, schema, path, verbatim)
         if (reason := unusable_reason(text, sentence=sentence)) is not None
     ]
 
 
-def _free_strings(value: Any, schema: Any, path: str) -> Iterator[tuple[str, str, bool]]:
+def _free_strings(
+    value: Any, schema: Any, path: str, verbatim: Collection[str]
+) -> Iterator[tuple[str, str, bool]]:
     node = schema if isinstance(schema, dict) else {}
     if isinstance(value, str):
         if "enum" not in node and "const" not in node:
@@ -141,10 +147,13 @@ def _free_strings(value: Any, schema: Any, path: str) -> Iterator[tuple[str, str
         properties = node.get("properties", {})
         extra = node.get("additionalProperties")
         for key, item in value.items():
+            if key in verbatim and isinstance(item, str):
+                continue
             sub = properties.get(key, extra if isinstance(extra, dict) else {})
-            yield from _free_strings(item, sub, f"{path}.{key}" if path else str(key))
+            where = f"{path}.{key}" if path else str(key)
+            yield from _free_strings(item, sub, where, verbatim)
     elif isinstance(value, list):
         fixed = node.get("prefixItems", [])
         for n, item in enumerate(value, start=1):
             sub = fixed[n - 1] if n <= len(fixed) else node.get("items", {})
-            yield from _free_strings(item, sub, f"{path}[{n}]")
+            yield from _free_strings(item, sub, f"{path}[{n}]", verbatim)

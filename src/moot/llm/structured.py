@@ -67,7 +67,7 @@ class Outcome(Generic[T]):
 def _unusable(parsed: Any, spec: OutputSpec, echoed: Sequence[str]) -> list[Problem]:
     """A rule problem (code ``moot.usable.UNUSABLE``) for every free string of a reply
     that is not usable text (``moot.usable``) or that echoes its field's description."""
-    found: dict[str, str] = dict(unusable_fields(parsed, spec.json_schema))
+    found: dict[str, str] = dict(unusable_fields(parsed, spec.json_schema, verbatim=spec.verbatim))
     found.update({where: "echo" for where in echoed if where not in found})
     return [
         Problem(

@@ -41,6 +41,11 @@ class OutputSpec:
     """``(property, text)``: every free string property of that name must begin with
     ``text``. A backend that constrains output with a grammar (``local``) enforces it
     (``moot.llm.grammar``); the others cannot, and the prompt asks for it."""
+    verbatim: tuple[str, ...] = ()
+    """Names of string properties whose values are copied from the user's data (a
+    quote of a document), not written as prose: they are not checked as usable text
+    (``moot.usable``), since markup, code or JSON in a document is the document's,
+    and code checks them against the data instead."""
 
 
 @dataclass(frozen=True)

@@ -106,8 +106,10 @@ def offer_passages(
     is one of a choice of objects (``anyOf``), one per passage offered: its id, one of
     its sentences as the quote (:func:`quote_choices`) and one of its figures or
     nothing as the data point, so the quote chosen belongs to the passage named; or
-    ``none`` with a quote of the model's own. Without passages the spec is returned
-    as it is."""
+    ``none`` with a quote of the model's own. The quotes are ``verbatim``
+    (``OutputSpec.verbatim``): copied from a document, they are not checked as prose,
+    since markup, code or JSON in a document is the document's (the verifier checks
+    them against the passage). Without passages the spec is returned as it is."""
     if not passages:
         return spec
     ids = list(dict.fromkeys(p.id for p in passages))
@@ -126,7 +128,8 @@ def offer_passages(
             out["properties"] = {**props, "passage": dict(allowed)}
         return out
 
-    return replace(spec, json_schema=walk(spec.json_schema))
+    verbatim = spec.verbatim if "quote" in spec.verbatim else (*spec.verbatim, "quote")
+    return replace(spec, json_schema=walk(spec.json_schema), verbatim=verbatim)
 
 
 def _choices(item: dict[str, Any], props: dict[str, Any], passages: Sequence[Passage]) -> list[Any]:

@@ -119,14 +119,22 @@ class Library:
 
 
 def _walk(root: Path) -> Iterator[Path]:
-    """The files under ``root`` a reader takes, sorted, hidden entries skipped."""
+    """The files under ``root`` a reader takes, sorted, hidden entries skipped;
+    ``DataError`` naming an entry of a document kind that is not a regular file (a
+    device, a pipe, a broken link), as for one named directly: never read, since a
+    device or a pipe may never end, and never dropped unsaid."""
     entries: list[Path] = []
     for directory, dirs, files in os.walk(root, onerror=_unreadable_folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         entries += [Path(directory, f) for f in files if not f.startswith(".")]
     for path in sorted(entries):
-        if kind_of(path) is not None and path.is_file():
-            yield path
+        if kind_of(path) is None:
+            continue
+        if not path.exists():
+            raise DataError(f"--sources: {path} does not exist (a broken link)")
+        if not path.is_file():
+            raise DataError(f"--sources: {path} is not a regular file or folder")
+        yield path
 
 
 def _unreadable_folder(exc: OSError) -> None:
@@ -175,7 +183,9 @@ def collect(paths: Sequence[str | Path]) -> list[Path]:
             total += size
             found.append(file)
             if len(found) > MAX_FILES:
-                raise DataError(f"--sources names more than {MAX_FILES:,} documents")
+                raise DataError(
+                    f"--sources: the paths name more than {MAX_FILES:,} documents (at {file})"
+                )
             if total > MAX_TOTAL_BYTES:
                 raise DataError(
                     f"--sources: the documents hold more than {MAX_TOTAL_BYTES:,} bytes (at {file})"

@@ -118,6 +118,73 @@ def passage_span(passage: str, quote: str) -> str | None:
     return found.group(0).strip() if found else None
 
 
+_CJK_CHAR: Final = re.compile(rf"[{_CJK}]")
+
+
+def _normalised_with_offsets(text: str) -> tuple[str, list[int]]:
+    """``text`` normalised as :func:`normalise_text` does, character by character,
+    with the index in ``text`` that each character of the result comes from."""
+    chars: list[str] = []
+    where: list[int] = []
+    for n, char in enumerate(text):
+        if _SOFT.match(char):
+            continue
+        for out in unicodedata.normalize("NFKC", char).casefold().translate(_TABLE):
+            chars.append(out)
+            where.append(n)
+    text_out: list[str] = []
+    where_out: list[int] = []
+    k = 0
+    while k < len(chars):
+        if not chars[k].isspace():
+            text_out.append(chars[k])
+            where_out.append(where[k])
+            k += 1
+            continue
+        end = k
+        while end < len(chars) and chars[end].isspace():
+            end += 1
+        before = text_out[-1] if text_out else ""
+        after = chars[end] if end < len(chars) else ""
+        line_hyphen = (
+            before == "-"
+            and "\n" in chars[k:end]
+            and len(text_out) > 1
+            and re.match(r"\w", text_out[-2]) is not None
+            and re.match(r"\w", after) is not None
+        )
+        near_cjk = bool(_CJK_CHAR.match(before) or _CJK_CHAR.match(after))
+        if before and after and not near_cjk and not line_hyphen:
+            text_out.append(" ")
+            where_out.append(where[k])
+        k = end
+    return "".join(text_out), where_out
+
+
+def quote_spans(passage: str, quote: str) -> list[tuple[int, int]]:
+    """Where the words of ``quote`` lie in ``passage``, as ``(start, end)`` indexes of
+    the passage's own characters, one span per piece of the quote (an ellipsis leaves
+    text out), found as :func:`find_quote` finds them, or as :func:`passage_span`
+    does for a quote written without its quotation marks; empty when not found. The
+    report marks these words."""
+    text, where = _normalised_with_offsets(passage)
+    fragments = quote_fragments(quote)
+    spans: list[tuple[int, int]] = []
+    at = 0
+    for fragment in fragments:
+        found = _find_whole(text, fragment, at)
+        if found < 0:
+            break
+        at = found + len(fragment)
+        spans.append((where[found], where[at - 1] + 1))
+    else:
+        if spans:
+            return spans
+    own = passage_span(passage, quote) if find_unmarked(passage, quote) else None
+    start = passage.find(own) if own else -1
+    return [(start, start + len(own))] if own and start >= 0 else []
+
+
 def _find_whole(text: str, fragment: str, start: int) -> int:
     """Where ``fragment`` occurs in ``text`` from ``start`` on without cutting through
     a number at either end ("by 5" is not in "by 50"); -1 if nowhere."""

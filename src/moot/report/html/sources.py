@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from moot.report.html.parts import Section
 from moot.report.sources import labels, rate, unverified, used_by
 from moot.schema import DebateResult
+from moot.sources.normalize import quote_spans
 
 
 @dataclass(frozen=True)
@@ -28,14 +29,13 @@ class QuoteView:
 
 @dataclass(frozen=True)
 class PassageView:
-    """A cited passage in full, split around the first verified quote found in it."""
+    """A cited passage in full, as parts ``(text, marked)``: the words of every
+    verified quote of it marked."""
 
     anchor: str
     id: str
     where: str
-    before: str
-    marked: str
-    after: str
+    parts: tuple[tuple[str, bool], ...]
 
 
 @dataclass(frozen=True)
@@ -53,14 +53,24 @@ class SourcesView:
 TONES = {"verified": "good", "no_source": "neutral"}
 
 
-def _marked(passage: str, quotes: list[str]) -> tuple[str, str, str]:
-    folded = passage.casefold()
-    for quote in quotes:
-        at = folded.find(quote.casefold().strip())
-        if quote.strip() and at >= 0:
-            end = at + len(quote.strip())
-            return passage[:at], passage[at:end], passage[end:]
-    return passage, "", ""
+def _marked(passage: str, quotes: list[str]) -> tuple[tuple[str, bool], ...]:
+    """``passage`` cut into parts, those that a quote's words cover (as the verifier
+    found them: other quotation marks, width, case and white space, an ellipsis)
+    marked; overlapping quotes make one mark."""
+    spans = sorted(span for quote in quotes for span in quote_spans(passage, quote))
+    merged: list[list[int]] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    parts: list[tuple[str, bool]] = []
+    at = 0
+    for start, end in merged:
+        parts += [(passage[at:start], False), (passage[start:end], True)]
+        at = end
+    parts.append((passage[at:], False))
+    return tuple((text, marked) for text, marked in parts if text)
 
 
 def html_section(result: DebateResult) -> Section | None:
@@ -89,7 +99,7 @@ def html_section(result: DebateResult) -> Section | None:
             anchors[p.id],
             p.id,
             p.where,
-            *_marked(p.text, [c.quote for c in verified if c.passage == p.id]),
+            _marked(p.text, [c.quote for c in verified if c.passage == p.id]),
         )
         for p in sources.passages
     ]

@@ -46,12 +46,17 @@ _WORD_NUMBERS: Final = {
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
     "thirty": 30, "fifty": 50, "sixty": 60, "hundred": 100,
 }  # fmt: skip
+_CN_DIGITS = "一二两三四五六七八九十百零〇"
+# A number of digits or words must not continue a name or another number ("MA20"); a
+# Chinese numeral only not another numeral, since Chinese text runs straight on from a
+# Latin name ("ExampleIndex五日") and a numeral cut short reads another period ("十日").
 _NUMBER = (
-    r"(?P<n>\d+|(?:" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True))
-    + r")(?![A-Za-z])|[一二两三四五六七八九十百]+)"
+    r"(?P<n>(?<![A-Za-z0-9_.,])(?:\d+|(?:"
+    + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True))
+    + rf")(?![A-Za-z]))|(?<![{_CN_DIGITS}])[一二两三四五六七八九十百]+)"
 )  # fmt: skip
 _PERIOD: Final = re.compile(
-    rf"(?<![A-Za-z0-9_.,]){_NUMBER}\s*-?\s*(?:"
+    rf"{_NUMBER}\s*-?\s*(?:"
     r"(?:trading[\s-]+)?(?P<d>days?|sessions?|d)(?![A-Za-z])"
     r"|(?P<w>weeks?|wks?|w)(?![A-Za-z])|(?P<m>months?|mos?)(?![A-Za-z])"
     r"|(?P<q>quarters?)(?![A-Za-z])|(?P<y>years?|yrs?|y)(?![A-Za-z])"

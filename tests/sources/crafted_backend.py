@@ -1,0 +1,191 @@
+"""A model that plays the scripted demo but cites what a test crafted.
+
+Every call is answered by ``scripted:demo``; a debater's reply that cites documents
+(a structured opening's ``evidence`` items, a market opening's ``citations``) gets
+the test's crafted arguments instead. The passage a crafted citation names is found
+by its words in the prompt the debater was given (the nearest passage id before
+them), never from moot's reader, so the test does not know passage numbers in
+advance. Registered as a model provider (``crafted:NAME``), so the same crafted
+debate runs through ``moot run`` and ``run_debate``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from moot.llm.backend import Backend, ProviderFactory
+from moot.llm.scripted import DemoBackend, ScriptedBackend
+from moot.llm.types import CallContext, GenerationSettings, Message, OutputSpec
+
+PASSAGE_ID = re.compile(r"S\d+:p\d+")
+
+
+@dataclass(frozen=True)
+class Crafted:
+    """One crafted citation: which passage (by words it holds), the quote, the claim
+    it is cited for, and the status the docs say it must get."""
+
+    kind: str
+    locator: str
+    quote: str
+    claim: str
+    expected: str
+    data_point: str = ""
+
+
+@dataclass(frozen=True)
+class MarketCrafted:
+    """One crafted market argument: its claim and evidence, and the status the KB
+    check must give the number ``number`` in it (with the field it must name)."""
+
+    kind: str
+    claim: str
+    evidence: str
+    number: str
+    expected: str
+    field: str | None = None
+    cite: str = ""
+    """Words of a passage the argument cites with them as its quote ("" cites none)."""
+
+
+@dataclass
+class Plan:
+    """The crafted arguments of each side (``pro``/``con``, or a market analyst id)."""
+
+    sides: dict[str, list[Crafted]] = field(default_factory=dict)
+    market: dict[str, list[MarketCrafted]] = field(default_factory=dict)
+    speeches: dict[str, list[Crafted]] = field(default_factory=dict)
+    """Free-form: the evidence items every speech of a side cites (1-3)."""
+    unlocated: list[str] = field(default_factory=list)
+
+
+def passage_of(prompt: str, locator: str) -> str | None:
+    """The id of the passage holding ``locator`` in a prompt: the last passage id
+    written before the words."""
+    at = prompt.find(locator)
+    if at < 0:
+        return None
+    ids = PASSAGE_ID.findall(prompt[:at])
+    return ids[-1] if ids else None
+
+
+def _prompt(messages: Sequence[Message]) -> str:
+    return "\n".join(m.content for m in messages)
+
+
+REASONING = {
+    "en": "Because the cited document states it, the claim holds, so the decision should weigh it.",
+    "zh": "因为所引用的文件明确写了这一点，所以这个论点成立，进而应当影响迁移的决定。",
+}
+
+
+def _items(crafted: list[Crafted], prompt: str, plan: Plan) -> list[dict[str, str]]:
+    items = []
+    for case in crafted:
+        passage = "none" if case.locator == "none" else passage_of(prompt, case.locator)
+        if passage is None:
+            plan.unlocated.append(case.locator)
+        items.append(
+            {"passage": passage or "none", "quote": case.quote, "data_point": case.data_point}
+        )
+    return items
+
+
+def _structured(
+    reply: dict[str, Any], crafted: list[Crafted], prompt: str, plan: Plan, lang: str
+) -> None:
+    arguments = []
+    for case in crafted:
+        passage = "none" if case.locator == "none" else passage_of(prompt, case.locator)
+        if passage is None:
+            plan.unlocated.append(case.locator)
+            passage = "none"
+        arguments.append(
+            {
+                "claim": case.claim,
+                "reasoning": REASONING["zh" if lang.startswith("zh") else "en"],
+                "evidence": [
+                    {"passage": passage, "quote": case.quote, "data_point": case.data_point}
+                ],
+            }
+        )
+    reply["arguments"] = arguments
+
+
+def _market(reply: dict[str, Any], crafted: list[MarketCrafted], prompt: str, plan: Plan) -> None:
+    template = reply["arguments"][0]
+    arguments = []
+    for case in crafted:
+        argument = dict(template)
+        argument.update(claim=case.claim, evidence=case.evidence, counterpoints=["None known."])
+        if "citations" in argument:
+            passage = passage_of(prompt, case.cite) if case.cite else "none"
+            if passage is None:
+                plan.unlocated.append(case.cite)
+            argument["citations"] = [
+                {
+                    "passage": passage or "none",
+                    "quote": case.cite or "reasoning only",
+                    "data_point": "",
+                }
+            ]
+        arguments.append(argument)
+    reply["arguments"] = arguments
+
+
+Observer = Callable[[Sequence[Message], CallContext | None], None]
+"""Called with every call's messages and context before it is answered (it may raise)."""
+
+
+def crafted_backend(
+    plan: Plan | None = None,
+    seed: int = 1,
+    observe: Observer | None = None,
+    name: str = "crafted:plan",
+) -> ScriptedBackend:
+    """The demo backend with the plan's arguments in place of the demo's; ``name`` is
+    its spec (what a stored run keeps, and resolves again on resume)."""
+    demo = DemoBackend(seed=seed)
+
+    async def answer(
+        messages: Sequence[Message],
+        schema: OutputSpec | None,
+        settings: GenerationSettings,
+        context: CallContext | None,
+    ) -> str:
+        if observe is not None:
+            observe(messages, context)
+        completion = await demo.generate(
+            messages, schema=schema, settings=settings, context=context
+        )
+        if plan is None or context is None:
+            return completion.text
+        reply = json.loads(completion.text)
+        speech = plan.speeches.get(context.side or "")
+        if speech and isinstance(reply, dict) and isinstance(reply.get("evidence"), list):
+            reply["evidence"] = _items(speech, _prompt(messages), plan)
+            return json.dumps(reply, ensure_ascii=False)
+        if context.round != "opening":
+            return completion.text
+        crafted = plan.sides.get(context.side or "")
+        market = plan.market.get(context.role.rpartition(":")[2])
+        if crafted and context.format == "structured":
+            _structured(reply, crafted, _prompt(messages), plan, context.lang)
+        elif market and context.format == "market":
+            _market(reply, market, _prompt(messages), plan)
+        return json.dumps(reply, ensure_ascii=False)
+
+    return ScriptedBackend(answer, name=name)
+
+
+def provider(plan: Plan) -> ProviderFactory:
+    """A model provider (``crafted:...``) answering with ``plan``."""
+
+    def factory(rest: str, seed: int | None, timeout: float | None) -> Backend:
+        return crafted_backend(plan, seed or 1)
+
+    return factory
