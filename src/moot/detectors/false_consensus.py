@@ -35,6 +35,7 @@ from pydantic import BaseModel, ConfigDict
 
 from moot.detectors.cues import CONCESSION, NEGATED_CONCESSION
 from moot.detectors.finding import Finding
+from moot.detectors.gate import gated
 from moot.detectors.lexical import (
     content_terms,
     coverage,
@@ -52,7 +53,7 @@ LISTED_COVER = 0.5
 REFUTING_STANDINGS = frozenset({"REFUTED"})
 """Standings that contradict an opponent's concession of the argument."""
 
-CLAIMS_NOTHING_STANDS = re.compile(
+CLAIMS_NOTHING_STANDS = gated(
     r"\b(?:we |i )?(?:concede|conceded|concedes|grant|granted) nothing\b"
     r"|\bnothing (?:to concede|conceded|was conceded)\b"
     r"|\b(?:has|have|had) (?:not|never|failed to) (?:established|shown|proved|proven|demonstrated"
