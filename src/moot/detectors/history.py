@@ -151,8 +151,9 @@ class TurnHistory:
         ``terms``: its last ``REPEAT_WINDOW`` turns and the older ones sharing a band."""
         found = set(self._window[side])
         bands = self._bands[side]
-        for band in sketch(terms):
-            found.update(bands.get(band, [])[-BAND_CANDIDATES:])
+        if bands:  # else no turn of the side is older than the window yet
+            for band in sketch(terms):
+                found.update(bands.get(band, [])[-BAND_CANDIDATES:])
         return sorted(found)
 
     def framing(self, side: str, terms: Iterable[str]) -> set[str]:
