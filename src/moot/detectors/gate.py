@@ -196,7 +196,7 @@ class Gated:
     def may_match(self, text: str) -> bool:
         """False only when no match is possible in ``text``."""
         words = self.words
-        return words is None or any(word in text for word in words)
+        return words is None or any(map(text.__contains__, words))
 
     def search(self, text: str) -> re.Match[str] | None:
         return self.regex.search(text) if self.may_match(text) else None
