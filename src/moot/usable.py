@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import islice
 from typing import Any, Literal
 
@@ -79,9 +80,16 @@ def may_loop(text: str) -> bool:
 
 def looping_runs(text: str) -> list[str]:
     """The looping runs (see ``LOOP``) in ``text``."""
+    return list(_looping_runs(text))
+
+
+@lru_cache(maxsize=4096)
+def _looping_runs(text: str) -> tuple[str, ...]:
+    """``looping_runs``, cached: a reply's strings are checked for loops and then for
+    usable text, and the verdict reads the judge's fields again."""
     if not may_loop(text):
-        return []
-    return [m.group(0) for m in LOOP.finditer(text) if len(m.group(0)) >= LOOP_CHARS]
+        return ()
+    return tuple(m.group(0) for m in LOOP.finditer(text) if len(m.group(0)) >= LOOP_CHARS)
 
 
 SENTENCE_FIELD = 40
