@@ -35,6 +35,8 @@ from functools import lru_cache
 from itertools import islice
 from typing import Any, Literal
 
+from moot.regex_gate import gated
+
 UNUSABLE = "unusable_text"
 """The warning code of a prose field that was not usable text."""
 
@@ -47,11 +49,11 @@ LOOP_CHARS = 24
 characters repeated 8 times or more ("1.1.1.1...", "the the the ...") is a model caught
 in a loop."""
 
-_MARKUP = re.compile(r"</?debate\s*>|\{\{|\}\}|\{%|%\}|['\"][A-Za-z_][A-Za-z0-9_]*['\"]\s*:")
+_MARKUP = gated(r"</?debate\s*>|\{\{|\}\}|\{%|%\}|['\"][A-Za-z_][A-Za-z0-9_]*['\"]\s*:")
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9_-]*\s*/?>")
 TAG_SHARE = 0.3
 """Two tags or more that make up this share of a text make it markup."""
-_JSON_EDGE = re.compile(r"^\s*[\]}]|^\s*[\[{]\s*[\[{\"]|[\[{][\s,:]*$")
+_JSON_EDGE = gated(r"^\s*[\]}]|^\s*[\[{]\s*[\[{\"]|[\[{][\s,:]*$")
 _PUNCTUATION = frozenset('{}[]<>"')
 PUNCTUATION_SHARE = 0.1
 PUNCTUATION_MIN = 4

@@ -21,10 +21,10 @@ import re
 from functools import lru_cache
 
 from moot.detectors.finding import Finding
-from moot.detectors.gate import Gated
 from moot.detectors.lexical import clauses, fold, shorten, split_sentences, without_quotes
 from moot.detectors.messages import message
 from moot.detectors.transcript import Transcript
+from moot.regex_gate import Gated
 
 
 def _split(words: str) -> list[str]:
@@ -577,7 +577,7 @@ _GATES = {
     False: tuple(Gated(p) for _, p in EN_ATTACKS),
     True: tuple(Gated(p) for _, p in ZH_ATTACKS),
 }
-"""Each form gated by the words every match of it contains (``moot.detectors.gate``): a
+"""Each form gated by the words every match of it contains (``moot.regex_gate``): a
 clause without them is not searched."""
 _LATIN = re.compile("[A-Za-z]")
 _CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]")

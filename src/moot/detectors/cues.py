@@ -1,7 +1,7 @@
 """Discourse cues several detectors read, in English and Chinese.
 
 Each is a compiled pattern over folded text (lower case, full-width forms folded),
-the long ones gated by the words every match contains (``moot.detectors.gate``):
+the long ones gated by the words every match contains (``moot.regex_gate``):
 how a speaker reports an opponent, rebuts, concedes, agrees, addresses the debate
 or changes the subject. Lexicons that only one detector uses live in its module.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from moot.detectors.gate import gated
+from moot.regex_gate import gated
 
 ATTRIBUTION = gated(
     r"\b(?:my|our) (?:opponents?|friends?|colleagues?) (?:says?|said|claims?|claimed|argues?|argued"

@@ -35,7 +35,6 @@ from pydantic import BaseModel, ConfigDict
 
 from moot.detectors.cues import CONCESSION, NEGATED_CONCESSION
 from moot.detectors.finding import Finding
-from moot.detectors.gate import gated
 from moot.detectors.lexical import (
     content_terms,
     coverage,
@@ -45,6 +44,7 @@ from moot.detectors.lexical import (
     split_sentences,
 )
 from moot.detectors.transcript import Flag, Transcript
+from moot.regex_gate import gated
 
 CONTRADICTION_COVER = 0.5
 """Share of a concession's terms a closing sentence must repeat to contradict it."""

@@ -1,6 +1,6 @@
-"""The gate in front of the detectors' long patterns (``moot.detectors.gate``) never
-hides a match: every text a pattern matches contains one of its required words, so a
-gated search answers exactly as the regex does."""
+"""The gate in front of the detectors' long patterns and the usable-text rule's
+(``moot.regex_gate``) never hides a match: every text a pattern matches contains one
+of its required words, so a gated search answers exactly as the regex does."""
 
 from __future__ import annotations
 
@@ -10,16 +10,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from moot import usable
 from moot.detectors import ad_hominem, cues, false_consensus
-from moot.detectors.gate import Gated, gated, required_words
+from moot.regex_gate import Gated, gated, required_words
 
 GATED = {
     name: value
-    for module in (cues, false_consensus)
+    for module in (cues, false_consensus, usable)
     for name, value in vars(module).items()
     if isinstance(value, Gated)
 }
-"""Every gated cue the detectors search."""
+"""Every gated cue the detectors search, and the usable-text rule's patterns."""
 
 PATTERNS: dict[str, re.Pattern[str]] = {
     **{name: cue.regex for name, cue in GATED.items()},
@@ -30,9 +31,8 @@ PATTERNS: dict[str, re.Pattern[str]] = {
 
 
 def test_the_long_cues_are_gated() -> None:
-    assert {"SUBJECT_CHANGE", "EXPLICIT_AGREEMENT", "CONCESSION", "CLAIMS_NOTHING_STANDS"} <= set(
-        GATED
-    )
+    expected = {"SUBJECT_CHANGE", "EXPLICIT_AGREEMENT", "CONCESSION", "CLAIMS_NOTHING_STANDS"}
+    assert expected | {"_MARKUP", "_JSON_EDGE"} <= set(GATED)
     assert all(cue.words for cue in GATED.values())
 
 

@@ -1,14 +1,14 @@
 """Regexes searched only where they can match: a text that contains none of the words
 every match must contain is answered "no match" without running the regex.
 
-The detectors' cue patterns are long alternations (``\\b(?:but|however|...)\\b|...``)
-that the regex engine tries at every position of a text; most texts match none of
-them. ``required_words`` reads a pattern's parse tree and finds a set of literal
-strings such that every match contains at least one of them ("but", "however", ...);
-``Gated`` checks those with ``str.__contains__`` (a fast substring search) before the
-regex. The answer is always the regex's own: the gate only skips searches that cannot
-succeed. A pattern with no such set (or compiled with ``re.IGNORECASE``) is simply
-always searched.
+The detectors' cue patterns (and the usable-text rule's) are long alternations
+(``\\b(?:but|however|...)\\b|...``) that the regex engine tries at every position
+of a text; most texts match none of them. ``required_words`` reads a pattern's parse
+tree and finds a set of literal strings such that every match contains at least one
+of them ("but", "however", ...); ``Gated`` checks those with ``str.__contains__`` (a
+fast substring search) before the regex. The answer is always the regex's own: the
+gate only skips searches that cannot succeed. A pattern with no such set (or compiled
+with ``re.IGNORECASE``) is simply always searched.
 """
 
 from __future__ import annotations
