@@ -255,9 +255,11 @@ def common_terms() -> frozenset[str]:
     return frozenset(stem(w) for w in EN_COMMON_WORDS) | ZH_COMMON_BIGRAMS
 
 
-def latin_words(text: str) -> list[str]:
-    """The Latin-script words and numbers of a text, folded."""
-    return _LATIN_WORD.findall(fold(text))
+@lru_cache(maxsize=8192)
+def latin_words(text: str) -> tuple[str, ...]:
+    """The Latin-script words and numbers of a text, folded (cached: the content terms,
+    the repetition vector and the word runs of a turn all start from them)."""
+    return tuple(_LATIN_WORD.findall(fold(text)))
 
 
 def cjk_runs(text: str) -> list[str]:
@@ -269,11 +271,11 @@ def cjk_runs(text: str) -> list[str]:
 def content_terms(text: str) -> tuple[str, ...]:
     """What a text is about: stemmed English content words and numbers, and Chinese
     character bigrams without function characters or generic debate words."""
-    terms: list[str] = []
-    for word in latin_words(text):
-        if word in EN_STOPWORDS or word in EN_DEBATE_WORDS or len(word) < 2:
-            continue
-        terms.append(word if word.isdigit() else stem(word))
+    terms = [
+        word if word.isdigit() else stem(word)
+        for word in latin_words(text)
+        if not (word in EN_STOPWORDS or word in EN_DEBATE_WORDS or len(word) < 2)
+    ]
     for run in cjk_runs(text):
         for i in range(len(run) - 1):
             pair = run[i : i + 2]
