@@ -31,12 +31,15 @@ ECHO_CHARS_CJK = 12
 
 def instructions(messages: Sequence[Message]) -> list[str]:
     """The field descriptions in ``messages`` (normalised, without repeats)."""
-    found = [
-        normalise(match.group(1))
-        for message in messages
-        for match in FIELD_LINE.finditer(message.content)
-    ]
+    found = [found for message in messages for found in _descriptions(message.content)]
     return list(dict.fromkeys(found))
+
+
+@lru_cache(maxsize=1024)
+def _descriptions(content: str) -> tuple[str, ...]:
+    """The field descriptions in one message, normalised (cached: the calls of a
+    debate send the same system prompt and field instructions again and again)."""
+    return tuple(normalise(match.group(1)) for match in FIELD_LINE.finditer(content))
 
 
 def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
