@@ -60,7 +60,7 @@ SHINGLE = min(ECHO_CHARS, ECHO_CHARS_CJK)
 @lru_cache(maxsize=1024)
 def _shingles(text: str) -> frozenset[str]:
     """The ``SHINGLE``-character substrings of a text."""
-    return frozenset(text[i : i + SHINGLE] for i in range(len(text) - SHINGLE + 1))
+    return frozenset([text[i : i + SHINGLE] for i in range(len(text) - SHINGLE + 1)])
 
 
 @lru_cache(maxsize=1024)
