@@ -8,7 +8,6 @@ import random
 import re
 from collections.abc import Sequence
 
-from moot.regex_gate import Gated
 from moot.text import cjk_share
 
 CJK_RANGES = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -72,7 +71,7 @@ class Weaver:
     ) -> None:
         self.lang = lang
         self.generic_motion = generic_motion
-        self.unsafe = tuple(map(Gated, unsafe))  # searched only where they can match
+        self.unsafe = tuple(unsafe)
         ref = shorten(clean(topic), topic_max_chars)
         usable = len(ref) >= 2 and self.safe(ref)
         self.motion = motion.format(topic=ref) if usable else generic_motion
