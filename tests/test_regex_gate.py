@@ -54,6 +54,7 @@ def test_every_match_contains_a_required_word(name: str, data: st.DataObject) ->
         return
     words = required_words(pattern)
     assert words is None or any(word in text for word in words), (text, words)
+    assert Gated(pattern).may_match(text)
 
 
 @pytest.mark.parametrize(
