@@ -31,8 +31,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterator
+from functools import lru_cache
 from itertools import islice
 from typing import Any, Literal
+
+from moot.regex_gate import gated
 
 UNUSABLE = "unusable_text"
 """The warning code of a prose field that was not usable text."""
@@ -46,11 +49,11 @@ LOOP_CHARS = 24
 characters repeated 8 times or more ("1.1.1.1...", "the the the ...") is a model caught
 in a loop."""
 
-_MARKUP = re.compile(r"</?debate\s*>|\{\{|\}\}|\{%|%\}|['\"][A-Za-z_][A-Za-z0-9_]*['\"]\s*:")
+_MARKUP = gated(r"</?debate\s*>|\{\{|\}\}|\{%|%\}|['\"][A-Za-z_][A-Za-z0-9_]*['\"]\s*:")
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9_-]*\s*/?>")
 TAG_SHARE = 0.3
 """Two tags or more that make up this share of a text make it markup."""
-_JSON_EDGE = re.compile(r"^\s*[\]}]|^\s*[\[{]\s*[\[{\"]|[\[{][\s,:]*$")
+_JSON_EDGE = gated(r"^\s*[\]}]|^\s*[\[{]\s*[\[{\"]|[\[{][\s,:]*$")
 _PUNCTUATION = frozenset('{}[]<>"')
 PUNCTUATION_SHARE = 0.1
 PUNCTUATION_MIN = 4
@@ -79,9 +82,16 @@ def may_loop(text: str) -> bool:
 
 def looping_runs(text: str) -> list[str]:
     """The looping runs (see ``LOOP``) in ``text``."""
+    return list(_looping_runs(text))
+
+
+@lru_cache(maxsize=4096)
+def _looping_runs(text: str) -> tuple[str, ...]:
+    """``looping_runs``, cached: a reply's strings are checked for loops and then for
+    usable text, and the verdict reads the judge's fields again."""
     if not may_loop(text):
-        return []
-    return [m.group(0) for m in LOOP.finditer(text) if len(m.group(0)) >= LOOP_CHARS]
+        return ()
+    return tuple(m.group(0) for m in LOOP.finditer(text) if len(m.group(0)) >= LOOP_CHARS)
 
 
 SENTENCE_FIELD = 40

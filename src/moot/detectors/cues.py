@@ -1,6 +1,7 @@
 """Discourse cues several detectors read, in English and Chinese.
 
-Each is a compiled pattern over folded text (lower case, full-width forms folded):
+Each is a compiled pattern over folded text (lower case, full-width forms folded),
+the long ones gated by the words every match contains (``moot.regex_gate``):
 how a speaker reports an opponent, rebuts, concedes, agrees, addresses the debate
 or changes the subject. Lexicons that only one detector uses live in its module.
 """
@@ -9,7 +10,9 @@ from __future__ import annotations
 
 import re
 
-ATTRIBUTION = re.compile(
+from moot.regex_gate import gated
+
+ATTRIBUTION = gated(
     r"\b(?:my|our) (?:opponents?|friends?|colleagues?) (?:says?|said|claims?|claimed|argues?|argued"
     r"|thinks?|believes?|suggests?|suggested|insists?|tells? us|told us|wants? us to believe)\b"
     r"|\b(?:the (?:other|opposing) (?:side|team|speaker)|the opposition|they|you)"
@@ -25,7 +28,7 @@ ATTRIBUTION = re.compile(
 )
 """A speaker reporting what an opponent said (typically before answering it)."""
 
-CONTRAST = re.compile(
+CONTRAST = gated(
     r"\b(?:but|however|yet|nevertheless|nonetheless|whereas|instead|rather than)\b"
     r"|\bmy (?:worry|concern|objection|point) is\b|\bthe (?:real )?(?:problem|question|issue) is\b"
     r"|\bwhat (?:remains|matters)\b"
@@ -33,7 +36,7 @@ CONTRAST = re.compile(
 )
 """A turn towards the speaker's own answer: what follows it is the answer."""
 
-REFUTATION = re.compile(
+REFUTATION = gated(
     r"\b(?:wrong|untrue|not true|false|misleading|mistaken|a myth|overstates?|ignores?|ignoring"
     r"|fails? to|does not follow|doesn't follow|beside the point|irrelevant|no evidence"
     r"|not the same as|does not mean|doesn't mean|is no reason|unfalsifiable|flawed|nonsense"
@@ -45,7 +48,7 @@ REFUTATION = re.compile(
 """Words that call a point wrong: the clause they are in answers rather than repeats."""
 """A speaker answering a point rather than accepting it."""
 
-CONCESSION = re.compile(
+CONCESSION = gated(
     r"\b(?:i|we) (?:(?:now|freely|fully|readily|will|must|have to|do|have|had|'ve|already"
     r"|also|did) )*(?:concede|accept|grant|admit|acknowledge|recognise|recognize|agree)"
     r"(?:d|ed|s)?\b|\b(?:i|we) (?:(?:have|had|'ve|already|also) )*admitted\b"
@@ -57,14 +60,14 @@ CONCESSION = re.compile(
 )
 """A speaker granting an opponent's point."""
 
-NEGATED_CONCESSION = re.compile(
+NEGATED_CONCESSION = gated(
     r"\b(?:i|we) (?:do not|don't|did not|didn't|will not|won't|never|cannot|can't) "
     r"(?:concede|accept|grant|admit|acknowledge|agree)"
     r"|\b(?:i|we) (?:concede|accept|grant|admit) nothing\b"
     r"|我(?:方|们)?(?:不|没有|并不|绝不)(?:承认|同意|接受|认可)"
 )
 
-AGREEMENT = re.compile(
+AGREEMENT = gated(
     r"\b(?:my opponents?|the other side|the opposition|the (?:other|opposing) speaker|they|he|she)"
     r" (?:is|are|was|were) (?:absolutely |quite |completely |entirely |simply )?(?:right|correct)\b"
     r"|\b(?:i|we) (?:now |fully |completely |entirely |have to |must )?agree with"
@@ -78,7 +81,7 @@ AGREEMENT = re.compile(
 )
 """A speaker siding with the opponent (a stronger signal than conceding one point)."""
 
-EXPLICIT_AGREEMENT = re.compile(
+EXPLICIT_AGREEMENT = gated(
     r"\b(?:i|we) (?:also |fully |completely |entirely |totally |strongly )?agree with"
     r" (?:you|your (?:point|view|argument)s?|my opponents?|the other side|the opposition)\b"
     r"|(?<!\bwhere )(?<!\bwherever )"
@@ -106,7 +109,7 @@ EXPLICIT_AGREEMENT = re.compile(
 """A speaker saying outright that it agrees with the other side's view ("I agree with my
 opponent", "我也同意您的观点", "对您提出的理由深表赞同")."""
 
-META_TALK = re.compile(
+META_TALK = gated(
     r"#{2,}\s*(?:instruction|input|response)\b|\binstruction:|\bassistant:"
     r"|\bi apologi[sz]e\b|\bas an ai\b|\bi don'?t feel comfortable\b"
     r"|尊敬的用户|如果您有任何(?:具体的)?问题|祝您在比赛中|希望(?:我的|以上)[^。]{0,12}(?:对您|帮到您|有所帮助)"
@@ -125,7 +128,7 @@ ENGAGEMENT = re.compile(
 ADDRESS = re.compile(r"\byou(?:r|rs|'re|'ve|'d|rself)?\b|你(?!们好)|您")
 """A speaker addressing the other speaker directly (a turn of the exchange, not an aside)."""
 
-SUBJECT_CHANGE = re.compile(
+SUBJECT_CHANGE = gated(
     r"\bspeaking of\b|\bby the way\b"
     r"|\bon an? (?:lighter|different|separate|unrelated|personal|side) note\b|\boff[- ]topic\b"
     r"|\bchanging the subject\b|\bto change the subject\b"
@@ -139,10 +142,10 @@ SUBJECT_CHANGE = re.compile(
 )
 """A speaker announcing a change of subject."""
 
-SUBJECT_CHANGE_LEAD = re.compile(r"(?:^|[。！？.!?]\s*)说到[^，,。]{1,8}[，,]")
+SUBJECT_CHANGE_LEAD = gated(r"(?:^|[。！？.!?]\s*)说到[^，,。]{1,8}[，,]")
 """Chinese 'speaking of X,' at the start of a sentence."""
 
-DECLARED_STANCE = re.compile(
+DECLARED_STANCE = gated(
     r"\b(?:we|i)(?: still| firmly| therefore| thus)?"
     r" (?:remain|stand|are|am|continue to be|continue to)(?: firmly)?"
     r" (?:(?P<against>opposed to|against)|in favou?r of|for)"

@@ -47,6 +47,7 @@ from moot.detectors.lexical import (
     split_sentences,
 )
 from moot.detectors.transcript import Flag, Transcript
+from moot.regex_gate import gated
 
 CONTRADICTION_COVER = 0.5
 """Share of a concession's terms a closing sentence must repeat to contradict it."""
@@ -55,7 +56,7 @@ LISTED_COVER = 0.5
 REFUTING_STANDINGS = frozenset({"REFUTED"})
 """Standings that contradict an opponent's concession of the argument."""
 
-CLAIMS_NOTHING_STANDS = re.compile(
+CLAIMS_NOTHING_STANDS = gated(
     r"\b(?:we |i )?(?:concede|conceded|concedes|grant|granted) nothing\b"
     r"|\bnothing (?:to concede|conceded|was conceded)\b"
     r"|\b(?:has|have|had) (?:not|never|failed to) (?:established|shown|proved|proven|demonstrated"

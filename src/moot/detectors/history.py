@@ -50,7 +50,9 @@ def shingles(text: str) -> set[str]:
     """The runs of ``SHINGLE_WORDS`` words (English) and ``SHINGLE_WORDS + 1``
     characters (Chinese) of a text."""
     words = latin_words(text)
-    found = {" ".join(words[i : i + SHINGLE_WORDS]) for i in range(len(words) - SHINGLE_WORDS + 1)}
+    # each run of SHINGLE_WORDS words, joined in C (zip stops at the last full run)
+    runs = zip(*(words[k:] for k in range(SHINGLE_WORDS)), strict=False)
+    found = set(map(" ".join, runs))
     size = SHINGLE_WORDS + 1
     for run in cjk_runs(text):
         found.update(run[i : i + size] for i in range(len(run) - size + 1))
@@ -151,8 +153,9 @@ class TurnHistory:
         ``terms``: its last ``REPEAT_WINDOW`` turns and the older ones sharing a band."""
         found = set(self._window[side])
         bands = self._bands[side]
-        for band in sketch(terms):
-            found.update(bands.get(band, [])[-BAND_CANDIDATES:])
+        if bands:  # else no turn of the side is older than the window yet
+            for band in sketch(terms):
+                found.update(bands.get(band, [])[-BAND_CANDIDATES:])
         return sorted(found)
 
     def framing(self, side: str, terms: Iterable[str]) -> set[str]:

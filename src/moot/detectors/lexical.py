@@ -13,9 +13,10 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from functools import lru_cache
-from operator import mul
+from itertools import repeat
+from operator import add, mul
 
 from moot.text import sentences
 
@@ -254,9 +255,11 @@ def common_terms() -> frozenset[str]:
     return frozenset(stem(w) for w in EN_COMMON_WORDS) | ZH_COMMON_BIGRAMS
 
 
-def latin_words(text: str) -> list[str]:
-    """The Latin-script words and numbers of a text, folded."""
-    return _LATIN_WORD.findall(fold(text))
+@lru_cache(maxsize=8192)
+def latin_words(text: str) -> tuple[str, ...]:
+    """The Latin-script words and numbers of a text, folded (cached: the content terms,
+    the repetition vector and the word runs of a turn all start from them)."""
+    return tuple(_LATIN_WORD.findall(fold(text)))
 
 
 def cjk_runs(text: str) -> list[str]:
@@ -268,11 +271,11 @@ def cjk_runs(text: str) -> list[str]:
 def content_terms(text: str) -> tuple[str, ...]:
     """What a text is about: stemmed English content words and numbers, and Chinese
     character bigrams without function characters or generic debate words."""
-    terms: list[str] = []
-    for word in latin_words(text):
-        if word in EN_STOPWORDS or word in EN_DEBATE_WORDS or len(word) < 2:
-            continue
-        terms.append(word if word.isdigit() else stem(word))
+    terms = [
+        word if word.isdigit() else stem(word)
+        for word in latin_words(text)
+        if not (word in EN_STOPWORDS or word in EN_DEBATE_WORDS or len(word) < 2)
+    ]
     for run in cjk_runs(text):
         for i in range(len(run) - 1):
             pair = run[i : i + 2]
@@ -289,21 +292,28 @@ def char_ngrams(text: str) -> Counter[str]:
     punctuation folded into single spaces."""
     flat = _NON_TEXT.sub(" ", fold(text)).strip()
     grams: Counter[str] = Counter()
-    for run in cjk_runs(flat):
-        for n in (1, 2, 3):
-            grams.update(_slices(run, n))
-    latin = _CJK_RUN.sub(" ", flat)
-    latin = " ".join(latin.split())
+    if not flat.isascii():  # only then can it hold Chinese
+        for run in cjk_runs(flat):
+            grams.update(_grams(run, 1, 3))
+        flat = _CJK_RUN.sub(" ", flat)
+    latin = " ".join(flat.split())
     if latin:
-        padded = f" {latin} "
-        for n in (3, 4, 5):
-            grams.update(_slices(padded, n))
+        grams.update(_grams(f" {latin} ", 3, 5))
     return grams
 
 
-def _slices(text: str, n: int) -> Iterator[str]:
-    """The ``n``-character slices of ``text``, in order (made in C, not in a Python loop)."""
-    return map(text.__getitem__, map(slice, range(len(text) - n + 1), range(n, len(text) + 1)))
+def _grams(text: str, low: int, high: int) -> list[str]:
+    """The ``low``- to ``high``-character slices of ``text``: all of the shortest in
+    order, then all of the next length, and so on. Each length's are the last one's
+    with the next character added (``map`` in C: no Python loop, no slice objects)."""
+    found: list[str] = []
+    grams: Iterable[str] = text
+    for n in range(1, high + 1):
+        if n > 1:
+            grams = list(map(add, grams, text[n - 1 :]))
+        if n >= low:
+            found.extend(grams)
+    return found
 
 
 def norm(vector: Counter[str]) -> float:
@@ -319,10 +329,12 @@ def cosine(
     given when already known."""
     if not a or not b:
         return 0.0
-    shared = a.keys() & b.keys()
+    if len(a) > len(b):
+        a, b, norm_a, norm_b = b, a, norm_b, norm_a
     # counts are integers, so the dot product is exact in any order; map keeps the
-    # loop in C (this runs on every pair of turns compared)
-    dot: int = sum(map(mul, map(a.__getitem__, shared), map(b.__getitem__, shared)))
+    # loop in C (this runs on every pair of turns compared): the smaller vector's
+    # counts times the other's (0 where it has none)
+    dot: int = sum(map(mul, a.values(), map(b.get, a, repeat(0))))
     return dot / ((norm_a or norm(a)) * (norm_b or norm(b)))
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from functools import lru_cache
+from itertools import filterfalse
 
 from moot.detectors.finding import Finding
 from moot.detectors.history import TurnHistory, history_for
@@ -73,7 +74,8 @@ RESTATE = re.compile(
 def _content_vector(text: str) -> Counter[str]:
     """Stemmed English content words, and Chinese content characters with the bigrams
     of the text once its function characters are removed."""
-    vector: Counter[str] = Counter(stem(w) for w in latin_words(text) if w not in _EN_STOP)
+    # map and filterfalse keep the loop in C (stem is cached)
+    vector: Counter[str] = Counter(map(stem, filterfalse(_EN_STOP.__contains__, latin_words(text))))
     for run in cjk_runs(text):
         kept = "".join(ch for ch in run if ch not in ZH_STOP_CHARS)
         vector.update(kept)

@@ -102,6 +102,8 @@ def _answer_spans(text: str) -> tuple[str, ...]:
         re.split(r"[.!?。！？]", folded[m.start() :], maxsplit=1)[0]
         for m in CONTRAST.finditer(folded)
     ]
+    if not REFUTATION.may_match(folded):
+        return tuple(spans)  # no part of a text has a word the whole text lacks
     for sentence in split_sentences(folded):
         for clause in clauses(sentence):
             spans.extend(p for p in re.split(r"[,，、]", clause) if REFUTATION.search(p))

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Any
 
@@ -32,12 +31,15 @@ ECHO_CHARS_CJK = 12
 
 def instructions(messages: Sequence[Message]) -> list[str]:
     """The field descriptions in ``messages`` (normalised, without repeats)."""
-    found = [
-        normalise(match.group(1))
-        for message in messages
-        for match in FIELD_LINE.finditer(message.content)
-    ]
+    found = [found for message in messages for found in _descriptions(message.content)]
     return list(dict.fromkeys(found))
+
+
+@lru_cache(maxsize=1024)
+def _descriptions(content: str) -> tuple[str, ...]:
+    """The field descriptions in one message, normalised (cached: the calls of a
+    debate send the same system prompt and field instructions again and again)."""
+    return tuple(normalise(match.group(1)) for match in FIELD_LINE.finditer(content))
 
 
 def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
@@ -58,7 +60,41 @@ SHINGLE = min(ECHO_CHARS, ECHO_CHARS_CJK)
 @lru_cache(maxsize=1024)
 def _shingles(text: str) -> frozenset[str]:
     """The ``SHINGLE``-character substrings of a text."""
-    return frozenset(text[i : i + SHINGLE] for i in range(len(text) - SHINGLE + 1))
+    return frozenset([text[i : i + SHINGLE] for i in range(len(text) - SHINGLE + 1)])
+
+
+@lru_cache(maxsize=1024)
+def _starts(description: str) -> dict[str, list[int]]:
+    """Where each ``SHINGLE``-character substring of a description starts (ascending)."""
+    found: dict[str, list[int]] = {}
+    for j in range(len(description) - SHINGLE + 1):
+        found.setdefault(description[j : j + SHINGLE], []).append(j)
+    return found
+
+
+def longest_shared(text: str, description: str) -> tuple[int, int, int]:
+    """``(i, j, size)`` of the longest run ``text[i:i+size] == description[j:j+size]``
+    of at least ``SHINGLE`` characters, the earliest in ``text`` and then in
+    ``description`` among the longest (as ``difflib.SequenceMatcher(None, text,
+    description, autojunk=False).find_longest_match`` chooses); ``(0, 0, 0)`` when
+    they share no such run. Every such run opens with a shared ``SHINGLE``-character
+    substring, so only those starts are extended, and only where the characters
+    before them differ (else a longer run holds them)."""
+    starts = _starts(description)
+    best = (0, 0, 0)
+    for i in range(len(text) - SHINGLE + 1):
+        found = starts.get(text[i : i + SHINGLE])
+        if found is None:
+            continue
+        for j in found:
+            if i and j and text[i - 1] == description[j - 1]:
+                continue
+            size, end = SHINGLE, min(len(text) - i, len(description) - j)
+            while size < end and text[i + size] == description[j + size]:
+                size += 1
+            if size > best[2]:
+                best = (i, j, size)
+    return best
 
 
 def _copied_run(text: str, description: str) -> str:
@@ -67,20 +103,28 @@ def _copied_run(text: str, description: str) -> str:
     of them, are told apart without the longest-match search."""
     if _shingles(description).isdisjoint(_shingles(text)):
         return ""
-    match = SequenceMatcher(None, text, description, autojunk=False).find_longest_match(
-        0, len(text), 0, len(description)
-    )
-    run = text[match.a : match.a + match.size]
+    i, _, size = longest_shared(text, description)
+    run = text[i : i + size]
     limit = ECHO_CHARS_CJK if cjk_share(run) > 0 else ECHO_CHARS
-    return run if match.size >= limit else ""
+    return run if size >= limit else ""
+
+
+@lru_cache(maxsize=256)
+def _pooled(descriptions: tuple[str, ...]) -> frozenset[str]:
+    """Every ``SHINGLE``-character substring of any of ``descriptions``."""
+    return frozenset().union(*map(_shingles, descriptions))
 
 
 def echoes(value: Any, descriptions: Sequence[str]) -> list[tuple[str, str]]:
     """``(path, copied run)`` for every string in a parsed JSON ``value`` that copies
     one of ``descriptions``; a path reads ``arguments[1].claim`` (lists count from 1)."""
     found = []
+    pooled = _pooled(tuple(descriptions))
     for path, text in _strings(value, ""):
         normal = normalise(text)
+        # shorter than a run, or sharing no run with any description: no copy
+        if len(normal) < SHINGLE or pooled.isdisjoint(_shingles(normal)):
+            continue
         for description in descriptions:
             run = _copied_run(normal, description)
             if run:

@@ -126,8 +126,25 @@ def output_spec(model: type[BaseModel], *, name: str | None = None) -> OutputSpe
     ranges spelled out as enums. The schema is built once per type (pydantic takes
     ~0.7 ms a time, on every model call otherwise); each caller gets its own copy, so
     narrowing one call's schema never reaches another's."""
-    schema = copy.deepcopy(_schema_of(model))
+    schema: dict[str, Any] = _copied(_schema_of(model))
     return OutputSpec(name=name or model.__name__, json_schema=schema)
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _copied(node: Any) -> Any:
+    """A deep copy of a JSON schema: new dicts and lists all the way down, scalars
+    shared (``copy.deepcopy`` gives the same, at several times the cost; the cached
+    schemas share no dict or list between two places, ``inline_refs`` and
+    ``enumerate_int_ranges`` build every one afresh)."""
+    if type(node) is dict:
+        return {key: _copied(value) for key, value in node.items()}
+    if type(node) is list:
+        return [_copied(value) for value in node]
+    if isinstance(node, _SCALARS):
+        return node
+    return copy.deepcopy(node)
 
 
 @functools.lru_cache(maxsize=256)

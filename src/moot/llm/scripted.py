@@ -28,6 +28,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -61,9 +62,11 @@ _CJK_RANGES = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TOKEN = re.compile(f"[{_CJK_RANGES}]|[^\\s{_CJK_RANGES}]+")
 
 
+@lru_cache(maxsize=4096)
 def estimate_tokens(text: str) -> int:
     """A deterministic token *estimate*: each CJK character counts one, and so does
-    each run of other non-space characters (roughly one per English word)."""
+    each run of other non-space characters (roughly one per English word). Cached:
+    every call of a debate sends the same system prompt and much of the same text."""
     return len(_TOKEN.findall(text))
 
 

@@ -27,7 +27,7 @@ _FENCE_TAG = re.compile(r"<(\s*/?\s*(?:debate|documents)\s*)>", re.IGNORECASE)
 
 
 def _defuse(value: Any) -> Any:
-    if isinstance(value, str):
+    if isinstance(value, str) and "<" in value:  # a fence tag needs one
         return _FENCE_TAG.sub(r"‹\1›", value)
     return value
 
