@@ -126,6 +126,8 @@ def supports(passage: Number, cited: Number) -> bool:
     if cited.kind == "fraction":
         if passage.kind == "fraction":
             return abs(passage.value - cited.value) < 1e-9
+        if passage.kind == "percent" and cited.hedged:
+            return _near_share(passage.value, passage.unit, cited)
         return passage.kind == "percent" and any(
             agrees(passage.value, passage.unit, value, signed=False)
             for value in (cited.share, cited.value)
@@ -143,6 +145,24 @@ def supports(passage: Number, cited: Number) -> bool:
     if passage.scaled and not cited.scaled and cited.kind == "number":
         return agrees(cited.value, cited.unit, passage.mantissa, signed=signed)
     return False
+
+
+HEDGED_SHARE: Final = 0.075
+"""A hedged fraction ("about half", "近一半", "三分之一左右") is supported by a
+percentage within this share of it (relative), widened by half the percentage's last
+digit: "about half" by 46-54% (45.8-54.2 written with one decimal), "about a third" by
+31-36%; "nearly" or "almost" only from below ("nearly a third": 31-33%, "almost a
+quarter": 23-25%)."""
+
+
+def _near_share(percent: float, unit: float, cited: Number) -> bool:
+    """Rule 3, hedged fractions: ``percent`` (of the passage) is within
+    :data:`HEDGED_SHARE` of the hedged fraction ``cited``, and not above it when the
+    hedge approaches from below."""
+    share, value = cited.share, abs(percent)
+    if cited.approach and value - unit / 2 > share + 1e-9:
+        return False
+    return abs(value - share) <= HEDGED_SHARE * share + unit / 2 + 1e-9
 
 
 def _whole(number: Number) -> bool:
