@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 from moot.numerals import agrees
+from moot.sources.arithmetic import derivation
 from moot.sources.normalize import find_quote, find_unmarked, normalise_text, passage_span
 from moot.sources.numbers import Number, read_numbers
 
@@ -291,7 +292,9 @@ def unsupported_numbers(
     for cited in read_numbers(text):
         if cited.days and not timed:
             cited = replace(cited, days=0.0)
-        if not any(supports(number, cited) for number in passage):
+        if not any(supports(number, cited) for number in passage) and (
+            derivation(passage_text, passage, cited, text) is None
+        ):
             missing.append(Missing(cited, _closest(cited, passage)))
     if elsewhere is None or not any(_figure(m.cited) for m in missing):
         return missing
