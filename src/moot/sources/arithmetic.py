@@ -54,10 +54,12 @@ _RATIO_UNIT: Final = re.compile(r"(?:倍|times|x|×)$")
 
 _CLAUSE: Final = re.compile(r"[;:!?()\[\]\n。；：！？（）]|,(?!\d{3}(?!\d))|\.(?!\d)")
 _EN_WORD: Final = re.compile(r"[a-z][a-z'-]{2,}")
-_STOP: Final = frozenset(
-    "the and for are was were has have had with from that this than more less fewer "
-    "over under into its their our your all per cent percent of to by up down".split()
-)
+_STOP: Final = frozenset({
+    "the", "and", "for", "are", "was", "were", "has", "have", "had", "with", "from", "that",
+    "this", "than", "more", "less", "fewer", "over", "under", "into", "its", "their", "our",
+    "your", "all", "per", "cent", "percent",
+})  # fmt: skip
+"""Common English words that bind no operand to a claim."""
 
 
 def _terms(text: str) -> set[str]:
@@ -92,9 +94,7 @@ def _operand(number: Number) -> bool:
 def _pairs(passage: Sequence[Number], kind: str) -> list[tuple[Number, Number]]:
     """Ordered pairs of distinct values, both of ``kind`` and of the same scale."""
     operands = {(n.value, n.kind, n.scaled): n for n in passage if _operand(n) and n.kind == kind}
-    return [
-        (a, b) for a, b in permutations(operands.values(), 2) if a.scaled == b.scaled
-    ]
+    return [(a, b) for a, b in permutations(operands.values(), 2) if a.scaled == b.scaled]
 
 
 def derivation(
@@ -133,8 +133,6 @@ def derivation(
                 return "share"
     if _DIFFERENCE.search(words):
         for a, b in _pairs(bound, cited.kind):
-            if a.value > b.value and agrees(
-                magnitude, cited.unit, a.value - b.value, signed=False
-            ):
+            if a.value > b.value and agrees(magnitude, cited.unit, a.value - b.value, signed=False):
                 return "difference"
     return None
