@@ -86,7 +86,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             *("moot.terminal", "moot.safe_json", "moot.numerals", "moot.usable", "moot.version"),
             # the citation verifier: pure text and number checks
             *("moot.sources.verify", "moot.sources.normalize"),
-            *("moot.sources.numbers", "moot.sources.penalty"),
+            *("moot.sources.numbers", "moot.sources.penalty", "moot.sources.arithmetic"),
         ),
     ),
 )

@@ -98,7 +98,9 @@ def supports(passage: Number, cited: Number) -> bool:
        precision ("a quarter point" = ``0.25 percentage point`` = ``25 basis points``).
        A mixed number or fraction before a percent word is a percentage
        (``5-3/4 percent`` = ``5.75%``, ``1/4 percentage point`` = ``0.25`` points). A
-       bare cited number matches a number of any form.
+       bare cited number matches a number of any form. A hedged fraction ("about
+       half", "近一半") is supported by a percentage within :data:`HEDGED_SHARE` of its
+       share (:func:`_near_share`).
     4. **Small counts**: a bare whole number up to 12 is also found as an English number
        word or a Chinese numeral of the passage (``3`` = ``three`` = ``三``); unhedged,
        it is whole: no decimal rounds or truncates to it (``3.10`` is no "3 roles").
@@ -285,7 +287,9 @@ def unsupported_numbers(
     """The numbers of ``text`` no number of the passage supports, each with the
     passage's closest number (``None`` when it has none) and, for a figure, the first
     passage of ``elsewhere`` that states it (``None`` when none does). A duration is
-    compared in days when the passage measures time, by its value otherwise."""
+    compared in days when the passage measures time, by its value otherwise. A number
+    is also supported when it is a difference, share or ratio of two numbers of the
+    passage that the claim's words signal (:func:`moot.sources.arithmetic.derivation`)."""
     passage = read_numbers(passage_text, liberal=True)
     timed = any(number.days for number in passage)
     missing = []
