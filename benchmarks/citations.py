@@ -26,7 +26,8 @@ counts as flagged when its status is anything else.
     python benchmarks/citations.py --heldout2 --misses  # the second fresh set
     python benchmarks/citations.py --heldout3 --misses  # the third
     python benchmarks/citations.py --heldout4 --misses  # the fourth
-    python benchmarks/citations.py --heldout5 --misses  # the fifth, held out (and market)
+    python benchmarks/citations.py --heldout5 --misses  # the fifth (and market)
+    python benchmarks/citations.py --heldout6 --misses  # the sixth, held out
     python benchmarks/citations.py --all        # one line per set: train, seen, held out
     python benchmarks/citations.py --support    # the support check, train and held-out
 """
@@ -60,8 +61,10 @@ HELDOUT4 = DATA / "heldout4"
 HELDOUT5 = DATA / "heldout5"
 """The fifth fresh held-out set, gathered after ``HELDOUT4`` was seen, with market
 cases of its own (its ``market.json``)."""
+HELDOUT6 = DATA / "heldout6"
+"""The sixth fresh held-out set, gathered after ``HELDOUT5`` was seen."""
 SETS = {"fresh": FRESH, "heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
-        "heldout5": HELDOUT5}  # fmt: skip
+        "heldout5": HELDOUT5, "heldout6": HELDOUT6}  # fmt: skip
 SPLITS = ("train", "holdout")
 _FULLWIDTH = {chr(c): chr(c + 0xFEE0) for c in range(0x21, 0x7F)}
 
@@ -329,6 +332,7 @@ def main(argv: list[str]) -> int:
         "--heldout3": HELDOUT3,
         "--heldout4": HELDOUT4,
         "--heldout5": HELDOUT5,
+        "--heldout6": HELDOUT6,
     }
     chosen = [flag for flag in fresh if flag in argv]
     if chosen:

@@ -10,6 +10,7 @@ import json
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "citations"
@@ -71,9 +72,9 @@ def test_the_first_fresh_set_is_train_now_and_every_case_gets_its_label() -> Non
     assert [o.case.id for o in found if not o.right] == []
 
 
-def test_the_second_fresh_set_is_sound_and_no_worse_than_after_its_misses() -> None:
-    bench = benchmark()
-    data = bench.HELDOUT2
+def sound_set(bench: ModuleType, data: Path) -> tuple[list[Any], list[Any]]:
+    """The wrong and the correct outcomes of a held-out set in ``data``, once its quotes
+    are shown to occur in their passages and its altered quotes not to, in en and zh."""
     passages = {
         p["id"]: p["text"]
         for p in json.loads((data / "passages.json").read_text("utf-8"))["passages"]
@@ -85,6 +86,13 @@ def test_the_second_fresh_set_is_sound_and_no_worse_than_after_its_misses() -> N
     wrong = [o for o in found if o.case.kind == "wrong"]
     correct = [o for o in found if o.case.kind == "correct"]
     assert {o.case.lang for o in found} == {"en", "zh"}
+    return wrong, correct
+
+
+def test_the_second_fresh_set_is_sound_and_no_worse_than_after_its_misses() -> None:
+    bench = benchmark()
+    data = bench.HELDOUT2
+    wrong, correct = sound_set(bench, data)
     # the first run (docs): 116 of 118 wrong flagged, 8 of 93 correct flagged; its
     # misses were looked at since (it is train now): 1 of 93, a unit conversion
     assert sum(o.flagged for o in wrong) >= 116
@@ -121,26 +129,30 @@ def test_the_fourth_fresh_set_is_seen_now_and_no_worse_than_after_the_general_ru
 def test_the_fifth_fresh_set_is_sound_and_no_worse_than_its_first_run() -> None:
     bench = benchmark()
     data = bench.HELDOUT5
-    passages = {
-        p["id"]: p["text"]
-        for p in json.loads((data / "passages.json").read_text("utf-8"))["passages"]
-    }
-    for fact in json.loads((data / "facts.json").read_text("utf-8"))["facts"]:
-        assert fact["quote"] in passages[fact["passage"]], fact["quote"]
-        assert fact["altered"] not in passages[fact["passage"]], fact["altered"]
-    found = bench.run_sources(None, data)
-    wrong = [o for o in found if o.case.kind == "wrong"]
-    correct = [o for o in found if o.case.kind == "correct"]
+    wrong, correct = sound_set(bench, data)
     assert len(wrong) >= 80
     assert len(correct) >= 80
-    assert {o.case.lang for o in found} == {"en", "zh"}
     # the first run (docs, commit d0eb140): 218 of 223 wrong flagged, 18 of 160
-    # correct flagged; every absent, altered and empty-passage citation flagged
+    # correct flagged; every absent, altered and empty-passage citation flagged. Seen
+    # since: the readings and derivations written from its misses leave 2 of 160
     assert sum(o.flagged for o in wrong) >= 218
-    assert sum(o.flagged for o in correct) <= 18
+    assert sum(o.flagged for o in correct) <= 2
     quotes = [o for o in wrong if o.case.cls in ("absent_quote", "altered_quote", "no_source")]
     assert all(o.right for o in quotes)
     # its market texts (demo KB): every one as labelled on the first run
     market = bench.run_market(None, data)
     assert len(market) == 16
     assert all(o.right for o in market)
+
+
+def test_the_sixth_fresh_set_is_sound_and_no_worse_than_its_first_run() -> None:
+    bench = benchmark()
+    data = bench.HELDOUT6
+    wrong, correct = sound_set(bench, data)
+    assert len(wrong) >= 60
+    assert len(correct) >= 60
+    # the first run (docs, commit f3070d3 for the data, the verifier of 4548f8c):
+    # 147 of 147 wrong flagged, 29 of 110 correct flagged
+    assert sum(o.flagged for o in wrong) == 147
+    assert sum(o.flagged for o in correct) <= 29
+    assert all(o.right for o in wrong)

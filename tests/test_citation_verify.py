@@ -363,3 +363,84 @@ def test_a_quote_that_says_nothing_about_its_claim_scores_under_the_threshold() 
     # scored on the smaller side: a long speech and the short quote it relies on
     speech = "Our pilot matters. " * 5 + "The Rust pilot cut billing latency by 40%."
     assert supports(speech, "billing latency fell by 40%")
+
+
+# ---- readings and derivations of issue 19's fifth held-out run --------------------
+
+
+def test_a_fraction_with_an_ordinal_ending_is_a_fraction() -> None:
+    passage = "Combined, nearly 1/5th of users, and over 3/4th of all respondents."
+    assert status(passage, "nearly 1/5th of users", "Nearly a fifth of users.") == "verified"
+    assert status(passage, "over 3/4th", "Over 75% of respondents.") == "verified"
+    assert status(passage, "over 3/4th", "Over 3/4 of respondents.") == "verified"
+    assert status(passage, "over 3/4th", "Over 2/3 of respondents.") == "number_mismatch"
+    # "1/5th" is no ordinal: it gives no count of 5
+    assert status(passage, "nearly 1/5th of users", "5 groups of users.") == "number_mismatch"
+
+
+def test_a_scale_word_after_a_range_holds_for_both_ends() -> None:
+    passage = "分别对应训练 0.22 ~ 2.42 万亿 Tokens，以及 5-10 million rows"
+    assert status(passage, "0.22 ~ 2.42 万亿", "只训练了 2200亿 Tokens。", "zh") == "verified"
+    assert status(passage, "5-10 million", "at least 5 million rows") == "verified"
+    assert status(passage, "0.22 ~ 2.42 万亿", "训练了 2300亿 Tokens。", "zh") == "number_mismatch"
+    assert status(passage, "5-10 million", "at least 6 million rows") == "number_mismatch"
+
+
+def test_a_line_break_after_chinese_punctuation_is_no_difference() -> None:
+    passage = "使用 ReadPool 优化读性能，`raw_get/get/batch_get` 提升 30%"
+    quote = "使用 ReadPool 优化读性能，\n`raw_get/get/batch_get` 提升 30%"
+    assert status(passage, quote, "读性能提升了 30%。", "zh") == "verified"
+    assert normalise_text("性能， 提升") == normalise_text("性能，提升")
+    assert normalise_text("2.0 GA") != normalise_text("2.0GA")  # no other space goes
+
+
+def test_a_hedged_fraction_is_compared_within_its_tolerance() -> None:
+    passage = "51.6% of respondents use nightly; Windows is at 31.5% and macOS at 23%."
+    quote = "51.6% of respondents"
+    assert status(passage, quote, "About half of respondents use nightly.") == "verified"
+    assert status(passage, quote, "Nearly a third use Windows.") == "verified"
+    assert status(passage, quote, "Almost a quarter use macOS.") == "verified"
+    assert status(passage, quote, "约一半的受访者使用 nightly。", "zh") == "verified"
+    assert status(passage, quote, "近一半的受访者使用 nightly。", "zh") == "number_mismatch"
+    assert status(passage, quote, "三分之一左右的人使用 Windows。", "zh") == "verified"
+    # unhedged, or out of 7.5% (+ half the last digit), or above a "nearly"
+    assert status(passage, quote, "Half of respondents use nightly.") == "number_mismatch"
+    assert status(passage, quote, "About two fifths use nightly.") == "number_mismatch"
+    assert status(passage, quote, "Nearly half of them use nightly.") == "number_mismatch"
+    assert status("30% of users are new", "30% of users", "nearly 1/3 are new") == (
+        "number_mismatch"
+    )
+
+
+def test_a_difference_is_derived_only_when_the_claim_signals_it() -> None:
+    passage = "weekly users have fallen from 48.8% to 43.3%, and 1,852 votes of 3,588"
+    quote = "weekly users have fallen from 48.8% to 43.3%"
+    assert status(passage, quote, "Weekly users fell by 5.5 percentage points.") == "verified"
+    zh = "周活跃用户从 48.8% 下降到 43.3%"
+    assert status(zh, zh, "周活跃用户下降了 5.5 个百分点。", "zh") == "verified"
+    # an operand's clause must share a word with the claim
+    assert status(zh, zh, "留存率减少了 5.5 个百分点。", "zh") == "number_mismatch"
+    # no signal word, a wrong difference, or operands of different units
+    assert status(passage, quote, "Weekly users are at 5.5 percentage points.") == (
+        "number_mismatch"
+    )
+    assert status(passage, quote, "Weekly users fell by 4.5 percentage points.") == (
+        "number_mismatch"
+    )
+    assert status(passage, quote, "Weekly users fell by 1,804 votes.") == "number_mismatch"
+
+
+def test_a_share_and_a_ratio_are_derived_from_bound_operands() -> None:
+    passage = "MATH数据集包含 12,500 个数学问题（其中 7500 个属于训练集，5000 个属于测试集）"
+    quote = "其中 7500 个属于训练集"
+    assert status(passage, quote, "MATH 的训练集占全部问题的 60%。", "zh") == "verified"
+    # the test set's share is no training-set share: 5000's clause names no 训练
+    assert status(passage, quote, "MATH 的训练集占全部问题的 40%。", "zh") == "number_mismatch"
+    # no signal word
+    assert status(passage, quote, "MATH 的训练集有 60% 的问题。", "zh") == "number_mismatch"
+    ratio = "TPC-C 性能提升约 4.5 倍，Sysbench 性能提升约 1.5 倍"
+    assert status(ratio, ratio, "TPC-C 的提升是 Sysbench 的 3 倍。", "zh") == "verified"
+    assert status(ratio, ratio, "TPC-C 的提升是 Sysbench 的 4 倍。", "zh") == "number_mismatch"
+    counts = "at 1,130 of the 3,588 total respondents"
+    assert status(counts, counts, "Roughly one in three respondents use it.") == "verified"
+    assert status(counts, counts, "Roughly one in five respondents use it.") == "number_mismatch"

@@ -87,7 +87,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "moot.regex_gate",
             # the citation verifier: pure text and number checks
             *("moot.sources.verify", "moot.sources.normalize"),
-            *("moot.sources.numbers", "moot.sources.penalty"),
+            *("moot.sources.numbers", "moot.sources.penalty", "moot.sources.arithmetic"),
         ),
     ),
 )

@@ -43,13 +43,15 @@ _SOFT: Final = re.compile("[\u00ad\u200b\u200c\u200d\u2060\ufeff]")
 _TABLE: Final = str.maketrans({**dict.fromkeys(QUOTE_MARKS, '"'), **dict.fromkeys(DASHES, "-")})
 _CJK = r"\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
 _SPACE_NEAR_CJK: Final = re.compile(rf"(?<=[{_CJK}])\s+|\s+(?=[{_CJK}])")
+_SPACE_AFTER_CJK_MARK: Final = re.compile(r"(?<=[\u3000-\u303f，；：！？（）])\s+")
+"""Whitespace after Chinese punctuation ("，\n"): removed before NFKC makes "，" a ","."""
 _SPACE: Final = re.compile(r"\s+")
 _LINE_HYPHEN: Final = re.compile(r"(?<=\w)-[ \t]*\n\s*(?=\w)")
 
 
 def normalise_text(text: str) -> str:
     """``text`` as quotes and passages are compared (the module's steps 1-6)."""
-    text = _SOFT.sub("", text)
+    text = _SPACE_AFTER_CJK_MARK.sub("", _SOFT.sub("", text))
     text = unicodedata.normalize("NFKC", text).casefold()
     text = text.translate(_TABLE)
     text = _LINE_HYPHEN.sub("-", text)

@@ -84,6 +84,9 @@ class Number:
     """Read only as a passage is read (``liberal``): a number word, an ordinal, a list's
     length, the number inside an identifier. A count read so supports whole bare
     numbers only (``moot.sources.verify.supports``)."""
+    approach: bool = False
+    """Hedged from below ("nearly a third", "almost half", "近一半"): the figure it hedges
+    is at most this one."""
     days: float = 0.0
     """For a duration ("18 months", "12-month", "两年"), the days one unit of it lasts;
     durations compare in days (``moot.sources.verify.supports``)."""
@@ -230,6 +233,19 @@ _ZH_LIST: Final = re.compile(
     rf"{_ZH_ITEM}(?: ?、 ?{_ZH_ITEM})+(?: ?(?:和|与|及|以及|或) ?(?:其他)?{_ZH_ITEM})?"
 )
 _ZH_LIST_SEP: Final = re.compile(r" ?(?:、|以及|和|与|及|或) ?")
+_ORDINAL_FRACTION: Final = re.compile(
+    r"(?<![\d./])(\d{1,2})\s*/\s*(\d{1,2})(?:st|nd|rd|th)s?(?![a-z])"
+)
+"""``1/5th``, ``3/4th``, ``2/3rds``: a fraction written with an ordinal ending, read as
+``1/5`` (not as the ordinal ``5th``)."""
+_RANGE_SCALE: Final = re.compile(
+    r"(?<![\d.,])(\d+(?:\.\d+)?)(\s*(?:~|-|至|到|to)\s*\d+(?:\.\d+)?\s?"
+    r"(万亿|亿|万|trillion|billion|million|thousand|bn|mn)(?![a-z]))"
+)
+"""A range with one scale word after its last end (``0.22 ~ 2.42 万亿``, ``5-10
+million``): the scale word is read after both ends (``0.22万亿``)."""
+_APPROACH: Final = re.compile(r"(?:\b(?:nearly|almost|just\s+under)|将近|接近|近)\s*$")
+"""Hedges that approach a figure from below ("nearly a third", "近一半")."""
 _CN_WORDS: Final = frozenset({"万一", "千万", "一一", "百万一"})
 """Strings of numeral characters that are ordinary words in a claim (万一 = in case,
 千万 = by all means)."""
@@ -300,10 +316,18 @@ def _fractions(text: str, found: list[Number], *, keep_parts: bool) -> str:
                 a, b = a_count, b_count
             if not b or not a or a > b:
                 continue
-            found.append(Number(match.group(0).strip(), a / b, 0.0, "fraction"))
+            found.append(_fraction(match.group(0).strip(), a / b, text, match.start(), match.end()))
             if not keep_parts or pattern is _SLASH:
                 text = _blank(text, match.start(), match.end())
     return text
+
+
+def _fraction(shown: str, value: float, text: str, start: int, end: int) -> Number:
+    """A fraction read at ``text[start:end]``, hedged as its text hedges it ("about
+    half", "近一半", "三分之一左右"); "nearly" and "almost" approach it from below."""
+    approach = _APPROACH.search(text[max(0, start - 16) : start]) is not None
+    return Number(shown, value, 0.0, "fraction", hedged=_hedged(text, start, end),
+                  approach=approach)  # fmt: skip
 
 
 def _unit_of(unit: str) -> tuple[NumberKind, float]:
@@ -376,7 +400,8 @@ def _cn_numbers(text: str, found: list[Number], *, liberal: bool) -> str:
             denominator, _ = cn_number(numeral)
             numerator, _ = cn_number(match.group("num").rstrip("点"))
             if denominator and 0 < numerator <= denominator:
-                found.append(Number(match.group(0), numerator / denominator, 0.0, "fraction"))
+                found.append(_fraction(match.group(0), numerator / denominator, text,
+                                       match.start(), match.end()))  # fmt: skip
             continue
         bare = not liberal and not unit and not match.group("pct")
         if not numeral or (bare and (len(numeral) < 2 or numeral in _CN_WORDS)):
@@ -422,6 +447,7 @@ def read_numbers(text: str, *, liberal: bool = False) -> list[Number]:
     words, single Chinese numerals, ordinals, the numbers inside identifiers and both
     a fraction and its parts."""
     work = _MONTH_DAY.sub(r"\1 \2", prepare(text))
+    work = _RANGE_SCALE.sub(r"\1 \3\2", _ORDINAL_FRACTION.sub(r"\1/\2", work))
     work = _DOTTED_DATE.sub(r"\1-\2-\3", work)
     found: list[Number] = []
     work, versions = _versions(text, work, found)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 from moot.numerals import agrees
+from moot.sources.arithmetic import derivation
 from moot.sources.normalize import find_quote, find_unmarked, normalise_text, passage_span
 from moot.sources.numbers import Number, read_numbers
 
@@ -97,7 +98,9 @@ def supports(passage: Number, cited: Number) -> bool:
        precision ("a quarter point" = ``0.25 percentage point`` = ``25 basis points``).
        A mixed number or fraction before a percent word is a percentage
        (``5-3/4 percent`` = ``5.75%``, ``1/4 percentage point`` = ``0.25`` points). A
-       bare cited number matches a number of any form.
+       bare cited number matches a number of any form. A hedged fraction ("about
+       half", "近一半") is supported by a percentage within :data:`HEDGED_SHARE` of its
+       share (:func:`_near_share`).
     4. **Small counts**: a bare whole number up to 12 is also found as an English number
        word or a Chinese numeral of the passage (``3`` = ``three`` = ``三``); unhedged,
        it is whole: no decimal rounds or truncates to it (``3.10`` is no "3 roles").
@@ -126,6 +129,8 @@ def supports(passage: Number, cited: Number) -> bool:
     if cited.kind == "fraction":
         if passage.kind == "fraction":
             return abs(passage.value - cited.value) < 1e-9
+        if passage.kind == "percent" and cited.hedged:
+            return _near_share(passage.value, passage.unit, cited)
         return passage.kind == "percent" and any(
             agrees(passage.value, passage.unit, value, signed=False)
             for value in (cited.share, cited.value)
@@ -143,6 +148,24 @@ def supports(passage: Number, cited: Number) -> bool:
     if passage.scaled and not cited.scaled and cited.kind == "number":
         return agrees(cited.value, cited.unit, passage.mantissa, signed=signed)
     return False
+
+
+HEDGED_SHARE: Final = 0.075
+"""A hedged fraction ("about half", "近一半", "三分之一左右") is supported by a
+percentage within this share of it (relative), widened by half the percentage's last
+digit: "about half" by 46-54% (45.8-54.2 written with one decimal), "about a third" by
+31-36%; "nearly" or "almost" only from below ("nearly a third": 31-33%, "almost a
+quarter": 23-25%)."""
+
+
+def _near_share(percent: float, unit: float, cited: Number) -> bool:
+    """Rule 3, hedged fractions: ``percent`` (of the passage) is within
+    :data:`HEDGED_SHARE` of the hedged fraction ``cited``, and not above it when the
+    hedge approaches from below."""
+    share, value = cited.share, abs(percent)
+    if cited.approach and value - unit / 2 > share + 1e-9:
+        return False
+    return abs(value - share) <= HEDGED_SHARE * share + unit / 2 + 1e-9
 
 
 def _whole(number: Number) -> bool:
@@ -264,14 +287,18 @@ def unsupported_numbers(
     """The numbers of ``text`` no number of the passage supports, each with the
     passage's closest number (``None`` when it has none) and, for a figure, the first
     passage of ``elsewhere`` that states it (``None`` when none does). A duration is
-    compared in days when the passage measures time, by its value otherwise."""
+    compared in days when the passage measures time, by its value otherwise. A number
+    is also supported when it is a difference, share or ratio of two numbers of the
+    passage that the claim's words signal (:func:`moot.sources.arithmetic.derivation`)."""
     passage = read_numbers(passage_text, liberal=True)
     timed = any(number.days for number in passage)
     missing = []
     for cited in read_numbers(text):
         if cited.days and not timed:
             cited = replace(cited, days=0.0)
-        if not any(supports(number, cited) for number in passage):
+        if not any(supports(number, cited) for number in passage) and (
+            derivation(passage_text, passage, cited, text) is None
+        ):
             missing.append(Missing(cited, _closest(cited, passage)))
     if elsewhere is None or not any(_figure(m.cited) for m in missing):
         return missing
