@@ -465,3 +465,38 @@ def test_a_chinese_run_on_the_embedded_model_says_it_is_an_english_model(
         assert (warning.round, warning.side) == ("setup", None)
         assert "SmolLM2-135M" in warning.message
         assert "英文模型" in warning.message
+
+
+def judge_writes_fragments(good: dict[str, object]) -> str:
+    """A fault: the judge's synthesis as SmolLM2 wrote it on two hidden topics of issue
+    22's check (seed 1): the marker copied from its transcript, two-word fragments."""
+    good["key_insight"] = "); (no usable text) (no usable text), (no usable text). (No user"
+    good["recommendation"] = "Defensive argument"
+    good["unresolved_questions"] = ["2. Challenge CON-3", "Would a tool library pay off?"]
+    return json.dumps(good)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 22 QA: the judge's synthesis may be a copied marker or a fragment",
+)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_judges_synthesis_is_sentences_or_marked_unusable(lang: str) -> None:
+    from moot.report.html import render_report
+    from moot.report.markdown import to_markdown
+
+    backend = faulty({("judge", "judgement", 1): judge_writes_fragments})
+    result = debate(backend, profile="compact", lang=lang)
+    marker = {"en": "(no usable text)", "zh": "（无可用文本）"}[lang]
+    judgement = result.judgement
+    assert judgement.key_insight == marker
+    assert judgement.recommendation == marker
+    assert judgement.unresolved_questions == [marker, "Would a tool library pay off?"]
+    flagged = {w.where for w in result.warnings if w.code == "unusable_text"}
+    assert flagged == {"key_insight", "recommendation", "unresolved_questions[1]"}
+    assert result.trust is not None
+    assert result.trust.level == "low"
+    assert result.trust.reasons[0].code == "unusable_text"
+    for page in (to_markdown(result), render_report(result), result.model_dump_json()):
+        for fragment in ("Defensive argument", "Challenge CON-3", "(No user"):
+            assert fragment not in page
