@@ -262,10 +262,6 @@ EN01_KEY_INSIGHT = (
 )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 22 QA: a copy of the marker and a value opening with ')' pass as usable",
-)
 @pytest.mark.parametrize(
     "text",
     [
@@ -281,6 +277,13 @@ def test_a_copy_of_the_marker_or_a_closing_bracket_at_the_start_is_debris(text: 
 
 
 def test_brackets_and_the_marker_words_inside_prose_stay_usable() -> None:
-    # the guard above must not take ordinary prose with it
+    # the guard above must not take ordinary prose with it, nor a reply that quotes an
+    # opponent's marked claim once inside sentences of its own
     assert unusable_reason("Tools (drills, saws) wear out; the library repairs them.") is None
     assert unusable_reason("No usable text was given by Con, so Pro's point stands.") is None
+    quoting = (
+        'The claim "...(no usable text)" holds as stated, because the mechanism is plausible'
+        " and we have no better figure to set against it."
+    )
+    assert unusable_reason(quoting) is None
+    assert unusable_reason("(no usable text)") == "debris"  # a quote of the marker alone
