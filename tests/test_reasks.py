@@ -498,3 +498,34 @@ def test_the_judges_synthesis_is_sentences_or_marked_unusable(lang: str) -> None
     for page in (to_markdown(result), render_report(result), result.model_dump_json()):
         for fragment in ("Defensive argument", "Challenge CON-3", "(No user"):
             assert fragment not in page
+
+
+def argument_copies_the_rules(good: dict[str, object]) -> str:
+    """A fault: an argument as SmolLM2 wrote it on a hidden topic of issue 22's check
+    ("Should a neighbourhood bakery go card-only?", seed 3): its reasoning copies the
+    system prompt's rule line, and both fields open with a comma."""
+    argument = first_argument(good)
+    argument["reasoning"] = (
+        ", This argument is against the topic, whatever you privately think. Your claim"
+        " starts: A 10-person startup should not adopt microservices from day one."
+    )
+    argument["evidence"] = ", You are right, there's a problem with this idea, and we need"
+    return json.dumps(good)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 22 QA: a copy of the system prompt's rules, a comma-led value are kept",
+)
+def test_a_copy_of_the_system_prompts_rules_is_an_echo_and_shown_as_unusable() -> None:
+    backend = faulty({("con", "opening", 1): argument_copies_the_rules})
+    result = debate(backend, profile="compact")
+    echoed = {w.where for w in result.warnings if w.code == "echo" and w.side == "con"}
+    assert echoed == {"arguments[1].reasoning"}
+    unusable = {
+        w.where for w in result.warnings if w.code == "unusable_text" and w.round == "opening"
+    }
+    assert unusable == {"arguments[1].reasoning", "arguments[1].evidence"}
+    con = [a for a in body(result).arguments if a.side == "con"]
+    assert con[0].reasoning == con[0].evidence == "(no usable text)"
+    assert "privately think" not in result.model_dump_json()
