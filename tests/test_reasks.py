@@ -513,10 +513,6 @@ def argument_copies_the_rules(good: dict[str, object]) -> str:
     return json.dumps(good)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 22 QA: a copy of the system prompt's rules, a comma-led value are kept",
-)
 def test_a_copy_of_the_system_prompts_rules_is_an_echo_and_shown_as_unusable() -> None:
     backend = faulty({("con", "opening", 1): argument_copies_the_rules})
     result = debate(backend, profile="compact")

@@ -289,7 +289,6 @@ def test_brackets_and_the_marker_words_inside_prose_stay_usable() -> None:
     assert unusable_reason("(no usable text)") == "debris"  # a quote of the marker alone
 
 
-@pytest.mark.xfail(strict=True, reason="issue 22 QA: a value opening with a comma is kept")
 @pytest.mark.parametrize(
     "text", [", You are right, there's a problem with this idea.", "；因为它会伤害本地经济。"]
 )

@@ -16,8 +16,9 @@ The rules, in order (the first that matches is the reason):
   prose), or a quoted JSON key (``'reasoning':``); copies of the marker below making up
   ``MARKER_SHARE`` of the text or leaving no usable text (a judge reads the debate with
   its unusable fields marked, and SmolLM2 wrote the marker back into its key insight);
-  a value that starts with a closing bracket (``]``, ``}``,
-  ``)``, ``）``) or with two opening ones (``[{``),
+  a value that starts with a closing bracket (``]``, ``}``, ``)``, ``）``), a comma or a
+  semicolon (the separator SmolLM2 writes where JSON's quote is banned: ``, You are``)
+  or with two opening ones (``[{``),
   or ends with an opening one (``furthermore: [``); or one in which ``{ } [ ] < >``
   and ``"`` are four or more and a tenth of the visible characters or more;
 - ``loop``: a run of at least ``LOOP_CHARS`` characters made of one unit of at most
@@ -54,7 +55,7 @@ _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9_-]*\s*/?>")
 _COPIED_MARKER = re.compile("|".join(re.escape(m) for m in MARKERS.values()), re.IGNORECASE)
 TAG_SHARE = 0.3
 """Two tags or more that make up this share of a text make it markup."""
-_JSON_EDGE = re.compile(r"^\s*[\]})）]|^\s*[\[{]\s*[\[{\"]|[\[{][\s,:]*$")
+_JSON_EDGE = re.compile(r"^\s*[\]})）,;，；]|^\s*[\[{]\s*[\[{\"]|[\[{][\s,:]*$")
 _PUNCTUATION = frozenset('{}[]<>"')
 PUNCTUATION_SHARE = 0.1
 PUNCTUATION_MIN = 4

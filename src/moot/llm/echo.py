@@ -40,6 +40,33 @@ def instructions(messages: Sequence[Message]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+RULE_CHARS = 40
+"""A value copies a line of the system prompt when it repeats a run of at least this
+many characters of it: longer than for a field description, since a system prompt may
+also hold data a reply should quote (a market's instrument names)."""
+
+RULE_CHARS_CJK = 16
+"""The same for a run that contains Chinese characters."""
+
+
+def rules(messages: Sequence[Message], topic: str = "") -> list[str]:
+    """The lines of the system messages in ``messages`` (the rules: "You argue AGAINST
+    the topic, whatever you privately think.", which SmolLM2 wrote back as an argument's
+    reasoning), each with the ``topic`` cut out, since a reply may name the topic
+    (normalised, without repeats)."""
+    cut = normalise(topic)
+    found = []
+    for message in messages:
+        if message.role != "system":
+            continue
+        for line in message.content.splitlines():
+            rule = normalise(line)
+            rule = normalise(rule.replace(cut, " ")) if cut else rule
+            if len(rule) >= RULE_CHARS_CJK:
+                found.append(rule)
+    return list(dict.fromkeys(found))
+
+
 def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
     if isinstance(value, str):
         yield path, value
@@ -61,28 +88,38 @@ def _shingles(text: str) -> frozenset[str]:
     return frozenset(text[i : i + SHINGLE] for i in range(len(text) - SHINGLE + 1))
 
 
-def _copied_run(text: str, description: str) -> str:
+def _copied_run(
+    text: str, description: str, chars: int = ECHO_CHARS, chars_cjk: int = ECHO_CHARS_CJK
+) -> str:
     """The longest run ``text`` shares with ``description`` if it is long enough to
-    be a copy, else ``""``. Texts that share no ``SHINGLE``-character run, nearly all
-    of them, are told apart without the longest-match search."""
+    be a copy (``chars``, ``chars_cjk`` with Chinese), else ``""``. Texts that share no
+    ``SHINGLE``-character run, nearly all of them, are told apart without the
+    longest-match search."""
     if _shingles(description).isdisjoint(_shingles(text)):
         return ""
     match = SequenceMatcher(None, text, description, autojunk=False).find_longest_match(
         0, len(text), 0, len(description)
     )
     run = text[match.a : match.a + match.size]
-    limit = ECHO_CHARS_CJK if cjk_share(run) > 0 else ECHO_CHARS
+    limit = chars_cjk if cjk_share(run) > 0 else chars
     return run if match.size >= limit else ""
 
 
-def echoes(value: Any, descriptions: Sequence[str]) -> list[tuple[str, str]]:
+def echoes(
+    value: Any,
+    descriptions: Sequence[str],
+    *,
+    chars: int = ECHO_CHARS,
+    chars_cjk: int = ECHO_CHARS_CJK,
+) -> list[tuple[str, str]]:
     """``(path, copied run)`` for every string in a parsed JSON ``value`` that copies
-    one of ``descriptions``; a path reads ``arguments[1].claim`` (lists count from 1)."""
+    one of ``descriptions`` (a run of ``chars`` characters, ``chars_cjk`` with
+    Chinese); a path reads ``arguments[1].claim`` (lists count from 1)."""
     found = []
     for path, text in _strings(value, ""):
         normal = normalise(text)
         for description in descriptions:
-            run = _copied_run(normal, description)
+            run = _copied_run(normal, description, chars, chars_cjk)
             if run:
                 found.append((path, run))
                 break
