@@ -525,3 +525,43 @@ def test_a_copy_of_the_system_prompts_rules_is_an_echo_and_shown_as_unusable() -
     con = [a for a in body(result).arguments if a.side == "con"]
     assert con[0].reasoning == con[0].evidence == "(no usable text)"
     assert "privately think" not in result.model_dump_json()
+
+
+def closing_loops_in_every_sentence(good: dict[str, object]) -> str:
+    """A fault: a final stance of four sentences, each unusable, as SmolLM2 wrote it on
+    a hidden topic of issue 22's check ("Night train or plane ...", seed 4)."""
+    good["final_stance"] = ["[{", "1.1.1.1.1.1.1.1.1.1.1.1.1", "], {", "{{ <closing>"]
+    return json.dumps(good)
+
+
+def closing_mixes_debris_and_sentences(good: dict[str, object]) -> str:
+    good["final_stance"] = ["[{", "Microservices cost a small team its focus."]
+    return json.dumps(good)
+
+
+@pytest.mark.xfail(
+    strict=True, reason="issue 22 QA: a final stance of markers is shown as four markers"
+)
+def test_a_final_stance_shows_its_usable_sentences_or_one_marker() -> None:
+    from moot.report.markdown import to_markdown
+
+    backend = faulty(
+        {
+            ("con", "closing", 1): closing_loops_in_every_sentence,
+            ("pro", "closing", 1): closing_mixes_debris_and_sentences,
+        }
+    )
+    result = debate(backend, profile="compact")
+    stances = {c.side: c.final_stance for c in body(result).closings}
+    assert stances == {
+        "pro": "Microservices cost a small team its focus.",
+        "con": "(no usable text)",
+    }
+    flagged = {
+        (w.side, w.where)
+        for w in result.warnings
+        if w.code == "unusable_text" and w.round == "closing"
+    }
+    assert {("con", f"final_stance[{n}]") for n in range(1, 5)} <= flagged
+    assert ("pro", "final_stance[1]") in flagged
+    assert "(no usable text) (no usable text)" not in to_markdown(result)
