@@ -539,9 +539,6 @@ def closing_mixes_debris_and_sentences(good: dict[str, object]) -> str:
     return json.dumps(good)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 22 QA: a final stance of markers is shown as four markers"
-)
 def test_a_final_stance_shows_its_usable_sentences_or_one_marker() -> None:
     from moot.report.markdown import to_markdown
 

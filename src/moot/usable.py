@@ -38,6 +38,8 @@ from collections.abc import Iterator
 from itertools import islice
 from typing import Any, Literal
 
+from moot.text import join_sentences
+
 UNUSABLE = "unusable_text"
 """The warning code of a prose field that was not usable text."""
 
@@ -148,6 +150,14 @@ def word_count(text: str) -> int:
 def marker(lang: str) -> str:
     """What is shown instead of an unusable value in ``lang`` (English if unknown)."""
     return MARKERS.get(lang, MARKERS["en"])
+
+
+def join_usable(parts: list[str], lang: str) -> str:
+    """Sentences of one field (a closing's final stance) as one text: the usable ones
+    joined, the marked ones left out (their warnings name them), or one marker when
+    none is usable, never the marker repeated as if it were a sentence."""
+    kept = [p for p in parts if p.strip() not in MARKERS.values()]
+    return join_sentences(kept, lang) or marker(lang)
 
 
 def shown(text: str, lang: str) -> str:
