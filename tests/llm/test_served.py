@@ -15,6 +15,7 @@ from typing import Any
 import httpx2
 import pytest
 
+import fake_transport  # noqa: F401  (asks Python's platform module once, at import)
 from conftest import ServedLlama
 from moot.errors import BackendError
 from moot.llm.openai import OpenAIBackend
@@ -208,10 +209,6 @@ def _small_llama_server(sent: list[dict[str, Any]]) -> httpx2.MockTransport:
     return httpx2.MockTransport(handle)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 22 QA: the context guard measured the prompt before the schema was added",
-)
 @pytest.mark.parametrize("mode", ["json_object", "prompt"])
 def test_the_context_guard_measures_the_prompt_with_its_schema_as_sent(mode: str) -> None:
     """Found running a debate against llama.cpp's server with a context of 1,024 tokens:
