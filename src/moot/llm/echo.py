@@ -54,14 +54,16 @@ def rules(messages: Sequence[Message], topic: str = "") -> list[str]:
     the topic, whatever you privately think.", which SmolLM2 wrote back as an argument's
     reasoning), each with the ``topic`` cut out, since a reply may name the topic
     (normalised, without repeats)."""
-    cut = normalise(topic)
+    # the whole topic, and each of its lines (a topic of several lines spans lines)
+    cuts = [c for c in (normalise(topic), *map(normalise, topic.splitlines())) if c]
     found = []
     for message in messages:
         if message.role != "system":
             continue
         for line in message.content.splitlines():
             rule = normalise(line)
-            rule = normalise(rule.replace(cut, " ")) if cut else rule
+            for cut in cuts:
+                rule = normalise(rule.replace(cut, " "))
             if len(rule) >= RULE_CHARS_CJK:
                 found.append(rule)
     return list(dict.fromkeys(found))
