@@ -239,3 +239,27 @@ def test_the_context_guard_measures_the_prompt_with_its_schema_as_sent(mode: str
     (body,) = sent
     prompt = sum(_tokens(m["content"]) for m in body["messages"])
     assert prompt + body["max_tokens"] <= N_CTX
+
+
+def test_a_prompt_past_a_small_models_context_is_not_sent_and_the_advice_fits() -> None:
+    """The refusal names the context and a larger one; it does not suggest the compact
+    profile, which a small model already runs."""
+    sent: list[dict[str, Any]] = []
+
+    async def scenario() -> str:
+        async with httpx2.AsyncClient(transport=_small_llama_server(sent)) as http_client:
+            backend = OpenAIBackend(
+                model="smollm", base_url="http://127.0.0.1:9/v1", http_client=http_client
+            )
+            await backend.discover()
+            too_long = [Message("user", "cats and dogs " * 400)]
+            settings = GenerationSettings(temperature=0.0, max_tokens=16, seed=1)
+            with pytest.raises(BackendError) as refused:
+                await backend.generate(too_long, schema=None, settings=settings)
+            return str(refused.value)
+
+    message = asyncio.run(scenario())
+    assert sent == []
+    assert "server's context of 1024" in message
+    assert "llama-server -c N" in message
+    assert "--profile compact" not in message

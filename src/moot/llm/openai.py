@@ -422,9 +422,11 @@ class OpenAIBackend:
         try:
             fitted = fit_reply(prompt, settings.max_tokens, served.n_ctx)
         except ValueError as exc:
+            # a small model already runs the compact profile unless told otherwise
+            shorter = "" if served.small else ", or shorten the debate (--profile compact)"
             raise BackendError(
                 f"not sent: {exc} ({served.describe()}). Start the server with a larger"
-                " context (llama-server -c N), or shorten the debate (--profile compact)",
+                f" context (llama-server -c N){shorter}",
                 spec=self.spec,
             ) from None
         return settings if fitted == settings.max_tokens else replace(settings, max_tokens=fitted)
