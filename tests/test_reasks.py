@@ -388,7 +388,9 @@ def test_without_rule_reasks_a_copied_description_is_kept_with_a_warning() -> No
     (warning,) = [w for w in result.warnings if w.code == "echo"]
     assert warning.where == "arguments[1].claim"
     assert (warning.round, warning.side) == ("opening", "con")
-    (unusable,) = [w for w in result.warnings if w.code == "unusable_text"]
+    # the demo then quotes the marked claim as a concession and a fallacy's quote,
+    # copies of the marker that are flagged in turn (tests/test_usable.py)
+    (unusable,) = [w for w in result.warnings if w.code == "unusable_text" and w.round == "opening"]
     assert unusable.where == "arguments[1].claim"
     con = [a for a in body(result).arguments if a.side == "con"]
     assert con[0].claim == "(no usable text)"
@@ -465,3 +467,98 @@ def test_a_chinese_run_on_the_embedded_model_says_it_is_an_english_model(
         assert (warning.round, warning.side) == ("setup", None)
         assert "SmolLM2-135M" in warning.message
         assert "英文模型" in warning.message
+
+
+def judge_writes_fragments(good: dict[str, object]) -> str:
+    """A fault: the judge's synthesis as SmolLM2 wrote it on two hidden topics of issue
+    22's check (seed 1): the marker copied from its transcript, two-word fragments."""
+    good["key_insight"] = "); (no usable text) (no usable text), (no usable text). (No user"
+    good["recommendation"] = "Defensive argument"
+    good["unresolved_questions"] = ["2. Challenge CON-3", "Would a tool library pay off?"]
+    return json.dumps(good)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_judges_synthesis_is_sentences_or_marked_unusable(lang: str) -> None:
+    from moot.report.html import render_report
+    from moot.report.markdown import to_markdown
+
+    backend = faulty({("judge", "judgement", 1): judge_writes_fragments})
+    result = debate(backend, profile="compact", lang=lang)
+    marker = {"en": "(no usable text)", "zh": "（无可用文本）"}[lang]
+    judgement = result.judgement
+    assert judgement.key_insight == marker
+    assert judgement.recommendation == marker
+    assert judgement.unresolved_questions == [marker, "Would a tool library pay off?"]
+    flagged = {w.where for w in result.warnings if w.code == "unusable_text"}
+    assert flagged == {"key_insight", "recommendation", "unresolved_questions[1]"}
+    assert result.trust is not None
+    assert result.trust.level == "low"
+    assert result.trust.reasons[0].code == "unusable_text"
+    for page in (to_markdown(result), render_report(result), result.model_dump_json()):
+        for fragment in ("Defensive argument", "Challenge CON-3", "(No user"):
+            assert fragment not in page
+
+
+def argument_copies_the_rules(good: dict[str, object]) -> str:
+    """A fault: an argument as SmolLM2 wrote it on a hidden topic of issue 22's check
+    ("Should a neighbourhood bakery go card-only?", seed 3): its reasoning copies the
+    system prompt's rule line, and both fields open with a comma."""
+    argument = first_argument(good)
+    argument["reasoning"] = (
+        ", This argument is against the topic, whatever you privately think. Your claim"
+        " starts: A 10-person startup should not adopt microservices from day one."
+    )
+    argument["evidence"] = ", You are right, there's a problem with this idea, and we need"
+    return json.dumps(good)
+
+
+def test_a_copy_of_the_system_prompts_rules_is_an_echo_and_shown_as_unusable() -> None:
+    backend = faulty({("con", "opening", 1): argument_copies_the_rules})
+    result = debate(backend, profile="compact")
+    echoed = {w.where for w in result.warnings if w.code == "echo" and w.side == "con"}
+    assert echoed == {"arguments[1].reasoning"}
+    unusable = {
+        w.where for w in result.warnings if w.code == "unusable_text" and w.round == "opening"
+    }
+    assert unusable == {"arguments[1].reasoning", "arguments[1].evidence"}
+    con = [a for a in body(result).arguments if a.side == "con"]
+    assert con[0].reasoning == con[0].evidence == "(no usable text)"
+    assert "privately think" not in result.model_dump_json()
+
+
+def closing_loops_in_every_sentence(good: dict[str, object]) -> str:
+    """A fault: a final stance of four sentences, each unusable, as SmolLM2 wrote it on
+    a hidden topic of issue 22's check ("Night train or plane ...", seed 4)."""
+    good["final_stance"] = ["[{", "1.1.1.1.1.1.1.1.1.1.1.1.1", "], {", "{{ <closing>"]
+    return json.dumps(good)
+
+
+def closing_mixes_debris_and_sentences(good: dict[str, object]) -> str:
+    good["final_stance"] = ["[{", "Microservices cost a small team its focus."]
+    return json.dumps(good)
+
+
+def test_a_final_stance_shows_its_usable_sentences_or_one_marker() -> None:
+    from moot.report.markdown import to_markdown
+
+    backend = faulty(
+        {
+            ("con", "closing", 1): closing_loops_in_every_sentence,
+            ("pro", "closing", 1): closing_mixes_debris_and_sentences,
+        }
+    )
+    result = debate(backend, profile="compact")
+    stances = {c.side: c.final_stance for c in body(result).closings}
+    assert stances == {
+        "pro": "Microservices cost a small team its focus.",
+        "con": "(no usable text)",
+    }
+    flagged = {
+        (w.side, w.where)
+        for w in result.warnings
+        if w.code == "unusable_text" and w.round == "closing"
+    }
+    assert {("con", f"final_stance[{n}]") for n in range(1, 5)} <= flagged
+    assert ("pro", "final_stance[1]") in flagged
+    assert "(no usable text) (no usable text)" not in to_markdown(result)

@@ -249,3 +249,48 @@ def test_the_loop_prefilter_lets_prose_through() -> None:
     prose = "Microservices split a small team's attention across many deployments. " * 3
     assert not may_loop(prose[:70])
     assert may_loop("1.1.1.1.1.1.1.1.1.1.1.1.1.1")
+
+
+# Found by the hidden-topic check of issue 22 (benchmarks/debris.py on
+# benchmarks/data/qa_topics.json, embedded model, seed 1): the judge's key insight of
+# "Should a public library lend power tools?" was the page's own marker copied from the
+# judge's transcript, after a closing parenthesis.
+EN01_KEY_INSIGHT = (
+    "); (no usable text) (no usable text), (no usable text). (No user provided evidence for"
+    " this argument.) (No user provided evidence for this fallacy.) (No user provided"
+    " evidence for this appeal-to-power"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        EN01_KEY_INSIGHT,
+        "The Con side's closing was (No usable text) and nothing else.",
+        "反方的总结是（无可用文本），没有论证。",
+        ") the library would have to insure every drill it lends.",
+        "）图书馆要为每件工具买保险。",
+    ],
+)
+def test_a_copy_of_the_marker_or_a_closing_bracket_at_the_start_is_debris(text: str) -> None:
+    assert unusable_reason(text) == "debris"
+
+
+def test_brackets_and_the_marker_words_inside_prose_stay_usable() -> None:
+    # the guard above must not take ordinary prose with it, nor a reply that quotes an
+    # opponent's marked claim once inside sentences of its own
+    assert unusable_reason("Tools (drills, saws) wear out; the library repairs them.") is None
+    assert unusable_reason("No usable text was given by Con, so Pro's point stands.") is None
+    quoting = (
+        'The claim "...(no usable text)" holds as stated, because the mechanism is plausible'
+        " and we have no better figure to set against it."
+    )
+    assert unusable_reason(quoting) is None
+    assert unusable_reason("(no usable text)") == "debris"  # a quote of the marker alone
+
+
+@pytest.mark.parametrize(
+    "text", [", You are right, there's a problem with this idea.", "；因为它会伤害本地经济。"]
+)
+def test_a_value_that_opens_with_a_comma_or_semicolon_is_debris(text: str) -> None:
+    assert unusable_reason(text) == "debris"

@@ -149,6 +149,7 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "reask.language": "write in English",
         "reask.stance_length": "has about {words} words; write {low}-{high}",
         "reask.fallacy_quote": "quote words that actually occur in the debate",
+        "reask.sentence": "not a sentence (fewer than {words} words); write a whole sentence",
         "rule.language": "not written in the debate's language",
         "rule.unusable_text": "not usable text (markup, JSON punctuation, an echo or a loop):"
         " shown as (no usable text)",
@@ -385,6 +386,7 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "reask.language": "请用简体中文书写（write in Chinese）",
         "reask.stance_length": "约 {chars} 字；请写 {zh_low} 到 {zh_high} 字",
         "reask.fallacy_quote": "请引用辩论中真实出现过的原话",
+        "reask.sentence": "不是句子（少于 {words} 个词）；请写完整的句子",
         "rule.language": "没有用辩论的语言书写",
         "rule.unusable_text": "不是可用的文本（标记、JSON 标点、照抄说明或循环）："
         "显示为（无可用文本）",

@@ -107,14 +107,15 @@ LEVEL_LABEL: dict[str, str] = {
 }
 
 
-def is_debris(text: str) -> bool:
+def is_debris(text: str, *, composed: bool = False) -> bool:
     """Whether a prose field holds no usable text: empty, an unusable-text marker, or
     not usable by :func:`moot.usable.unusable_reason` (the one rule the structured-call
-    layer applies to every reply, so a stored run read back gets the same answer)."""
+    layer applies to every reply, so a stored run read back gets the same answer);
+    ``composed`` for a transcript turn, which shows its fields' markers."""
     stripped = text.strip()
     if not stripped or stripped in UNUSABLE_MARKERS:
         return True
-    return unusable_reason(stripped) is not None
+    return unusable_reason(stripped, composed=composed) is not None
 
 
 def _judge_fields(result: DebateResult) -> Iterator[tuple[str, str]]:
@@ -127,9 +128,11 @@ def _judge_fields(result: DebateResult) -> Iterator[tuple[str, str]]:
         yield f"trace[{row.argument_id}].reason", row.reason
 
 
-def _debater_fields(result: DebateResult) -> Iterator[tuple[str, str]]:
+def _debater_fields(result: DebateResult) -> Iterator[tuple[str, str, bool]]:
+    """``(where, text, composed)``: the claims, then the transcript's turns, which code
+    composed from a reply's fields (markers included)."""
     for row in result.judgement.trace:
-        yield f"trace[{row.argument_id}].claim", row.claim
+        yield f"trace[{row.argument_id}].claim", row.claim, False
     try:
         from moot.formats import get_format
 
@@ -146,7 +149,7 @@ def _debater_fields(result: DebateResult) -> Iterator[tuple[str, str]]:
         text = turn.text
         for quote in quotes:
             text = text.replace(quote, " ") if quote else text
-        yield f"turn {n + 1}" + (f" ({unit})" if unit else ""), text
+        yield f"turn {n + 1}" + (f" ({unit})" if unit else ""), text, True
 
 
 def unusable_fields(result: DebateResult) -> tuple[list[str], list[str]]:
@@ -154,7 +157,11 @@ def unusable_fields(result: DebateResult) -> tuple[list[str], list[str]]:
     :func:`is_debris`, or named by an echo, loop or unusable-text warning (a warning
     on the judgement is the judge's). The one place that decides what is unusable."""
     judge = [where for where, text in _judge_fields(result) if is_debris(text)]
-    debater = [where for where, text in _debater_fields(result) if is_debris(text)]
+    debater = [
+        where
+        for where, text, composed in _debater_fields(result)
+        if is_debris(text, composed=composed)
+    ]
     names = {p.key: p.name for p in result.positions}
     for w in result.warnings:
         if w.code not in UNUSABLE_CODES:

@@ -13,8 +13,12 @@ The rules, in order (the first that matches is the reason):
 
 - ``debris``: template syntax (``{{``, ``}}``, ``{%``), the prompts' ``<debate>`` fence,
   markup (two tags or more making up ``TAG_SHARE`` of the text; one ``vector<int>`` is
-  prose), or a quoted JSON key (``'reasoning':``); a value
-  that starts with a closing bracket (``]``, ``}``) or with two opening ones (``[{``),
+  prose), or a quoted JSON key (``'reasoning':``); copies of the marker below making up
+  ``MARKER_SHARE`` of the text or leaving no usable text (a judge reads the debate with
+  its unusable fields marked, and SmolLM2 wrote the marker back into its key insight);
+  a value that starts with a closing bracket (``]``, ``}``, ``)``, ``）``), a comma or a
+  semicolon (the separator SmolLM2 writes where JSON's quote is banned: ``, You are``)
+  or with two opening ones (``[{``),
   or ends with an opening one (``furthermore: [``); or one in which ``{ } [ ] < >``
   and ``"`` are four or more and a tenth of the visible characters or more;
 - ``loop``: a run of at least ``LOOP_CHARS`` characters made of one unit of at most
@@ -36,6 +40,7 @@ from itertools import islice
 from typing import Any, Literal
 
 from moot.regex_gate import gated
+from moot.text import join_sentences
 
 UNUSABLE = "unusable_text"
 """The warning code of a prose field that was not usable text."""
@@ -51,9 +56,10 @@ in a loop."""
 
 _MARKUP = gated(r"</?debate\s*>|\{\{|\}\}|\{%|%\}|['\"][A-Za-z_][A-Za-z0-9_]*['\"]\s*:")
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9_-]*\s*/?>")
+_COPIED_MARKER = re.compile("|".join(re.escape(m) for m in MARKERS.values()), re.IGNORECASE)
 TAG_SHARE = 0.3
 """Two tags or more that make up this share of a text make it markup."""
-_JSON_EDGE = gated(r"^\s*[\]}]|^\s*[\[{]\s*[\[{\"]|[\[{][\s,:]*$")
+_JSON_EDGE = gated(r"^\s*[\]})）,;，；]|^\s*[\[{]\s*[\[{\"]|[\[{][\s,:]*$")
 _PUNCTUATION = frozenset('{}[]<>"')
 PUNCTUATION_SHARE = 0.1
 PUNCTUATION_MIN = 4
@@ -94,18 +100,37 @@ def _looping_runs(text: str) -> tuple[str, ...]:
     return tuple(m.group(0) for m in LOOP.finditer(text) if len(m.group(0)) >= LOOP_CHARS)
 
 
+MARKER_SHARE = 0.25
+"""A model's text that copies the marker (a judge reads the debate with its unusable
+fields marked) is debris when the copies make up this share of it or more, or when
+what is left is not usable text of at least two words; a debater's reply that quotes
+an opponent's marked claim once inside its own sentences stays usable."""
+
+
+def _copies_marker(text: str, visible: int) -> bool:
+    copies = _COPIED_MARKER.findall(text)
+    if not copies:
+        return False
+    rest = _COPIED_MARKER.sub(" ", text)
+    share = sum(len("".join(c.split())) for c in copies) / visible
+    return share >= MARKER_SHARE or unusable_reason(rest) is not None or not rest.strip()
+
+
 SENTENCE_FIELD = 40
 """A string field whose schema allows this many characters or more is meant for
 sentences: fewer than two words there is not usable."""
 
 
-def unusable_reason(text: str, *, sentence: bool = True) -> Reason | None:
+def unusable_reason(text: str, *, sentence: bool = True, composed: bool = False) -> Reason | None:
     """Why ``text`` is not usable prose, or ``None`` when it is; ``sentence=False`` for
-    a short field, where one word is enough."""
+    a short field, where one word is enough; ``composed=True`` for a text that code put
+    together from fields (a transcript turn), which may hold a field's marker."""
     visible = len("".join(text.split()))
     if not visible:
         return None  # an empty field (no new evidence) says nothing and shows nothing
     if _MARKUP.search(text) or _JSON_EDGE.search(text):
+        return "debris"
+    if not composed and _copies_marker(text, visible):
         return "debris"
     tags = _TAG.findall(text)
     if len(tags) >= 2 and sum(map(len, tags)) >= TAG_SHARE * len(text.strip()):
@@ -120,9 +145,28 @@ def unusable_reason(text: str, *, sentence: bool = True) -> Reason | None:
     return None
 
 
+SYNTHESIS_WORDS = 3
+"""The fewest words of a sentence the judge's synthesis (key insight, recommendation,
+an unresolved question) must be: SmolLM2 wrote "Defensive argument" as a
+recommendation and "2. Challenge CON-3" as a question."""
+
+
+def word_count(text: str) -> int:
+    """Words in ``text`` (a Chinese character counts as one; figures do not)."""
+    return sum(1 for _ in _WORD.finditer(text))
+
+
 def marker(lang: str) -> str:
     """What is shown instead of an unusable value in ``lang`` (English if unknown)."""
     return MARKERS.get(lang, MARKERS["en"])
+
+
+def join_usable(parts: list[str], lang: str) -> str:
+    """Sentences of one field (a closing's final stance) as one text: the usable ones
+    joined, the marked ones left out (their warnings name them), or one marker when
+    none is usable, never the marker repeated as if it were a sentence."""
+    kept = [p for p in parts if p.strip() not in MARKERS.values()]
+    return join_sentences(kept, lang) or marker(lang)
 
 
 def shown(text: str, lang: str) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 import httpx2
 import pytest
 
+import fake_transport  # noqa: F401  (asks Python's platform module once, at import)
 from conftest import ServedLlama
 from moot.errors import BackendError
 from moot.llm.openai import OpenAIBackend
@@ -150,3 +151,115 @@ def test_discovery_and_the_context_guard_on_a_real_llama_server(
     sent_max = chats[0]["max_tokens"]
     assert sent_max < 2000  # trimmed
     assert prompt_tokens + sent_max <= served.n_ctx
+
+
+N_CTX = 1024
+
+
+def _tokens(text: str) -> int:
+    """The stand-in server's tokenizer: a token per word."""
+    return len(text.split())
+
+
+def _small_llama_server(sent: list[dict[str, Any]]) -> httpx2.MockTransport:
+    """A llama.cpp server of a 135M model with a context of ``N_CTX`` that answers in
+    process: discovery, ``/apply-template``, ``/tokenize``, and chat completions that
+    refuse a prompt and reply longer than the context, as llama.cpp does (HTTP 400)."""
+
+    def handle(request: httpx2.Request) -> httpx2.Response:
+        path = request.url.path
+        body = json.loads(request.content) if request.content else {}
+        if path == "/props":
+            return httpx2.Response(200, json={"default_generation_settings": {"n_ctx": N_CTX}})
+        if path == "/v1/models":
+            meta = {"n_params": 134_515_008, "n_ctx_train": 8192}
+            return httpx2.Response(200, json={"data": [{"id": "smollm", "meta": meta}]})
+        if path == "/apply-template":
+            text = "\n".join(m["content"] for m in body["messages"])
+            return httpx2.Response(200, json={"prompt": text})
+        if path == "/tokenize":
+            return httpx2.Response(200, json={"tokens": [0] * _tokens(body["content"])})
+        assert path == "/v1/chat/completions"
+        sent.append(body)
+        prompt = sum(_tokens(m["content"]) for m in body["messages"])
+        if prompt + body["max_tokens"] > N_CTX:
+            message = (
+                f"request ({prompt} tokens) exceeds the available context size ({N_CTX} tokens)"
+            )
+            error = {"code": 400, "message": message, "type": "exceed_context_size_error"}
+            return httpx2.Response(400, json={"error": error})
+        choice = {
+            "index": 0,
+            "finish_reason": "stop",
+            "message": {"role": "assistant", "content": "{}"},
+        }
+        usage = {"prompt_tokens": prompt, "completion_tokens": 1, "total_tokens": prompt + 1}
+        return httpx2.Response(
+            200,
+            json={
+                "id": "x",
+                "object": "chat.completion",
+                "created": 0,
+                "model": "smollm",
+                "choices": [choice],
+                "usage": usage,
+            },
+        )
+
+    return httpx2.MockTransport(handle)
+
+
+@pytest.mark.parametrize("mode", ["json_object", "prompt"])
+def test_the_context_guard_measures_the_prompt_with_its_schema_as_sent(mode: str) -> None:
+    """Found running a debate against llama.cpp's server with a context of 1,024 tokens:
+    a cross-examination prompt of 557 tokens was fitted with a reply of 467, then sent
+    with the schema instruction added (1,149 tokens): HTTP 400, the run failed."""
+    from moot.formats.structured.replies import CrossExamReply
+    from moot.llm.schemas import output_spec
+
+    sent: list[dict[str, Any]] = []
+    schema = output_spec(CrossExamReply)
+
+    async def scenario() -> None:
+        async with httpx2.AsyncClient(transport=_small_llama_server(sent)) as http_client:
+            backend = OpenAIBackend(
+                model="smollm",
+                base_url="http://127.0.0.1:9/v1",
+                http_client=http_client,
+                structured_mode=mode,  # type: ignore[arg-type]
+            )
+            served = await backend.discover()
+            assert served is not None
+            assert served.n_ctx == N_CTX
+            prompt = [Message("user", "Answer the other side's arguments. " * 80)]
+            settings = GenerationSettings(temperature=0.0, max_tokens=600, seed=1)
+            await backend.generate(prompt, schema=schema, settings=settings)
+
+    asyncio.run(scenario())
+    (body,) = sent
+    prompt = sum(_tokens(m["content"]) for m in body["messages"])
+    assert prompt + body["max_tokens"] <= N_CTX
+
+
+def test_a_prompt_past_a_small_models_context_is_not_sent_and_the_advice_fits() -> None:
+    """The refusal names the context and a larger one; it does not suggest the compact
+    profile, which a small model already runs."""
+    sent: list[dict[str, Any]] = []
+
+    async def scenario() -> str:
+        async with httpx2.AsyncClient(transport=_small_llama_server(sent)) as http_client:
+            backend = OpenAIBackend(
+                model="smollm", base_url="http://127.0.0.1:9/v1", http_client=http_client
+            )
+            await backend.discover()
+            too_long = [Message("user", "cats and dogs " * 400)]
+            settings = GenerationSettings(temperature=0.0, max_tokens=16, seed=1)
+            with pytest.raises(BackendError) as refused:
+                await backend.generate(too_long, schema=None, settings=settings)
+            return str(refused.value)
+
+    message = asyncio.run(scenario())
+    assert sent == []
+    assert "server's context of 1024" in message
+    assert "llama-server -c N" in message
+    assert "--profile compact" not in message

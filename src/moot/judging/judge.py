@@ -36,6 +36,7 @@ from moot.schema import (
     TraceRow,
 )
 from moot.text import cjk_share, normalise
+from moot.usable import SYNTHESIS_WORDS, UNUSABLE, unusable_reason, word_count
 
 EVEN_GAP = 1.0
 CLEAR_GAP = 3.0
@@ -167,6 +168,19 @@ def check_judge_reply(reply: Any, ids: Sequence[str], debate_text: str, lang: st
                 )
             )
     prose = [("key_insight", reply.key_insight), ("recommendation", reply.recommendation)]
+    synthesis = [
+        *prose,
+        *(
+            (f"unresolved_questions[{n}]", question)
+            for n, question in enumerate(reply.unresolved_questions, start=1)
+        ),
+    ]
+    for label, text in synthesis:
+        # a fragment is not a synthesis: re-asked, else shown as unusable text
+        usable = unusable_reason(text) is None  # else the usable-text rule flags it
+        if text.strip() and usable and word_count(text) < SYNTHESIS_WORDS:
+            message = i18n.message(lang, "reask.sentence", words=SYNTHESIS_WORDS)
+            problems.append(Problem(f"{label}: {message}", hard=False, code=UNUSABLE, where=label))
     for label, text in prose:
         share = cjk_share(text)
         if (lang == "zh" and share < 0.3) or (lang == "en" and share > 0.3):

@@ -42,6 +42,45 @@ def _descriptions(content: str) -> tuple[str, ...]:
     return tuple(normalise(match.group(1)) for match in FIELD_LINE.finditer(content))
 
 
+RULE_CHARS = 40
+"""A value copies a line of the system prompt when it repeats a run of at least this
+many characters of it: longer than for a field description, since a system prompt may
+also hold data a reply should quote (a market's instrument names)."""
+
+RULE_CHARS_CJK = 16
+"""The same for a run that contains Chinese characters."""
+
+
+def rules(messages: Sequence[Message], topic: str = "") -> list[str]:
+    """The lines of the system messages in ``messages`` (the rules: "You argue AGAINST
+    the topic, whatever you privately think.", which SmolLM2 wrote back as an argument's
+    reasoning), each with the ``topic`` cut out, since a reply may name the topic
+    (normalised, without repeats)."""
+    found = [
+        rule
+        for message in messages
+        if message.role == "system"
+        for rule in _rule_lines(message.content, topic)
+    ]
+    return list(dict.fromkeys(found))
+
+
+@lru_cache(maxsize=256)
+def _rule_lines(content: str, topic: str) -> tuple[str, ...]:
+    """The normalised lines of one system message with ``topic`` cut out (cached: every
+    call of a debate sends the same system prompt)."""
+    # the whole topic, and each of its lines (a topic of several lines spans lines)
+    cuts = [c for c in (normalise(topic), *map(normalise, topic.splitlines())) if c]
+    found = []
+    for line in content.splitlines():
+        rule = normalise(line)
+        for cut in cuts:
+            rule = normalise(rule.replace(cut, " "))
+        if len(rule) >= RULE_CHARS_CJK:
+            found.append(rule)
+    return tuple(found)
+
+
 def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
     if isinstance(value, str):
         yield path, value
@@ -97,15 +136,18 @@ def longest_shared(text: str, description: str) -> tuple[int, int, int]:
     return best
 
 
-def _copied_run(text: str, description: str) -> str:
+def _copied_run(
+    text: str, description: str, chars: int = ECHO_CHARS, chars_cjk: int = ECHO_CHARS_CJK
+) -> str:
     """The longest run ``text`` shares with ``description`` if it is long enough to
-    be a copy, else ``""``. Texts that share no ``SHINGLE``-character run, nearly all
-    of them, are told apart without the longest-match search."""
+    be a copy (``chars``, ``chars_cjk`` with Chinese), else ``""``. Texts that share no
+    ``SHINGLE``-character run, nearly all of them, are told apart without the
+    longest-match search."""
     if _shingles(description).isdisjoint(_shingles(text)):
         return ""
     i, _, size = longest_shared(text, description)
     run = text[i : i + size]
-    limit = ECHO_CHARS_CJK if cjk_share(run) > 0 else ECHO_CHARS
+    limit = chars_cjk if cjk_share(run) > 0 else chars
     return run if size >= limit else ""
 
 
@@ -115,9 +157,16 @@ def _pooled(descriptions: tuple[str, ...]) -> frozenset[str]:
     return frozenset().union(*map(_shingles, descriptions))
 
 
-def echoes(value: Any, descriptions: Sequence[str]) -> list[tuple[str, str]]:
+def echoes(
+    value: Any,
+    descriptions: Sequence[str],
+    *,
+    chars: int = ECHO_CHARS,
+    chars_cjk: int = ECHO_CHARS_CJK,
+) -> list[tuple[str, str]]:
     """``(path, copied run)`` for every string in a parsed JSON ``value`` that copies
-    one of ``descriptions``; a path reads ``arguments[1].claim`` (lists count from 1)."""
+    one of ``descriptions`` (a run of ``chars`` characters, ``chars_cjk`` with
+    Chinese); a path reads ``arguments[1].claim`` (lists count from 1)."""
     found = []
     pooled = _pooled(tuple(descriptions))
     for path, text in _strings(value, ""):
@@ -126,7 +175,7 @@ def echoes(value: Any, descriptions: Sequence[str]) -> list[tuple[str, str]]:
         if len(normal) < SHINGLE or pooled.isdisjoint(_shingles(normal)):
             continue
         for description in descriptions:
-            run = _copied_run(normal, description)
+            run = _copied_run(normal, description, chars, chars_cjk)
             if run:
                 found.append((path, run))
                 break

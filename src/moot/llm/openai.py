@@ -422,9 +422,11 @@ class OpenAIBackend:
         try:
             fitted = fit_reply(prompt, settings.max_tokens, served.n_ctx)
         except ValueError as exc:
+            # a small model already runs the compact profile unless told otherwise
+            shorter = "" if served.small else ", or shorten the debate (--profile compact)"
             raise BackendError(
                 f"not sent: {exc} ({served.describe()}). Start the server with a larger"
-                " context (llama-server -c N), or shorten the debate (--profile compact)",
+                f" context (llama-server -c N){shorter}",
                 spec=self.spec,
             ) from None
         return settings if fitted == settings.max_tokens else replace(settings, max_tokens=fitted)
@@ -453,7 +455,6 @@ class OpenAIBackend:
         context: CallContext | None = None,
     ) -> Completion:
         lang = context.lang if context is not None else "en"
-        settings = await self._fit_context(messages, settings)
         if schema is None:
             return await self._call(messages, None, None, settings, lang)
         key = _schema_key(schema)
@@ -556,6 +557,7 @@ class OpenAIBackend:
         there. In a mode the server has not accepted yet a refusal costs one request;
         in one it has, a 500 is first retried like any server error."""
         known = mode in self._accepted
+        settings = await self._fit_context(_as_sent(messages, schema, mode, lang), settings)
         try:
             reply = await self._send(messages, schema, mode, settings, lang, probing=not known)
         except openai.APIStatusError as exc:
@@ -584,6 +586,8 @@ class OpenAIBackend:
         settings: GenerationSettings,
         lang: str,
     ) -> Completion:
+        # the guard measures the prompt as sent: with the schema instruction, if any
+        settings = await self._fit_context(_as_sent(messages, schema, mode, lang), settings)
         try:
             reply = await self._send(messages, schema, mode, settings, lang, probing=False)
         except Exception as exc:
@@ -605,8 +609,7 @@ class OpenAIBackend:
         """One chat request, with retries. Raises the SDK's error for a failure that is
         not retried, :class:`RetryError` when the retries ran out."""
         extra_body: dict[str, Any] = {}
-        if schema is not None and mode in ("json_object", "prompt"):
-            messages = _with_schema_instruction(messages, schema, lang)
+        messages = _as_sent(messages, schema, mode, lang)
         if schema is not None and mode == "json_schema":
             extra_body["response_format"] = {
                 "type": "json_schema",
@@ -815,6 +818,19 @@ def _schema_name(name: str) -> str:
     """A ``json_schema.name`` OpenAI accepts: ``[A-Za-z0-9_-]{1,64}``."""
     cleaned = re.sub(r"[^A-Za-z0-9_-]", "_", name)[:64]
     return cleaned or "reply"
+
+
+def _as_sent(
+    messages: Sequence[Message],
+    schema: OutputSpec | None,
+    mode: StructuredMode | None,
+    lang: str,
+) -> Sequence[Message]:
+    """The messages as a request in ``mode`` sends them: with the schema instruction in
+    the modes that carry the schema in the prompt (``json_object``, ``prompt``)."""
+    if schema is not None and mode in ("json_object", "prompt"):
+        return _with_schema_instruction(messages, schema, lang)
+    return messages
 
 
 def _with_schema_instruction(

@@ -32,7 +32,7 @@ from pydantic import BaseModel, ValidationError
 from moot.errors import ModelOutputError
 from moot.llm.backend import Backend
 from moot.llm.bounds import max_reply_tokens, relax_minimums, scale_lengths
-from moot.llm.echo import echoes, instructions
+from moot.llm.echo import RULE_CHARS, RULE_CHARS_CJK, echoes, instructions, rules
 from moot.llm.meter import Meter
 from moot.llm.schemas import output_spec
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
@@ -226,6 +226,7 @@ async def generate_structured(
     rule_reasks_used = 0
     history: Sequence[Message] = messages
     described = instructions(messages)
+    ruled = rules(messages, context.topic)
     raw_replies: list[str] = []
     completions: list[Completion] = []
     for attempt in range(max_reasks + 1):
@@ -271,15 +272,23 @@ async def generate_structured(
                 ]
                 if looping:
                     settings = _hotter(settings)
-                echoed = [
-                    Problem(
-                        f"{path}: copies the prompt's description of the field ({run[:40]!r}...);"
-                        " write the content it asks for",
-                        hard=False,
-                        code="echo",
-                        where=path,
+                copies = {
+                    path: f"copies the prompt's rules ({run[:40]!r}...); write your own words"
+                    for path, run in echoes(
+                        parsed, ruled, chars=RULE_CHARS, chars_cjk=RULE_CHARS_CJK
                     )
-                    for path, run in echoes(parsed, described)[:3]
+                }
+                copies.update(
+                    (
+                        path,
+                        f"copies the prompt's description of the field ({run[:40]!r}...);"
+                        " write the content it asks for",
+                    )
+                    for path, run in echoes(parsed, described)
+                )
+                echoed = [
+                    Problem(f"{path}: {what}", hard=False, code="echo", where=path)
+                    for path, what in list(copies.items())[:3]
                 ]
                 unusable = _unusable(parsed, spec, [p.where for p in echoed])
                 try:

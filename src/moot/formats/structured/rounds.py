@@ -60,7 +60,7 @@ from moot.sources.citations import (
 )
 from moot.sources.library import Library, Passage
 from moot.sources.retrieval import select
-from moot.text import join_sentences
+from moot.usable import join_usable
 
 LEAD_SPACE = {"en": " ", "zh": ""}
 """What follows an angle's first words in a claim, by language."""
@@ -421,7 +421,7 @@ class StructuredRounds:
             side=position,
             concessions=list(reply.concessions),
             unrefuted=[i for i in own_ids if stood.get(i, False)],
-            final_stance=join_sentences(reply.final_stance, debate.lang),
+            final_stance=join_usable(reply.final_stance, debate.lang),
             stance_change=StanceChange(
                 changed=reply.stance_changed, reason=reply.stance_change_reason
             ),

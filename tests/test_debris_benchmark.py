@@ -1,0 +1,88 @@
+"""The hidden-topic checker (``benchmarks/debris.py``; docs/debris-check.md gives its
+figures): silent on a clean run, and it finds each kind of defect it reports."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import moot
+from moot import run_debate
+from moot.report.html import render_report
+from moot.report.markdown import to_markdown
+
+ROOT = Path(__file__).resolve().parent.parent
+TOPIC = "Should a public library lend power tools?"
+
+
+@pytest.fixture(scope="module")
+def clean() -> moot.DebateResult:
+    return run_debate(TOPIC, model="scripted:demo", seed=1)
+
+
+def checker() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("debris_bench", ROOT / "benchmarks" / "debris.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def _write(tmp: Path, result: moot.DebateResult) -> tuple[Path, Path, Path]:
+    paths = tmp / "r.json", tmp / "r.md", tmp / "r.html"
+    paths[0].write_text(moot.to_json(result), encoding="utf-8")
+    paths[1].write_text(to_markdown(result), encoding="utf-8")
+    paths[2].write_text(render_report(result), encoding="utf-8")
+    return paths
+
+
+def test_a_clean_scripted_run_has_no_finding(tmp_path: Path, clean: moot.DebateResult) -> None:
+    bench = checker()
+    report = bench.check(*_write(tmp_path, clean), bench.prompt_lines())
+    assert report.findings == []
+    assert report.counts["prose chunks (md)"] > 10  # it did read the pages' prose
+    assert report.counts["prose chunks (html)"] > 10
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ('{"claim": "x"}', "debris"),
+        ("It costs <b>more</b> than it saves.", "debris"),
+        ("The cost rises and the cost rises and the cost rises and the cost rises.", "loop"),
+        ("You argue AGAINST the topic, whatever you privately think.", "echo"),
+    ],
+)
+def test_each_kind_of_defect_is_found_in_the_json(
+    tmp_path: Path, clean: moot.DebateResult, text: str, kind: str
+) -> None:
+    bench = checker()
+    paths = _write(tmp_path, clean)
+    data = json.loads(paths[0].read_text(encoding="utf-8"))
+    data["judgement"]["key_insight"] = text
+    paths[0].write_text(json.dumps(data), encoding="utf-8")
+    report = bench.check(*paths, bench.prompt_lines())
+    assert report.counts[kind] >= 1, report.findings
+
+
+def test_claims_that_restate_the_topic_or_ask_are_found(
+    tmp_path: Path, clean: moot.DebateResult
+) -> None:
+    bench = checker()
+    paths = _write(tmp_path, clean)
+    data = json.loads(paths[0].read_text(encoding="utf-8"))
+    arguments = data["payload"]["structured"]["arguments"]
+    arguments[0]["claim"] = TOPIC
+    arguments[1]["claim"] = arguments[2]["claim"]
+    paths[0].write_text(json.dumps(data), encoding="utf-8")
+    report = bench.check(*paths, bench.prompt_lines())
+    assert report.counts["claim restates the topic"] == 1
+    assert report.counts["claim ends with '?'"] == 1
+    assert report.counts["near-copy claims (1.00)"] == 1
