@@ -27,9 +27,9 @@ their own side for 11 of 20 tuned, 10 of 20 held-out and 11 of 20 fresh topic
 sides).
 
 The bank measure (the first figure, *banks*), meant to see direction, reads only the
-model's own
-words, the claim without the start the grammar wrote (the side's statement and the
-angle's first words, ``own_words``) and the reasoning, and compares them with a bank of
+model's own words, the claim without the start the grammar wrote (the side's statement
+and the angle's first words, ``own_words``) and the reasoning, and compares them with a
+bank of
 five typical reasons per side (``data/stance_banks.json``: written for the tuned and
 held-out topics before any model output was scored, and taken from the public debates
 cited for the fresh ones): an argument is on side when its mean cosine to its own
@@ -481,6 +481,21 @@ def load_banks() -> dict[str, dict[str, Any]]:
     return found
 
 
+FORMER_LEADS = {
+    "en": (
+        *("it would cost", "it would harm", "it could lead to", "in the long run it would"),
+        *("it would hurt", "it would save", "it would help", "it would reduce"),
+        "it would benefit",
+    ),
+    "zh": (
+        *("它会花掉", "它会伤害", "它可能导致", "长远来看它会", "它会让", "它会节省"),
+        *("它会帮助", "它会减少"),
+    ),
+}
+"""The angles' first words before this session changed them (``angles.j2`` at b0a2f53):
+results saved then are read the same way."""
+
+
 def angle_leads(lang: str) -> tuple[str, ...]:
     """The words a claim goes on with after its side's start under ``argument_calls``
     (``angles.j2``, after ``|``), for both sides, longest first: the grammar writes
@@ -493,7 +508,7 @@ def angle_leads(lang: str) -> tuple[str, ...]:
         line.partition("|")[2].strip()
         for line in body.splitlines()
         if "|" in line and not line.lstrip().startswith("{%")
-    }
+    } | set(FORMER_LEADS.get(lang, ()))
     return tuple(sorted((lead for lead in leads if lead), key=len, reverse=True))
 
 
@@ -752,8 +767,10 @@ def rescore(folder: Path, banks: dict[str, dict[str, Any]], encoder: Any) -> dic
     counts: dict[str, list[int]] = {}
     for path in sorted(folder.glob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
-        result = DebateResult.model_construct(**data)
-        result.positions = [Position.model_validate(p) for p in data["positions"]]
+        if "payload" not in data:  # not a result (the benchmark's own --json report)
+            continue
+        positions = [Position.model_validate(p) for p in data.pop("positions")]
+        result = DebateResult.model_construct(**data, positions=positions)
         key = "-".join(path.stem.split("-")[:-1])
         english = english_topic(result.topic)
         pro, con = theses[english]

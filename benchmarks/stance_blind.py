@@ -48,6 +48,8 @@ def rows_of(folder: Path, module: ModuleType) -> list[dict[str, str]]:
     rows = []
     for path in sorted(folder.glob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
+        if "payload" not in data:  # not a result (the benchmark's own --json report)
+            continue
         first = data["positions"][0]["key"]
         for argument in data["payload"][data["format"]]["arguments"]:
             side = argument["side"]
