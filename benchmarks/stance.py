@@ -832,12 +832,12 @@ def main(argv: list[str] | None = None) -> int:
     register_profile(dataclasses.replace(COMPACT, name="compact-examples", examples=True))
     encoder = USE()
     if args.calibrate:
-        found = {
+        seen = {
             "bare statements on side, by the thesis measure": calibration(encoder),
             "bank reasons on side, leave-one-out": bank_calibration(encoder),
             "agreement with the marked readings": readings_agreement(encoder),
         }
-        print(json.dumps(found, indent=1))
+        print(json.dumps(seen, indent=1))
         return 0
     banks = load_banks()
     if args.rescore:
