@@ -765,7 +765,7 @@ def rescore(folder: Path, banks: dict[str, dict[str, Any]], encoder: Any) -> dic
     topic set and seed in their names (``PROFILE-SET-SEED-N.json``)."""
     theses = {row[0]: (row[-2], row[-1]) for row in [*TOPICS, *HELD_OUT, *FRESH]}
     counts: dict[str, list[int]] = {}
-    for path in sorted(folder.glob("*.json")):
+    for path in sorted(folder.glob("*-*.json")):  # results, not a report
         data = json.loads(path.read_text(encoding="utf-8"))
         if "payload" not in data:  # not a result (the benchmark's own --json report)
             continue

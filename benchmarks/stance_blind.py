@@ -46,7 +46,7 @@ def stance() -> ModuleType:
 def rows_of(folder: Path, module: ModuleType) -> list[dict[str, str]]:
     """Every opening argument of the results in ``folder``, as a sheet row without id."""
     rows = []
-    for path in sorted(folder.glob("*.json")):
+    for path in sorted(folder.glob("*-*.json")):  # results, not a report
         data = json.loads(path.read_text(encoding="utf-8"))
         if "payload" not in data:  # not a result (the benchmark's own --json report)
             continue
