@@ -26,6 +26,25 @@ should charge cars a fee to enter the centre." / "... should not ..." are put on
 their own side for 11 of 20 tuned, 10 of 20 held-out and 11 of 20 fresh topic
 sides).
 
+The bank measure (the first figure, *banks*), meant to see direction, reads only the
+model's own words, the claim without the start the grammar wrote (the side's statement
+and the angle's first words, ``own_words``) and the reasoning, and compares them with a
+bank of
+five typical reasons per side (``data/stance_banks.json``: written for the tuned and
+held-out topics before any model output was scored, and taken from the public debates
+cited for the fresh ones): an argument is on side when its mean cosine to its own
+side's bank is higher than to the other side's (``max``, its closest reason, is printed
+beside). **It cannot see sides either** (``--calibrate``): the banks' own reasons, each
+left out of its bank, come out on their own side about half of the time (48-54 of 100
+per set), as a coin would; read its figure as a check that nothing else moved, and
+the blind reading (``benchmarks/stance_blind.py``) as the measure of side.
+``--calibrate`` shows what each measure can see: each bank reason, left out of its
+bank, against the rest (leave-one-out), and both measures' agreement with the
+arguments marked one by one in ``data/stance_readings.json``. Chinese debates are
+compared with the same English banks. ``benchmarks/stance_blind.py`` makes a blind
+reading sheet from saved results of several versions; ``--rescore DIR`` scores saved
+results again without a model.
+
 ``--set held-out`` runs ten more English topics (``HELD_OUT``), written down before any
 prompt or grammar change was tried and never tuned on; ``--set both`` runs both sets
 and reports them apart. ``--set fresh`` runs a third set of ten real contested
@@ -38,6 +57,7 @@ counted); ``--save DIR`` keeps each result.
                                 [--seeds 1] [--lang en] [--topics 10] [--json]
                                 [--set tuned|held-out|both|fresh] [--openings-only] [--save DIR]
     python benchmarks/stance.py --calibrate
+    python benchmarks/stance.py --rescore DIR
 
 ``compact-examples`` is the compact profile with the worked examples in the
 prompts, registered here so the two can be compared.
@@ -308,6 +328,10 @@ class Outcome:
     """Near-copy pairs by whole claims, the start the grammar writes included."""
     on_side_own_words: int = 0
     """Arguments on side by the model's own words only (``on_side_count``)."""
+    on_side_banks: int = 0
+    """Arguments on side by the bank measure (``bank_count``, rule ``mean``)."""
+    on_side_banks_max: int = 0
+    """The same by the rule ``max`` (``BANK_RULES``)."""
 
 
 def example_text(lang: str) -> str:
@@ -437,6 +461,176 @@ def calibration(encoder: Any) -> dict[str, str]:
     return found
 
 
+BANKS_FILE = Path(__file__).resolve().parent / "data" / "stance_banks.json"
+"""Five typical reasons per side for every English topic of the three sets (the
+direction-aware measure's banks; see ``bank_on_side``)."""
+BANK_RULES = ("mean", "max")
+"""How an argument's closeness to a bank is scored: its mean cosine to the bank's
+reasons, or its highest cosine to any of them. ``mean`` is the measure's figure, chosen
+by ``bank_calibration`` on the banks alone before any model output was scored: left out
+one at a time, the banks' own reasons came out on their side 51/100 (tuned), 54/100
+(held-out) and 48/100 (fresh) by ``mean``, 43, 56 and 35 by ``max`` (which also favours
+the larger bank: the reason left out leaves its own side one short). Neither rule can
+see sides: reasons for and against one topic share its words and subject, and the
+encoder reads those, not which way they point."""
+
+
+def load_banks() -> dict[str, dict[str, Any]]:
+    """The argument banks by English topic: ``{"set", "pro", "con", "source"?}``."""
+    found: dict[str, dict[str, Any]] = json.loads(BANKS_FILE.read_text(encoding="utf-8"))
+    return found
+
+
+FORMER_LEADS = {
+    "en": (
+        *("it would cost", "it would harm", "it could lead to", "in the long run it would"),
+        *("it would hurt", "it would save", "it would help", "it would reduce"),
+        "it would benefit",
+    ),
+    "zh": (
+        *("它会花掉", "它会伤害", "它可能导致", "长远来看它会", "它会让", "它会节省"),
+        *("它会帮助", "它会减少"),
+    ),
+}
+"""The angles' first words before this session changed them (``angles.j2`` at b0a2f53):
+results saved then are read the same way."""
+
+
+def angle_leads(lang: str) -> tuple[str, ...]:
+    """The words a claim goes on with after its side's start under ``argument_calls``
+    (``angles.j2``, after ``|``), for both sides, longest first: the grammar writes
+    them, so the direction-aware measure leaves them out."""
+    template = (files("moot.formats.structured") / "prompts" / lang / "angles.j2").read_text(
+        encoding="utf-8"
+    )
+    body = re.sub(r"\{#.*?#\}", "", template, flags=re.S)
+    leads = {
+        line.partition("|")[2].strip()
+        for line in body.splitlines()
+        if "|" in line and not line.lstrip().startswith("{%")
+    } | set(FORMER_LEADS.get(lang, ()))
+    return tuple(sorted((lead for lead in leads if lead), key=len, reverse=True))
+
+
+def own_words(claim: str, topic: str, lang: str, side: str) -> str:
+    """The words of ``claim`` the model wrote itself: without the side's start
+    (``model_words``) and without the angle's first words the grammar wrote after it."""
+    rest = model_words(claim, topic, lang, side)
+    for lead in angle_leads(lang):
+        if rest.startswith(lead):
+            return rest[len(lead) :].lstrip()
+    return rest
+
+
+def closeness(similarity: Any, rule: str) -> Any:
+    """Each row's closeness to a bank (its columns) by ``rule`` (``BANK_RULES``)."""
+    return similarity.max(axis=1) if rule == "max" else similarity.mean(axis=1)
+
+
+def bank_on_side(
+    texts: list[str], sides: list[bool], pro: list[str], con: list[str], encoder: Any, rule: str
+) -> list[bool]:
+    """For each text (``sides``: True for the side for the topic), whether it is closer
+    to its own side's bank of reasons than to the other side's, by ``rule``."""
+    if not texts:
+        return []
+    similarity = encoder.similarity(texts, [*pro, *con])
+    to_pro = closeness(similarity[:, : len(pro)], rule)
+    to_con = closeness(similarity[:, len(pro) :], rule)
+    return [
+        bool(p > c) if is_pro else bool(c > p)
+        for is_pro, p, c in zip(sides, to_pro, to_con, strict=True)
+    ]
+
+
+def bank_count(
+    result: DebateResult, bank: dict[str, Any], encoder: Any, rule: str = "mean"
+) -> tuple[int, int]:
+    """(arguments, arguments on side by the direction-aware measure): each argument's
+    own words (``own_words``: the claim without what the grammar wrote, and the
+    reasoning) compared with the two banks of ``bank``."""
+    arguments = StructuredPayload.model_validate(result.body).arguments
+    first = result.positions[0].key
+    texts = [
+        f"{own_words(a.claim, result.topic, result.lang, a.side)} {a.reasoning}".strip()
+        for a in arguments
+    ]
+    sides = [a.side == first for a in arguments]
+    hits = bank_on_side(texts, sides, bank["pro"], bank["con"], encoder, rule)
+    return len(texts), sum(hits)
+
+
+def bank_calibration(encoder: Any) -> dict[str, dict[str, str]]:
+    """Can the banks see sides? Leave-one-out on the banks themselves: every reason of
+    every bank, written by hand, is taken out of its bank and counted on side when it
+    is closer to the rest of its own side's bank than to the other side's whole bank,
+    per topic set and rule (``BANK_RULES``)."""
+    found: dict[str, dict[str, str]] = {}
+    by_set: dict[str, list[dict[str, Any]]] = {}
+    for bank in load_banks().values():
+        by_set.setdefault(bank["set"], []).append(bank)
+    for rule in BANK_RULES:
+        found[rule] = {}
+        for name, rows in by_set.items():
+            hits = total = 0
+            for bank in rows:
+                for side, other in (("pro", "con"), ("con", "pro")):
+                    for i, reason in enumerate(bank[side]):
+                        rest = [r for j, r in enumerate(bank[side]) if j != i]
+                        mine, theirs = (
+                            (rest, bank[other])
+                            if side == "pro"
+                            else (
+                                bank[other],
+                                rest,
+                            )
+                        )
+                        hits += bank_on_side(
+                            [reason], [side == "pro"], mine, theirs, encoder, rule
+                        )[0]
+                        total += 1
+            found[rule][name] = f"{hits}/{total}"
+    return found
+
+
+def readings_agreement(encoder: Any) -> dict[str, str]:
+    """How often each measure agrees with the arguments marked one by one in
+    ``data/stance_readings.json`` (the model's words after its side's start, read and
+    marked on or off side): the old measure (closer to one hand-written thesis per
+    side) and the direction-aware one, by rule."""
+    readings = json.loads((BANKS_FILE.parent / "stance_readings.json").read_text(encoding="utf-8"))
+    banks = load_banks()
+    theses = {row[0]: (row[-2], row[-1]) for row in [*TOPICS, *HELD_OUT, *FRESH]}
+    leads = angle_leads("en")
+    texts, sides, marks, topics = [], [], [], []
+    for row in readings:
+        reason = row["reason"]
+        for lead in leads:
+            if reason.startswith(lead):
+                reason = reason[len(lead) :].lstrip()
+                break
+        texts.append(f"{reason} {row['reasoning']}".strip())
+        sides.append(row["side"] == "pro")
+        marks.append(bool(row["on_side"]))
+        topics.append(row["topic"])
+    found = {}
+    old = []
+    for text, is_pro, topic in zip(texts, sides, topics, strict=True):
+        pro, con = theses[topic]
+        ((p, c),) = encoder.similarity([text], [pro, con])
+        old.append(bool(p > c) if is_pro else bool(c > p))
+    found["thesis"] = f"{sum(o == m for o, m in zip(old, marks, strict=True))}/{len(marks)}"
+    for rule in BANK_RULES:
+        new = []
+        for text, is_pro, topic in zip(texts, sides, topics, strict=True):
+            bank = banks[topic]
+            new += bank_on_side([text], [is_pro], bank["pro"], bank["con"], encoder, rule)
+        agree = sum(n == m for n, m in zip(new, marks, strict=True))
+        found[f"banks, {rule}"] = f"{agree}/{len(marks)}"
+    found["marked on side"] = f"{sum(marks)}/{len(marks)}"
+    return found
+
+
 class OpeningsDone(Exception):
     """Raised at a debate's first call after its opening round (``--openings-only``)."""
 
@@ -531,6 +725,8 @@ def summarise(outcomes: list[Outcome]) -> dict[str, Any]:
         "failed": len(outcomes) - len(done),
         "on_side_share": share(sum(o.on_side for o in done)),
         "on_side_own_words_share": share(sum(o.on_side_own_words for o in done)),
+        "on_side_banks_share": share(sum(o.on_side_banks for o in done)),
+        "on_side_banks_max_share": share(sum(o.on_side_banks_max for o in done)),
         "copied_share": share(sum(o.copied for o in done)),
         "restated": sum(o.restated for o in done),
         "questions": sum(o.questions for o in done),
@@ -550,6 +746,46 @@ def summarise(outcomes: list[Outcome]) -> dict[str, Any]:
                 "completion_tokens",
             )
         },
+    }
+
+
+def english_topic(topic: str) -> str:
+    """The English topic of a topic in any of the benchmark's languages."""
+    for (en, _, _), zh in zip(TOPICS, TOPICS_ZH, strict=True):
+        if topic == zh:
+            return en
+    for en, zh, _, _ in FRESH:
+        if topic == zh:
+            return en
+    return topic
+
+
+def rescore(folder: Path, banks: dict[str, dict[str, Any]], encoder: Any) -> dict[str, Any]:
+    """Both measures of the results kept by ``--save`` in ``folder``, by the profile,
+    topic set and seed in their names (``PROFILE-SET-SEED-N.json``)."""
+    theses = {row[0]: (row[-2], row[-1]) for row in [*TOPICS, *HELD_OUT, *FRESH]}
+    counts: dict[str, list[int]] = {}
+    for path in sorted(folder.glob("*-*.json")):  # results, not a report
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if "payload" not in data:  # not a result (the benchmark's own --json report)
+            continue
+        positions = [Position.model_validate(p) for p in data.pop("positions")]
+        result = DebateResult.model_construct(**data, positions=positions)
+        key = "-".join(path.stem.split("-")[:-1])
+        english = english_topic(result.topic)
+        pro, con = theses[english]
+        row = counts.setdefault(key, [0, 0, 0, 0, 0])
+        total, hits = bank_count(result, banks[english], encoder, "mean")
+        row[0] += total
+        row[1] += hits
+        row[2] += bank_count(result, banks[english], encoder, "max")[1]
+        row[3] += on_side_count(result, pro, con, encoder)[1]
+        row[4] += on_side_count(result, pro, con, encoder, own_words=True)[1]
+    names = ("banks", "banks, max", "thesis", "thesis, own words")
+    return {
+        key: {"arguments": row[0]}
+        | {name: f"{n}/{row[0]}" for name, n in zip(names, row[1:], strict=True)}
+        for key, row in counts.items()
     }
 
 
@@ -579,7 +815,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--calibrate",
         action="store_true",
-        help="only print how often each side's bare statement of the topic counts as on side",
+        help="only print what the measures can see: each side's bare statement by the thesis"
+        " measure, the banks' own reasons left out one at a time by the direction-aware"
+        " measure, and both measures' agreement with the marked readings",
+    )
+    parser.add_argument(
+        "--rescore",
+        metavar="DIR",
+        help="score the results a --save DIR kept, without running a model: by topic set"
+        " and seed, both measures",
     )
     parser.add_argument(
         "--timeout", type=float, default=None, help="seconds per model call (a busy machine)"
@@ -588,7 +832,16 @@ def main(argv: list[str] | None = None) -> int:
     register_profile(dataclasses.replace(COMPACT, name="compact-examples", examples=True))
     encoder = USE()
     if args.calibrate:
-        print(json.dumps(calibration(encoder)))
+        seen = {
+            "bare statements on side, by the thesis measure": calibration(encoder),
+            "bank reasons on side, leave-one-out": bank_calibration(encoder),
+            "agreement with the marked readings": readings_agreement(encoder),
+        }
+        print(json.dumps(seen, indent=1))
+        return 0
+    banks = load_banks()
+    if args.rescore:
+        print(json.dumps(rescore(Path(args.rescore), banks, encoder), indent=1))
         return 0
     example, run = example_text(args.lang), COPY_RUN.get(args.lang, COPY_RUN["en"])
     if args.lang != "en" and args.set in ("held-out", "both"):
@@ -596,18 +849,19 @@ def main(argv: list[str] | None = None) -> int:
             "the held-out topics are English only: use --set tuned or fresh with --lang zh"
         )
     tuned = [
-        ("tuned", zh if args.lang == "zh" else topic, pro, con)
+        ("tuned", zh if args.lang == "zh" else topic, topic, pro, con)
         for (topic, pro, con), zh in zip(TOPICS, TOPICS_ZH, strict=True)
     ][: args.topics]
-    held = [("held-out", *row) for row in HELD_OUT][: args.topics]
+    held = [("held-out", row[0], *row) for row in HELD_OUT][: args.topics]
     fresh = [
-        ("fresh", zh if args.lang == "zh" else topic, pro, con) for topic, zh, pro, con in FRESH
+        ("fresh", zh if args.lang == "zh" else topic, topic, pro, con)
+        for topic, zh, pro, con in FRESH
     ][: args.topics]
     topics = {"tuned": tuned, "held-out": held, "both": tuned + held, "fresh": fresh}[args.set]
     outcomes: list[Outcome] = []
     inner: dict[int, Any] = {}
     for profile in args.profiles.split(","):
-        for topic_set, topic, pro, con in topics:
+        for topic_set, topic, english, pro, con in topics:
             for seed in (int(s) for s in args.seeds.split(",")):
                 started = time.perf_counter()
                 model: Any = args.model
@@ -638,7 +892,9 @@ def main(argv: list[str] | None = None) -> int:
                     )
                     continue
                 count, hits = on_side_count(result, pro, con, encoder)
-                own_words = on_side_count(result, pro, con, encoder, own_words=True)[1]
+                own_hits = on_side_count(result, pro, con, encoder, own_words=True)[1]
+                by_banks = bank_count(result, banks[english], encoder, "mean")[1]
+                by_banks_max = bank_count(result, banks[english], encoder, "max")[1]
                 if args.save:
                     path = Path(args.save) / f"{profile}-{topic_set}-{seed}-{len(outcomes)}.json"
                     path.parent.mkdir(parents=True, exist_ok=True)
@@ -663,7 +919,9 @@ def main(argv: list[str] | None = None) -> int:
                             else {}
                         ),
                         near_copies_whole=claim_counts(result, topic)[3],
-                        on_side_own_words=own_words,
+                        on_side_own_words=own_hits,
+                        on_side_banks=by_banks,
+                        on_side_banks_max=by_banks_max,
                     )
                 )
                 print(f"done: {json.dumps(dataclasses.asdict(outcomes[-1]))}", file=sys.stderr)
@@ -681,10 +939,12 @@ def main(argv: list[str] | None = None) -> int:
         json.dump(report, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
-    keys = [*("debates", "failed", "on_side_share", "on_side_own_words_share", "copied_share")]
+    keys = [*("debates", "failed", "on_side_banks_share", "on_side_banks_max_share")]
+    keys += [*("on_side_share", "on_side_own_words_share", "copied_share")]
     keys += ["restated", "questions"]
     keys += ["near_copies", "warnings_per_debate", "median_seconds"]
-    header = [*("debates", "failed", "on side", "own wds", "copied", "restated", "'?' end")]
+    header = [*("debates", "failed", "banks", "bk max", "thesis", "own wds", "copied")]
+    header += ["restated", "'?' end"]
     header += ["near-cp"]
     header += ["warn/deb", "med s"]
     print(f"{'profile, topics':28} " + " ".join(f"{h:>8}" for h in header))

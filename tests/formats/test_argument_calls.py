@@ -124,9 +124,13 @@ def test_the_compact_profile_asks_each_argument_on_its_own_from_its_own_angle() 
     assert (
         starts[("pro", 1)][0] == "A town should ban fireworks at New Year, because it would save "
     )
+    # the side against asks what the topic would make worse and why it would not work,
+    # not who it would harm ("it would harm the environment" for anything)
     assert starts[("con", 2)][0] == (
-        "A town should not ban fireworks at New Year, because it would harm "
+        "A town should not ban fireworks at New Year, because it would make "
     )
+    assert starts[("con", 3)][0].endswith("New Year, because it would fail to ")
+    assert starts[("pro", 3)][0].endswith("New Year, because it would prevent ")
     for start, content in starts.values():
         assert content.endswith(f"\nYour claim starts: {start.rstrip()}")
     # every argument call of the round is in flight at once (the default cap on calls
