@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from moot.llm.echo import SHINGLE, echoes, longest_shared
+from moot.text import normalise
 
 
 def _difflib(text: str, description: str) -> tuple[int, int, int]:
@@ -59,3 +60,21 @@ def test_a_copied_description_is_found_and_a_real_answer_is_not() -> None:
     found = echoes(reply, [description])
     assert [path for path, _ in found] == ["bull_case"]
     assert found[0][1].startswith("the bull side's case as it stood")
+
+
+def test_a_short_sentence_that_is_mostly_the_fields_length_rule_is_an_echo() -> None:
+    # the README's quick start, seed 7: a closing's final stance opened with the rule
+    description = normalise(
+        "your final stance AGAINST the topic as a list of short sentences, 40 to 80 words in all."
+    )
+    stance = [
+        "./40 to 80 words in all.",
+        "A startup of ten people cannot staff 80 services in all.",
+        "Four words in all.",
+    ]
+    assert [path for path, _ in echoes(stance, [description])] == ["[1]"]
+
+
+def test_a_choice_copied_from_its_fields_list_is_not_an_echo() -> None:
+    description = normalise("one of straw_man, appeal_to_authority or false_dilemma")
+    assert echoes({"type": "appeal_to_authority"}, [description]) == []

@@ -28,6 +28,14 @@ its question ("the bull side's case"), shorter than any description's body."""
 ECHO_CHARS_CJK = 12
 """The same for a run that contains Chinese characters (one carries about a word)."""
 
+SHORT_COPY_CHARS = 16
+SHORT_COPY_SHARE = 0.75
+SHORT_COPY_WORDS = 3
+"""A short value is an echo when a run of at least ``SHORT_COPY_CHARS`` characters of
+an instruction makes up ``SHORT_COPY_SHARE`` of it or more: "./40 to 80 words in all."
+as a sentence of a final stance is the field's own length rule copied back, though the
+run is shorter than ``ECHO_CHARS``. Only prose of ``SHORT_COPY_WORDS`` words or more."""
+
 
 def instructions(messages: Sequence[Message]) -> list[str]:
     """The field descriptions in ``messages`` (normalised, without repeats)."""
@@ -137,10 +145,15 @@ def longest_shared(text: str, description: str) -> tuple[int, int, int]:
 
 
 def _copied_run(
-    text: str, description: str, chars: int = ECHO_CHARS, chars_cjk: int = ECHO_CHARS_CJK
+    text: str,
+    description: str,
+    chars: int = ECHO_CHARS,
+    chars_cjk: int = ECHO_CHARS_CJK,
+    short: bool = True,
 ) -> str:
     """The longest run ``text`` shares with ``description`` if it is long enough to
-    be a copy (``chars``, ``chars_cjk`` with Chinese), else ``""``. Texts that share no
+    be a copy (``chars``, ``chars_cjk`` with Chinese; or ``SHORT_COPY_CHARS`` that
+    make up most of a short ``text``), else ``""``. Texts that share no
     ``SHINGLE``-character run, nearly all of them, are told apart without the
     longest-match search."""
     if _shingles(description).isdisjoint(_shingles(text)):
@@ -148,7 +161,15 @@ def _copied_run(
     i, _, size = longest_shared(text, description)
     run = text[i : i + size]
     limit = chars_cjk if cjk_share(run) > 0 else chars
-    return run if size >= limit else ""
+    # prose of three words or more: an enum value ("appeal_to_authority") or an id
+    # copied from its field's list of choices is what the field asks for
+    most = (
+        short
+        and size >= SHORT_COPY_CHARS
+        and size >= SHORT_COPY_SHARE * len(text.strip())
+        and len(text.split()) >= SHORT_COPY_WORDS
+    )
+    return run if size >= limit or most else ""
 
 
 @lru_cache(maxsize=256)
@@ -163,10 +184,12 @@ def echoes(
     *,
     chars: int = ECHO_CHARS,
     chars_cjk: int = ECHO_CHARS_CJK,
+    short: bool = True,
 ) -> list[tuple[str, str]]:
     """``(path, copied run)`` for every string in a parsed JSON ``value`` that copies
     one of ``descriptions`` (a run of ``chars`` characters, ``chars_cjk`` with
-    Chinese); a path reads ``arguments[1].claim`` (lists count from 1)."""
+    Chinese; ``short``: also a short prose value that is mostly one run, see
+    ``SHORT_COPY_SHARE``); a path reads ``arguments[1].claim`` (lists count from 1)."""
     found = []
     pooled = _pooled(tuple(descriptions))
     for path, text in _strings(value, ""):
@@ -175,7 +198,7 @@ def echoes(
         if len(normal) < SHINGLE or pooled.isdisjoint(_shingles(normal)):
             continue
         for description in descriptions:
-            run = _copied_run(normal, description, chars, chars_cjk)
+            run = _copied_run(normal, description, chars, chars_cjk, short)
             if run:
                 found.append((path, run))
                 break

@@ -275,7 +275,7 @@ async def generate_structured(
                 copies = {
                     path: f"copies the prompt's rules ({run[:40]!r}...); write your own words"
                     for path, run in echoes(
-                        parsed, ruled, chars=RULE_CHARS, chars_cjk=RULE_CHARS_CJK
+                        parsed, ruled, chars=RULE_CHARS, chars_cjk=RULE_CHARS_CJK, short=False
                     )
                 }
                 copies.update(
