@@ -5,27 +5,19 @@ figures."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from script_loader import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "citations"
 
 
 def benchmark() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "citations_bench", ROOT / "benchmarks" / "citations.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/citations.py", "citations_bench")
 
 
 def test_the_data_has_at_least_100_correct_and_100_wrong_in_both_languages() -> None:

@@ -3,9 +3,7 @@ figures): silent on a clean run, and it finds each kind of defect it reports."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -15,6 +13,7 @@ import moot
 from moot import run_debate
 from moot.report.html import render_report
 from moot.report.markdown import to_markdown
+from script_loader import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 TOPIC = "Should a public library lend power tools?"
@@ -26,13 +25,7 @@ def clean() -> moot.DebateResult:
 
 
 def checker() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("debris_bench", ROOT / "benchmarks" / "debris.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/debris.py", "debris_bench")
 
 
 def _write(tmp: Path, result: moot.DebateResult) -> tuple[Path, Path, Path]:

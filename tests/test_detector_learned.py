@@ -4,10 +4,8 @@ logistic of the standardised features, and each model decides a case each way.""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -16,6 +14,7 @@ import pytest
 
 from moot.detectors import Flag, learned, parse_transcript, run_detectors
 from moot.detectors.learned import FEATURE_NAMES, Model, model, models, parse_models
+from script_loader import load_script
 from test_detector_meaning import CON_1, EN_SIDES, EN_TOPIC, PRO_0, PRO_2, PRO_NEW
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -123,14 +122,7 @@ def test_without_a_model_the_encoder_pass_adds_no_flag_by_meaning(
 
 
 def _tool() -> ModuleType:
-    path = ROOT / "tools" / "fit_detector_weights.py"
-    spec = importlib.util.spec_from_file_location("fit_detector_weights", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tools/fit_detector_weights.py", "fit_detector_weights")
 
 
 def test_the_fit_recovers_a_separating_direction_and_its_threshold() -> None:

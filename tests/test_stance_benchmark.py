@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -13,18 +11,13 @@ from typing import Any
 import numpy as np
 
 from moot.formats.structured.sides import claim_prefix, thesis, yes_no
+from script_loader import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def benchmark() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("stance_bench", ROOT / "benchmarks" / "stance.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/stance.py", "stance_bench")
 
 
 def test_the_fresh_set_is_ten_yes_no_questions_in_both_languages() -> None:
@@ -125,13 +118,7 @@ def test_an_argument_is_on_side_when_closer_to_its_own_sides_bank() -> None:
 
 
 def test_the_blind_sheet_names_no_version_and_its_key_scores_the_marks(tmp_path: Path) -> None:
-    spec = importlib.util.spec_from_file_location(
-        "stance_blind", ROOT / "benchmarks" / "stance_blind.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    blind = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(blind)
+    blind = load_script("benchmarks/stance_blind.py", "stance_blind")
     topic = "Should teachers get tenure?"
     for label in ("old", "new"):
         folder = tmp_path / label

@@ -4,9 +4,7 @@ alone (``--summarise``)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -15,20 +13,13 @@ import pytest
 from moot.formats.competitive.analysis import analyse
 from moot.formats.competitive.payload import CompetitivePayload
 from moot.schema import DebateResult
+from script_loader import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def benchmark() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "ablation_bench", ROOT / "benchmarks" / "ablation.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/ablation.py", "ablation_bench")
 
 
 @pytest.mark.slow(minutes=1)
