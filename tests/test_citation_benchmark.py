@@ -11,6 +11,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from moot.sources.verify import unsupported_numbers
 from script_loader import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -145,10 +146,32 @@ def test_the_sixth_fresh_set_is_sound_and_no_worse_than_its_first_run() -> None:
     assert len(wrong) >= 60
     assert len(correct) >= 60
     # the first run (docs, commit f3070d3 for the data, the verifier of 4548f8c):
-    # 147 of 147 wrong flagged, 29 of 110 correct flagged
+    # 147 of 147 wrong flagged, 29 of 110 correct flagged. Seen since: the readings
+    # written from its misses leave the 13 correct citations marked as label errors
     assert sum(o.flagged for o in wrong) == 147
-    assert sum(o.flagged for o in correct) <= 29
+    assert sum(o.flagged for o in correct) <= 13
     assert all(o.right for o in wrong)
+    found = bench.run_sources(None, data)
+    aside = bench._aside(found)
+    assert len(found) - len(aside) == 13
+    assert not any(o.flagged for o in aside if o.case.kind == "correct")
+
+
+def test_a_label_error_is_a_claim_number_its_passage_does_not_state() -> None:
+    """A fact marked ``label_error`` must name, outside its ``{n}``, a number that no
+    number of its passage supports, so the mark can be checked, not just asserted."""
+    marked = 0
+    for data in (DATA, *benchmark().SETS.values()):
+        passages = {
+            p["id"]: p["text"]
+            for p in json.loads((data / "passages.json").read_text("utf-8"))["passages"]
+        }
+        for fact in json.loads((data / "facts.json").read_text("utf-8"))["facts"]:
+            if "label_error" in fact:
+                marked += 1
+                rest = fact["claim"].replace("{n}", "")
+                assert unsupported_numbers(passages[fact["passage"]], rest), fact["claim"]
+    assert marked == 4
 
 
 def test_the_seventh_fresh_set_is_sound_and_no_worse_than_its_first_run() -> None:

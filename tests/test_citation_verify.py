@@ -444,3 +444,140 @@ def test_a_share_and_a_ratio_are_derived_from_bound_operands() -> None:
     counts = "at 1,130 of the 3,588 total respondents"
     assert status(counts, counts, "Roughly one in three respondents use it.") == "verified"
     assert status(counts, counts, "Roughly one in five respondents use it.") == "number_mismatch"
+
+
+# ---- readings and derivations of issue 19's sixth held-out run --------------------
+
+OK, BAD = "verified", "number_mismatch"
+
+
+def statuses(passage: str, quote: str, claims: dict[str, str], lang: str = "en") -> dict[str, str]:
+    """Each claim's status, citing ``quote`` of ``passage``: compared with ``claims``
+    (claim -> expected status) in one assertion."""
+    return {claim: status(passage, quote, claim, lang) for claim in claims}
+
+
+def test_a_number_word_before_a_percent_word_is_a_percentage() -> None:
+    passage = "It cut the cache by fifty percent and the queue by twenty-five per cent."
+    claims = {
+        "The cache is 50% smaller.": OK,
+        "The queue is 25 percent shorter.": OK,
+        "The cache is 40% smaller.": BAD,
+    }
+    assert statuses(passage, "It cut the cache by fifty percent", claims) == claims
+    # read in a claim too, and a bare number word is still no percentage
+    claims = {"by fifty percent": OK, "by forty percent": BAD}
+    assert statuses("It cut the cache by 50%.", "cut the cache", claims) == claims
+    claims = {"50% of machines": BAD}
+    assert statuses("We tested fifty machines.", "fifty machines", claims) == claims
+
+
+def test_a_bound_holds_the_figure_on_its_side_and_near_it() -> None:
+    passage = "In all, 4,112 people answered, and 71.3% of them use Linux; 53.2% use Rust."
+    claims = {
+        "More than 4,000 people answered.": OK,
+        "At least 4,112 people answered.": OK,
+        "More than 4,200 people answered.": BAD,
+        "Fewer than 4,000 people answered.": BAD,
+        "Over 3,000 people answered.": BAD,  # not near
+        "More than seven in ten use Linux.": OK,
+        "Less than three quarters use Linux.": OK,
+        "More than three in four use Linux.": BAD,
+        "Under 72% use Linux.": OK,
+        "Under 71% use Linux.": BAD,
+    }
+    assert statuses(passage, "4,112 people answered", claims) == claims
+    claims = {
+        "超过 4000 人作答。": OK,
+        "不到 4000 人作答。": BAD,
+        "七成以上的人使用 Linux。": OK,
+        "八成以上的人使用 Linux。": BAD,
+        "过半的人使用 Rust。": OK,
+    }
+    assert statuses(passage, "4,112 people answered", claims, "zh") == claims
+    claims = {"过半的人使用 Rust。": BAD}
+    assert statuses("只有 46.8% 的人使用 Rust", "使用 Rust", claims, "zh") == claims
+    # a bound the passage writes too is compared by rounding
+    claims = {"at least 67% of votes": OK, "at least 70% of votes": BAD}
+    assert statuses("at least a two-thirds majority", "majority", claims) == claims
+
+
+def test_a_bound_is_no_bound_on_a_year_or_a_duration() -> None:
+    claims = {"Support ended after more than 2020.": BAD, "It lasted more than 4 years.": BAD}
+    assert statuses("Support ended in 2021, after 5 years.", "Support ended", claims) == claims
+    assert read_numbers("since more than 2020")[0].bound == ""
+
+
+def test_a_month_named_in_a_date_is_its_number_for_a_date_only() -> None:
+    passage = "On March 4, 2021, version 2 shipped; 7 May 2022 brought version 3."
+    claims = {
+        "Version 2 shipped on 2021-03-04.": OK,
+        "Version 3 shipped on 2022-05-07.": OK,
+        "Version 2 shipped on 2021年3月4日.": OK,
+        "Version 2 shipped on 2021-03-09.": BAD,
+        "There were 5 releases.": BAD,  # May is 5 for a date only
+    }
+    assert statuses(passage, "version 2 shipped", claims) == claims
+
+
+def test_a_list_of_code_names_with_underscores_is_counted() -> None:
+    passage = "新增 `FOO_BAR`，`BAZ`、`QUX_ONE`、`ZED` 函数"
+    claims = {"新增了 4 个函数。": OK, "新增了 5 个函数。": BAD, "新增了 2 个函数。": BAD}
+    assert statuses(passage, "`BAZ`", claims, "zh") == claims
+
+
+def test_a_comparative_may_hold_words_between_more_and_than() -> None:
+    passage = "Team Alpha has 1,240 members and team Beta has 1,015 members."
+    claims = {
+        "Alpha has 225 more members than Beta.": OK,
+        "Alpha has at least 225 more paid members than Beta.": OK,
+        "Alpha has 215 more members than Beta.": BAD,
+        "Alpha has 225 members.": BAD,
+    }
+    assert statuses(passage, "Team Alpha has 1,240 members", claims) == claims
+
+
+def test_an_operand_in_a_link_or_a_hyphenated_word_is_bound_by_its_words() -> None:
+    passage = (
+        "For release builds, 71.5% of users saw no crash. Earlier fuzzing put this "
+        "[nearer to 88%](https://example.org/report)."
+    )
+    claim = "Fuzzing put the no-crash rate 16.5 percentage points higher than the users' figure."
+    claims = {claim: OK, claim.replace("16.5", "15.5"): BAD}
+    assert statuses(passage, "71.5% of users saw no crash", claims) == claims
+    unlinked = passage.replace("fuzzing put this ", "").replace("nearer to", "about")
+    claims = {claim: BAD}  # 88%'s words share nothing with the claim
+    assert statuses(unlinked, "71.5% of users saw no crash", claims) == claims
+
+
+def test_a_fraction_word_is_derived_as_a_share_when_the_claim_says_share() -> None:
+    passage = "1,210 of the 3,600 responses came from Asia, and 890 from Africa."
+    claims = {
+        "Asia's share of the responses was about a third.": OK,
+        "Asia's share of the responses was over a third.": OK,
+        "Asia's share of the responses was a quarter.": BAD,
+        "Asia's share of the responses was under a third.": BAD,
+        "About a third of the responses came from Asia.": BAD,  # no share word
+    }
+    assert statuses(passage, "came from Asia", claims) == claims
+    zh = "来自亚洲的回复有 1,210 条，全部回复有 3,600 条。"
+    claims = {"亚洲占全部回复的三分之一左右。": OK, "亚洲占全部回复的四分之一左右。": BAD}
+    assert statuses(zh, "全部回复", claims, "zh") == claims
+
+
+def test_a_sum_is_derived_when_the_claim_says_total() -> None:
+    passage = "Of all users, 12.4% use it daily and 5.1% use it weekly."
+    claims = {
+        "Taken together, 17.5% of users use it.": OK,
+        "In total 17.5% of users use it.": OK,
+        "17.5% of users use it.": BAD,
+        "In total 18.5% of users use it.": BAD,
+    }
+    assert statuses(passage, "12.4% use it daily", claims) == claims
+    zh = "每天使用的用户占 12.4%，每周使用的占 5.1%。"
+    claims = {"合计 17.5% 的用户使用它。": OK, "合计 16.5% 的用户使用它。": BAD}
+    assert statuses(zh, "每天使用", claims, "zh") == claims
+    # amounts of different measures are never added
+    box = "The box has 4 GB of memory and 3 cores and a 2 GB cache."
+    claims = {"The box has 6 GB of memory and cache in total.": OK, "The box has 7 in total.": BAD}
+    assert statuses(box, "The box has", claims) == claims

@@ -21,14 +21,19 @@ suffixes (``13GB``, ``6G``) and Chinese numerals (``二十八点五``, ``一百�
 check uses).
 
 A hedged whole number ("about 500", "约40%", "1100左右") counts its trailing zeros as
-rounding, however short it is (``about 500`` -> precision 100).
+rounding, however short it is (``about 500`` -> precision 100). A bound before or after
+a number ("more than 3,000", "over a third", "at least 165", "less than 5%", "过半",
+"超过", "不到", "七成以上") is kept as :attr:`Number.bound` (never on a year, a date's part
+or a duration), and a number word before a percent word is a percentage ("fifty
+percent", "twenty-five per cent").
 
 Read as what they are: versions (``3.12.0``, ``Python 3.12``) as names, not
 quantities; a number followed by a unit of time as a duration (its ``days``); a date's
 parts whatever the separator (``2024.07.19``). In a passage also the numbers inside
 identifiers (the ``20B`` of ``InternLM2-20B-Reward``, as tokens), ordinals ("the 11th",
 "the tenth") and the lengths of lists, items of one shape included
-(``1.8B、7B 和 20B`` -> 3).
+(``1.8B、7B 和 20B`` -> 3; code names with underscores are one word), and the month
+of a date that names it ("November 30, 2018" -> 11, for a date only).
 
 What is not a number: digits after Latin letters (``COVID-19``, ``G20``, ``Q3``,
 ``S2:p14``), digits before letters that are no unit, ordinals (``2nd``, ``第3``,
@@ -50,6 +55,7 @@ from moot.numerals import CN_NUMERAL_CHARS, MAGNITUDES, ascii_digits, cn_number,
 from moot.sources.normalize import DASHES
 
 NumberKind = Literal["number", "percent", "fraction"]
+Bound = Literal["", "above", "below"]
 SMALL_COUNT: Final = 12
 """Whole numbers up to this, written bare, are small counts ("the 3 risks")."""
 
@@ -87,6 +93,27 @@ class Number:
     approach: bool = False
     """Hedged from below ("nearly a third", "almost half", "近一半"): the figure it hedges
     is at most this one."""
+    bound: Bound = ""
+    """A bound written before or after the number: ``above`` ("more than 3,000",
+    "over a third", "at least 165", "超过", "以上"), ``below`` ("less than 5%",
+    "under half", "不到", "以下"). A bound is read as the near bound a careful writer
+    uses: the figure it bounds lies on its side, within :data:`HEDGED_SHARE` of it
+    (``moot.sources.verify.supports``)."""
+    measure: str = ""
+    """What an amount counts, as written around its digits: its currency, its unit
+    suffix and a multiple's unit (``$``, ``gb``, ``倍``; empty for a bare number). Two
+    amounts are of the same unit when their measures are equal
+    (:mod:`moot.sources.arithmetic`)."""
+    bound_unit: float = 0.0
+    """For a bounded number, one unit of its last written digit with its trailing zeros
+    counted as rounding, as for a hedge ("over 3,000": 1,000): how far from it the
+    figure it bounds may lie (:func:`within_bound`)."""
+    month: bool = False
+    """A month read from its name in a passage's date ("November 30, 2018" -> 11): it
+    supports a part of a date written in digits only (:attr:`date`), never a count."""
+    date: bool = False
+    """A part of a date written in digits (``2018-11-30``, ``11/30/2018``,
+    ``2018年11月30日``)."""
     days: float = 0.0
     """For a duration ("18 months", "12-month", "两年"), the days one unit of it lasts;
     durations compare in days (``moot.sources.verify.supports``)."""
@@ -140,7 +167,7 @@ _MASKS: Final = (
 )
 _FRACTION_WORDS: Final = re.compile(
     rf"\b(?P<n>a|an|one|two|three|four|five|six|seven|eight|nine|\d+)[\s-]+(?P<d>{_DENOM})"
-    rf"(?:\s+of\b)?|\b(?P<half>half)\s+of\b|(?P<cnhalf>一半)",
+    rf"(?:\s+of\b)?|\b(?P<half>half)\s+of\b|(?P<cnhalf>一半|(?<=过)半)",
     re.I,
 )
 _ONE_IN: Final = re.compile(
@@ -215,6 +242,26 @@ _MONTH_DAY: Final = re.compile(
     r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)-(\d{1,2})\b"
 )
 """``2025-Jan-27``: the day is a number, not part of an identifier."""
+_MONTHS: Final = {
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
+    "august": 8, "september": 9, "october": 10, "november": 11, "december": 12, "jan": 1,
+    "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10,
+    "nov": 11, "dec": 12,
+}  # fmt: skip
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_MONTH_DATE: Final = re.compile(
+    rf"\b(?P<m1>{_MONTH})\.?\s+(?=\d{{1,2}}(?:st|nd|rd|th)?\b|(?:19|20)\d\d\b)"
+    rf"|(?<=\d\s)(?P<m2>{_MONTH})\.?(?=,?\s+(?:19|20)\d\d\b)"
+)
+"""A month named in a date ("November 30, 2018", "30 Nov 2018", "March 2024"): in a
+passage the month is also its number (11), so that the date can be cited as
+``2018-11-30``."""
+_DIGIT_DATE: Final = re.compile(
+    r"(?<![\d.])(?:19|20)\d\d-\d{1,2}-\d{1,2}(?!\d|\.\d)"
+    r"|(?<![\d./])\d{1,2}/\d{1,2}/(?:19|20)\d\d(?!\d|\.\d)"
+    r"|(?:(?:19|20)\d\d\s*年\s*)?\d{1,2}\s*月(?:\s*\d{1,2}\s*[日号])?"
+)
+"""A date written in digits: its parts are :attr:`Number.date`."""
 _COMPOUND_WORD: Final = re.compile(
     r"\b(?P<tens>twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\s-]+"
     r"(?P<ones>one|two|three|four|five|six|seven|eight|nine)\b"
@@ -244,6 +291,28 @@ _RANGE_SCALE: Final = re.compile(
 )
 """A range with one scale word after its last end (``0.22 ~ 2.42 万亿``, ``5-10
 million``): the scale word is read after both ends (``0.22万亿``)."""
+_BOUND_ABOVE: Final = re.compile(
+    r"(?:\b(?:more\s+than|over|above|at\s+least|upwards\s+of|in\s+excess\s+of|greater\s+than"
+    r"|higher\s+than)(?:\s+an?)?|超过|超出|逾|多于|高于|至少|不少于|不低于)\s*(?:us\$|\$|¥|€|£)?$",
+    re.I,
+)
+_BOUND_BELOW: Final = re.compile(
+    r"(?:\b(?:less\s+than|fewer\s+than|under|below|lower\s+than|at\s+most)(?:\s+an?)?"
+    r"|不到|不足|少于|低于|至多|不超过)\s*(?:us\$|\$|¥|€|£)?$",
+    re.I,
+)
+_BOUND_AFTER: Final = re.compile(
+    r"^\s*(?:\S{0,3}?\s*)?(?P<above>以上)|^\s*(?:\S{0,3}?\s*)?(?P<below>以下|以内)"
+)
+"""Bounds written before a number ("more than 3,000", "不到 5%") or after it ("三成以上"):
+the figure is on that side of the number (:attr:`Number.bound`)."""
+HEDGED_SHARE: Final = 0.075
+"""A hedged or bounded figure ("about half", "近一半", "三分之一左右", "more than four in
+five", "over 3,000") is supported by a value within this share of it (relative),
+widened by half the value's last digit: "about half" by 46-54% (45.8-54.2 written with
+one decimal), "about a third" by 31-36%; "nearly" or "almost" only from below
+("nearly a third": 31-33%, "almost a quarter": 23-25%), "more than" only from above
+("more than four in five": 80-86%)."""
 _APPROACH: Final = re.compile(r"(?:\b(?:nearly|almost|just\s+under)|将近|接近|近)\s*$")
 """Hedges that approach a figure from below ("nearly a third", "近一半")."""
 _CN_WORDS: Final = frozenset({"万一", "千万", "一一", "百万一"})
@@ -267,6 +336,53 @@ def _hedged(text: str, start: int, end: int) -> bool:
         _HEDGE_BEFORE.search(text[max(0, start - 16) : start])
         or _HEDGE_AFTER.match(text[end : end + 8])
     )
+
+
+def _bound(text: str, start: int, end: int) -> Bound:
+    """The bound written around the number at ``text[start:end]`` ("more than", "不到",
+    "以上"), or ``""``."""
+    before = text[max(0, start - 16) : start]
+    if _BOUND_ABOVE.search(before):
+        return "above"
+    if _BOUND_BELOW.search(before):
+        return "below"
+    after = _BOUND_AFTER.match(text[end : end + 8])
+    if after is None:
+        return ""
+    return "above" if after.group("above") else "below"
+
+
+def near_share(percent: float, unit: float, cited: Number) -> bool:
+    """A hedged or bounded fraction ``cited`` ("about half", "more than four in five") is
+    supported by a percentage ``percent`` (written to ``unit``) within
+    :data:`HEDGED_SHARE` of its share, on the side its bound or a hedge from below
+    names."""
+    share, value = cited.share, abs(percent)
+    if (cited.approach or cited.bound == "below") and value - unit / 2 > share + 1e-9:
+        return False
+    if cited.bound == "above" and value + unit / 2 < share - 1e-9:
+        return False
+    return abs(value - share) <= HEDGED_SHARE * share + unit / 2 + 1e-9
+
+
+def within_bound(cited: Number, value: float, *, scale: float = 1.0) -> bool:
+    """A bounded number ``cited`` ("more than 3,000", "at least 165", "under 5%") is
+    supported by ``value`` on its side of it, closer than one unit of its last written
+    digit (its trailing zeros counted as rounding, as for a hedge) and within
+    :data:`HEDGED_SHARE` of it: "over 3,000" by 3,000-3,225, not by 2,996 or 3,900;
+    "less than 5%" by 4.1-5%; "less than 86.3%" not by 83.6%, "less than 12" not by 11.
+    ``scale`` is the cited number's value over the one compared (its figure before its
+    scale word is compared with a table's bare figure)."""
+    want, have = abs(cited.value) / scale, abs(value)
+    eps = 1e-9 * max(1.0, want)
+    if abs(have - want) <= eps:
+        return True
+    if cited.bound == "above" and have < want:
+        return False
+    if cited.bound == "below" and have > want:
+        return False
+    window = (cited.bound_unit or cited.unit) / scale
+    return abs(have - want) < min(window, HEDGED_SHARE * want) - eps
 
 
 def _blank(text: str, start: int, end: int) -> str:
@@ -324,10 +440,40 @@ def _fractions(text: str, found: list[Number], *, keep_parts: bool) -> str:
 
 def _fraction(shown: str, value: float, text: str, start: int, end: int) -> Number:
     """A fraction read at ``text[start:end]``, hedged as its text hedges it ("about
-    half", "近一半", "三分之一左右"); "nearly" and "almost" approach it from below."""
+    half", "近一半", "三分之一左右"); "nearly" and "almost" approach it from below, and a
+    bound ("more than four in five", "过半", "不到三分之一") holds it on one side."""
     approach = _APPROACH.search(text[max(0, start - 16) : start]) is not None
-    return Number(shown, value, 0.0, "fraction", hedged=_hedged(text, start, end),
-                  approach=approach)  # fmt: skip
+    bound: Bound = "above" if text[start - 1 : start] == "过" else _bound(text, start, end)
+    return Number(shown, value, 0.0, "fraction", hedged=_hedged(text, start, end) or bool(bound),
+                  approach=approach, bound=bound)  # fmt: skip
+
+
+_WORD_PERCENT: Final = re.compile(
+    rf"\b(?:(?P<tens>twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\s-]+"
+    rf"(?P<ones>one|two|three|four|five|six|seven|eight|nine)|(?P<hundred>(?:a|one)\s+hundred)"
+    rf"|(?P<word>{_WORD}))[\s-]?(?P<unit>percentage[\s-]points?|per\s?cent)(?![a-z])",
+    re.I,
+)
+"""A number word before a percent word ("fifty percent", "twenty-five per cent", "one
+hundred percent", "two percentage points"): a stated percentage."""
+
+
+def _word_percents(text: str, found: list[Number]) -> str:
+    """Percentages written in words (:data:`_WORD_PERCENT`), read in a claim and a
+    passage alike, hedged and bounded as digits are."""
+    for match in _WORD_PERCENT.finditer(text):
+        if match.group("tens"):
+            value = float(_WORDS[match.group("tens")] + _WORDS[match.group("ones")])
+        elif match.group("hundred"):
+            value = 100.0
+        else:
+            value = float(_WORDS[match.group("word").lower()])
+        start, end = match.start(), match.end()
+        found.append(Number(match.group(0), value, 1.0, "percent", mantissa=value,
+                            mantissa_unit=1.0, hedged=_hedged(text, start, end),
+                            bound=_bound(text, start, end)))  # fmt: skip
+        text = _blank(text, start, end)
+    return text
 
 
 def _unit_of(unit: str) -> tuple[NumberKind, float]:
@@ -350,6 +496,7 @@ def _days_after(text: str, end: int) -> float:
 
 
 def _digit_numbers(text: str, found: list[Number], versions: frozenset[str] = frozenset()) -> str:
+    dates = [m.span() for m in _DIGIT_DATE.finditer(text)]
     for match in _NUMBER.finditer(text):
         start, end = match.start(), match.end()
         before = text[start - 1] if start else " "
@@ -367,12 +514,21 @@ def _digit_numbers(text: str, found: list[Number], versions: frozenset[str] = fr
         year_like = len(digits) == 4 and digits.isdigit() and 1900 <= int(digits) <= 2100
         unit = 1.0 if year_like else written_unit(digits)
         hedged = _hedged(text, start, end)
-        if "." not in digits and hedged:
+        bare = not any(match.group(g) for g in ("mag", "unit", "sfx", "cur"))
+        days = 0.0 if year_like or not bare else _days_after(text, end)
+        date = any(a <= start < b for a, b in dates)
+        bound = "" if year_like or date or days else _bound(text, start, end)
+        round_unit = unit
+        if "." not in digits:
             zeros = len(digits) - len(digits.rstrip("0"))
-            unit = max(unit, 10.0 ** min(zeros, len(digits) - 1))
+            round_unit = max(unit, 10.0 ** min(zeros, len(digits) - 1))
+        if hedged:
+            unit = round_unit
         sign = -1.0 if match.group("sign") == "-" else 1.0
         mantissa = sign * float(digits) * unit_factor
-        bare = not any(match.group(g) for g in ("mag", "unit", "sfx", "cur"))
+        multiple = "x" if kind == "number" and match.group("unit") else ""
+        written = (re.sub(r"\s+", "", match.group(g) or "") for g in ("cur", "sfx"))
+        measure = "|".join(written).strip("|")
         found.append(
             Number(
                 match.group(0).strip(),
@@ -384,8 +540,12 @@ def _digit_numbers(text: str, found: list[Number], versions: frozenset[str] = fr
                 mantissa=round(mantissa, 10),
                 mantissa_unit=round(unit * unit_factor, 10),
                 hedged=hedged,
+                bound=bound,
+                bound_unit=round(round_unit * factor * unit_factor, 10) if bound else 0.0,
+                date=date,
+                measure=measure + multiple,
                 version=bare and digits in versions,
-                days=0.0 if year_like or not bare else _days_after(text, end),
+                days=days,
             )
         )
         text = _blank(text, start, end)
@@ -417,6 +577,7 @@ def _cn_numbers(text: str, found: list[Number], *, liberal: bool) -> str:
         days = _days_after(text, match.end()) if kind == "number" and not unit else 0.0
         found.append(Number(match.group(0), value, ulp, kind, mantissa=value, mantissa_unit=ulp,
                             derived=liberal and len(numeral) == 1 and kind == "number" and not unit,
+                            bound=_bound(text, match.start(), match.end()),
                             days=days))  # fmt: skip
         text = _blank(text, match.start(), match.end())
     return text
@@ -466,6 +627,7 @@ def read_numbers(text: str, *, liberal: bool = False) -> list[Number]:
                                     mantissa_unit=1.0, derived=True))  # fmt: skip
             work = _blank(work, match.start(), match.end())
     work = _mixed(work, found)
+    work = _word_percents(work, found)
     work = _fractions(work, found, keep_parts=liberal)
     work = _digit_numbers(work, found, versions)
     work = _cn_numbers(work, found, liberal=liberal)
@@ -485,6 +647,11 @@ def read_numbers(text: str, *, liberal: bool = False) -> list[Number]:
                                 derived=True))  # fmt: skip
         found.extend(list_counts(text))
         prepared = prepare(text)
+        for match in _MONTH_DATE.finditer(prepared):
+            name = match.group("m1") or match.group("m2")
+            value = float(_MONTHS[name])
+            found.append(Number(name, value, 1.0, mantissa=value, mantissa_unit=1.0,
+                                derived=True, month=True))  # fmt: skip
         for match in _ONE_UNIT.finditer(prepared):
             found.append(Number(match.group(0), 1.0, 1.0, mantissa=1.0, mantissa_unit=1.0,
                                 derived=True,
@@ -522,7 +689,8 @@ def _shape(token: str) -> str:
     """A token's shape: its numbers as ``D``, its capitalised words as ``A``, its
     lower-case ones as ``a``; a Chinese one keeps its last character (``基础版`` and
     ``对话版`` are both ``…版``). A plain lower-case word has none: prose is no list."""
-    shape = re.sub(r"\d+(?:\.\d+)?", "D", token.strip(" `*'\"()[]"))
+    token = re.sub(r"(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])", "", token.strip(" `*'\"()[]"))
+    shape = re.sub(r"\d+(?:\.\d+)?", "D", token)
     shape = re.sub(r"[a-z]+", "a", re.sub(r"[A-Z][A-Za-z]*", "A", shape))
     if re.search(r"[\u4e00-\u9fff]$", shape):
         return "…" + shape[-1]

@@ -29,7 +29,8 @@ from typing import Final, Literal
 from moot.numerals import agrees
 from moot.sources.arithmetic import derivation
 from moot.sources.normalize import find_quote, find_unmarked, normalise_text, passage_span
-from moot.sources.numbers import Number, read_numbers
+from moot.sources.numbers import HEDGED_SHARE as HEDGED_SHARE  # the tolerance of hedged figures
+from moot.sources.numbers import Number, near_share, read_numbers, within_bound
 
 CitationStatus = Literal["verified", "not_in_source", "number_mismatch", "no_source"]
 STATUSES: Final[tuple[CitationStatus, ...]] = (
@@ -111,9 +112,17 @@ def supports(passage: Number, cited: Number) -> bool:
        ``InternLM2-20B``, not "200亿").
     6. **Durations** compare in days (:func:`_same_duration`); a cited duration is
        supported by a duration only.
+    7. **Bounds**: a bounded cited number ("more than 3,000", "under 5%") is supported
+       on its side and near it (:func:`moot.sources.numbers.within_bound`), a bounded
+       fraction ("more than four in five", "过半") within :data:`HEDGED_SHARE` of its
+       share on its side; by rounding when the passage writes the same bound.
+    8. **Months named in a date** ("November 30, 2018" -> 11) support a part of a date
+       written in digits only (``2018-11-30``), never a count.
     """
     if passage.token:
         return cited.text.casefold().replace(" ", "") == passage.text
+    if passage.month and not cited.date:
+        return False  # "November 30" gives 11 to a date, not to "11 updates"
     if passage.version or cited.version:
         return _same_version(passage, cited)
     if cited.days:
@@ -130,42 +139,47 @@ def supports(passage: Number, cited: Number) -> bool:
         if passage.kind == "fraction":
             return abs(passage.value - cited.value) < 1e-9
         if passage.kind == "percent" and cited.hedged:
-            return _near_share(passage.value, passage.unit, cited)
+            return near_share(passage.value, passage.unit, cited)
         return passage.kind == "percent" and any(
             agrees(passage.value, passage.unit, value, signed=False)
             for value in (cited.share, cited.value)
         )
     if passage.kind == "fraction":
-        return cited.kind == "percent" and agrees(
-            cited.value, cited.unit, passage.share, signed=False
+        return cited.kind == "percent" and _agrees(
+            cited, cited.value, cited.unit, passage.share, signed=False, bound=passage.bound
         )
     if cited.kind == "percent" and passage.kind == "number" and passage.scaled:
         return False
-    if agrees(cited.value, cited.unit, passage.value, signed=signed):
+    if _agrees(cited, cited.value, cited.unit, passage.value, signed=signed, bound=passage.bound):
         return True
     if cited.scaled and not passage.scaled:
-        return agrees(cited.mantissa, cited.mantissa_unit, passage.value, signed=signed)
+        return _agrees(
+            cited,
+            cited.mantissa,
+            cited.mantissa_unit,
+            passage.value,
+            signed=signed,
+            bound=passage.bound,
+        )
     if passage.scaled and not cited.scaled and cited.kind == "number":
-        return agrees(cited.value, cited.unit, passage.mantissa, signed=signed)
+        return _agrees(
+            cited, cited.value, cited.unit, passage.mantissa, signed=signed, bound=passage.bound
+        )
     return False
 
 
-HEDGED_SHARE: Final = 0.075
-"""A hedged fraction ("about half", "近一半", "三分之一左右") is supported by a
-percentage within this share of it (relative), widened by half the percentage's last
-digit: "about half" by 46-54% (45.8-54.2 written with one decimal), "about a third" by
-31-36%; "nearly" or "almost" only from below ("nearly a third": 31-33%, "almost a
-quarter": 23-25%)."""
-
-
-def _near_share(percent: float, unit: float, cited: Number) -> bool:
-    """Rule 3, hedged fractions: ``percent`` (of the passage) is within
-    :data:`HEDGED_SHARE` of the hedged fraction ``cited``, and not above it when the
-    hedge approaches from below."""
-    share, value = cited.share, abs(percent)
-    if cited.approach and value - unit / 2 > share + 1e-9:
-        return False
-    return abs(value - share) <= HEDGED_SHARE * share + unit / 2 + 1e-9
+def _agrees(
+    cited: Number, value: float, unit: float, written: float, *, signed: bool, bound: str = ""
+) -> bool:
+    """Rule 1 for the cited figure ``value`` written to ``unit`` (the figure itself, or
+    the figure before its scale word): it rounds or truncates to the passage's
+    ``written`` value; a bounded one ("more than 3,000", "under 5%") holds it on its
+    side, within :data:`HEDGED_SHARE` (:func:`moot.sources.numbers.within_bound`),
+    unless the passage writes the same bound ("at least 67%" for "at least
+    two-thirds": rounding)."""
+    if cited.bound and cited.bound != bound:
+        return within_bound(cited, written, scale=cited.value / value if value else 1.0)
+    return agrees(value, unit, written, signed=signed)
 
 
 def _whole(number: Number) -> bool:
