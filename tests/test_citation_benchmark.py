@@ -197,8 +197,11 @@ def test_the_seventh_fresh_set_is_sound_and_no_worse_than_its_first_run() -> Non
     assert len(correct) == 240
     # the first run (heldout7/SOURCES.md; data of 9d69c76, the verifier of main
     # 526db15): 322 of 373 wrong flagged (every unflagged one a number of the same
-    # passage), 7 of 240 correct flagged (2 of 227 of documented readings)
-    assert sum(o.flagged for o in wrong) >= 322
-    assert sum(o.flagged for o in correct) <= 7
+    # passage), 7 of 240 correct flagged (2 of 227 of documented readings). Seen since:
+    # the readings written from its misses (a year in Chinese digits is a date, digits
+    # + 成, Markdown emphasis in a quote) flag no correct one; the one wrong citation
+    # they let through (6% of d-en-10) had been flagged only for its quote's asterisks
+    assert sum(o.flagged for o in wrong) >= 321
+    assert sum(o.flagged for o in correct) == 0
     quotes = [o for o in wrong if o.case.cls in ("absent_quote", "altered_quote", "no_source")]
     assert all(o.right for o in quotes)

@@ -160,6 +160,31 @@ def test_percent_forms() -> None:
     assert numbers("35bp") == [("percent", 0.35)]
 
 
+def test_tenths_after_digits_are_a_share() -> None:
+    passage = "受访者中有 6 成使用容器部署。"
+    assert numbers("6 成") == [("percent", 60.0)]
+    assert status(passage, "使用容器部署", "六成受访者使用容器") == "verified"
+    assert status(passage, "使用容器部署", "60%的受访者使用容器") == "verified"
+    assert status(passage, "使用容器部署", "70%的受访者使用容器") == "number_mismatch"
+    assert status(passage, "使用容器部署", "6%的受访者使用容器") == "number_mismatch"
+
+
+def test_a_year_in_chinese_digits_is_a_date_not_a_duration() -> None:
+    passage = "从 2023 年总体数据来说，活跃仓库数量达到了 8,792 万。"
+    quote = "活跃仓库数量达到了 8,792 万"
+    assert status(passage, quote, "二〇二三年，活跃仓库达到 8,792 万。", "zh") == "verified"
+    assert status(passage, quote, "二〇二二年，活跃仓库达到 8,792 万。", "zh") == "number_mismatch"
+    # a duration written in Chinese numerals is still one
+    assert status(passage, quote, "三十年来活跃仓库达到 8,792 万。", "zh") == "number_mismatch"
+
+
+def test_markdown_emphasis_is_left_out_of_a_quote() -> None:
+    passage = "Most respondents (92%) still *deploy* to Linux systems."
+    quote = "92%) still deploy to Linux systems"
+    assert status(passage, quote, "92% deploy to Linux") == "verified"
+    assert status(passage, "still deploy to Windows systems", "92% deploy") == "not_in_source"
+
+
 @pytest.mark.parametrize(
     ("passage", "claim", "wrong"),
     [

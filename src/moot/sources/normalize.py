@@ -89,10 +89,11 @@ def find_quote(passage: str, quote: str) -> bool:
     return True
 
 
-MARKS: Final = '"[]{}<>【】〔〕〈〉《》〖〗'
+MARKS: Final = '"[]{}<>【】〔〕〈〉《》〖〗*'
 """What :func:`find_unmarked` leaves out: the quotation mark every quotation mark
-becomes, and brackets (a grammar-constrained prose string can hold no ASCII one;
-a model may drop or swap the CJK ones as well)."""
+becomes, brackets (a grammar-constrained prose string can hold no ASCII one;
+a model may drop or swap the CJK ones as well) and Markdown's emphasis asterisks
+(``*deploy*`` reads "deploy" once rendered)."""
 _UNMARK: Final = str.maketrans(dict.fromkeys(MARKS + "\\", ""))
 
 

@@ -51,7 +51,14 @@ import unicodedata
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
-from moot.numerals import CN_NUMERAL_CHARS, MAGNITUDES, ascii_digits, cn_number, written_unit
+from moot.numerals import (
+    CN_DIGITS,
+    CN_NUMERAL_CHARS,
+    MAGNITUDES,
+    ascii_digits,
+    cn_number,
+    written_unit,
+)
 from moot.sources.normalize import DASHES
 
 NumberKind = Literal["number", "percent", "fraction"]
@@ -189,7 +196,8 @@ _NUMBER: Final = re.compile(
     r"(?P<mag>\s?(?:万亿|亿|万|千)|\s?(?:trillion|billion|million|thousand|tn|bn|mn)(?![a-z])"
     r"|[kmbt](?![a-z]))?"
     r"(?P<unit>[\s-]?(?:%|percentage[\s-]points?|per\s?cent|pct|pp|个百分点|百分点"
-    r"|basis[\s-]points?|bps?|基点|倍|times)(?![a-z])|x(?![a-z])|×)?"
+    r"|basis[\s-]points?|bps?|基点|倍|times)(?![a-z])|x(?![a-z])|×"
+    r"|\s?成(?![为立长功本员果就熟交效绩]))?"
     r"(?P<sfx>\s?(?:gib|mib|gb|mb|kb|tb|ms|km|kg|cm|mm|g|s|h)(?![a-z]))?",
     re.I,
 )
@@ -482,6 +490,8 @@ def _unit_of(unit: str) -> tuple[NumberKind, float]:
         return "number", 1.0
     if unit in ("bp", "bps", "basis point", "basis points", "基点"):
         return "percent", 0.01
+    if unit == "成":  # tenths, as 三成 (6 成 = 60%)
+        return "percent", 10.0
     return "percent", 1.0
 
 
@@ -574,7 +584,10 @@ def _cn_numbers(text: str, found: list[Number], *, liberal: bool) -> str:
             kind = "percent"
         elif unit == "成":
             kind, value, ulp = "percent", value * 10, ulp * 10
-        days = _days_after(text, match.end()) if kind == "number" and not unit else 0.0
+        # a year written digit by digit (二〇二三年) is a date, not a duration of years
+        year = len(numeral) == 4 and set(numeral) <= CN_DIGITS.keys() and 1900 <= value <= 2100
+        duration = kind == "number" and not unit and not year
+        days = _days_after(text, match.end()) if duration else 0.0
         found.append(Number(match.group(0), value, ulp, kind, mantissa=value, mantissa_unit=ulp,
                             derived=liberal and len(numeral) == 1 and kind == "number" and not unit,
                             bound=_bound(text, match.start(), match.end()),
