@@ -24,7 +24,7 @@ UseProvider = Callable[[str, ProviderFactory], None]
 NIS = "not_in_source"
 
 # (locator, altered quote, the quote's number as written, the passage's number)
-ALTERED = {
+ALTERED: dict[str, list[tuple[str, str, tuple[str, ...], tuple[str, ...]]]] = {
     "en": [
         ("Median latency", "Median latency is 210 ms", ("210",), ("120",)),
         ("Error rates rose", "Error rates rose by 21.5 percent", ("21.5",), ("12.5",)),
