@@ -79,20 +79,7 @@ def _names(note: str, writings: tuple[str, ...]) -> bool:
     return any(w in note for w in writings)
 
 
-@pytest.mark.parametrize(
-    "lang",
-    [
-        "en",
-        pytest.param(
-            "zh",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="defect: a quote altered in a Chinese numeral (or digits against a"
-                " numeral) gets the generic note, not the numbers",
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_quote_altered_in_a_number_gets_a_note_naming_the_numbers(
     lang: str, tmp_path: Path, use_provider: UseProvider
 ) -> None:
