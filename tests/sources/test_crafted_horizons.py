@@ -105,11 +105,6 @@ def test_horizons_phrased_otherwise_bind_numbers_to_their_period(
     _run_market(_cases(lang, EN if lang == "en" else ZH), _call(lang), lang, tmp_path, use_provider)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect: a month or quarter to date (本月以来) is read as a month or quarter of"
-    " sessions and matches the 20-day return, where year to date fits no field",
-)
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_period_to_date_fits_no_field(
     lang: str, tmp_path: Path, use_provider: UseProvider
