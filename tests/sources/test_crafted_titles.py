@@ -65,3 +65,23 @@ def test_a_title_is_the_first_line_not_the_first_paragraph(lang: str, tmp_path: 
         if len(got) > 80 or "\n" in got or not first_lines[name].startswith(got.rstrip(".… "))
     }
     assert not wrong, f"titles that are not the first line: {wrong}"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="defect: a Markdown document whose first line is no heading gets that line as"
+    " its title, not its first heading",
+)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_markdown_title_is_its_first_heading(lang: str, tmp_path: Path) -> None:
+    before, heading = (
+        ("Draft - do not circulate", "Billing design note")
+        if lang == "en"
+        else ("草稿，请勿外传", "计费服务设计说明")
+    )
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "note.md").write_text(
+        f"{before}\n\n## {heading}\n\n{BODY if lang == 'en' else BODY_ZH}\n", encoding="utf-8"
+    )
+    assert _titles(folder, lang) == {"note.md": heading}
