@@ -34,20 +34,7 @@ def _titles(folder: Path, lang: str) -> dict[str, str]:
     return {Path(d["path"]).name: d["title"] for d in result["sources"]["documents"]}
 
 
-@pytest.mark.parametrize(
-    "lang",
-    [
-        pytest.param(
-            "en",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="defect: a PDF's title is its first paragraph cut at 80 characters,"
-                " a line break inside, not its first line",
-            ),
-        ),
-        "zh",
-    ],
-)
+@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_title_is_the_first_line_not_the_first_paragraph(lang: str, tmp_path: Path) -> None:
     title, body = ("Quarterly hosting review", BODY) if lang == "en" else ("季度托管审查", BODY_ZH)
     folder = tmp_path / "docs"
@@ -67,11 +54,6 @@ def test_a_title_is_the_first_line_not_the_first_paragraph(lang: str, tmp_path: 
     assert not wrong, f"titles that are not the first line: {wrong}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect: a Markdown document whose first line is no heading gets that line as"
-    " its title, not its first heading",
-)
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_markdown_title_is_its_first_heading(lang: str, tmp_path: Path) -> None:
     before, heading = (
