@@ -50,6 +50,17 @@ class MarketCrafted:
     field: str | None = None
     cite: str = ""
     """Words of a passage the argument cites with them as its quote ("" cites none)."""
+    quote: str = ""
+    """The quote, when it is not ``cite`` itself (an altered quote of that passage)."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What one reply holding citations says instead of the demo's: its citation
+    items, and fields of the object that holds them (a challenge's ``new_evidence``)."""
+
+    citations: list[Crafted]
+    fields: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -60,6 +71,10 @@ class Plan:
     market: dict[str, list[MarketCrafted]] = field(default_factory=dict)
     speeches: dict[str, list[Crafted]] = field(default_factory=dict)
     """Free-form: the evidence items every speech of a side cites (1-3)."""
+    turns: dict[str, list[Turn]] = field(default_factory=dict)
+    """Any format: ``"ROUND:AGENT"`` (the call's round, and its side or market analyst)
+    to the turns of each citation list of that reply, in the order they occur (a market
+    cross-examination's challenges, a competitive speech's evidence); the last repeats."""
     unlocated: list[str] = field(default_factory=list)
 
 
@@ -129,12 +144,46 @@ def _market(reply: dict[str, Any], crafted: list[MarketCrafted], prompt: str, pl
             argument["citations"] = [
                 {
                     "passage": passage or "none",
-                    "quote": case.cite or "reasoning only",
+                    "quote": case.quote or case.cite or "reasoning only",
                     "data_point": "",
                 }
             ]
         arguments.append(argument)
     reply["arguments"] = arguments
+
+
+def _holders(value: Any) -> list[tuple[dict[str, Any], str]]:
+    """Every object of a reply holding a list of citation items (``{"passage": ...}``)
+    and that list's key, in document order, whatever the format calls the list."""
+    found: list[tuple[dict[str, Any], str]] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if (
+                isinstance(item, list)
+                and item
+                and all(isinstance(i, dict) and "passage" in i for i in item)
+            ):
+                found.append((value, key))
+            else:
+                found.extend(_holders(item))
+    elif isinstance(value, list):
+        for item in value:
+            found.extend(_holders(item))
+    return found
+
+
+def _turns(reply: Any, turns: list[Turn], prompt: str, plan: Plan) -> bool:
+    """Puts the crafted turns in place of every citation list of the reply."""
+    holders = _holders(reply)
+    for n, (holder, key) in enumerate(holders):
+        turn = turns[min(n, len(turns) - 1)]
+        holder[key] = _items(turn.citations, prompt, plan)
+        holder.update(turn.fields)
+    return bool(holders)
+
+
+def _agent(context: CallContext) -> str:
+    return context.role.rpartition(":")[2] if context.format == "market" else context.side or ""
 
 
 Observer = Callable[[Sequence[Message], CallContext | None], None]
@@ -165,6 +214,9 @@ def crafted_backend(
         if plan is None or context is None:
             return completion.text
         reply = json.loads(completion.text)
+        turns = plan.turns.get(f"{context.round}:{_agent(context)}")
+        if turns and _turns(reply, turns, _prompt(messages), plan):
+            return json.dumps(reply, ensure_ascii=False)
         speech = plan.speeches.get(context.side or "")
         if speech and isinstance(reply, dict) and isinstance(reply.get("evidence"), list):
             reply["evidence"] = _items(speech, _prompt(messages), plan)

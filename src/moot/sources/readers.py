@@ -160,16 +160,36 @@ def read_blocks(data: bytes, path: Path, kind: str) -> list[Block]:
     return blocks
 
 
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(\S.*?)\s*#*\s*$")
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+
+
+def _lines_of(blocks: list[Block]) -> list[str]:
+    """The non-blank lines of the blocks, stripped (a PDF block is a page of lines)."""
+    return [line.strip() for block in blocks for line in block.text.splitlines() if line.strip()]
+
+
+def _first_heading(blocks: list[Block]) -> str | None:
+    """The text of the first ATX heading (``## Title``) outside a fenced code block."""
+    fenced = False
+    for block in blocks:
+        for line in block.text.splitlines():
+            if _FENCE.match(line):
+                fenced = not fenced
+            elif not fenced and (heading := _HEADING.match(line)):
+                return heading.group(1)
+    return None
+
+
 def title_of(blocks: list[Block], path: Path, kind: str) -> str:
     """A document's title: its first Markdown heading, else its first line of text
-    (at most 80 characters), else the file's name."""
-    for block in blocks:
-        line = block.text.strip()
-        if not line:
-            continue
-        if kind == "markdown":
-            line = line.lstrip("#").strip()
-        if kind == "csv":
-            break
-        return line[:80]
-    return path.name
+    (at most 80 characters; a PDF's page or an HTML block may hold many), else the
+    file's name (a CSV table's is its file name)."""
+    if kind == "csv":
+        return path.name
+    heading = _first_heading(blocks) if kind == "markdown" else None
+    lines = _lines_of(blocks)
+    if heading is None and lines and kind == "markdown":
+        heading = lines[0].lstrip("#").strip()
+    title = heading if heading is not None else (lines[0] if lines else "")
+    return title[:80] or path.name

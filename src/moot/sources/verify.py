@@ -334,12 +334,17 @@ def _numbers_note(missing: Sequence[Missing], words: dict[str, str]) -> str:
     return words["sep"].join(dict.fromkeys(shown))
 
 
+_CN_NUMERAL = frozenset("零〇一二两三四五六七八九十百千万亿")
+
+
 def _without_numbers(text: str) -> str:
-    """``text`` with every digit run as one ``#``: a quote that differs only in its
-    numbers is found this way."""
+    """``text`` with every number as one ``#``: a run of digits, separators and
+    Chinese numerals (``四十二``, ``一百五十``, ``四点五``), so a quote that differs from
+    the passage only in its numbers, however either writes them, is found this way."""
     out: list[str] = []
     for ch in normalise_text(text):
-        if ch.isdigit() or ch in ".,":
+        numeral = ch.isdigit() or ch in ".," or ch in _CN_NUMERAL
+        if numeral or (ch == "点" and out and out[-1] == "#"):
             if not out or out[-1] != "#":
                 out.append("#")
         else:

@@ -50,6 +50,7 @@ from moot.llm.types import Message, OutputSpec
 from moot.llm.waves import gather_wave
 from moot.schema import SourceCitation
 from moot.sources.citations import (
+    NO_SOURCE,
     ReaskOnce,
     check,
     evidence_text,
@@ -64,6 +65,18 @@ from moot.usable import join_usable
 
 LEAD_SPACE = {"en": " ", "zh": ""}
 """What follows an angle's first words in a claim, by language."""
+
+
+def reasoning_only(reply: SourcedOpeningReply) -> set[str]:
+    """Where the evidence of each argument that cites no passage at all is
+    (``arguments[2].evidence``): reasoning with no source is allowed and labelled in a
+    debate over documents (docs/sources.md), so it is not sent back as vague evidence,
+    which would push the model to mis-cite or to put an unchecked figure in it."""
+    return {
+        f"arguments[{n}].evidence"
+        for n, a in enumerate(reply.arguments, start=1)
+        if all(d.passage.strip().casefold() in {"", NO_SOURCE} for d in a.evidence)
+    }
 
 
 @dataclass(frozen=True)
@@ -301,9 +314,13 @@ class StructuredRounds:
                 )
                 for a in reply.arguments
             ]
-            problems = rules.check_opening(
-                OpeningReply.model_construct(arguments=drafts), lang, self.prefixes
-            )
+            problems = [
+                p
+                for p in rules.check_opening(
+                    OpeningReply.model_construct(arguments=drafts), lang, self.prefixes
+                )
+                if p.code != "evidence_vague" or p.where not in reasoning_only(reply)
+            ]
             found = [
                 (f"arguments[{n}].evidence[{k}]", check(library, "", item, a.claim, lang))
                 for n, a in enumerate(reply.arguments, start=1)

@@ -12,9 +12,9 @@ period (horizon) the text attaches to it (docs/market.md, "Evidence check", rule
   ("52-week", "12-month", "3个月", "1年"); and words: "today", "yesterday", 当日
   (1 session), "last week", 本周 (5), "last month", 近一个月 (21), "last quarter",
   上季度 (63), "past year", "12 months", "year on year", "YoY", 近一年, 同比 (252),
-  "year to date", "YTD", 年初至今
-  (year to date, which no field of a KB is); a moving average's length (``MA200``,
-  ``SMA(50)``). A number is about the periods named in
+  "year to date", "YTD", 年初至今, and a quarter, month or week to date ("MTD",
+  本月以来, 本季度至今) (calendar periods to date, which no field of a KB is); a
+  moving average's length (``MA200``, ``SMA(50)``). A number is about the periods named in
   its clause; when its clause names none, the periods named before it in its
   sentence (a semicolon ends a sentence here: "returned 8.62% over 60 sessions;
   earnings grew 4.58%" names no period for 4.58%); otherwise about no period in
@@ -38,7 +38,8 @@ from moot.formats.market.data.facts import Fact
 from moot.numerals import CN_DIGITS, cn_number
 
 YTD: Final = -1
-"""The period "year to date": it fits no field with a horizon of sessions."""
+"""A period to date ("year to date", "month to date", 本月以来): a calendar period
+that fits no field with a horizon of sessions."""
 TOLERANCE: Final = 0.10
 _UNITS: Final = {"d": 1, "w": 5, "m": 21, "q": 63, "y": 252}
 _WORD_NUMBERS: Final = {
@@ -65,7 +66,8 @@ _PERIOD: Final = re.compile(
     re.IGNORECASE,
 )
 _WORD_PERIODS: Final[tuple[tuple[re.Pattern[str], int], ...]] = (
-    (re.compile(r"year[\s-]+to[\s-]+date|\bytd\b|年初至今|今年以来|年内", re.I), YTD),
+    (re.compile(r"(?:year|quarter|month|week)[\s-]+to[\s-]+date|\b[yqmw]td\b|年初至今"
+                r"|今年以来|年内|(?:本季度?|本月|本周|季初|月初|周初)(?:以来|至今)", re.I), YTD),
     (re.compile(r"\b(?:today|yesterday|overnight|on the day|daily)\b|当日|今日|昨日|单日|日内",
                 re.I), 1),
     (re.compile(r"\b(?:last|past|previous|this|the|a)\s+week\b|\bweekly\b|上周|本周|近一周",
