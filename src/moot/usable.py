@@ -108,6 +108,8 @@ an opponent's marked claim once inside its own sentences stays usable."""
 
 
 def _copies_marker(text: str, visible: int) -> bool:
+    if "(" not in text and "（" not in text:  # every marker opens with one
+        return False
     copies = _COPIED_MARKER.findall(text)
     if not copies:
         return False
@@ -132,7 +134,7 @@ def unusable_reason(text: str, *, sentence: bool = True, composed: bool = False)
         return "debris"
     if not composed and _copies_marker(text, visible):
         return "debris"
-    tags = _TAG.findall(text)
+    tags = _TAG.findall(text) if "<" in text else []
     if len(tags) >= 2 and sum(map(len, tags)) >= TAG_SHARE * len(text.strip()):
         return "debris"
     marks = sum(map(text.count, _PUNCTUATION))

@@ -89,6 +89,13 @@ def _rule_lines(content: str, topic: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+@lru_cache(maxsize=1024)
+def _normal(text: str) -> str:
+    """``normalise``, cached: a reply's strings are searched twice, for copies of the
+    system prompt's rules and of the field descriptions, one search after the other."""
+    return normalise(text)
+
+
 def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
     if isinstance(value, str):
         yield path, value
@@ -193,7 +200,7 @@ def echoes(
     found = []
     pooled = _pooled(tuple(descriptions))
     for path, text in _strings(value, ""):
-        normal = normalise(text)
+        normal = _normal(text)
         # shorter than a run, or sharing no run with any description: no copy
         if len(normal) < SHINGLE or pooled.isdisjoint(_shingles(normal)):
             continue

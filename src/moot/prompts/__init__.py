@@ -43,6 +43,8 @@ def _environment(package: str) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=False,
         finalize=_defuse,
+        # templates are package data: not checked on disk again at every render
+        auto_reload=False,
     )
 
 
