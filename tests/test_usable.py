@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from conftest import needs_llama_cpp_python
 from moot.formats.structured.replies import OpeningReply
-from moot.formats.structured.sides import claim_prefix, thesis, yes_no
+from moot.formats.structured.sides import claim_prefix, options, thesis, yes_no
 from moot.llm.grammar import grammar_schema, prose_pattern
 from moot.llm.schemas import output_spec
 from moot.usable import (
@@ -133,7 +133,21 @@ def test_the_local_grammar_builds_with_llama_cpps_converter() -> None:
         # a yes/no question the statement rule cannot read: no verb it knows
         ("Should spaceships colonise Mars?", "en", "Yes, because ", "No, because "),
         ("Microservices from day one", "en", "Because ", "Because "),
-        ("Rust or Go?", "en", "Because ", "Because "),
+        # an "A or B" question: each side starts from its option
+        ("Rust or Go?", "en", "Rust, because ", "Go, because "),
+        (
+            "Night train or plane for a 700 km business trip?",
+            "en",
+            "Night train, because ",
+            "Plane, because ",
+        ),
+        # a yes/no question with "or" in it stays a yes/no question
+        (
+            "Should cities ban cars or trucks?",
+            "en",
+            "Cities should ban cars or trucks, because ",
+            "Cities should not ban cars or trucks, because ",
+        ),
         (
             "政府是否应该补贴电动汽车？",
             "zh",
@@ -146,7 +160,8 @@ def test_the_local_grammar_builds_with_llama_cpps_converter() -> None:
             "一个家庭应该买房而不是租房，因为",
             "一个家庭不应该买房而不是租房，因为",
         ),
-        ("海南还是东北过冬？", "zh", "因为", "因为"),
+        ("海南还是东北？", "zh", "海南更好，因为", "东北更好，因为"),
+        ("春节回老家，坐火车还是坐飞机？", "zh", "坐火车更好，因为", "坐飞机更好，因为"),
     ],
 )
 def test_claim_prefixes_follow_the_yes_no_rule(topic: str, lang: str, pro: str, con: str) -> None:
@@ -190,7 +205,7 @@ def test_a_yes_no_question_becomes_each_sides_statement(
         "Should we?",
         "Rust or Go?",
         "Is it?",
-        "海南还是东北过冬？",
+        "海南还是东北？",
     ],
 )
 def test_a_question_the_rule_cannot_read_has_no_statement(topic: str) -> None:
@@ -206,6 +221,29 @@ def test_a_long_statement_leaves_the_claim_to_the_model() -> None:
     )
     assert thesis(topic, "en", "con") is not None
     assert claim_prefix(topic, "en", "con", True) == "No, because "
+
+
+@pytest.mark.parametrize(
+    ("topic", "lang", "read"),
+    [
+        ("Rent or buy a flat in your twenties?", "en", ("Rent", "buy a flat")),
+        ("Which is better for a beginner, tea or coffee?", "en", ("tea", "coffee")),
+        ("Walk or cycle to work?", "en", ("Walk", "cycle")),
+        ("孩子先学画画还是学游泳？", "zh", ("学画画", "学游泳")),
+        ("周末在家或者出门？", "zh", ("周末在家", "出门")),
+        # not "A or B": a yes/no question, two "or"s, no question, an option too long
+        ("Should animals be used for scientific or commercial testing?", "en", None),
+        ("Tea or coffee or water?", "en", None),
+        ("Tea or coffee", "en", None),
+        ("Tea or the very long list of things we could drink instead of it?", "en", None),
+        ("是否应该把动物用于科学或商业测试？", "zh", None),
+        ("Tea or tea?", "en", None),
+    ],
+)
+def test_an_a_or_b_question_is_read_into_its_two_options(
+    topic: str, lang: str, read: tuple[str, str] | None
+) -> None:
+    assert options(topic, lang) == read
 
 
 def test_more_than_two_positions_get_the_neutral_prefix() -> None:

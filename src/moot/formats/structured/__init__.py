@@ -34,6 +34,7 @@ from moot.formats.structured.replies import (
     cross_exam_spec,
 )
 from moot.formats.structured.rounds import StructuredRounds
+from moot.formats.structured.sides import options as topic_options
 from moot.i18n import in_language
 from moot.judging.judge import judge_spec
 from moot.judging.rubric import GENERAL
@@ -138,6 +139,19 @@ class StructuredFormat(Format):
             sides=[p.key for p in result.positions],
             lang=result.lang,
         )
+
+    def named_for(self, positions: list[Position], topic: str, lang: str) -> list[Position]:
+        """Pro and con on an "A or B" question (``sides.options``) named with the option
+        each argues for: ``Pro (night train)``, ``Con (plane)``, so that every page,
+        and the judge, reads which option a claim is for."""
+        read = topic_options(topic, lang)
+        if read is None or [p.key for p in positions] != ["pro", "con"]:
+            return positions
+        form = "{name}（{option}）" if lang == "zh" else "{name} ({option})"
+        return [
+            p.model_copy(update={"name": form.format(name=p.name, option=option)})
+            for p, option in zip(positions, read, strict=True)
+        ]
 
     def labels(self, lang: str) -> Mapping[str, str]:
         """The labels of what only this format does (``labels.py``)."""
