@@ -55,6 +55,24 @@ def test_what_counts_as_unusable_text(text: str, reason: str | None) -> None:
     assert unusable_reason(text) == reason
 
 
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # the README's quick start (seed 7): Con's closing stance and the judge's
+        # unresolved questions copied the cross-examination's label lines
+        ("PRO-1: refute - refutation of CON-1 CON-2: challenge - refuted CON-1", "debris"),
+        ("PRO-1: refute - refutation of CON-1 CON-2: challenge of PRO-4", "debris"),
+        ("CON-1: refute - the cost figure is wrong", "debris"),
+        ("B-2：challenge——没有证据", "debris"),
+        # an id named inside a sentence is prose
+        ("PRO-1 is refuted: its cost figure counts a full rebuild.", None),
+        ("The weakest point is CON-2: it names no source.", None),
+    ],
+)
+def test_a_copy_of_the_debates_label_lines_is_debris(text: str, reason: str | None) -> None:
+    assert unusable_reason(text) == reason
+
+
 def test_one_word_is_enough_in_a_short_field_and_enums_are_never_prose() -> None:
     assert unusable_reason("Yes", sentence=False) is None
     schema = {
