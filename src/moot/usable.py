@@ -172,11 +172,16 @@ def marker(lang: str) -> str:
     return MARKERS.get(lang, MARKERS["en"])
 
 
+def is_marker(text: str) -> bool:
+    """Whether ``text`` is the marker an unusable value was replaced by."""
+    return text.strip() in MARKERS.values()
+
+
 def join_usable(parts: list[str], lang: str) -> str:
     """Sentences of one field (a closing's final stance) as one text: the usable ones
     joined, the marked ones left out (their warnings name them), or one marker when
     none is usable, never the marker repeated as if it were a sentence."""
-    kept = [p for p in parts if p.strip() not in MARKERS.values()]
+    kept = [p for p in parts if not is_marker(p)]
     return join_sentences(kept, lang) or marker(lang)
 
 

@@ -193,13 +193,7 @@ class StructuredFormat(Format):
         )
         closings = Bullets(
             labels=[names.get(c.side, c.side) for c in body.closings],
-            items=[
-                "({}) {}".format(
-                    labels["stance.changed" if c.stance_change.changed else "stance.unchanged"],
-                    c.final_stance,
-                )
-                for c in body.closings
-            ],
+            items=[f"({labels[c.stance_change.label]}) {c.final_stance}" for c in body.closings],
         )
         return [
             Section(labels["arguments"], [trace]),
