@@ -116,6 +116,36 @@ def test_the_local_grammar_keeps_markup_and_json_punctuation_out_of_prose() -> N
     assert "pattern" not in json.dumps(spec.json_schema)
 
 
+@pytest.mark.parametrize(
+    ("text", "sentence"),
+    [
+        ("Costs rose by 4% in the first year.", True),
+        ("Which figure did the other side use?", True),
+        ("微服务让团队独立部署。", True),
+        # SmolLM2's synthesis fragments (docs/debris-check.md)
+        ("2. Challenge CON-3", False),
+        (". This argument is not supported by evidence.", False),
+        ("The argument is flawed", False),
+        ("defying logic error.", False),
+    ],
+)
+def test_the_judges_synthesis_is_written_as_sentences(text: str, sentence: bool) -> None:
+    from moot.judging.judge import judge_spec
+    from moot.judging.rubric import GENERAL
+
+    schema = grammar_schema(judge_spec(GENERAL, ["UPHELD", "REFUTED"], ["PRO-1", "CON-1"]))
+    properties = schema["properties"]
+    patterns = [
+        properties["key_insight"]["pattern"],
+        properties["recommendation"]["pattern"],
+        properties["unresolved_questions"]["items"]["pattern"],
+    ]
+    assert [bool(re.fullmatch(p.strip("^$"), text)) for p in patterns] == [sentence] * 3
+    # an assessment's reason is prose, not held to the sentence shape
+    reason = properties["assessments"]["prefixItems"][0]["properties"]["reason"]["pattern"]
+    assert re.fullmatch(reason.strip("^$"), "2. Challenge CON-3")
+
+
 def test_a_prefix_leaves_room_for_the_models_own_words() -> None:
     expected = '^No, because [^{}\\[\\]<>"\\\\\\x00-\\x1f?？]{8,28}$'
     assert prose_pattern(8, 40, "No, because ") == expected

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from moot import i18n
@@ -273,16 +273,23 @@ def bias_signals(judgement: Judgement, lang: str) -> list[QualityWarning]:
     return []
 
 
+SYNTHESIS_FIELDS = ("key_insight", "recommendation", "unresolved_questions")
+"""The judge's synthesis: written as sentences where a grammar can make them so
+(SmolLM2 wrote noun phrases, numbered lists and text cut at the length bound)."""
+
+
 def judge_spec(rubric: Rubric, standings: Sequence[str], ids: Sequence[str]) -> OutputSpec:
     """The judge's reply schema with one assessment slot per unit id, in order, and
     fallacy ids limited to those units."""
     reply_type = judge_reply_type(rubric.dimensions, tuple(standings))
-    return enum_item_field(
+    spec = enum_item_field(
         pin_items(output_spec(reply_type), "assessments", "argument_id", list(ids)),
         "fallacies",
         "argument_id",
         list(ids),
     )
+    # the synthesis is read as sentences: a grammar writes it so (moot.llm.grammar)
+    return replace(spec, sentences=SYNTHESIS_FIELDS)
 
 
 def judge_system(
