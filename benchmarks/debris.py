@@ -375,7 +375,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"debris.py: cannot read {json_path}: {exc}", file=sys.stderr)
             return 2
     if args.json:
-        print(json.dumps([asdict(r) for r in reports], ensure_ascii=False, indent=1))
+        # asdict would rebuild the Counter from (key, count) pairs, counting the pairs
+        rows = [{**asdict(r), "counts": dict(r.counts)} for r in reports]
+        print(json.dumps(rows, ensure_ascii=False, indent=1))
     else:
         for r in reports:
             counts = ", ".join(f"{k} {v}" for k, v in sorted(r.counts.items()))
