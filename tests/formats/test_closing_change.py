@@ -1,6 +1,6 @@
-"""A closing's stance change is shown only with a usable reason: a closing whose reason
-is unusable text (shown as the marker) says that no reason was given, not "stance
-changed" or "stance unchanged" as if the model had said why."""
+"""A closing's stance change is shown with its reason, and only with a usable one: a
+closing whose reason is unusable text (shown as the marker) says that no reason was
+given, not "stance changed" or "stance unchanged" as if the model had said why."""
 
 from __future__ import annotations
 
@@ -46,4 +46,6 @@ def test_a_stance_change_without_a_usable_reason_is_not_claimed(
     assert not any(claim in con for claim in claims)
     # the side whose reason is usable still says whether its stance changed
     pro = next(line for line in lines if line.startswith(f"- **{names[0]}** ("))
-    assert any(claim in pro for claim in claims)
+    reason = next(c for c in result.body["closings"] if c["side"] == "pro")["stance_change"]
+    assert any(claim.rstrip(")") in pro for claim in claims)
+    assert reason["reason"] in pro

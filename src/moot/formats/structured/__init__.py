@@ -22,7 +22,7 @@ from moot.formats.base import Debate, Format, Record, as_sent, example_ids
 from moot.formats.common.stances import stances
 from moot.formats.common.transcripts import unit_transcript
 from moot.formats.structured.labels import LABELS
-from moot.formats.structured.payload import STANDINGS, StructuredPayload
+from moot.formats.structured.payload import STANDINGS, StanceChange, StructuredPayload
 from moot.formats.structured.replies import (
     MAX_ARGUMENTS,
     MIN_ARGUMENTS,
@@ -41,6 +41,14 @@ from moot.judging.rubric import GENERAL
 from moot.llm.schemas import output_spec
 from moot.llm.types import OutputSpec
 from moot.schema import DebateResult, Position
+
+
+def _stance_change(change: StanceChange, labels: Mapping[str, str], lang: str) -> str:
+    """A closing's stance change as the briefing shows it: changed or unchanged with
+    the model's reason, or that it gave no usable reason (then no claim of change)."""
+    if change.label == "stance.unstated":
+        return labels[change.label]
+    return labels[change.label] + ("：" if lang == "zh" else ": ") + change.reason
 
 
 class StructuredFormat(Format):
@@ -193,7 +201,10 @@ class StructuredFormat(Format):
         )
         closings = Bullets(
             labels=[names.get(c.side, c.side) for c in body.closings],
-            items=[f"({labels[c.stance_change.label]}) {c.final_stance}" for c in body.closings],
+            items=[
+                f"({_stance_change(c.stance_change, labels, result.lang)}) {c.final_stance}"
+                for c in body.closings
+            ],
         )
         return [
             Section(labels["arguments"], [trace]),
