@@ -64,6 +64,9 @@ def test_what_counts_as_unusable_text(text: str, reason: str | None) -> None:
         ("PRO-1: refute - refutation of CON-1 CON-2: challenge of PRO-4", "debris"),
         ("CON-1: refute - the cost figure is wrong", "debris"),
         ("B-2：challenge——没有证据", "debris"),
+        # a final stance is a list of sentences, each checked on its own (en05, seed 1)
+        ("CON-1: refute", "debris"),
+        ("CON-3: concede STANCE-CHANGED", "debris"),
         # an id named inside a sentence is prose
         ("PRO-1 is refuted: its cost figure counts a full rebuild.", None),
         ("The weakest point is CON-2: it names no source.", None),

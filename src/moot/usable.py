@@ -61,11 +61,14 @@ _MARKUP = gated(r"</?debate\s*>|\{\{|\}\}|\{%|%\}|['\"][A-Za-z_][A-Za-z0-9_]*['\
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9_-]*\s*/?>")
 _COPIED_MARKER = re.compile("|".join(re.escape(m) for m in MARKERS.values()), re.IGNORECASE)
 _LABEL = re.compile(r"\b[A-Z]{1,4}-\d{1,3}\s*[:：]")
-LABEL_LINE = re.compile(r"\b[A-Z]{1,4}-\d{1,3}\s*[:：]\s*[a-z]+\s*(?:-|—)")
-"""The shape of a label line a prompt lists the debate in (``CON-1: refute - ...``,
-an id, a colon, one lowercase word and a dash): a value holding one, or two labels
-(an id and a colon) or more, copies the debate's structure instead of saying
-something. An id inside a sentence ("CON-2: it names no source") is prose."""
+LABEL_LINE = re.compile(
+    r"^\s*[A-Z]{1,4}-\d{1,3}\s*[:：]|\b[A-Z]{1,4}-\d{1,3}\s*[:：]\s*[a-z]+\s*(?:-|—)"
+)
+"""The shape of a label line a prompt lists the debate in (``CON-1: refute - ...``: an
+id and a colon at the start, or an id, a colon, one lowercase word and a dash): a
+value holding one, or two labels (an id and a colon) or more, copies the debate's
+structure instead of saying something. An id inside a sentence ("The weakest point
+is CON-2: it names no source") is prose."""
 TAG_SHARE = 0.3
 """Two tags or more that make up this share of a text make it markup."""
 _JSON_EDGE = gated(r"^\s*[\]})）,;，；]|^\s*[\[{]\s*[\[{\"]|[\[{][\s,:]*$")
