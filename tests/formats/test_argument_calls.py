@@ -294,7 +294,7 @@ def test_each_side_of_an_a_or_b_question_argues_for_its_option() -> None:
     assert starts[("con", 1)][0] == "Plane, because it would save "
     assert starts[("con", 3)][0] == "Plane, because it would prevent "
     system, user = (m.content for m in starts[("con", 1)][1])
-    assert "You are the CON side. You argue for \"plane\", not \"Night train\"" in system
+    assert 'You are the CON side. You argue for "plane", not "Night train"' in system
     assert "AGAINST" not in system + user
     assert 'for "plane"' in user
     assert [p.name for p in result.positions] == ["Pro (Night train)", "Con (plane)"]
