@@ -11,6 +11,8 @@ text with ``html.parser``), and reports for every prose field:
   copied from the prompts' own text (their templates, field descriptions included);
 - ``loop``: a unit of 1-12 characters repeated ``LOOP_TIMES`` times or more in a row,
   a phrase of 1-4 words repeated three times in a row, or one sentence written twice;
+- ``label copy``: the debate's own label lines written back (``CON-1: refute``, an
+  argument id, a colon and a response type, or two ids each followed by a colon);
 - ``fragment``: a judge field (key insight, recommendation, an unresolved question)
   that is not a sentence: fewer than four words, or no sentence end;
 - for the opening claims: a claim that restates the topic (nothing of its own beyond
@@ -84,6 +86,10 @@ _JSON_MARK = re.compile(r"[{}\[\]<>]")
 _QUOTED_KEY = re.compile(r"\"[A-Za-z_]\w*\"\s*:")
 _CHAR_LOOP = re.compile(rf"(.{{1,12}}?)\1{{{LOOP_TIMES - 1},}}", re.S)
 _WORD_LOOP = re.compile(r"\b((?:\w+\W+){1,4}?)\1{2,}", re.I)
+_LABEL_ID = re.compile(r"\b(?:PRO|CON|[A-F])-\d+\s*[:：]")
+_LABEL_RESPONSE = re.compile(
+    r"\b(?:PRO|CON|[A-F])-\d+\s*[:：]\s*(?:refute|challenge|concede|partial)\b", re.I
+)
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _WORDS = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]|[^\W\d_]+", re.U)
 _SENTENCE_END = re.compile(r"[.!?。！？…)\"”']\s*$")
@@ -149,6 +155,8 @@ def problems(text: str, lines: list[str], *, judge: bool = False) -> list[str]:
     run = copied_run(t, lines) if lines else ""
     if run:
         found.append(f"echo: {run[:60]!r}")
+    if _LABEL_RESPONSE.search(t) or len(_LABEL_ID.findall(t)) >= 2:
+        found.append("label copy")
     if _CHAR_LOOP.search(t) or _WORD_LOOP.search(t + " "):
         found.append("loop")
     else:
@@ -367,7 +375,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"debris.py: cannot read {json_path}: {exc}", file=sys.stderr)
             return 2
     if args.json:
-        print(json.dumps([asdict(r) for r in reports], ensure_ascii=False, indent=1))
+        # asdict would rebuild the Counter from (key, count) pairs, counting the pairs
+        rows = [{**asdict(r), "counts": dict(r.counts)} for r in reports]
+        print(json.dumps(rows, ensure_ascii=False, indent=1))
     else:
         for r in reports:
             counts = ", ".join(f"{k} {v}" for k, v in sorted(r.counts.items()))

@@ -47,7 +47,8 @@ def test_chinese_debate_speaks_chinese() -> None:
     result = run_debate(topic, model="scripted:demo", seed=2, lang="zh")
     doc = check_result_json(to_json(result))
     assert doc["lang"] == "zh"
-    assert [p["name"] for p in doc["positions"]] == ["正方", "反方"]
+    # an "A or B" question: each position is named with the option it argues for
+    assert [p["name"] for p in doc["positions"]] == ["正方（去海南）", "反方（去东北）"]
     assert all(has_cjk(a["claim"]) for a in doc["payload"]["structured"]["arguments"])
     assert has_cjk(doc["judgement"]["gap"]["text"])
     briefing = to_markdown(result)

@@ -51,6 +51,7 @@ def test_a_clean_scripted_run_has_no_finding(tmp_path: Path, clean: moot.DebateR
         ("It costs <b>more</b> than it saves.", "debris"),
         ("The cost rises and the cost rises and the cost rises and the cost rises.", "loop"),
         ("You argue AGAINST the topic, whatever you privately think.", "echo"),
+        ("PRO-1: refute - refutation of CON-1 CON-2: challenge - refuted CON-1", "label copy"),
     ],
 )
 def test_each_kind_of_defect_is_found_in_the_json(

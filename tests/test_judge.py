@@ -594,3 +594,18 @@ def test_the_judge_schema_pins_one_assessment_per_unit_in_order() -> None:
     for slot in slots:
         assert slot["properties"]["standing"]["enum"] == list(STRUCTURED_STANDINGS)
         assert set(GENERAL.dimensions) <= set(slot["required"])
+
+
+def test_a_synthesis_cut_at_its_length_bound_is_not_a_sentence() -> None:
+    """SmolLM2 fills the judge's synthesis to its bound and the grammar then ends it
+    ("... a roof and a home at the!"): a text as long as its bound was cut, so it is
+    asked again, else shown as unusable text."""
+    cut = "The truth is that you cannot have both a roof and a home at the!"
+    limits = {"key_insight": len(cut), "recommendation": 500, "unresolved_questions": 200}
+    problems = check_judge_reply(_reply(key_insight=cut), IDS, DEBATE_TEXT, "en", limits=limits)
+    assert [(p.code, p.where, p.hard) for p in problems] == [
+        ("unusable_text", "key_insight", False)
+    ]
+    # under its bound the same text is a sentence
+    roomy = {**limits, "key_insight": len(cut) + 1}
+    assert check_judge_reply(_reply(key_insight=cut), IDS, DEBATE_TEXT, "en", limits=roomy) == []

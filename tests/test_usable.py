@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from conftest import needs_llama_cpp_python
 from moot.formats.structured.replies import OpeningReply
-from moot.formats.structured.sides import claim_prefix, thesis, yes_no
+from moot.formats.structured.sides import claim_prefix, options, thesis, yes_no
 from moot.llm.grammar import grammar_schema, prose_pattern
 from moot.llm.schemas import output_spec
 from moot.usable import (
@@ -52,6 +52,27 @@ from moot.usable import (
     ],
 )
 def test_what_counts_as_unusable_text(text: str, reason: str | None) -> None:
+    assert unusable_reason(text) == reason
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # the README's quick start (seed 7): Con's closing stance and the judge's
+        # unresolved questions copied the cross-examination's label lines
+        ("PRO-1: refute - refutation of CON-1 CON-2: challenge - refuted CON-1", "debris"),
+        ("PRO-1: refute - refutation of CON-1 CON-2: challenge of PRO-4", "debris"),
+        ("CON-1: refute - the cost figure is wrong", "debris"),
+        ("B-2：challenge——没有证据", "debris"),
+        # a final stance is a list of sentences, each checked on its own (en05, seed 1)
+        ("CON-1: refute", "debris"),
+        ("CON-3: concede STANCE-CHANGED", "debris"),
+        # an id named inside a sentence is prose
+        ("PRO-1 is refuted: its cost figure counts a full rebuild.", None),
+        ("The weakest point is CON-2: it names no source.", None),
+    ],
+)
+def test_a_copy_of_the_debates_label_lines_is_debris(text: str, reason: str | None) -> None:
     assert unusable_reason(text) == reason
 
 
@@ -98,6 +119,36 @@ def test_the_local_grammar_keeps_markup_and_json_punctuation_out_of_prose() -> N
     assert "pattern" not in json.dumps(spec.json_schema)
 
 
+@pytest.mark.parametrize(
+    ("text", "sentence"),
+    [
+        ("Costs rose by 4% in the first year.", True),
+        ("Which figure did the other side use?", True),
+        ("微服务让团队独立部署。", True),
+        # SmolLM2's synthesis fragments (docs/debris-check.md)
+        ("2. Challenge CON-3", False),
+        (". This argument is not supported by evidence.", False),
+        ("The argument is flawed", False),
+        ("defying logic error.", False),
+    ],
+)
+def test_the_judges_synthesis_is_written_as_sentences(text: str, sentence: bool) -> None:
+    from moot.judging.judge import judge_spec
+    from moot.judging.rubric import GENERAL
+
+    schema = grammar_schema(judge_spec(GENERAL, ["UPHELD", "REFUTED"], ["PRO-1", "CON-1"]))
+    properties = schema["properties"]
+    patterns = [
+        properties["key_insight"]["pattern"],
+        properties["recommendation"]["pattern"],
+        properties["unresolved_questions"]["items"]["pattern"],
+    ]
+    assert [bool(re.fullmatch(p.strip("^$"), text)) for p in patterns] == [sentence] * 3
+    # an assessment's reason is prose, not held to the sentence shape
+    reason = properties["assessments"]["prefixItems"][0]["properties"]["reason"]["pattern"]
+    assert re.fullmatch(reason.strip("^$"), "2. Challenge CON-3")
+
+
 def test_a_prefix_leaves_room_for_the_models_own_words() -> None:
     expected = '^No, because [^{}\\[\\]<>"\\\\\\x00-\\x1f?？]{8,28}$'
     assert prose_pattern(8, 40, "No, because ") == expected
@@ -133,7 +184,21 @@ def test_the_local_grammar_builds_with_llama_cpps_converter() -> None:
         # a yes/no question the statement rule cannot read: no verb it knows
         ("Should spaceships colonise Mars?", "en", "Yes, because ", "No, because "),
         ("Microservices from day one", "en", "Because ", "Because "),
-        ("Rust or Go?", "en", "Because ", "Because "),
+        # an "A or B" question: each side starts from its option
+        ("Rust or Go?", "en", "Rust, because ", "Go, because "),
+        (
+            "Night train or plane for a 700 km business trip?",
+            "en",
+            "Night train, because ",
+            "Plane, because ",
+        ),
+        # a yes/no question with "or" in it stays a yes/no question
+        (
+            "Should cities ban cars or trucks?",
+            "en",
+            "Cities should ban cars or trucks, because ",
+            "Cities should not ban cars or trucks, because ",
+        ),
         (
             "政府是否应该补贴电动汽车？",
             "zh",
@@ -146,7 +211,8 @@ def test_the_local_grammar_builds_with_llama_cpps_converter() -> None:
             "一个家庭应该买房而不是租房，因为",
             "一个家庭不应该买房而不是租房，因为",
         ),
-        ("海南还是东北过冬？", "zh", "因为", "因为"),
+        ("海南还是东北？", "zh", "海南更好，因为", "东北更好，因为"),
+        ("春节回老家，坐火车还是坐飞机？", "zh", "坐火车更好，因为", "坐飞机更好，因为"),
     ],
 )
 def test_claim_prefixes_follow_the_yes_no_rule(topic: str, lang: str, pro: str, con: str) -> None:
@@ -190,7 +256,7 @@ def test_a_yes_no_question_becomes_each_sides_statement(
         "Should we?",
         "Rust or Go?",
         "Is it?",
-        "海南还是东北过冬？",
+        "海南还是东北？",
     ],
 )
 def test_a_question_the_rule_cannot_read_has_no_statement(topic: str) -> None:
@@ -206,6 +272,29 @@ def test_a_long_statement_leaves_the_claim_to_the_model() -> None:
     )
     assert thesis(topic, "en", "con") is not None
     assert claim_prefix(topic, "en", "con", True) == "No, because "
+
+
+@pytest.mark.parametrize(
+    ("topic", "lang", "read"),
+    [
+        ("Rent or buy a flat in your twenties?", "en", ("Rent", "buy a flat")),
+        ("Which is better for a beginner, tea or coffee?", "en", ("tea", "coffee")),
+        ("Walk or cycle to work?", "en", ("Walk", "cycle")),
+        ("孩子先学画画还是学游泳？", "zh", ("学画画", "学游泳")),
+        ("周末在家或者出门？", "zh", ("周末在家", "出门")),
+        # not "A or B": a yes/no question, two "or"s, no question, an option too long
+        ("Should animals be used for scientific or commercial testing?", "en", None),
+        ("Tea or coffee or water?", "en", None),
+        ("Tea or coffee", "en", None),
+        ("Tea or the very long list of things we could drink instead of it?", "en", None),
+        ("是否应该把动物用于科学或商业测试？", "zh", None),
+        ("Tea or tea?", "en", None),
+    ],
+)
+def test_an_a_or_b_question_is_read_into_its_two_options(
+    topic: str, lang: str, read: tuple[str, str] | None
+) -> None:
+    assert options(topic, lang) == read
 
 
 def test_more_than_two_positions_get_the_neutral_prefix() -> None:

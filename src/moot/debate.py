@@ -154,7 +154,7 @@ def plan_run(topic: str, options: RunOptions, models: Mapping[str, str] | None =
     options.validate()
     fmt = get_format(options.format)
     options = options.replace(format_options=fmt.stored_options(options.format_options))
-    positions = fmt.positions(options.sides, options.lang)
+    positions = fmt.named_for(fmt.positions(options.sides, options.lang), topic, options.lang)
     if options.sources and fmt.source_tokens is None:
         able = [f.name for f in formats() if f.source_tokens is not None]
         raise ConfigError(

@@ -16,6 +16,9 @@ The rules, in order (the first that matches is the reason):
   prose), or a quoted JSON key (``'reasoning':``); copies of the marker below making up
   ``MARKER_SHARE`` of the text or leaving no usable text (a judge reads the debate with
   its unusable fields marked, and SmolLM2 wrote the marker back into its key insight);
+  a copy of the debate's own label lines (``LABEL_LINE``: "PRO-1: refute - refutation
+  of CON-1 CON-2: challenge ...", the cross-examination as a closing prompt lists it,
+  written back as a closing's stance and as the judge's questions);
   a value that starts with a closing bracket (``]``, ``}``, ``)``, ``）``), a comma or a
   semicolon (the separator SmolLM2 writes where JSON's quote is banned: ``, You are``)
   or with two opening ones (``[{``),
@@ -57,6 +60,15 @@ in a loop."""
 _MARKUP = gated(r"</?debate\s*>|\{\{|\}\}|\{%|%\}|['\"][A-Za-z_][A-Za-z0-9_]*['\"]\s*:")
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9_-]*\s*/?>")
 _COPIED_MARKER = re.compile("|".join(re.escape(m) for m in MARKERS.values()), re.IGNORECASE)
+_LABEL = re.compile(r"\b[A-Z]{1,4}-\d{1,3}\s*[:：]")
+LABEL_LINE = re.compile(
+    r"^\s*[A-Z]{1,4}-\d{1,3}\s*[:：]|\b[A-Z]{1,4}-\d{1,3}\s*[:：]\s*[a-z]+\s*(?:-|—)"
+)
+"""The shape of a label line a prompt lists the debate in (``CON-1: refute - ...``: an
+id and a colon at the start, or an id, a colon, one lowercase word and a dash): a
+value holding one, or two labels (an id and a colon) or more, copies the debate's
+structure instead of saying something. An id inside a sentence ("The weakest point
+is CON-2: it names no source") is prose."""
 TAG_SHARE = 0.3
 """Two tags or more that make up this share of a text make it markup."""
 _JSON_EDGE = gated(r"^\s*[\]})）,;，；]|^\s*[\[{]\s*[\[{\"]|[\[{][\s,:]*$")
@@ -134,6 +146,8 @@ def unusable_reason(text: str, *, sentence: bool = True, composed: bool = False)
         return "debris"
     if not composed and _copies_marker(text, visible):
         return "debris"
+    if not composed and (LABEL_LINE.search(text) or len(_LABEL.findall(text)) >= 2):
+        return "debris"  # a copy of the debate's label lines
     tags = _TAG.findall(text) if "<" in text else []
     if len(tags) >= 2 and sum(map(len, tags)) >= TAG_SHARE * len(text.strip()):
         return "debris"
@@ -163,11 +177,16 @@ def marker(lang: str) -> str:
     return MARKERS.get(lang, MARKERS["en"])
 
 
+def is_marker(text: str) -> bool:
+    """Whether ``text`` is the marker an unusable value was replaced by."""
+    return text.strip() in MARKERS.values()
+
+
 def join_usable(parts: list[str], lang: str) -> str:
     """Sentences of one field (a closing's final stance) as one text: the usable ones
     joined, the marked ones left out (their warnings name them), or one marker when
     none is usable, never the marker repeated as if it were a sentence."""
-    kept = [p for p in parts if p.strip() not in MARKERS.values()]
+    kept = [p for p in parts if not is_marker(p)]
     return join_sentences(kept, lang) or marker(lang)
 
 

@@ -275,3 +275,28 @@ def test_the_compact_profile_has_tighter_chinese_bounds(lang: str) -> None:
     assert ratio == (
         {"standard": 1.0, "compact": 1.0} if lang == "en" else {"standard": 0.5, "compact": 0.35}
     )
+
+
+def test_each_side_of_an_a_or_b_question_argues_for_its_option() -> None:
+    """ "Night train or plane ...?": pro argues for the first option and con for the
+    second, each claim starts from its option, both from their option's gains, and the
+    prompts and the briefing name the options."""
+    from moot.report.markdown import to_markdown
+
+    topic = "Night train or plane for a 700 km business trip?"
+    backend = Recording()
+    result = run_debate(topic, model=backend, seed=3, profile="compact")
+    starts = {
+        (c.position, c.number): (dict(s.prefixes)["claim"], m)
+        for c, m, s in backend.argument_calls_with_specs()
+    }
+    assert starts[("pro", 1)][0] == "Night train, because it would save "
+    assert starts[("con", 1)][0] == "Plane, because it would save "
+    assert starts[("con", 3)][0] == "Plane, because it would prevent "
+    system, user = (m.content for m in starts[("con", 1)][1])
+    assert 'You are the CON side. You argue for "plane", not "Night train"' in system
+    assert "AGAINST" not in system + user
+    assert 'for "plane"' in user
+    assert [p.name for p in result.positions] == ["Pro (Night train)", "Con (plane)"]
+    briefing = to_markdown(result)
+    assert "**Positions:** Pro (Night train), Con (plane)" in briefing

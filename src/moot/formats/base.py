@@ -634,6 +634,11 @@ class Format(ABC):
         ``--sides`` (a format with positions of its own refuses ``sides``)."""
         return make_positions(sides, lang)
 
+    def named_for(self, positions: list[Position], topic: str, lang: str) -> list[Position]:
+        """``positions`` as ``topic`` names them (the structured format: pro and con on an
+        "A or B" question each take their option into their name). Default: as they are."""
+        return positions
+
     def roles(self, positions: Sequence[Position], options: Mapping[str, Any]) -> dict[str, str]:
         """Roles the format's calls use beyond the positions' keys and ``judge``, each
         mapped to the role whose model it takes (a position's key, or ``judge``): the

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from moot import i18n
@@ -139,9 +139,19 @@ def position_totals(weighted: Mapping[str, float], side_of: Mapping[str, str]) -
     }
 
 
-def check_judge_reply(reply: Any, ids: Sequence[str], debate_text: str, lang: str) -> list[Problem]:
+def check_judge_reply(
+    reply: Any,
+    ids: Sequence[str],
+    debate_text: str,
+    lang: str,
+    *,
+    limits: Mapping[str, int] | None = None,
+) -> list[Problem]:
     """Every unit assessed exactly once; fallacies name real units and quote words
-    that occur in the debate; prose in the debate's language."""
+    that occur in the debate; prose in the debate's language; the synthesis made of
+    sentences, none of them cut at its length bound (``limits``: each synthesis
+    field's ``maxLength`` as the reply was asked for, see ``synthesis_limits``; a text
+    of exactly that length was ended by the grammar, not by the model)."""
     problems: list[Problem] = []
     counts = Counter(a.argument_id.upper() for a in reply.assessments)
     for ident in ids:
@@ -178,7 +188,9 @@ def check_judge_reply(reply: Any, ids: Sequence[str], debate_text: str, lang: st
     for label, text in synthesis:
         # a fragment is not a synthesis: re-asked, else shown as unusable text
         usable = unusable_reason(text) is None  # else the usable-text rule flags it
-        if text.strip() and usable and word_count(text) < SYNTHESIS_WORDS:
+        bound = (limits or {}).get(label.partition("[")[0])
+        cut = bound is not None and len(text.strip()) == bound  # ended by the grammar
+        if text.strip() and usable and (cut or word_count(text) < SYNTHESIS_WORDS):
             message = i18n.message(lang, "reask.sentence", words=SYNTHESIS_WORDS)
             problems.append(Problem(f"{label}: {message}", hard=False, code=UNUSABLE, where=label))
     for label, text in prose:
@@ -273,16 +285,37 @@ def bias_signals(judgement: Judgement, lang: str) -> list[QualityWarning]:
     return []
 
 
+SYNTHESIS_FIELDS = ("key_insight", "recommendation", "unresolved_questions")
+"""The judge's synthesis: written as sentences where a grammar can make them so
+(SmolLM2 wrote noun phrases, numbered lists and text cut at the length bound)."""
+
+
+def synthesis_limits(spec: OutputSpec) -> dict[str, int]:
+    """The length bound of each synthesis field of a judge's reply ``spec`` (an
+    unresolved question's: its items'): a text as long as its bound was cut there
+    (SmolLM2 fills it, and the grammar ends it with whatever mark it must)."""
+    properties = spec.json_schema["properties"]
+    limits = {}
+    for name in SYNTHESIS_FIELDS:
+        node = properties[name]
+        node = node.get("items", node) if node.get("type") == "array" else node
+        if "maxLength" in node:
+            limits[name] = int(node["maxLength"])
+    return limits
+
+
 def judge_spec(rubric: Rubric, standings: Sequence[str], ids: Sequence[str]) -> OutputSpec:
     """The judge's reply schema with one assessment slot per unit id, in order, and
     fallacy ids limited to those units."""
     reply_type = judge_reply_type(rubric.dimensions, tuple(standings))
-    return enum_item_field(
+    spec = enum_item_field(
         pin_items(output_spec(reply_type), "assessments", "argument_id", list(ids)),
         "fallacies",
         "argument_id",
         list(ids),
     )
+    # the synthesis is read as sentences: a grammar writes it so (moot.llm.grammar)
+    return replace(spec, sentences=SYNTHESIS_FIELDS)
 
 
 def judge_system(
@@ -334,6 +367,8 @@ async def judge_units(
             render("judge", lang, topic=topic, transcript=transcript, ids=ids, unit=noun),
         ),
     ]
+    spec = profile.spec(judge_spec(rubric, standings, ids), lang)
+    limits = synthesis_limits(spec)
     outcome = await generate_structured(
         backend,
         messages,
@@ -348,8 +383,8 @@ async def judge_units(
             data=JudgeCall(tuple(ordered), tuple(standings), rubric.dimensions, transcript),
         ),
         meter=request.meter,
-        spec=profile.spec(judge_spec(rubric, standings, ids), lang),
-        check=lambda reply: check_judge_reply(reply, ids, debate_text, lang),
+        spec=spec,
+        check=lambda reply: check_judge_reply(reply, ids, debate_text, lang, limits=limits),
         max_reasks=request.max_reasks,
         rule_reasks=profile.rule_reasks,
         strict_rules=request.strict_rules,

@@ -9,7 +9,11 @@ escape sequence) and no control character. The pattern carries the string's leng
 bounds, since the converter ignores ``minLength`` and ``maxLength`` beside a pattern.
 A string property named in the spec's ``prefixes`` must also begin with its text (the
 text is written by the grammar, not by the model), and may not contain a question mark
-(``?`` or ``？``).
+(``?`` or ``？``). A string property named in the spec's ``sentences`` (or each string
+of an array so named) is written as sentences: it starts with a capital letter or a
+Chinese character (not a digit, a list number or punctuation: "2. Challenge CON-3",
+". This argument") and ends with ``.``, ``!``, ``?`` or their Chinese forms inside its
+length bound, so a text cut at the bound still ends as a sentence.
 """
 
 from __future__ import annotations
@@ -27,10 +31,17 @@ AFTER_PREFIX = 8
 
 _METACHARACTERS = frozenset(".^$*+?()[]{}|\\")
 
+SENTENCE_START = "A-Z\u3400-\u4dbf\u4e00-\u9fff"
+"""What a sentence starts with (the inside of a regex character class)."""
+SENTENCE_END = ".!?。！？"
+"""What a sentence ends with."""
+
 
 def grammar_schema(spec: OutputSpec) -> dict[str, Any]:
     """``spec``'s JSON schema with a prose pattern on every free string."""
-    schema: dict[str, Any] = _patterned(spec.json_schema, dict(spec.prefixes), None)
+    schema: dict[str, Any] = _patterned(
+        spec.json_schema, dict(spec.prefixes), None, frozenset(spec.sentences)
+    )
     return schema
 
 
@@ -47,22 +58,39 @@ def prose_pattern(low: int, high: int, prefix: str = "") -> str:
     return f"^{_escape(prefix)}[^{banned}]{{{rest_low},{rest_high}}}$"
 
 
-def _patterned(node: Any, prefixes: dict[str, str], name: str | None) -> Any:
+def sentence_pattern(low: int, high: int) -> str:
+    """A pattern for prose of ``low`` to ``high`` characters written as sentences (see
+    the module)."""
+    inner_low, inner_high = max(low - 2, 0), max(high - 2, 0)
+    end = _escape(SENTENCE_END)
+    return f"^[{SENTENCE_START}][^{PROSE}]{{{inner_low},{inner_high}}}[{end}]$"
+
+
+def _patterned(
+    node: Any,
+    prefixes: dict[str, str],
+    name: str | None,
+    sentences: frozenset[str] = frozenset(),
+    sentence: bool = False,
+) -> Any:
     if isinstance(node, list):
-        return [_patterned(item, prefixes, None) for item in node]
+        return [_patterned(item, prefixes, None, sentences) for item in node]
     if not isinstance(node, dict):
         return node
     out: dict[str, Any] = {
         key: (
-            {k: _patterned(v, prefixes, k) for k, v in value.items()}
+            {k: _patterned(v, prefixes, k, sentences, k in sentences) for k, v in value.items()}
             if key == "properties" and isinstance(value, dict)
-            else _patterned(value, prefixes, None)
+            # the strings of an array named in ``sentences`` are sentences too
+            else _patterned(value, prefixes, None, sentences, sentence and key == "items")
         )
         for key, value in node.items()
     }
     if out.get("type") == "string" and "enum" not in out and "maxLength" in out:
         prefix = prefixes.get(name or "", "")
-        high = int(out["maxLength"])
-        if len(prefix) < high:
-            out["pattern"] = prose_pattern(int(out.get("minLength", 0)), high, prefix)
+        low, high = int(out.get("minLength", 0)), int(out["maxLength"])
+        if sentence and not prefix and high >= 2:
+            out["pattern"] = sentence_pattern(low, high)
+        elif len(prefix) < high:
+            out["pattern"] = prose_pattern(low, high, prefix)
     return out

@@ -41,6 +41,11 @@ class OutputSpec:
     """``(property, text)``: every free string property of that name must begin with
     ``text``. A backend that constrains output with a grammar (``local``) enforces it
     (``moot.llm.grammar``); the others cannot, and the prompt asks for it."""
+    sentences: tuple[str, ...] = ()
+    """Names of string properties (or arrays of strings) whose values are sentences: a
+    backend that constrains output with a grammar makes each start with a capital
+    letter or a Chinese character and end with a sentence end (``moot.llm.grammar``);
+    the others cannot, and code checks them (a judge's synthesis: ``SYNTHESIS_WORDS``)."""
     verbatim: tuple[str, ...] = ()
     """Names of string properties whose values are copied from the user's data (a
     quote of a document), not written as prose: they are not checked as usable text

@@ -22,7 +22,7 @@ from moot.formats.base import Debate, Format, Record, as_sent, example_ids
 from moot.formats.common.stances import stances
 from moot.formats.common.transcripts import unit_transcript
 from moot.formats.structured.labels import LABELS
-from moot.formats.structured.payload import STANDINGS, StructuredPayload
+from moot.formats.structured.payload import STANDINGS, StanceChange, StructuredPayload
 from moot.formats.structured.replies import (
     MAX_ARGUMENTS,
     MIN_ARGUMENTS,
@@ -34,12 +34,21 @@ from moot.formats.structured.replies import (
     cross_exam_spec,
 )
 from moot.formats.structured.rounds import StructuredRounds
+from moot.formats.structured.sides import options as topic_options
 from moot.i18n import in_language
 from moot.judging.judge import judge_spec
 from moot.judging.rubric import GENERAL
 from moot.llm.schemas import output_spec
 from moot.llm.types import OutputSpec
 from moot.schema import DebateResult, Position
+
+
+def _stance_change(change: StanceChange, labels: Mapping[str, str], lang: str) -> str:
+    """A closing's stance change as the briefing shows it: changed or unchanged with
+    the model's reason, or that it gave no usable reason (then no claim of change)."""
+    if change.label == "stance.unstated":
+        return labels[change.label]
+    return labels[change.label] + ("：" if lang == "zh" else ": ") + change.reason
 
 
 class StructuredFormat(Format):
@@ -139,6 +148,19 @@ class StructuredFormat(Format):
             lang=result.lang,
         )
 
+    def named_for(self, positions: list[Position], topic: str, lang: str) -> list[Position]:
+        """Pro and con on an "A or B" question (``sides.options``) named with the option
+        each argues for: ``Pro (night train)``, ``Con (plane)``, so that every page,
+        and the judge, reads which option a claim is for."""
+        read = topic_options(topic, lang)
+        if read is None or [p.key for p in positions] != ["pro", "con"]:
+            return positions
+        form = "{name}（{option}）" if lang == "zh" else "{name} ({option})"
+        return [
+            p.model_copy(update={"name": form.format(name=p.name, option=option)})
+            for p, option in zip(positions, read, strict=True)
+        ]
+
     def labels(self, lang: str) -> Mapping[str, str]:
         """The labels of what only this format does (``labels.py``)."""
         return in_language(LABELS, lang)
@@ -180,10 +202,7 @@ class StructuredFormat(Format):
         closings = Bullets(
             labels=[names.get(c.side, c.side) for c in body.closings],
             items=[
-                "({}) {}".format(
-                    labels["stance.changed" if c.stance_change.changed else "stance.unchanged"],
-                    c.final_stance,
-                )
+                f"({_stance_change(c.stance_change, labels, result.lang)}) {c.final_stance}"
                 for c in body.closings
             ],
         )

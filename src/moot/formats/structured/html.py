@@ -76,7 +76,7 @@ def transcript(ctx: Context) -> list[TurnView]:
         )
     for closing in _body(result).closings:
         side = ctx.side(closing.side)
-        change = labels["stance.changed" if closing.stance_change.changed else "stance.unchanged"]
+        change = labels[closing.stance_change.label]
         add(
             "closing",
             closing.side,
@@ -233,7 +233,8 @@ def closings_section(ctx: Context, turns: list[TurnView]) -> Section:
     for i, closing in enumerate(_body(result).closings):
         side = ctx.side(closing.side)
         assert side is not None  # noqa: S101 (a closing always has a side)
-        changed = closing.stance_change.changed
+        # a change with no usable reason is not shown as one
+        changed = closing.stance_change.label == "stance.changed"
         views.append(
             ClosingView(
                 side=side,
@@ -241,7 +242,7 @@ def closings_section(ctx: Context, turns: list[TurnView]) -> Section:
                 concessions=tuple(closing.concessions),
                 unrefuted=tuple(ctx.locate(item_id) for item_id in closing.unrefuted),
                 changed=changed,
-                change=labels["stance.changed" if changed else "stance.unchanged"],
+                change=labels[closing.stance_change.label],
                 reason=closing.stance_change.reason,
                 anchor=turns[first + i].anchor,
             )

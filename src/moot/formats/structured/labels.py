@@ -27,6 +27,7 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "response.challenge": "challenged",
         "stance.changed": "stance changed",
         "stance.unchanged": "stance unchanged",
+        "stance.unstated": "stance change: no usable reason",
     },
     "zh": {
         "reask.claim_sentences": "请把断言写成恰好一句话",
@@ -46,5 +47,6 @@ LABELS: Final[dict[str, dict[str, str]]] = {
         "response.challenge": "质疑",
         "stance.changed": "立场有变化",
         "stance.unchanged": "立场未变",
+        "stance.unstated": "立场变化：理由不可用",
     },
 }

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from moot.sources.citations import Cited
+from moot.usable import is_marker
 
 ResponseType = Literal["refute", "challenge", "concede", "partial"]
 RESPONSES: tuple[ResponseType, ...] = ("refute", "challenge", "concede", "partial")
@@ -50,6 +51,15 @@ class StanceChange(_Frozen):
 
     changed: bool
     reason: str
+
+    @property
+    def label(self) -> str:
+        """The label key that shows it: ``stance.changed`` or ``stance.unchanged``, or
+        ``stance.unstated`` when its reason is unusable text (the marker), since a
+        model that gave no usable reason has not said whether or why it moved."""
+        if is_marker(self.reason):
+            return "stance.unstated"
+        return "stance.changed" if self.changed else "stance.unchanged"
 
 
 class Closing(_Frozen):

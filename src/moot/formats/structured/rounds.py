@@ -39,7 +39,7 @@ from moot.formats.structured.replies import (
     closing_spec,
     cross_exam_spec,
 )
-from moot.formats.structured.sides import claim_prefix
+from moot.formats.structured.sides import claim_prefix, options
 from moot.i18n import labels
 from moot.judging.judge import JudgedUnit
 from moot.judging.rubric import GENERAL
@@ -135,6 +135,9 @@ class StructuredRounds:
         self.debate = debate
         self.prefixes = tuple(p.prefix for p in debate.positions)
         self.two_sided = [p.key for p in debate.positions] == ["pro", "con"]
+        self.options = options(debate.topic, debate.lang) if self.two_sided else None
+        """An "A or B" topic's options (``sides.options``): pro argues for the first,
+        con for the second, and the prompts name them as positions."""
         self.citations: dict[str, list[SourceCitation]] = {}
         """Each argument's checked citations (a debate over documents)."""
 
@@ -151,10 +154,15 @@ class StructuredRounds:
     def _messages(self, position: str, prompt: str, **values: object) -> list[Message]:
         debate = self.debate
         profile = debate.settings.profile(position)
+        name, other = debate.name_of(position), ""
+        if self.options is not None:
+            # each side argues for its option, as a position of its own would be
+            name, other = self.options if position == "pro" else self.options[::-1]
         common = {
             "side": position,
-            "name": debate.name_of(position),
-            "two_sided": self.two_sided,
+            "name": name,
+            "other": other,
+            "two_sided": self.two_sided and self.options is None,
             "topic": debate.topic,
             "examples": profile.examples,
         }
@@ -223,7 +231,9 @@ class StructuredRounds:
         """The angles of ``position``'s arguments, in order, each with the words its
         claim goes on with after the side's start (``angles.j2``: a line each, the
         angle and those words split by ``|``)."""
-        lines = self.debate.render("angles", side=position, two_sided=self.two_sided).splitlines()
+        # on an "A or B" topic both sides argue for an option: both from its gains
+        two_sided = self.two_sided and self.options is None
+        lines = self.debate.render("angles", side=position, two_sided=two_sided).splitlines()
         split = [line.partition("|") for line in lines if line.strip()]
         return [(angle.strip(), lead.strip()) for angle, _, lead in split]
 

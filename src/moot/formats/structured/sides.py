@@ -10,6 +10,12 @@ The words come from this rule, never from knowledge of the topic:
   starts with an auxiliary verb such as *should*, *is* or *can*; Chinese: it contains
   是否, 要不要, 该不该, 能否, 可否, 是不是 or ends with 吗): ``Yes, because`` for the
   side for it and ``No, because`` for the side against it (是的，因为 / 不，因为);
+- a two-sided debate on an "A or B" question (English: the topic ends with ``?``, does
+  not start with an auxiliary and holds the word *or* once; Chinese: 还是, else 或者 or
+  或, once, in a question): each side argues for one option, the side for the topic
+  for A and the side against it for B, and its claims start from its option:
+  ``Night train, because`` / ``Plane, because`` (``坐高铁更好，因为`` /
+  ``自驾更好，因为``); see ``options`` for where an option starts and ends;
 - any other topic, or more than two positions: ``Because`` (因为), so that each claim
   is a reason, not the topic again.
 
@@ -75,6 +81,23 @@ PREDICATE_ZH = ("应该", "应当", "可以", "是", "会", "能", "要", "该")
 """Where a Chinese 吗 question's predicate starts, in order of preference (the side
 against puts 不 before it)."""
 
+OPTION_ENDS = frozenset(
+    {
+        *("for", "in", "on", "at", "to", "when", "while", "during", "with", "without"),
+        *("after", "before", "from", "as", "than", "if", "by", "over", "under", "into"),
+        *("per", "this", "next", "within", "between", "instead"),
+    }
+)
+"""Words before which the option after *or* ends (``plane | for a 700 km trip``)."""
+MAX_OPTION = 5
+"""The most words an English option may have (a Chinese one: ``MAX_OPTION_ZH``
+characters); a question with a longer one is not read as "A or B"."""
+MAX_OPTION_ZH = 12
+_OR_ZH = ("还是", "或者", "或")
+_CLAUSE_ZH = re.compile(r"[，,：:；;、\s]")
+OPTION_CLAIM = {"en": "{option}, because ", "zh": "{option}更好，因为"}
+"""How a claim starts from its side's option."""
+
 PREFIXES = {
     "en": {"pro": "Yes, because ", "con": "No, because ", None: "Because "},
     "zh": {"pro": "是的，因为", "con": "不，因为", None: "因为"},
@@ -88,6 +111,64 @@ def yes_no(topic: str, lang: str) -> bool:
         return bool(_YES_NO_ZH.search(text))
     words = text.split()
     return text.endswith("?") and bool(words) and words[0].lower() in AUXILIARIES
+
+
+def _options_zh(text: str) -> tuple[str, str] | None:
+    for word in _OR_ZH:
+        if text.count(word) == 1:
+            head, _, tail = text.partition(word)
+            break
+    else:
+        return None
+    first = _CLAUSE_ZH.split(head)[-1]
+    second = re.split(r"[，,。？?！!；;]", tail)[0].strip()
+    if second and first.rfind(second[0]) > 0:
+        # parallel options start alike: 先学钢琴还是学编程 -> 学钢琴 / 学编程
+        first = first[first.rfind(second[0]) :]
+    if not first or not second or max(len(first), len(second)) > MAX_OPTION_ZH:
+        return None
+    return first, second
+
+
+def options(topic: str, lang: str) -> tuple[str, str] | None:
+    """The two options of an "A or B" question ``topic`` (see the module), as written,
+    or ``None`` when it is not one the rule can read. English: A is the words before
+    *or* (after the question's last comma), B the words after it up to the first of
+    ``OPTION_ENDS``, a comma or the question mark; Chinese: A is the clause before
+    还是 (from the first character B starts with, when A holds it), B the words after
+    it up to a punctuation mark. A yes/no question is never read as one
+    ("Should animals be used for scientific or commercial testing?")."""
+    text = topic.strip()
+    if not text.endswith(("?", "？")) or yes_no(text, lang):
+        return None
+    text = text.rstrip("?？").strip()
+    if lang == "zh":
+        return _options_zh(text)
+    words = text.split()
+    ors = [i for i, w in enumerate(words) if w.lower() == "or"]
+    if len(ors) != 1:
+        return None
+    head = " ".join(words[: ors[0]]).rpartition(",")[2].split()
+    tail: list[str] = []
+    for word in words[ors[0] + 1 :]:
+        if word.lower() in OPTION_ENDS:
+            break
+        tail.append(word.rstrip(","))
+        if word.endswith(","):
+            break
+    if not head or not tail or max(len(head), len(tail)) > MAX_OPTION:
+        return None
+    first, second = " ".join(head), " ".join(tail)
+    return None if first.casefold() == second.casefold() else (first, second)
+
+
+def side_option(topic: str, lang: str, side: str) -> str | None:
+    """The option ``side`` (``pro``: the first, ``con``: the second) argues for on an
+    "A or B" question, or ``None``."""
+    read = options(topic, lang)
+    if read is None or side not in ("pro", "con"):
+        return None
+    return read[0] if side == "pro" else read[1]
 
 
 def _subject_length(aux: str, rest: list[str]) -> int | None:
@@ -142,6 +223,10 @@ little of the claim to the model, and the short prefix is used instead."""
 def claim_prefix(topic: str, lang: str, side: str, two_sided: bool) -> str:
     """The text every opening claim of ``side`` begins with."""
     table = PREFIXES.get(lang, PREFIXES["en"])
+    option = side_option(topic, lang, side) if two_sided else None
+    if option is not None:
+        start = OPTION_CLAIM.get(lang, OPTION_CLAIM["en"])
+        return start.format(option=option[:1].upper() + option[1:])
     if two_sided and side in ("pro", "con") and yes_no(topic, lang):
         stated = thesis(topic, lang, side)
         if stated is not None and len(stated) <= MAX_THESIS:
