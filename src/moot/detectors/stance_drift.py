@@ -24,11 +24,6 @@ clause that opens with a contrast or refutation cue ("but", "that ignores", "但
 "站不住") and is not itself the opponent's words. A concession that the side then
 answers ("I accept X, but Y") is therefore not drift.
 
-With more than two sides, the echo is read against one other side at a time, on the
-words that are that side's alone (no third side used them): the other sides may be
-allies as well as opponents, the transcript does not say which, and words two of them
-share are common ground, not one side's position.
-
 Limits: a side that drifts in its own words (no opponent terms, no stance sentence)
 is missed; a rebuttal without any cue word is not seen as one.
 """
@@ -69,10 +64,8 @@ character bigrams, about a quarter of which straddle two words and match nothing
 the Chinese share is lower for the same echo."""
 ECHO_MARGIN = 0.15
 """How much the opponents' share must exceed the side's own distinctive share."""
-ECHO_MIN_TERMS = 15
-"""Fewer distinct content terms than this are too few to call an echo. (8 until
-2026-12-06: on the real train split every echo flag under 15 terms was a short spoken
-turn reusing another speaker's words, 4 of 4 wrong, and every one above was right.)"""
+ECHO_MIN_TERMS = 8
+"""Fewer distinct content terms than this are too few to call an echo."""
 AGREE_ECHO_MIN = 0.2
 """Opponents' share needed when the turn also agrees with the opponent."""
 STANCE_COVER = 0.75
@@ -85,21 +78,6 @@ QUOTE_MARK = "…"
 COPIED = 0.7
 """A rebuttal clause with at least this share of its character n-grams in the opponents'
 earlier turns is their words copied (contrast words and all), not an answer."""
-
-
-def _alone(transcript: Transcript, history: TurnHistory, name: str, terms: set[str]) -> set[str]:
-    """Those of ``terms`` that side ``name`` used (in its turns or stance) and no other
-    side did."""
-    used = set(content_terms(transcript.sides[name])) | {
-        t for t in terms if t in history.side_terms[name]
-    }
-    others = [other for other in transcript.sides if other != name]
-    stances = {t for other in others for t in content_terms(transcript.sides[other])}
-    return {
-        t
-        for t in used
-        if t not in stances and not any(t in history.side_terms[other] for other in others)
-    }
 
 
 def _rebutted(text: str, history: TurnHistory, opponents: list[str]) -> bool:
@@ -230,11 +208,6 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
     theirs = opp_terms - own_terms - topic
     ours = own_terms - opp_terms - topic
     echo = coverage(terms, theirs)
-    if len(opponents) > 1:
-        # allies or opponents: only a word one other side alone used voices that side
-        echo = max(
-            coverage(terms, theirs & _alone(transcript, history, name, terms)) for name in opponents
-        )
     values: dict[str, object] = {
         "share": echo,
         "opponents": named,
