@@ -9,8 +9,8 @@ feature (the model has the last word). Its label is the hand label of that turn.
 
 Model: a logistic regression per detector on standardised features, L2-penalised,
 fitted by Newton's method with numpy. The threshold is the probability that gives the
-best F1 on out-of-fold predictions (five folds by transcript, so no transcript is
-scored by a model that saw it), and the weights are then refitted on every sample.
+best F1 on out-of-fold predictions (leave one transcript out: each transcript is
+scored by a model fitted on all the others), and the weights are then refitted on every sample.
 Deterministic: the same data gives the same file.
 
     python tools/fit_detector_weights.py          # fit and write the weights
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import sys
-import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -41,8 +40,6 @@ DATA = ROOT / "tests" / "data" / "detectors"
 PENALTY = 0.03
 """The L2 penalty on the standardised weights (not on the bias): a small ridge that keeps
 Newton's method stable; larger ones lost out-of-fold F1 on the train split."""
-FOLDS = 5
-
 Matrix = npt.NDArray[np.float64]
 
 
@@ -146,23 +143,18 @@ def best_threshold(p: Matrix, y: npt.NDArray[np.int_]) -> tuple[float, float, fl
     return best
 
 
-def fold_of(group: str) -> int:
-    return zlib.crc32(group.encode("utf-8")) % FOLDS
-
-
 def model_for(detector: DetectorName, cases: Sequence[LabelledCase]) -> dict[str, Any]:
     x, y, groups = samples(detector, cases)
     mean = x.mean(axis=0)
     scale = x.std(axis=0)
     scale[scale < 1e-9] = 1.0
     z = (x - mean) / scale
-    folds = np.asarray([fold_of(g) for g in groups])
+    folds = np.asarray(groups)
     held = np.zeros(len(y))
-    for f in range(FOLDS):
-        train, test = folds != f, folds == f
-        if test.any():
-            weights, bias = fit(z[train], y[train])
-            held[test] = probabilities(z[test], weights, bias)
+    for group in dict.fromkeys(groups):  # leave one transcript out
+        train, test = folds != group, folds == group
+        weights, bias = fit(z[train], y[train])
+        held[test] = probabilities(z[test], weights, bias)
     threshold, precision, recall, f1 = best_threshold(held, y)
     weights, bias = fit(z, y)
     print(

@@ -33,7 +33,9 @@ with a word of the motion or of the earlier turns, and is not flagged.
 Limits: a tangent that ties back only through meaning, with none of the debate's
 words, is flagged; a drift that keeps reusing the debate's words (or the motion's) is
 missed; an opening statement is judged only by the change-of-subject rule. Turns with
-fewer than ``MIN_TERMS`` distinct content terms are not judged.
+fewer than ``MIN_TERMS`` distinct content terms are not judged, and the word-sharing
+rule needs ``UNRELATED_MIN_TERMS`` (a fragment is read with the turn it continues, not
+alone), so a short off-topic aside with no cue is missed.
 """
 
 from __future__ import annotations
@@ -63,6 +65,13 @@ CHANGE_MAX_SHARE = 0.25
 earlier in the debate (and at most one is a motion term)."""
 MIN_TERMS = 5
 """Turns with fewer distinct content terms are too short to judge."""
+UNRELATED_MIN_TERMS = 10
+"""The rule that judges a turn by the words it shares with the motion and the debate
+needs this many distinct content terms. A fragment of fewer (a line cut off by
+crosstalk, "I paid $38 million one year", "... that's offshore back into the
+country") continues or answers the turn next to it and shares no word with the debate
+by chance: on the real train split every such flag (5 of 5) was wrong. Shorter turns
+are still judged by the change-of-subject and meta-talk cues."""
 MEANING_MIN_TERMS = 10
 """With the sentence encoder, turns of at least this many distinct content terms that the
 lexical rules leave alone are judged by the calibrated model (``learned``); shorter
@@ -137,6 +146,7 @@ def lexical_check(transcript: Transcript, index: int, history: TurnHistory) -> F
     specific_share = coverage(specific, context)
     if (
         index > 0
+        and len(terms) >= UNRELATED_MIN_TERMS
         and not tied
         and specific_share < UNRELATED_MAX_SHARE
         # engagement is looked for only when it decides (its patterns are long)
