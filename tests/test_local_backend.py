@@ -15,7 +15,14 @@ import pytest
 
 from moot import ConfigError
 from moot.llm.backend import resolve_backend
-from moot.llm.local import LocalBackend, check_grammar_limits, embedded_model_path, usable_cores
+from moot.llm.local import (
+    SMALL_MODEL_BYTES,
+    LocalBackend,
+    check_grammar_limits,
+    embedded_model_path,
+    generation_threads,
+    usable_cores,
+)
 from moot.llm.types import GenerationSettings, Message, OutputSpec
 
 ZEBRA = OutputSpec(
@@ -153,3 +160,16 @@ def test_llama_threads_follow_the_cpu_affinity(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)
     assert usable_cores() == 3
     assert LocalBackend(n_threads=2)._n_threads == 2
+
+
+def test_a_small_model_generates_on_one_thread_and_evaluates_prompts_on_every_core(
+    tmp_path: Path,
+) -> None:
+    small = tmp_path / "small.gguf"
+    small.write_bytes(b"GGUF" + bytes(1000))
+    large = tmp_path / "large.gguf"
+    with large.open("wb") as handle:  # sparse: no disk space used
+        handle.truncate(SMALL_MODEL_BYTES)
+    assert generation_threads(small, 4) == 1
+    assert generation_threads(large, 4) == 4
+    assert generation_threads(tmp_path / "missing.gguf", 2) == 2

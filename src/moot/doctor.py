@@ -240,6 +240,12 @@ def _check_local(report: Report, spec: str, cpu_flags: set[str]) -> None:
         else:
             report.add("llama.cpp build", "ok", system)
         report.add("cpu variant", "ok", f"{runtime}: {variant}")
+        report.add(
+            "threads",
+            "ok",
+            f"{info.get('n_threads_generation', info.get('n_threads'))} generating,"
+            f" {info.get('n_threads')} evaluating prompts",
+        )
         started = time.perf_counter()
         reply = backend.request(
             "generate",

@@ -324,6 +324,29 @@ def usable_cores() -> int:
     return max(1, os.cpu_count() or 1)
 
 
+SMALL_MODEL_BYTES = 1 << 30
+"""A GGUF file under this size (the embedded SmolLM2-135M is 98 MB) generates on one
+thread: see :func:`generation_threads`."""
+
+
+def generation_threads(model_path: Path, cores: int) -> int:
+    """The threads llama.cpp generates with: one for a small model, else ``cores``.
+
+    Each generated token of a small model is a few milliseconds of work split by
+    barriers between every operation, and on more than one thread those barriers cost
+    more than the work: the threads wait passively (``OMP_WAIT_POLICY``, above), and
+    every barrier is a sleep and a wake-up. Measured on two idle cores (SmolLM2-135M,
+    xllamacpp): 28 tokens/s on two passive threads, 46 on one, 75 on two spinning
+    threads, which drop to 1.5 tokens/s at a load of 15 (passive: 5-6). One thread
+    keeps most of the spinning speed without its collapse under load. Prompt
+    evaluation is large batches of work and keeps every core (``n_threads``)."""
+    try:
+        small = model_path.stat().st_size < SMALL_MODEL_BYTES
+    except OSError:
+        small = False
+    return 1 if small else cores
+
+
 class LocalBackend:
     """llama.cpp in a worker process. The worker starts (and loads the model) on the
     first call; ``timeout`` bounds each call in seconds. ``runtime`` picks the runtime
@@ -394,6 +417,7 @@ class LocalBackend:
                 "model_path": str(path),
                 "n_ctx": self._n_ctx,
                 "n_threads": self._n_threads,
+                "n_threads_generation": generation_threads(path, self._n_threads),
                 "seed": self._seed,
                 "sampler": self._sampler,
             }

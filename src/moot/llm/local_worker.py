@@ -11,8 +11,9 @@ The model runs on one of two runtimes (``runtime`` in the configuration):
 :mod:`moot.llm.local_xllamacpp`) or ``llama-cpp-python`` (built from source; below).
 
 The protocol is one JSON document per line. The parent writes a configuration line
-first (``runtime``, ``model_path``, ``n_ctx``, ``n_threads``, ``seed``, ``sampler``, and
-``socket_dir`` for xllamacpp); the worker answers
+first (``runtime``, ``model_path``, ``n_ctx``, ``n_threads`` for prompt evaluation,
+``n_threads_generation``, ``seed``, ``sampler``, and ``socket_dir`` for xllamacpp);
+the worker answers
 ``{"type": "ready", ...}`` once the model is loaded (or ``{"type": "error", ...}``
 and exits). Then each request line ``{"id": N, "op": ..., ...}`` gets exactly one
 reply line ``{"id": N, "ok": true, ...}`` or ``{"id": N, "ok": false, "error": ...}``.
@@ -151,7 +152,8 @@ class LlamaCppPythonModel:
         self.llama = (llama_cpp.Llama if library else _llama_class())(
             model_path=self.path,
             n_ctx=int(config["n_ctx"]),
-            n_threads=int(config["n_threads"]),
+            n_threads=int(config.get("n_threads_generation", config["n_threads"])),
+            n_threads_batch=int(config["n_threads"]),
             seed=int(config["seed"]) if config.get("seed") is not None else -1,
             verbose=False,
         )
@@ -166,7 +168,8 @@ class LlamaCppPythonModel:
             "system_info": system.decode("utf-8", "replace").strip(),
             "model_path": self.path,
             "n_ctx": int(self.llama.n_ctx()),
-            "n_threads": int(self.llama.n_threads),
+            "n_threads": int(self.llama.n_threads_batch),
+            "n_threads_generation": int(self.llama.n_threads),
             "metadata": {
                 k: v
                 for k, v in self.llama.metadata.items()

@@ -85,7 +85,8 @@ class XllamacppModel:
         params.n_ctx = int(config["n_ctx"])
         params.n_parallel = 1
         threads = self._threads = int(config["n_threads"])
-        params.cpuparams.n_threads = threads
+        generation = self._generation_threads = int(config.get("n_threads_generation", threads))
+        params.cpuparams.n_threads = generation
         params.cpuparams_batch.n_threads = threads
         params.hostnames = [self._socket]  # a Unix socket: no TCP port is opened
         params.api_keys = [self._key]
@@ -138,6 +139,7 @@ class XllamacppModel:
             "model_path": self.path,
             "n_ctx": int(self.props.get("default_generation_settings", {}).get("n_ctx", 0)),
             "n_threads": self._threads,
+            "n_threads_generation": self._generation_threads,
             "listening": str(self.server.listening_address),
             "metadata": {
                 "n_params": meta.get("n_params"),
