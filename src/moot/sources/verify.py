@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
-from moot.numerals import agrees
+from moot.numerals import CN_NUMERAL_CHARS, agrees
 from moot.sources.arithmetic import derivation
 from moot.sources.normalize import find_quote, find_unmarked, normalise_text, passage_span
 from moot.sources.numbers import HEDGED_SHARE as HEDGED_SHARE  # the tolerance of hedged figures
@@ -334,7 +334,8 @@ def _numbers_note(missing: Sequence[Missing], words: dict[str, str]) -> str:
     return words["sep"].join(dict.fromkeys(shown))
 
 
-_CN_NUMERAL = frozenset("零〇一二两三四五六七八九十百千万亿")
+_CN_NUMERAL = frozenset(CN_NUMERAL_CHARS) - {"点"}
+"""Chinese numerals (moot.numerals'); 点 counts only inside a number, after one."""
 
 
 def _without_numbers(text: str) -> str:
