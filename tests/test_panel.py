@@ -44,6 +44,21 @@ def test_calibration_zscore_minmax_and_degenerate_cases() -> None:
     assert "one score" in cal.note
 
 
+@pytest.mark.parametrize("method", ["zscore", "minmax"])
+def test_equal_scores_whose_float_mean_is_off_by_an_ulp_are_flat(method: str) -> None:
+    """Six equal weighted scores of 5.85 (seen on the embedded model's panel at seed 11):
+    the naive float mean is 5.8500000000000005 and the deviation about 1e-16, which made
+    every calibrated score -1.0 with a stored scale of 0."""
+    scores = dict.fromkeys("abcdef", 5.85)
+    assert sum(scores.values()) / len(scores) != 5.85  # the float trap is real
+    values, cal = calibrate(scores, method)  # type: ignore[arg-type]
+    neutral = 0.0 if method == "zscore" else 0.5
+    assert values == dict.fromkeys("abcdef", neutral)
+    assert cal.scale == 0.0
+    assert cal.note is not None
+    assert "equal" in cal.note
+
+
 def test_judge_weight_formula() -> None:
     assert judge_weight(1.0, 1.0) == 1.0
     assert judge_weight(0.5, 1.0) == pytest.approx(0.65)

@@ -4,7 +4,10 @@ the judge's own scores, so a lenient and a severe judge become comparable.
 Degenerate cases are defined, not divided by zero: with one score, or when every
 score is equal, the judge expressed no preference between arguments, so every
 calibrated value is the scale's neutral point (0 for z-scores, 0.5 for min-max) and
-the calibration carries a note that says so.
+the calibration carries a note that says so. "Equal" is judged on the scores
+themselves (a spread under ``FLAT_SPREAD``), not on the computed scale: six scores of
+5.85 have a float mean of 5.8500000000000005 and a standard deviation of about 1e-16,
+which would otherwise turn "no preference" into a z-score of -1 for every argument.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from collections.abc import Mapping
 
 from moot import i18n
 from moot.schema import Calibration, CalibrationMethod
+
+FLAT_SPREAD = 1e-9  # scores closer than this (on the 1-10 scale) are equal
 
 
 def calibrate(
@@ -25,12 +30,12 @@ def calibrate(
         return {}, Calibration(method=method, center=0.0, scale=0.0, note="no scores")
     neutral = 0.0 if method == "zscore" else 0.5
     if method == "zscore":
-        center = sum(values) / len(values)
-        scale = math.sqrt(sum((v - center) ** 2 for v in values) / len(values))
+        center = math.fsum(values) / len(values)
+        scale = math.sqrt(math.fsum((v - center) ** 2 for v in values) / len(values))
     else:
         center = min(values)
         scale = max(values) - center
-    if len(values) == 1 or scale == 0.0:
+    if len(values) == 1 or max(values) - min(values) <= FLAT_SPREAD:
         note = i18n.message(
             lang, "calibration.one_score" if len(values) == 1 else "calibration.flat"
         )
