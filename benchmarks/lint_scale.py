@@ -11,6 +11,7 @@ FILE --json`` in a fresh process, so the figures include start-up.
 
 from __future__ import annotations
 
+import argparse
 import json
 import resource
 import subprocess
@@ -58,7 +59,15 @@ def lint(path: Path) -> tuple[int, float, float]:
 
 
 def main(argv: list[str]) -> int:
-    sizes = [int(a) for a in argv] or list(SIZES)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument(
+        "sizes",
+        nargs="*",
+        type=int,
+        default=list(SIZES),
+        help="transcript sizes in turns (default: 1000 10000 100000)",
+    )
+    sizes = parser.parse_args(argv).sizes
     with tempfile.TemporaryDirectory() as tmp:
         print("turns      MB   exit   seconds   peak MiB")
         for size in sorted(sizes):

@@ -15,7 +15,8 @@ from moot.detectors import (
     parse_transcript,
     run_detectors,
 )
-from moot.detectors.core import MAX_ENCODED_TURNS, choose_pass
+from moot.detectors.core import MAX_ENCODED_CHARS, MAX_ENCODED_TURNS, choose_pass
+from moot.detectors.meaning import MAX_CHARS
 
 EN_TOPIC = "Should cities ban cars from their centres?"
 EN_SIDES = {"pro": "Cities should ban cars downtown", "con": "Cities should keep cars downtown"}
@@ -114,6 +115,23 @@ def test_a_transcript_too_long_to_encode_is_judged_lexically() -> None:
     chosen = choose_pass(turns, "auto")
     assert chosen.mode == "lexical"
     assert chosen.reason == f"more than {MAX_ENCODED_TURNS} turns"
+
+
+def test_a_transcript_with_too_much_text_to_encode_is_judged_lexically() -> None:
+    """1,000 turns of 400 characters (0.4 MB) would cost about 40 s of encoding; a
+    turn counts only up to the characters the encoder reads."""
+    long_turn = "Cities that charge cars to enter see fewer crashes and cleaner air. " * 6
+    assert 400 < len(long_turn) < MAX_CHARS
+    many = MAX_ENCODED_CHARS // len(long_turn) + 1
+    chosen = choose_pass(
+        transcript([("pro", long_turn), ("con", long_turn)] * (many // 2 + 1)), "auto"
+    )
+    assert chosen.mode == "lexical"
+    assert chosen.reason == f"more than {MAX_ENCODED_CHARS:,} characters to encode"
+    # a few very long turns count only their first MAX_CHARS characters each
+    essays = [("pro", "word " * 10_000), ("con", "word " * 10_000)]
+    assert 2 * MAX_CHARS < MAX_ENCODED_CHARS
+    assert choose_pass(transcript(essays), "auto").reason != chosen.reason
 
 
 def test_an_essay_far_from_the_motion_drifts_in_chinese_and_the_model_agrees() -> None:

@@ -18,7 +18,7 @@ from moot.detectors import (
 )
 from moot.detectors.finding import Finding
 from moot.detectors.history import TurnHistory
-from moot.detectors.meaning import Encoder, encoder, in_runs, why_lexical
+from moot.detectors.meaning import MAX_CHARS, Encoder, encoder, in_runs, why_lexical
 from moot.detectors.transcript import (
     DETECTOR_NAMES,
     PER_TURN_DETECTORS,
@@ -58,8 +58,14 @@ def _order(flag: Flag) -> tuple[int, int, int]:
 
 
 MAX_ENCODED_TURNS = 5000
-"""Longer transcripts are judged lexically (encoding costs tens of milliseconds a
-turn); the mode says so."""
+"""Longer transcripts are judged lexically; the mode says so."""
+MAX_ENCODED_CHARS = 150_000
+"""So are transcripts with more text to encode than this (each turn counted up to the
+encoder's ``MAX_CHARS``). Encoding costs about 0.1 ms of CPU a character (47 ms for a
+371-character turn, measured 2026-12-07 on a loaded two-core machine), so 1,000
+ordinary turns took 90-128 s in the encoder pass where 10,000 took 26 s in the lexical
+one; this bound keeps the encoder pass near 15 s. The longest real transcript in the
+project's labelled sets has 16,718 characters."""
 
 PassChoice = Literal["auto", "lexical"]
 
@@ -89,6 +95,8 @@ def choose_pass(transcript: Transcript, choice: PassChoice | None = None) -> Pas
         return Pass("lexical", "asked for", None)
     if len(transcript.turns) > MAX_ENCODED_TURNS:
         return Pass("lexical", f"more than {MAX_ENCODED_TURNS} turns", None)
+    if sum(min(len(turn.text), MAX_CHARS) for turn in transcript.turns) > MAX_ENCODED_CHARS:
+        return Pass("lexical", f"more than {MAX_ENCODED_CHARS:,} characters to encode", None)
     meaning = encoder()
     if meaning is None:
         return Pass("lexical", why_lexical(), None)
