@@ -300,3 +300,34 @@ def test_each_side_of_an_a_or_b_question_argues_for_its_option() -> None:
     assert [p.name for p in result.positions] == ["Pro (Night train)", "Con (plane)"]
     briefing = to_markdown(result)
     assert "**Positions:** Pro (Night train), Con (plane)" in briefing
+
+
+@pytest.mark.parametrize(
+    ("topic", "lang", "singular", "plural"),
+    [
+        (
+            "Hainan or the North-East for a winter trip?",
+            "en",
+            ("The other side's arguments", "How the other side answered them"),
+            ("positions'", "other positions"),
+        ),
+        ("冬季旅行去海南还是去东北？", "zh", ("对方的论据", "对方对你方论据的回应"), ("其他各方",)),
+    ],
+)
+def test_an_a_or_b_debate_calls_the_one_opponent_the_other_side(
+    topic: str, lang: str, singular: tuple[str, ...], plural: tuple[str, ...]
+) -> None:
+    """Two options argued by two sides: the cross-examination and closing prompts speak
+    of one other side, not of other positions (the form for three or more)."""
+    backend = Recording()
+    run_debate(topic, model=backend, seed=3, lang=lang)
+    prompts = {
+        context.round: "\n".join(m.content for m in messages)
+        for context, messages in backend.calls
+        if context.round in ("cross_examination", "closing")
+    }
+    assert set(prompts) == {"cross_examination", "closing"}
+    assert singular[0] in prompts["cross_examination"]
+    assert singular[1] in prompts["closing"]
+    for text in prompts.values():
+        assert not any(words in text for words in plural)
