@@ -209,7 +209,7 @@ class Viewer:
             found,
             calls,
             labels,
-            position_names(row.format, row.config, self.lang),
+            position_names(row.format, row.config, self.lang, row.topic),
             pages.run_href(row.id, "calls/{seq}"),
             Redactor.from_environment(),
         )

@@ -9,24 +9,33 @@ from typing import Any
 
 from moot.errors import MootError
 from moot.formats import get_format
-from moot.formats.base import make_positions
+from moot.formats.base import Format, make_positions
 from moot.report.html.formats import stored_options
 from moot.report.html.labels import label, round_label
 
 
-def position_names(format_name: str, config: Mapping[str, Any], lang: str) -> dict[str, str]:
+def position_names(
+    format_name: str, config: Mapping[str, Any], lang: str, topic: str = ""
+) -> dict[str, str]:
     """A stored run's position keys and names (the format's, else pro and con or the
-    names given); none when its stored options cannot say."""
+    names given), as its topic names them when the page speaks the run's language
+    (pro and con of an "A or B" question take their options, as in the run's result);
+    none when its stored options cannot say."""
     options = stored_options(config)
     sides = options.get("sides")
     names = [str(s) for s in sides] if isinstance(sides, list) else []
+    fmt: Format | None
     try:
-        try:
-            positions = get_format(format_name).positions(names, lang)
-        except MootError:
-            positions = make_positions(names, lang)
+        fmt = get_format(format_name)
+        positions = fmt.positions(names, lang)
     except MootError:
-        return {}
+        fmt = None
+        try:
+            positions = make_positions(names, lang)
+        except MootError:
+            return {}
+    if fmt is not None and topic and options.get("lang", lang) == lang:
+        positions = fmt.named_for(positions, topic, lang)
     return {p.key: p.name for p in positions}
 
 

@@ -430,7 +430,7 @@ def progress(
     validated, re-asked and failed calls, and, when the format says how many calls a
     run makes, how far it is. Default positions are named in ``lang`` (the page's)."""
     clean = redactor or Redactor()
-    sides = position_names(row.format, row.config, lang)
+    sides = position_names(row.format, row.config, lang, row.topic)
     rounds = formats.rounds(row.format, row.config)
     expected = formats.expected_calls(row.format, row.config)
     valid = sum(1 for c in calls if c.validation == "ok")

@@ -120,7 +120,7 @@ def partial_report(
         data = loaded
     except ValueError as exc:
         unreadable = labels["view.partial_unreadable"].format(error=exc)
-    sides = position_names(row.format, row.config, lang)
+    sides = position_names(row.format, row.config, lang, row.topic)
     rounds: dict[str, list[str]] = {}
     for call in calls:
         if call.validation == "ok":
