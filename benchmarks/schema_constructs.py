@@ -20,6 +20,7 @@ nothing. Constructs without such a baseline are only reported as accepted or not
 
 from __future__ import annotations
 
+import argparse
 import copy
 import importlib
 import json
@@ -138,8 +139,12 @@ CONSTRUCTS: dict[str, tuple[Schema, Schema | None]] = {
 
 
 def python_port(schema: Schema) -> str:
-    """The grammar, or ``REJECTED: why``."""
-    port: Any = importlib.import_module("llama_cpp.llama_grammar")
+    """The grammar, or ``REJECTED: why``, or ``not installed`` (llama-cpp-python is
+    an optional runtime, built from source)."""
+    try:
+        port: Any = importlib.import_module("llama_cpp.llama_grammar")
+    except ImportError:
+        return "not installed"
     converter = port.SchemaConverter(
         prop_order={}, allow_fetch=False, dotall=False, raw_pattern=False
     )
@@ -166,6 +171,8 @@ def cpp_server(base: str, schema: Schema) -> str:
 
 
 def verdict(grammar: str, baseline: str | None) -> str:
+    if grammar == "not installed":
+        return grammar
     if grammar.startswith("REJECTED"):
         return " ".join(grammar.split())[:160]
     if baseline is None or baseline.startswith("REJECTED"):
@@ -175,7 +182,9 @@ def verdict(grammar: str, baseline: str | None) -> str:
     return "accepted, enforced"
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.parse_args(argv)
     with (
         tempfile.TemporaryDirectory() as tmp,
         xllamacpp_server.serve(embedded_model_path(), log=Path(tmp) / "server.log") as base,
