@@ -164,9 +164,14 @@ _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(\S.*?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 
 
-def _lines_of(blocks: list[Block]) -> list[str]:
-    """The non-blank lines of the blocks, stripped (a PDF block is a page of lines)."""
-    return [line.strip() for block in blocks for line in block.text.splitlines() if line.strip()]
+def _first_line(blocks: list[Block]) -> str:
+    """The first non-blank line of the blocks, stripped (a PDF block is a page of
+    lines), or ``""``; read no further than that line."""
+    for block in blocks:
+        for line in block.text.splitlines():
+            if line.strip():
+                return line.strip()
+    return ""
 
 
 def _first_heading(blocks: list[Block]) -> str | None:
@@ -188,8 +193,8 @@ def title_of(blocks: list[Block], path: Path, kind: str) -> str:
     if kind == "csv":
         return path.name
     heading = _first_heading(blocks) if kind == "markdown" else None
-    lines = _lines_of(blocks)
-    if heading is None and lines and kind == "markdown":
-        heading = lines[0].lstrip("#").strip()
-    title = heading if heading is not None else (lines[0] if lines else "")
+    first = _first_line(blocks)
+    if heading is None and first and kind == "markdown":
+        heading = first.lstrip("#").strip()
+    title = heading if heading is not None else first
     return title[:80] or path.name
