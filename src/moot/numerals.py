@@ -8,6 +8,7 @@ verifier of ``moot.sources``.
   as its value and the precision it was written with;
 - :func:`written_unit`: one unit in the last written digit of a number (``3.5`` -> 0.1,
   ``4,850`` -> 10);
+- :data:`MONTHS`: English month names and their abbreviations as month numbers;
 - :data:`MAGNITUDES`: scale words (``billion``, ``bn``, ``亿``, ``万亿``);
 - :func:`agrees`: whether a value rounds or truncates to a cited number at the
   precision it was written with.
@@ -26,6 +27,14 @@ CN_DIGITS: Final = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, 
                     "六": 6, "七": 7, "八": 8, "九": 9}  # fmt: skip
 CN_NUMERAL_CHARS: Final = "零〇一二两三四五六七八九十百千万亿点"
 """Every character a Chinese numeral is written with (``点`` is the decimal point)."""
+
+MONTHS: Final = {
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
+    "august": 8, "september": 9, "october": 10, "november": 11, "december": 12, "jan": 1,
+    "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10,
+    "nov": 11, "dec": 12,
+}  # fmt: skip
+"""English month names, full and abbreviated (lower case), as month numbers."""
 
 MAGNITUDES: Final = {
     "万亿": 1e12, "亿": 1e8, "万": 1e4, "千": 1e3, "trillion": 1e12, "tn": 1e12, "t": 1e12,

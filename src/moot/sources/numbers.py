@@ -55,6 +55,7 @@ from moot.numerals import (
     CN_DIGITS,
     CN_NUMERAL_CHARS,
     MAGNITUDES,
+    MONTHS,
     ascii_digits,
     cn_number,
     written_unit,
@@ -250,13 +251,7 @@ _MONTH_DAY: Final = re.compile(
     r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)-(\d{1,2})\b"
 )
 """``2025-Jan-27``: the day is a number, not part of an identifier."""
-_MONTHS: Final = {
-    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
-    "august": 8, "september": 9, "october": 10, "november": 11, "december": 12, "jan": 1,
-    "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10,
-    "nov": 11, "dec": 12,
-}  # fmt: skip
-_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 _MONTH_DATE: Final = re.compile(
     rf"\b(?P<m1>{_MONTH})\.?\s+(?=\d{{1,2}}(?:st|nd|rd|th)?\b|(?:19|20)\d\d\b)"
     rf"|(?<=\d\s)(?P<m2>{_MONTH})\.?(?=,?\s+(?:19|20)\d\d\b)"
@@ -662,7 +657,7 @@ def read_numbers(text: str, *, liberal: bool = False) -> list[Number]:
         prepared = prepare(text)
         for match in _MONTH_DATE.finditer(prepared):
             name = match.group("m1") or match.group("m2")
-            value = float(_MONTHS[name])
+            value = float(MONTHS[name])
             found.append(Number(name, value, 1.0, mantissa=value, mantissa_unit=1.0,
                                 derived=True, month=True))  # fmt: skip
         for match in _ONE_UNIT.finditer(prepared):

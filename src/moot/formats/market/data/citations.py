@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Final, Literal
 
+from moot import numerals
 from moot.numerals import CN_NUMERAL_CHARS, MAGNITUDES, ascii_digits, cn_number, written_unit
 
 CitationKind = Literal["percent", "ratio", "number", "money", "fraction", "date"]
@@ -44,10 +45,6 @@ KNOWN_NAMES: Final = (
     "科创50", "恒生科技", "MSCI ACWI", "Dow 30", "G7", "G20", "COVID-19", "Web3", "5G", "4G",
 )  # fmt: skip
 
-_MONTHS = {
-    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8,
-    "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
-}  # fmt: skip
 _MONTH = (
     r"(?P<mon>Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
     r"|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
@@ -211,7 +208,7 @@ def _dates(text: str) -> tuple[list[Citation], str]:
         for match in pattern.finditer(text):
             groups = match.groupdict()
             month = (
-                _MONTHS[groups["mon"].lower()[:3]]
+                numerals.MONTHS[groups["mon"].lower()[:3]]
                 if groups.get("mon")
                 else int(groups.get("month") or 1)
             )
