@@ -606,3 +606,28 @@ def test_a_sum_is_derived_when_the_claim_says_total() -> None:
     box = "The box has 4 GB of memory and 3 cores and a 2 GB cache."
     claims = {"The box has 6 GB of memory and cache in total.": OK, "The box has 7 in total.": BAD}
     assert statuses(box, "The box has", claims) == claims
+
+
+def test_a_figure_with_a_unit_letter_is_not_a_bare_one() -> None:
+    """``3G`` (gigabytes) is not the bare figure a scaled ``3M`` may match (a table's
+    unit in its header); the bare ``3`` still is."""
+    passage = "支持ChatGLM-6B模型推理内存占用3G；"
+    assert status(passage, "内存占用3G", "推理内存占用仅 3M", "zh") == "number_mismatch"
+    assert status(passage, "内存占用3G", "推理内存占用 3G", "zh") == "verified"
+    assert status("Memory (MB): 3", "Memory (MB)", "memory of 3M", "en") == "verified"
+
+
+def test_a_list_count_is_no_scaled_amount() -> None:
+    """A list's length (two kinds of model) supports the bare count 2 only, never a
+    scaled "2M"."""
+    passage = "在主流的视觉、时序模型中，MNN 库的体积却很小，仅 3M 不到。"
+    assert status(passage, "MNN 库的体积却很小", "覆盖 2 类模型", "zh") == "verified"
+    assert status(passage, "MNN 库的体积却很小", "MNN 库仅 2M 不到", "zh") == "number_mismatch"
+
+
+def test_a_numbered_line_marker_is_no_list_item() -> None:
+    """``27、`` numbers the line; the list after it has three items, as it says."""
+    passage = "27、企业对云计算、物联网与大数据三类新技术的认知比例分别为57.9%、53.4%和52.1%。"
+    quote = "企业对云计算、物联网与大数据三类新技术"
+    assert status(passage, quote, "企业关注 3 类新技术", "zh") == "verified"
+    assert status(passage, quote, "企业关注 4 类新技术", "zh") == "number_mismatch"

@@ -674,9 +674,11 @@ def list_counts(text: str) -> list[Number]:
     -> 3). An English name is up to four capitalised words; a Chinese list needs at
     least one ``、`` (``和`` alone joins clauses as often as names)."""
     text = _MARKDOWN_LINK.sub(r"\1", unicodedata.normalize("NFKC", text))
+    # a line's own marker (``27、``, ``3.``) numbers the line: it is no item of a list
+    unmarked = _MASKS[2].sub(lambda marker: " " * len(marker.group(0)), text)
     counts: list[tuple[str, int]] = []
     for pattern, separator in ((_EN_LIST, _EN_LIST_SEP), (_ZH_LIST, _ZH_LIST_SEP)):
-        for match in pattern.finditer(text):
+        for match in pattern.finditer(unmarked):
             counts.append((match.group(0), len(separator.split(match.group(0).strip()))))
     counts += _line_lists(text)
     counts += _parallel_items(text)

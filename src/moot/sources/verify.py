@@ -152,7 +152,9 @@ def supports(passage: Number, cited: Number) -> bool:
         return False
     if _agrees(cited, cited.value, cited.unit, passage.value, signed=signed, bound=passage.bound):
         return True
-    if cited.scaled and not passage.scaled:
+    if cited.scaled and not passage.scaled and _bare(passage) and not passage.derived:
+        # a table's figure with its unit in the header; a count (two kinds of model) is
+        # no such figure: "2M" is not two
         return _agrees(
             cited,
             cited.mantissa,
@@ -180,6 +182,12 @@ def _agrees(
     if cited.bound and cited.bound != bound:
         return within_bound(cited, written, scale=cited.value / value if value else 1.0)
     return agrees(value, unit, written, signed=signed)
+
+
+def _bare(number: Number) -> bool:
+    """A figure written with no unit letters (``4.2``, ``4,200``, ``万``), as a table
+    whose unit is in its header writes it; ``3G`` or ``20x`` carries a unit of its own."""
+    return not any(ch.isascii() and ch.isalpha() for ch in number.text)
 
 
 def _whole(number: Number) -> bool:
