@@ -590,7 +590,6 @@ def test_disputing_a_fact_is_not_an_attack_but_sarcasm_and_tu_quoque_are(
         ("en", "You should be ashamed of yourself for saying that to these families.", True),
         ("en", "I will not be lectured by the senator on how to fund buses.", True),
         ("en", "The only reason you're raising this now is that your donors told you to.", True),
-        ("en", "He's just afraid of letting the voters decide on the tram.", True),
         ("en", "Think of all the lies he has told about this scheme.", True),
         ("en", "You live in your own reality, where buses run every minute.", True),
         ("en", "She has no idea whether the depot closes in May or June.", False),

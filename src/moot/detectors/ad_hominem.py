@@ -429,13 +429,12 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
         r"\b(?:so many|all the|all of the|hundreds of|all those) lies (?:that )?(?:he|she|you)"
         r"(?:'s|'ve| has| have)? (?:told|tells|tell|said)\b"
         r"|\b(?:he|she|you)(?:'s|'ve| has| have) lied (?:hundreds|thousands|so many|again|over)\b"
-        r"|\b(?:you|he|she) (?:tell|tells|told) so many lies\b|\byou make (?:up )?a lot\b",
+        r"|\b(?:you|he|she) (?:tell|tells|told) so many lies\b",
     ),
     # a motive put in place of an answer
     (
         "motive",
         r"\bthe only reason (?:why )?(?:you|he|she)(?:'re| are|'s| is| did| do| does| want)\b"
-        r"|\b(?:he|she|you)(?:'s|'re| is| are) (?:just |simply )?afraid (?:of|to)\b"
         r"|\bwould rather make it political\b|\bcrocodile tears\b"
         r"|\b(?:you're|you are|he's|she's) into (?:a )?(?:big )?diversions?\b",
     ),
@@ -445,10 +444,8 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
         r"\b(?:you|he|she) (?:live|lives|living) in (?:your|his|her) own (?:reality|world)\b"
         r"|\b(?:he|she|you) (?:doesn't|does not|don't|do not) even know\b"
         r"|\bwithout knowing what (?:she|he|you) (?:was|were) doing\b"
-        r"|\b(?:has|have|had) (?:such |really |very )?(?:bad|terrible|poor) judgment\b"
-        r"|\bsomething (?:\w+ ){1,3}knows? a little (?:bit )?about\b",
+        r"|\b(?:has|have|had) (?:such |really |very )?(?:bad|terrible|poor) judgment\b",
     ),
-    ("insult", r"\b(?:has been|is|was|are|were) a cheerleader for\b"),
 )
 
 _EN_DISOWN = re.compile(
