@@ -283,9 +283,9 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
     }
     if (
         len(terms) >= ECHO_MIN_TERMS
-        and not _speaks_for_self(sentences)
         and echo >= ECHO_MIN[transcript.lang]
         and echo >= coverage(terms, ours) + ECHO_MARGIN
+        and not _speaks_for_self(sentences)
     ):
         return Finding("stance_drift", index, side, "stance_drift.echo", values)
     if AGREEMENT.search(fold(" ".join(sentences))) and echo >= AGREE_ECHO_MIN:
