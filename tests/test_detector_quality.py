@@ -116,14 +116,17 @@ def test_every_detector_has_positives_and_more_negatives_in_each_language() -> N
 
 
 REAL_TRAIN_BARS: dict[DetectorName, tuple[float, float]] = {
-    "repetition": (0.75, 0.6),
+    "repetition": (0.7, 0.55),
     "topic_drift": (0.75, 0.35),
 }
 """Precision and recall the encoder pass keeps on the real transcripts' train split
 (both languages pooled; docs/detectors.md gives every split's figures): a guard
 against losing what calibration found, not the issue's targets. Topic drift's was 0.55 /
 0.6 until the 2026-12-06 refit (two more train transcripts, leave-one-transcript-out
-threshold 0.51 in place of 0.27), which trades recall for precision on this split."""
+threshold 0.51 in place of 0.27), which trades recall for precision on this split.
+Repetition's was 0.75 / 0.6 until the 2026-12-07 refit on every train-side split (fresh,
+fresh2 and fresh3 added, and features for what a turn adds): the model fits this split
+less closely (0.73 / 0.59) and the other sources better (out of fold, F1 0.30 -> 0.37)."""
 
 
 @pytest.fixture(scope="module")

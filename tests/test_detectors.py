@@ -582,3 +582,61 @@ def test_disputing_a_fact_is_not_an_attack_but_sarcasm_and_tu_quoque_are(
     first, second = ("pro", "con") if lang == "en" else ("正方", "反方")
     flags = run_detectors(transcript([(first, opening), (second, text)], lang=lang), "lexical")
     assert fired(flags, "ad_hominem") == ([1] if attack else [])
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "attack"),
+    [
+        ("en", "You should be ashamed of yourself for saying that to these families.", True),
+        ("en", "I will not be lectured by the senator on how to fund buses.", True),
+        ("en", "The only reason you're raising this now is that your donors told you to.", True),
+        ("en", "Think of all the lies he has told about this scheme.", True),
+        ("en", "You live in your own reality, where buses run every minute.", True),
+        ("en", "She has no idea whether the depot closes in May or June.", False),
+        ("en", "He has no idea what a night shift feels like.", True),
+        ("zh", "你不曉得公共交通是什麼意思嗎？", True),
+        ("zh", "從一開始就說謊，現在又改口。", True),
+        ("zh", "人命對你們來講不值錢。", True),
+        ("zh", "這是他潛意識在作怪，沒辦法。", True),
+        ("zh", "你說的公車班次不對，夜間實際有四十二班。", False),
+    ],
+)
+def test_attacks_seen_in_real_debates_in_both_scripts(lang: str, text: str, attack: bool) -> None:
+    opening = {
+        "en": "Cities should ban cars downtown: cleaner air and safer streets for children.",
+        "zh": "应该禁止中学生带手机进校园：上课更专心，校园更安全。",
+    }[lang]
+    first, second = ("pro", "con") if lang == "en" else ("正方", "反方")
+    flags = run_detectors(transcript([(first, opening), (second, text)], lang=lang), "lexical")
+    assert fired(flags, "ad_hominem") == ([1] if attack else [])
+
+
+def test_a_speaker_answering_in_the_first_person_is_not_echoing_the_opponent() -> None:
+    answer = (
+        "I think a ban really does punish the people with the fewest options: the disabled"
+        " driver, the night-shift nurse and the tradesman with his tools. Buses at night are rare."
+    )
+    flags = run_detectors(transcript([("pro", OSLO), ("con", FAIRNESS), ("pro", answer)]))
+    assert fired(flags, "stance_drift") == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "drift"),
+    [
+        ("en", "A key weakness in the PRO case is that it ignores delivery vans.", True),
+        ("en", "The PRO side's plan lacks any answer for night-shift workers.", True),
+        ("en", "The CON side's plan lacks any answer for the children on these streets.", False),
+        ("zh", "正方的论证缺乏数据支持，这一点必须承认。", True),
+        ("zh", "反方的论证缺乏数据支持，这一点必须承认。", False),
+    ],
+)
+def test_a_side_finding_fault_with_itself_in_the_third_person_drifts(
+    lang: str, text: str, drift: bool
+) -> None:
+    opening = {
+        "en": FAIRNESS,
+        "zh": "禁止中学生带手机会让家长联系不上孩子，也剥夺了学生自我管理的机会。",
+    }[lang]
+    first, second = ("con", "pro") if lang == "en" else ("反方", "正方")
+    flags = run_detectors(transcript([(first, opening), (second, text)], lang=lang), "lexical")
+    assert fired(flags, "stance_drift") == ([1] if drift else [])

@@ -1,7 +1,8 @@
 """Fit the encoder pass's calibrated models and write them to
 ``src/moot/detectors/learned_weights.json`` (see ``moot.detectors.learned``).
 
-Data: the real transcripts' ``train`` split and the written sets' ``train`` split
+Data: the real transcripts' train-side splits (``train`` and the splits read after their
+first run: ``fresh``, ``fresh2``, ``fresh3``) and the written sets' ``train`` split
 (tests/data/detectors), never a held-out split. A sample is a turn the model would
 judge: long enough and, for repetition, left alone by the wording rule (whose flags
 stand); for topic drift every turn long enough, with the lexical rules' verdict as a
@@ -66,9 +67,15 @@ SAMPLE: dict[str, Callable[[Transcript, int, TurnHistory, TurnHistory], Features
 }
 
 
+TRAIN_SPLITS = ("train", "fresh", "fresh2", "fresh3")
+"""The real splits fitted on: ``train`` and the held-out splits already read after their
+first run (docs/detectors.md); ``holdout`` and any split not yet run stay out."""
+
+
 def train_cases() -> list[LabelledCase]:
-    """Every labelled case of the train splits (real and written), never a held-out one."""
-    cases = list(load_real_cases(DATA / "real", "train"))
+    """Every labelled case of the train-side splits (real and written), never a held-out
+    one."""
+    cases = [c for split in TRAIN_SPLITS for c in load_real_cases(DATA / "real", split)]
     for lang in ("en", "zh"):
         cases.extend(load_cases(DATA / "train" / f"{lang}.json"))
     return cases
@@ -186,7 +193,8 @@ def document() -> dict[str, Any]:
     detectors: tuple[DetectorName, ...] = ("repetition", "topic_drift")
     return {
         "about": "Calibrated models of the encoder pass (moot.detectors.learned), fitted by"
-        " tools/fit_detector_weights.py on the train splits only (real and written).",
+        " tools/fit_detector_weights.py on the train-side splits only (real train, fresh,"
+        " fresh2, fresh3; written train).",
         "models": {d: model_for(d, cases) for d in detectors},
     }
 

@@ -10,6 +10,8 @@ target (you, my opponent, he/she, the other side's speaker), and the Chinese one
 are skipped when an argument noun (论点, 说法, 数据...) stands between target and insult.
 Quoted words are ignored (quoting an insult to reject it is not one), and so is a
 clause that disowns the attack ("I am not calling my opponent naive", "我不是说...").
+Chinese text in traditional characters is read in simplified form first
+(``moot.detectors.hanzi``), so "說謊" meets the form written "说谎".
 
 Limits: irony, insinuation without these forms, and insults the lexicon lacks are
 missed; a generic "you" followed by an insult word is flagged.
@@ -21,6 +23,7 @@ import re
 from functools import lru_cache
 
 from moot.detectors.finding import Finding
+from moot.detectors.hanzi import simplified
 from moot.detectors.lexical import clauses, fold, shorten, split_sentences, without_quotes
 from moot.detectors.messages import message
 from moot.detectors.transcript import Transcript
@@ -118,7 +121,8 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
         "competence",
         r"^(?:you|he|she) (?:just |simply |clearly )?(?:don't|doesn't|do not|does not) know"
         r"(?:[.!?]*\s*$| anything\b| the first thing\b| what (?:you're|he's|she's) talking about\b)"
-        r"|\b(?:you|he|she) (?:have|has) no idea\b|\byou wouldn't understand\b",
+        r"|\b(?:you|he|she) (?:have|has) no idea (?:what (?:you're|he's|she's|you are|he is|she is)"
+        r" talking about|how (?:to|the) )|\byou wouldn't understand\b",
     ),
     # a person called a pejorative noun outright, or ranked the worst of their kind
     (
@@ -220,7 +224,12 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
     (
         "competence",
         rf"\b{_PERSON}\s+{_HEDGE}(?:has|have|'ve) (?:no|not the slightest|not a) "
-        + _any(*_split("idea clue understanding experience expertise qualifications business"))
+        # "she has no idea whether it's Russia" disputes a fact (knowledge in general is
+        # the form above: "no idea what he's talking about")
+        + _any(
+            *_split("clue understanding experience expertise qualifications business"),
+            r"idea what (?:[\w']+ ){1,4}(?:feels?|is|was|are) like",
+        )
         + r"\b",
     ),
     (
@@ -403,6 +412,40 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
         + r" (?:makes|means|explains|blinds|is why|shows)\b",
     ),
     ("background", r"\b(?:at your age|your generation (?:always|never|just)|ok,? boomer)\b"),
+    # shame, standing and lies as a label for the person
+    (
+        "speaker",
+        r"\b(?:ought to|should) be ashamed of (?:yourself|himself|herself|themselves)\b"
+        r"|\bshame on (?:you|him|her)\b|\bhave you no (?:shame|decency)\b"
+        r"|\bbecause (?:you|he|she) (?:have|has) nothing (?:else )?to say\b",
+    ),
+    (
+        "disqualify",
+        r"\b(?:i will not|i won't|i'm not going to|i am not going to) (?:sit here and )?"
+        r"be lectured (?:by|about)\b",
+    ),
+    (
+        "lying",
+        r"\b(?:so many|all the|all of the|hundreds of|all those) lies (?:that )?(?:he|she|you)"
+        r"(?:'s|'ve| has| have)? (?:told|tells|tell|said)\b"
+        r"|\b(?:he|she|you)(?:'s|'ve| has| have) lied (?:hundreds|thousands|so many|again|over)\b"
+        r"|\b(?:you|he|she) (?:tell|tells|told) so many lies\b",
+    ),
+    # a motive put in place of an answer
+    (
+        "motive",
+        r"\bthe only reason (?:why )?(?:you|he|she)(?:'re| are|'s| is| did| do| does| want)\b"
+        r"|\bwould rather make it political\b|\bcrocodile tears\b"
+        r"|\b(?:you're|you are|he's|she's) into (?:a )?(?:big )?diversions?\b",
+    ),
+    # mockery of the person's grasp, judgement or sincerity
+    (
+        "competence",
+        r"\b(?:you|he|she) (?:live|lives|living) in (?:your|his|her) own (?:reality|world)\b"
+        r"|\b(?:he|she|you) (?:doesn't|does not|don't|do not) even know\b"
+        r"|\bwithout knowing what (?:she|he|you) (?:was|were) doing\b"
+        r"|\b(?:has|have|had) (?:such |really |very )?(?:bad|terrible|poor) judgment\b",
+    ),
 )
 
 _EN_DISOWN = re.compile(
@@ -511,6 +554,17 @@ _ZH_PATTERNS: tuple[tuple[str, str], ...] = (
         rf"{_ZH_PERSON}[^。；;！!？?]{{0,20}}(?:当然|自然|难怪)(?:会|要)?(?:这么说|反对|支持|替|维护|帮)",
     ),
     ("motive", rf"{_ZH_PERSON}[^。；;！!？?]{{0,12}}替[^，,。]{{1,8}}说话"),
+    # sarcasm about what the speaker understands, psychologising, shame
+    ("competence", r"(?:你|您)(?:不晓得|不知道|不懂|不明白)[^，,。？?]{0,12}是什么意思"),
+    ("competence", r"好歹说对了|真理王"),
+    (
+        "speaker",
+        r"(?:你|您|你们)(?:心中|心里)(?:有没有|还有没有)|(?:你|您)(?:还)?有(?:没有)?羞耻心",
+    ),
+    ("speaker", r"羞耻心的话|(?:你|您)的肩膀在哪|(?:你|您)已经不可爱|执政无能"),
+    ("speaker", r"潜意识(?:的)?(?:部分|作用|因素|在作怪)|(?:你|您)的情绪调动"),
+    ("lying", r"(?:一开始|一直|从头到尾|从来)(?:就)?(?:在)?(?:说谎|撒谎|骗人)"),
+    ("motive", r"人命[^。！？!?]{0,10}(?:不要紧|不值钱)|选票(?:比较|最|更)(?:要紧|重要)"),
 )
 
 EN_ATTACKS = tuple((kind, re.compile(p)) for kind, p in _EN_PATTERNS)
@@ -710,7 +764,9 @@ def _sentence_attack(sentence: str, lang_zh: bool) -> str | None:
     and debates repeat sentences, and the forms are many)."""
     patterns = ZH_ATTACKS if lang_zh else EN_ATTACKS
     disown = _ZH_DISOWN if lang_zh else _EN_DISOWN
-    for clause in clauses(fold(without_quotes(sentence))):
+    folded = fold(without_quotes(sentence))
+    # traditional characters read as simplified: the Chinese forms are written in those
+    for clause in clauses(simplified(folded) if lang_zh else folded):
         if disown.search(clause):
             continue
         named = _NAMED[lang_zh].search(clause) is not None

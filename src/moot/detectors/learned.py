@@ -26,7 +26,12 @@ repetition
     used before; ``fresh``: the share no one used before; ``length``: ln of its distinct
     content terms; ``own_x_length``; ``restate``: a restatement cue ("as I said",
     "again", "重申", "再次"...); ``excess``: ``own`` minus the mean cosine with those
-    earlier turns (a side whose turns are all alike is not repeating one of them).
+    earlier turns (a side whose turns are all alike is not repeating one of them);
+    what the turn adds that those earlier turns lack: ``new_numbers`` (figures),
+    ``new_names`` (English capitalised words inside a sentence: people, places, laws),
+    ``novel_count`` (ln(1 + the count of distinct content terms S never used));
+    ``question``: the share of its sentences that are questions (pressing a new question
+    is not restating).
 topic_drift
     ``motion``: the highest cosine with the topic and the stances; ``answers``: the
     highest with the opponents' last 4 turns; ``own_last``: with S's own last turn;
@@ -130,6 +135,10 @@ FEATURE_NAMES: dict[str, tuple[str, ...]] = {
         "own_x_length",
         "restate",
         "excess",
+        "new_numbers",
+        "new_names",
+        "question",
+        "novel_count",
     ),
     "topic_drift": (
         "motion",

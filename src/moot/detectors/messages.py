@@ -37,6 +37,8 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "evidence.stance_drift.echo": "{share:.0%} of its terms come from {opponents}'s"
         " earlier turns and nothing rebuts them: “{quote}”",
         "evidence.stance_drift.agrees": "agrees with {opponents} and rebuts nothing: “{quote}”",
+        "evidence.stance_drift.self": "finds fault with its own side ({own}), named in"
+        " the third person, as its opponents would: “{quote}”",
         "evidence.stance_drift.stance": "states {opponents}'s position (“{stance}”) and"
         " rebuts nothing: “{quote}”",
         "evidence.judge_zero_variance": "all {count} judge scores are {value:g}",
@@ -108,6 +110,7 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "evidence.stance_drift.echo": "{share:.0%} 的内容来自{opponents}此前的发言，"
         "且没有任何反驳：“{quote}”",
         "evidence.stance_drift.agrees": "认同{opponents}的观点，且没有任何反驳：“{quote}”",
+        "evidence.stance_drift.self": "像对方一样以第三人称批评己方（{own}）：“{quote}”",
         "evidence.stance_drift.stance": "陈述了{opponents}的立场（“{stance}”），且没有任何反驳："
         "“{quote}”",
         "evidence.judge_zero_variance": "裁判给出的全部 {count} 个分数都是 {value:g}",

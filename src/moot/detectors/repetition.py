@@ -22,6 +22,7 @@ logistic regression fitted on the train splits.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from functools import lru_cache
@@ -42,6 +43,7 @@ from moot.detectors.lexical import (
     norm,
     shorten,
     similarity,
+    split_sentences,
     stem,
 )
 from moot.detectors.transcript import Transcript
@@ -68,6 +70,25 @@ RESTATE = re.compile(
     r"|重申|再次|再说一遍|再强调|一再|反复强调|正如我方(?:之前|刚才|此前)"
 )
 """Phrases that announce a restatement (a feature of the model)."""
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+"""A figure: a claim with a number the side has not given before adds evidence."""
+_NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][a-zA-Z]+")
+"""An English capitalised word inside a sentence: a name (a person, a place, a law)."""
+
+
+def _numbers(text: str) -> set[str]:
+    return {n.replace(",", "") for n in _NUMBER.findall(text)}
+
+
+def _names(text: str) -> set[str]:
+    return set(_NAME.findall(text))
+
+
+def _question_share(text: str) -> float:
+    """The share of a text's sentences that are questions."""
+    sentences = split_sentences(text)
+    asked = sum(1 for s in sentences if s.rstrip().endswith(("?", "？")))
+    return asked / len(sentences) if sentences else 0.0
 
 
 @lru_cache(maxsize=4096)
@@ -148,17 +169,24 @@ def meaning_features(transcript: Transcript, index: int, history: TurnHistory) -
     opponents = history.opponents_last(turn.side, OPPONENT_TURNS)
     answered = max(meaning.best(turn.text, [transcript.turns[i].text for i in opponents])[0], 0.0)
     length = log_length(len(terms))
+    novel = 1.0 - coverage(terms, history.side_terms.get(turn.side, set()))
+    said_numbers = set().union(*(_numbers(text) for text in texts))
+    said_names = set().union(*(_names(text) for text in texts))
     values = {
         "own": best,
         "opponents": answered,
         "margin": best - answered,
         "wording": turn_similarity(turn.text, transcript.turns[own[at]].text),
-        "novel": 1.0 - coverage(terms, history.side_terms.get(turn.side, set())),
+        "novel": novel,
         "fresh": 1.0 - coverage(terms, history.said),
         "length": length,
         "own_x_length": best * length,
         "restate": 1.0 if RESTATE.search(fold(turn.text)) else 0.0,
         "excess": best - mean,
+        "new_numbers": float(len(_numbers(turn.text) - said_numbers)),
+        "new_names": float(len(_names(turn.text) - said_names)),
+        "question": _question_share(turn.text),
+        "novel_count": math.log1p(novel * len(terms)),
     }
     return Features(values, own[at], best)
 

@@ -14,7 +14,16 @@ Three signals, each only when nothing in the turn rebuts what it voices:
   a later part of the turn argues something else;
 - stance: when the stances differ only by a negation ("X should" / "X should not"), a
   sentence has at least ``STANCE_COVER`` of the stance's terms with the opponent's
-  polarity.
+  polarity;
+- self-criticism: a side whose name says which side it is (pro/con, 正方/反方) finds
+  fault with itself named in the third person, as its opponents would ("a key weakness
+  in the CON case", "the CON side's approach lacks a limiting principle" said by CON):
+  a debater speaking for its side says "we" or "our case".
+
+The echo is not read in a turn whose speaker talks in the first person singular ("I
+think", "my plan", "我觉得"): in interviews, interpellations and conversations an answer
+reuses the words of the question and of the other speakers, which is answering them,
+not voicing their case.
 
 Sentences that report the opponent ("my opponent says...", "对方辩友说...") and quoted
 words are left out of the echo: quoting in order to answer is debate, not drift. The
@@ -42,6 +51,7 @@ from moot.detectors.cues import (
     EXPLICIT_AGREEMENT,
     FOR_SIDE,
     REFUTATION,
+    SPEAKER_VOICE,
 )
 from moot.detectors.finding import Finding
 from moot.detectors.history import TurnHistory, history_for
@@ -121,6 +131,15 @@ def _own_voice(sentence: str) -> bool:
     )
 
 
+def _speaks_for_self(sentences: list[str]) -> bool:
+    """Whether the speaker talks in the first person singular ("I think", "my plan",
+    "我觉得"): in a conversation, an answer or an interview, a speaker who says what they
+    think or did reuses the words of the question or of the other speakers while
+    answering them, which is not voicing their case (on the real transcripts, 19 of the
+    21 echo flags were such turns, none of them drift)."""
+    return any(SPEAKER_VOICE.search(fold(s)) for s in sentences)
+
+
 def _direction(side: str, stance: str) -> str | None:
     """``for`` or ``against`` the motion, when the side's name or stance says so."""
     folded = fold(f"{side} {stance}")
@@ -154,6 +173,49 @@ def _explicit_agreement(sentences: list[str]) -> str | None:
             continue
         following = fold(" ".join(sentences[n : n + 2]))
         if not CONTRAST.search(following) and not REFUTATION.search(following):
+            return sentence
+    return None
+
+
+_CASE_WORDS = r"(?:side|case|team|response|rebuttal|argument|position|approach|notion|view|plan)"
+_FAULT_WORDS = (
+    r"(?:lacks?|fails?|failed|weak|flawed|wrong|sidesteps?|ignores?|overlooks?|misses|cannot"
+    r"|does not hold|doesn't hold|is not supported|falls short|collapses)"
+)
+_ZH_CASE_WORDS = r"(?:的)?(?:立场|论证|论点|观点|主张|方案|逻辑|回应|说法)?"
+_ZH_FAULT_WORDS = (
+    r"(?:缺乏|缺少|站不住|不成立|存在(?:明显的)?(?:漏洞|缺陷)|有(?:明显的)?(?:漏洞|缺陷)"
+    r"|回避|忽视|忽略|是错误的)"
+)
+
+
+@lru_cache(maxsize=256)
+def _self_criticism_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    """Sentences in which a side finds fault with itself named in the third person, as
+    its opponents would: "the CON case fails", "a key weakness in the CON case", "反方的
+    论证缺乏依据" said by CON. A side speaking for itself says "we", "our case", "我方"."""
+    own = "|".join(re.escape(n) for n in names)
+    return re.compile(
+        rf"\b(?:{own})(?:'s)? {_CASE_WORDS}\b[^.!?;]{{0,60}}\b{_FAULT_WORDS}\b"
+        rf"|\b(?:weakness|weaknesses|flaw|flaws|gap|problem)(?: \w+)? (?:in|of|with) the"
+        rf" (?:{own})(?:'s)? {_CASE_WORDS}\b"
+        rf"|(?<![我己本])(?:{own}){_ZH_CASE_WORDS}[^。！？；]{{0,20}}{_ZH_FAULT_WORDS}"
+    )
+
+
+def _self_criticism(sentences: list[str], side: str, transcript: Transcript) -> str | None:
+    """A sentence in which ``side`` finds fault with its own side named in the third
+    person (see ``_self_criticism_pattern``), when the side's name says which side it is
+    (pro/con, 正方/反方): a debater who calls its own case weak argues the other side's."""
+    if _direction(side, transcript.sides[side]) is None:
+        return None
+    names = {fold(side), fold(side_name(side, transcript.lang, transcript.names))}
+    names = {n for n in names if len(n) >= 2}
+    if not names:
+        return None
+    pattern = _self_criticism_pattern(tuple(sorted(names)))
+    for sentence in sentences:
+        if pattern.search(fold(sentence)):
             return sentence
     return None
 
@@ -196,6 +258,11 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
     if agreeing is not None:
         found = {"opponents": named, "own": transcript.sides[side], "quote": shorten(agreeing, 120)}
         return Finding("stance_drift", index, side, "stance_drift.agrees", found)
+    criticised = _self_criticism(sentences, side, transcript)
+    if criticised is not None:
+        found = {"own": side_name(side, transcript.lang, transcript.names)}
+        found["quote"] = shorten(criticised, 120)
+        return Finding("stance_drift", index, side, "stance_drift.self", found)
     if _rebutted(turn.text, history, opponents) or _keeps_own_stance(turn.text, side, transcript):
         return None
     topic = set(content_terms(transcript.topic))
@@ -218,6 +285,7 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
         len(terms) >= ECHO_MIN_TERMS
         and echo >= ECHO_MIN[transcript.lang]
         and echo >= coverage(terms, ours) + ECHO_MARGIN
+        and not _speaks_for_self(sentences)
     ):
         return Finding("stance_drift", index, side, "stance_drift.echo", values)
     if AGREEMENT.search(fold(" ".join(sentences))) and echo >= AGREE_ECHO_MIN:
