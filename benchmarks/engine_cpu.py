@@ -4,9 +4,13 @@ the detectors run after each debate and the echo check run on each reply.
 
     python benchmarks/engine_cpu.py                 # 200 debates, 200 ms latency
     python benchmarks/engine_cpu.py --debates 1000  # the issue's measurement
+    python benchmarks/engine_cpu.py --debates 1000 --processes 2  # one process a core
 
 Prints wall seconds, model calls, calls per second and engine CPU per call for each
-configuration. "without" replaces ``moot.debate.run_detectors`` and
+configuration. With ``--processes N`` the debates are split between N worker
+processes (forked, warmed up before the clock starts), each with its own event loop;
+the wall time is the parent's, from the first debate started to the last finished, and
+the CPU is every worker's. "without" replaces ``moot.debate.run_detectors`` and
 ``moot.llm.structured.echoes`` by functions that find nothing.
 """
 
@@ -16,6 +20,7 @@ import argparse
 import asyncio
 import time
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
@@ -65,11 +70,43 @@ def measure(count: int, latency_ms: float) -> tuple[float, float, int]:
     return time.perf_counter() - wall, time.process_time() - cpu, calls
 
 
+def _worker(count: int, latency_ms: float, checks: bool) -> tuple[float, float, int]:
+    if checks:
+        return measure(count, latency_ms)
+    with without_checks():
+        return measure(count, latency_ms)
+
+
+def measure_processes(
+    count: int, latency_ms: float, processes: int, *, checks: bool
+) -> tuple[float, float, int]:
+    """``measure`` with the debates split between ``processes`` worker processes."""
+    shares = [count // processes + (n < count % processes) for n in range(processes)]
+    with ProcessPoolExecutor(processes) as pool:
+        list(pool.map(measure, [2] * processes, [latency_ms] * processes))  # warm up
+        wall = time.perf_counter()
+        parts = list(pool.map(_worker, shares, [latency_ms] * processes, [checks] * processes))
+        wall = time.perf_counter() - wall
+    return wall, sum(p[1] for p in parts), sum(p[2] for p in parts)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--debates", type=int, default=200)
     parser.add_argument("--latency-ms", type=float, default=200.0)
+    parser.add_argument("--processes", type=int, default=1)
     args = parser.parse_args(argv)
+    if args.processes > 1:
+        print("checks    debates   wall s   calls   calls/s   CPU ms/call   processes")
+        for checks in (True, False):
+            wall, cpu, calls = measure_processes(
+                args.debates, args.latency_ms, args.processes, checks=checks
+            )
+            print(
+                f"{'with' if checks else 'without':8} {args.debates:8} {wall:8.1f} {calls:7}"
+                f" {calls / wall:9.0f} {1000 * cpu / calls:12.2f} {args.processes:11}"
+            )
+        return 0
     measure(2, args.latency_ms)  # warm up: imports, caches
     print("checks    debates   wall s   calls   calls/s   CPU ms/call")
     for label in ("with", "without"):

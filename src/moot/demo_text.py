@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
+from typing import Protocol
 
 from moot.text import cjk_share
 
@@ -53,6 +54,12 @@ def excerpt(claim: str, rng: random.Random | None = None, *, tail: bool = False)
     return _TRAILING.sub("", run).lstrip(" ,，、;；:：")[:120]
 
 
+class Searcher(Protocol):
+    """A compiled regex, or anything searched like one."""
+
+    def search(self, string: str, /) -> object: ...
+
+
 class Weaver:
     """Fills phrase templates with the motion (``{m}``) woven in.
 
@@ -67,7 +74,7 @@ class Weaver:
         motion: str,
         generic_motion: str,
         topic_max_chars: int,
-        unsafe: Sequence[re.Pattern[str]] = (),
+        unsafe: Sequence[Searcher] = (),
     ) -> None:
         self.lang = lang
         self.generic_motion = generic_motion

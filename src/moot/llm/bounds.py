@@ -19,6 +19,7 @@ after a reply was cut off anyway.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 from typing import Any
@@ -42,6 +43,15 @@ def _json_chars(value: Any) -> int:
     judge's scores are enums of ten integers per dimension, on every judge call)."""
     if type(value) is int:
         return len(str(value))
+    if type(value) is str:
+        return _str_json_chars(value)
+    return len(json.dumps(value, ensure_ascii=False))
+
+
+@functools.lru_cache(maxsize=4096)
+def _str_json_chars(value: str) -> int:
+    """``_json_chars`` of a string, cached: enum strings (response types, argument ids)
+    are few and come back on every call of their reply type."""
     return len(json.dumps(value, ensure_ascii=False))
 
 

@@ -74,15 +74,47 @@ def argument_id_pattern(prefixes: tuple[str, ...] = DEFAULT_PREFIXES) -> re.Patt
     return re.compile(rf"(?<![A-Za-z0-9])({names})-(\d{{1,2}})(?![0-9])", re.IGNORECASE)
 
 
+_CROSS_REFERENCE_ASCII = (
+    "argument",
+    "point",
+    "see above",
+    "see below",
+    "as argued",
+    "as stated",
+    "as mentioned",
+)
+"""What a match of ``_CROSS_REFERENCE_WORDS`` in ASCII text holds, lowercased (its
+other forms are Chinese)."""
+
+
+class CrossReference:
+    """The cross-reference regex, searched only where it can match: ASCII text holding
+    neither an id prefix with its dash (the id form is case-sensitive) nor, lowercased,
+    one of ``_CROSS_REFERENCE_ASCII`` has no match. The regex is case-insensitive and
+    tried at every position (about 0.7 µs a character); in ASCII text only ASCII
+    letters meet its letters, so lowercasing is exact there."""
+
+    def __init__(self, prefixes: tuple[str, ...]) -> None:
+        names = "|".join(re.escape(p) for p in prefixes)
+        self.regex = re.compile(
+            rf"(?<![A-Za-z0-9])(?-i:(?:{names})-\d{{1,2}})(?![0-9])" + _CROSS_REFERENCE_WORDS,
+            re.IGNORECASE,
+        )
+        self.ids = tuple(f"{p}-" for p in prefixes)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        if text.isascii() and not any(map(text.__contains__, self.ids)):
+            lowered = text.lower()
+            if not any(map(lowered.__contains__, _CROSS_REFERENCE_ASCII)):
+                return None
+        return self.regex.search(text)
+
+
 @cache
-def cross_reference_pattern(prefixes: tuple[str, ...] = DEFAULT_PREFIXES) -> re.Pattern[str]:
+def cross_reference_pattern(prefixes: tuple[str, ...] = DEFAULT_PREFIXES) -> CrossReference:
     """What refers from one argument to another: an argument id, "argument 2", "see
     above" and their Chinese forms."""
-    names = "|".join(re.escape(p) for p in prefixes)
-    return re.compile(
-        rf"(?<![A-Za-z0-9])(?-i:(?:{names})-\d{{1,2}})(?![0-9])" + _CROSS_REFERENCE_WORDS,
-        re.IGNORECASE,
-    )
+    return CrossReference(prefixes)
 
 
 CROSS_REFERENCE = cross_reference_pattern()
