@@ -26,7 +26,6 @@ def _with_fallacies(result: DebateResult, found: str) -> DebateResult:
     return result.model_copy(update={"judgement": judgement})
 
 
-@pytest.mark.xfail(strict=True, reason="issue 22: not yet caught")
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_quote_not_in_the_debate_is_never_shown_as_a_quote(lang: str) -> None:
     result = run_debate(

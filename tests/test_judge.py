@@ -620,7 +620,6 @@ def test_a_synthesis_cut_at_its_length_bound_is_not_a_sentence() -> None:
     assert check_judge_reply(_reply(key_insight=cut), IDS, DEBATE_TEXT, "en", limits=roomy) == []
 
 
-@pytest.mark.xfail(strict=True, reason="issue 22: not yet caught")
 def test_the_same_reason_for_most_arguments_is_no_reason() -> None:
     """The README's quick start (seed 7): SmolLM2 gave every argument "Pro-2 is not
     supported by the evidence provided." with some id, whatever its cross-examination:

@@ -587,7 +587,6 @@ def closing_lists_labels(good: dict[str, object]) -> str:
     return json.dumps(good)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 22: not yet caught")
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_copied_reasons_a_shouted_label_and_a_label_list_are_not_shown_as_text(
     lang: str,

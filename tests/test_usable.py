@@ -391,27 +391,14 @@ def test_a_value_that_opens_with_a_comma_or_semicolon_is_debris(text: str) -> No
     [
         # the README's quick start (seed 7): the recommendation opened with a made-up,
         # shouted label; an earlier run's with another (docs/debris-check.md)
-        pytest.param(
+        (
             "PARTIAIRAL ADAPTION: The company will not have to make any changes, as they"
             " are already doing things right now.",
             "debris",
-            marks=pytest.mark.xfail(strict=True, reason="issue 22: not yet caught"),
         ),
-        pytest.param(
-            "PARTIAIREA - 10% of the cost saving can only be achieved by switching.",
-            "debris",
-            marks=pytest.mark.xfail(strict=True, reason="issue 22: not yet caught"),
-        ),
-        pytest.param(
-            "KEY INSIGHT: the debate turned on cost.",
-            "debris",
-            marks=pytest.mark.xfail(strict=True, reason="issue 22: not yet caught"),
-        ),
-        pytest.param(
-            "PARTIAIRAL ADAPTION：公司不需要做任何改变。",
-            "debris",
-            marks=pytest.mark.xfail(strict=True, reason="issue 22: not yet caught"),
-        ),
+        ("PARTIAIREA - 10% of the cost saving can only be achieved by switching.", "debris"),
+        ("KEY INSIGHT: the debate turned on cost.", "debris"),
+        ("PARTIAIRAL ADAPTION：公司不需要做任何改变。", "debris"),
         # an acronym or a short name before a colon is prose
         ("GDPR: the law asks for consent before any tracking.", None),
         ("US GDP: it grew by two percent last year.", None),
@@ -429,21 +416,9 @@ def test_a_shouted_label_at_the_start_is_debris(text: str, reason: str | None) -
     ("text", "reason"),
     [
         # the README's quick start (seed 7): Pro's stance-change reason
-        pytest.param(
-            "concessions: CON-1 vs. PRO-1",
-            "debris",
-            marks=pytest.mark.xfail(strict=True, reason="issue 22: not yet caught"),
-        ),
-        pytest.param(
-            "PRO-1 and CON-2.",
-            "debris",
-            marks=pytest.mark.xfail(strict=True, reason="issue 22: not yet caught"),
-        ),
-        pytest.param(
-            "承认：CON-1 对 PRO-1",
-            "debris",
-            marks=pytest.mark.xfail(strict=True, reason="issue 22: not yet caught"),
-        ),
+        ("concessions: CON-1 vs. PRO-1", "debris"),
+        ("PRO-1 and CON-2.", "debris"),
+        ("承认：CON-1 对 PRO-1", "debris"),
         # ids named inside a reason are prose
         ("CON-1 showed that PRO-1's cost figure counts a full rebuild.", None),
         ("CON-1 证明了 PRO-1 的成本数字把整套重建都算了进去。", None),
@@ -454,7 +429,6 @@ def test_a_list_of_labels_is_not_a_reason(text: str, reason: str | None) -> None
     assert unusable_reason(text) == reason
 
 
-@pytest.mark.xfail(strict=True, reason="issue 22: not yet caught")
 def test_the_same_reason_for_most_arguments_is_a_copy() -> None:
     # the README's quick start (seed 7): six arguments, one reason with another id
     readme = [
@@ -476,7 +450,6 @@ def test_the_same_reason_for_most_arguments_is_a_copy() -> None:
     assert rules.copied_texts(["这个论点没有证据支持。"] * 3 + ["反方承认了这一点。"]) == [0, 1, 2]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 22: not yet caught")
 def test_reasons_about_each_argument_or_a_few_alike_are_not_copies() -> None:
     own = [
         "The cost figure counts a full rebuild, which nobody proposed.",

@@ -13,10 +13,11 @@ thresholds below are the published ones (``docs/trust.md``):
   the detectors' measured precision on real debates is under one half
   (``docs/detectors.md``).
 - ``unusable_text``: a judge or debater field that is markup or JSON debris, a copy
-  of the prompt's field description (an ``echo`` warning) or a loop (a ``loop``
-  warning); :func:`unusable_fields` is the one place that decides. Low when a judge
-  field (key insight, recommendation, an unresolved question, a reason) is unusable
-  or ``UNUSABLE_LOW`` fields are; caution otherwise.
+  of the prompt's field description (an ``echo`` warning), a loop (a ``loop``
+  warning) or a judge's reason copied for most arguments (``copied_reason``);
+  :func:`unusable_fields` is the one place that decides. Low when a judge field (key
+  insight, recommendation, an unresolved question, a reason) is unusable or
+  ``UNUSABLE_LOW`` fields are; caution otherwise.
 - ``verdict_conflict``: the judges' totals disagree with the stage wins, the
   audience vote or the judges' majority, and the verdict does not follow the totals
   (``moot.judging.verdict``): caution.
@@ -44,7 +45,7 @@ from moot.errors import ConfigError
 from moot.judging.verdict import Verdict, decide
 from moot.profiles import COMPACT_SPECS
 from moot.schema import DebateResult, Trust, TrustCode, TrustLevel, TrustReason
-from moot.usable import MARKERS, UNUSABLE, unusable_reason
+from moot.usable import COPIED, MARKERS, UNUSABLE, unusable_reason
 
 RULES_CAUTION = 3
 RULES_LOW = 10
@@ -59,6 +60,7 @@ NOT_RULES = frozenset(
         "echo",
         "loop",
         "unusable_text",
+        COPIED,
         "citation_unverified",
         "judge_zero_variance",
         "detector_reask",
@@ -72,8 +74,9 @@ NOT_RULES = frozenset(
 reason counts (echo, loop, unusable text, an unverified citation, a judge that ranked
 nothing), records of what was done
 (a detector's re-ask) and notes on the setup or the machine."""
-UNUSABLE_CODES = frozenset({"echo", "loop", UNUSABLE})
-"""Warning codes that mark a field as unusable text."""
+UNUSABLE_CODES = frozenset({"echo", "loop", UNUSABLE, COPIED})
+"""Warning codes that mark a field as unusable text (a judge's reason copied for most
+arguments is shown as such)."""
 UNUSABLE_MARKERS = tuple(MARKERS.values())
 """What a field reads when its text was replaced as unusable."""
 JUDGE_ROUNDS = frozenset({"judgement", "judge"})
