@@ -464,3 +464,55 @@ def test_reasons_about_each_argument_or_a_few_alike_are_not_copies() -> None:
     # unusable text and empty reasons are another rule's
     assert rules.copied_texts([marker("en")] * 4) == []
     assert rules.copied_texts([""] * 4) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # qa topic en01 (seed 1) before these rules: a stance-change reason and two
+        # unresolved questions in capitals, with made-up words
+        pytest.param(
+            "CONS/REFULLIGUTE",
+            "debris",
+            marks=pytest.mark.xfail(strict=True, reason="issue 22: not yet caught"),
+        ),
+        pytest.param(
+            "PARTIAIRALLING THEIR RISKS TOGETHER WITH THE PROBABILITIES OF THIS SPEECH.",
+            "debris",
+            marks=pytest.mark.xfail(strict=True, reason="issue 22: not yet caught"),
+        ),
+        pytest.param(
+            "THEY ARE NOT THE SAME AS YOU KNEW THROUGIN' IN THEIR FUTURE.",
+            "debris",
+            marks=pytest.mark.xfail(strict=True, reason="issue 22: not yet caught"),
+        ),
+        ("PARTIAIRALLING：这些风险应该一起考虑。", "debris"),
+        # acronyms inside prose are not shouting
+        ("The OECD and the WHO both publish yearly figures on it.", None),
+        ("NASA, ESA and JAXA share the cost of the station.", None),
+        ("GDP 增长了百分之二，OECD 的数据也这样说。", None),
+    ],
+)
+def test_a_text_in_capitals_is_debris(text: str, reason: str | None) -> None:
+    assert unusable_reason(text) == reason
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # qa topic en08 (seed 1) before this rule: a judge's reason opening on a label
+        pytest.param(
+            "Pro on CON-3: refute argument is that paying people to learn will change them.",
+            "debris",
+            marks=pytest.mark.xfail(strict=True, reason="issue 22: not yet caught"),
+        ),
+        pytest.param(
+            "对 PRO-2：challenge 这个论点没有证据。",
+            "debris",
+            marks=pytest.mark.xfail(strict=True, reason="issue 22: not yet caught"),
+        ),
+        ("CON-3 is refuted: paying people to learn does not change them.", None),
+    ],
+)
+def test_an_id_a_colon_and_a_response_type_is_a_label_copy(text: str, reason: str | None) -> None:
+    assert unusable_reason(text) == reason
