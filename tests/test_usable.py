@@ -471,21 +471,9 @@ def test_reasons_about_each_argument_or_a_few_alike_are_not_copies() -> None:
     [
         # qa topic en01 (seed 1) before these rules: a stance-change reason and two
         # unresolved questions in capitals, with made-up words
-        pytest.param(
-            "CONS/REFULLIGUTE",
-            "debris",
-            marks=pytest.mark.xfail(strict=True, reason="issue 22: not yet caught"),
-        ),
-        pytest.param(
-            "PARTIAIRALLING THEIR RISKS TOGETHER WITH THE PROBABILITIES OF THIS SPEECH.",
-            "debris",
-            marks=pytest.mark.xfail(strict=True, reason="issue 22: not yet caught"),
-        ),
-        pytest.param(
-            "THEY ARE NOT THE SAME AS YOU KNEW THROUGIN' IN THEIR FUTURE.",
-            "debris",
-            marks=pytest.mark.xfail(strict=True, reason="issue 22: not yet caught"),
-        ),
+        ("CONS/REFULLIGUTE", "debris"),
+        ("PARTIAIRALLING THEIR RISKS TOGETHER WITH THE PROBABILITIES OF THIS SPEECH.", "debris"),
+        ("THEY ARE NOT THE SAME AS YOU KNEW THROUGIN' IN THEIR FUTURE.", "debris"),
         ("PARTIAIRALLING：这些风险应该一起考虑。", "debris"),
         # acronyms inside prose are not shouting
         ("The OECD and the WHO both publish yearly figures on it.", None),
@@ -501,16 +489,11 @@ def test_a_text_in_capitals_is_debris(text: str, reason: str | None) -> None:
     ("text", "reason"),
     [
         # qa topic en08 (seed 1) before this rule: a judge's reason opening on a label
-        pytest.param(
+        (
             "Pro on CON-3: refute argument is that paying people to learn will change them.",
             "debris",
-            marks=pytest.mark.xfail(strict=True, reason="issue 22: not yet caught"),
         ),
-        pytest.param(
-            "对 PRO-2：challenge 这个论点没有证据。",
-            "debris",
-            marks=pytest.mark.xfail(strict=True, reason="issue 22: not yet caught"),
-        ),
+        ("对 PRO-2：challenge 这个论点没有证据。", "debris"),
         ("CON-3 is refuted: paying people to learn does not change them.", None),
     ],
 )

@@ -22,7 +22,8 @@ The rules, in order (the first that matches is the reason):
   a list of labels (``LABEL_LIST_WORDS``: two argument ids or more and fewer than
   three words besides them, "concessions: CON-1 vs. PRO-1", given as a stance
   change's reason); a made-up heading in capitals at the start (``SHOUTED_LABEL``:
-  "PARTIAIRAL ADAPTION: ...", the judge's recommendation);
+  "PARTIAIRAL ADAPTION: ...", the judge's recommendation) or a text in capitals
+  (``SHOUTED_SHARE``: "CONS/REFULLIGUTE");
   a value that starts with a closing bracket (``]``, ``}``, ``)``, ``）``), a comma or a
   semicolon (the separator SmolLM2 writes where JSON's quote is banned: ``, You are``)
   or with two opening ones (``[{``),
@@ -73,9 +74,11 @@ _COPIED_MARKER = re.compile("|".join(re.escape(m) for m in MARKERS.values()), re
 _LABEL = re.compile(r"\b[A-Z]{1,4}-\d{1,3}\s*[:：]")
 LABEL_LINE = re.compile(
     r"^\s*[A-Z]{1,4}-\d{1,3}\s*[:：]|\b[A-Z]{1,4}-\d{1,3}\s*[:：]\s*[a-z]+\s*(?:-|—)"
+    r"|\b[A-Z]{1,4}-\d{1,3}\s*[:：]\s*(?:refute|challenge|concede|partial)\b"
 )
 """The shape of a label line a prompt lists the debate in (``CON-1: refute - ...``: an
-id and a colon at the start, or an id, a colon, one lowercase word and a dash): a
+id and a colon at the start, an id, a colon, one lowercase word and a dash, or an id,
+a colon and a response type, "Pro on CON-3: refute argument is ..."): a
 value holding one, or two labels (an id and a colon) or more, copies the debate's
 structure instead of saying something. An id inside a sentence ("The weakest point
 is CON-2: it names no source") is prose."""
@@ -86,6 +89,13 @@ INSIGHT:``, ``PARTIAIREA -``: capital words before a colon or a dash, at least
 ``SHOUTED_LETTERS`` capital letters in all) is a heading the model made up, often of
 words that do not exist, not a sentence; an acronym before a colon (``GDPR:``, ``US
 GDP:``, ``UNESCO -``) is prose."""
+SHOUTED_SHARE = 0.6
+"""A text whose letters are this share capitals or more, ``SHOUTED_LETTERS`` of them at
+least (words of two letters or more, two of them in capitals), is written in
+capitals: "CONS/REFULLIGUTE", "PARTIAIRALLING THEIR RISKS TOGETHER ...", made-up words
+among them; acronyms inside prose ("the OECD and the WHO") are not, nor the Latin words
+of a text that is mostly Chinese (HIV, WHO, AI) or one note ("(CROSSTALK)")."""
+_CAPS_WORD = re.compile(r"[A-Za-z]{2,}")
 _ID = re.compile(r"\b[A-Za-z]{1,4}-\d{1,3}\b")
 LABEL_LIST_WORDS = 3
 """A text naming two argument ids or more with fewer than this many words of its own
@@ -154,7 +164,15 @@ def _copies_marker(text: str, visible: int) -> bool:
 
 def _shouted_label(text: str) -> bool:
     found = SHOUTED_LABEL.match(text)
-    return found is not None and sum(c.isupper() for c in found.group(1)) >= SHOUTED_LETTERS
+    if found is not None and sum(c.isupper() for c in found.group(1)) >= SHOUTED_LETTERS:
+        return True
+    words = _CAPS_WORD.findall(_ID.sub(" ", text))
+    letters = "".join(words)
+    if len(letters) < sum(1 for w in _WORD.finditer(text) if len(w.group(0)) == 1):
+        return False  # mostly Chinese: its Latin words are acronyms (HIV, WHO, AI)
+    capitals = sum(c.isupper() for c in letters)
+    shouting = sum(w.isupper() for w in words) >= 2  # "(CROSSTALK)" is one word
+    return shouting and capitals >= SHOUTED_LETTERS and capitals >= SHOUTED_SHARE * len(letters)
 
 
 def _label_list(text: str) -> bool:
