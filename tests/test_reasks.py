@@ -593,6 +593,7 @@ def test_copied_reasons_a_shouted_label_and_a_label_list_are_not_shown_as_text(
 ) -> None:
     from moot.report.html import render_report
     from moot.report.markdown import to_markdown
+    from moot.trust import unusable_fields
 
     backend = faulty(
         {
@@ -610,6 +611,10 @@ def test_copied_reasons_a_shouted_label_and_a_label_list_are_not_shown_as_text(
     assert result.trust is not None
     assert result.trust.level == "low"
     assert "trace[PRO-1].reason" in result.trust.reasons[0].detail
+    # each reason is one field, not counted again by its warning's path
+    judge_fields, _ = unusable_fields(result)
+    assert sum(f.startswith("trace[") for f in judge_fields) == 6
+    assert not [f for f in judge_fields if f.startswith("assessments[")]
     pro = next(c for c in body(result).closings if c.side == "pro")
     assert pro.stance_change.label == "stance.unstated"
     markdown = to_markdown(result)

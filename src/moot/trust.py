@@ -35,6 +35,7 @@ thresholds below are the published ones (``docs/trust.md``):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -80,6 +81,7 @@ arguments is shown as such)."""
 UNUSABLE_MARKERS = tuple(MARKERS.values())
 """What a field reads when its text was replaced as unusable."""
 JUDGE_ROUNDS = frozenset({"judgement", "judge"})
+_REASON = re.compile(r"assessments\[\d+\]\.reason$")
 VERIFIED = "verified"
 ORDER: tuple[TrustCode, ...] = (
     "unusable_text",
@@ -166,8 +168,12 @@ def unusable_fields(result: DebateResult) -> tuple[list[str], list[str]]:
         if is_debris(text, composed=composed)
     ]
     names = {p.key: p.name for p in result.positions}
+    # a judge's reason marked unusable is read in the trace already ("trace[PRO-1].reason");
+    # its warning names it again by the reply's path ("assessments[1].reason")
+    reasons = [w for w in result.warnings if w.code in UNUSABLE_CODES and _REASON.match(w.where)]
+    shown_reasons = sum(1 for where in judge if where.startswith("trace[") and "reason" in where)
     for w in result.warnings:
-        if w.code not in UNUSABLE_CODES:
+        if w.code not in UNUSABLE_CODES or (w in reasons and shown_reasons >= len(reasons)):
             continue
         side = names.get(w.side, w.side) if w.side else None
         if w.where:
