@@ -419,6 +419,7 @@ def test_a_shouted_label_at_the_start_is_debris(text: str, reason: str | None) -
         ("concessions: CON-1 vs. PRO-1", "debris"),
         ("PRO-1 and CON-2.", "debris"),
         ("承认：CON-1 对 PRO-1", "debris"),
+        ("TECH_BULL-1 vs. FUND_BEAR-2", "debris"),
         # ids named inside a reason are prose
         ("CON-1 showed that PRO-1's cost figure counts a full rebuild.", None),
         ("CON-1 证明了 PRO-1 的成本数字把整套重建都算了进去。", None),
@@ -479,6 +480,9 @@ def test_reasons_about_each_argument_or_a_few_alike_are_not_copies() -> None:
         ("The OECD and the WHO both publish yearly figures on it.", None),
         ("NASA, ESA and JAXA share the cost of the station.", None),
         ("GDP 增长了百分之二，OECD 的数据也这样说。", None),
+        # the market format's ids are labels, not shouting
+        ("我接受TECH_BULL-1的观点", None),
+        ("I accept the point of TECH_BULL-1 and FUND_BEAR-2 on the margins.", None),
     ],
 )
 def test_a_text_in_capitals_is_debris(text: str, reason: str | None) -> None:

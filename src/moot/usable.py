@@ -96,7 +96,7 @@ capitals: "CONS/REFULLIGUTE", "PARTIAIRALLING THEIR RISKS TOGETHER ...", made-up
 among them; acronyms inside prose ("the OECD and the WHO") are not, nor the Latin words
 of a text that is mostly Chinese (HIV, WHO, AI) or one note ("(CROSSTALK)")."""
 _CAPS_WORD = re.compile(r"[A-Za-z]{2,}")
-_ID = re.compile(r"\b[A-Za-z]{1,4}-\d{1,3}\b")
+_ID = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z_]{0,15}-\d{1,3}(?!\d)")
 LABEL_LIST_WORDS = 3
 """A text naming two argument ids or more with fewer than this many words of its own
 besides them (a Chinese character counting as half a word) is a list of labels, not a
@@ -231,15 +231,15 @@ MARKED_CODES = frozenset({UNUSABLE, COPIED})
 COPY_RATIO = 0.85
 COPY_MIN = 3
 COPY_SHARE = 0.5
-"""Texts alike to ``COPY_RATIO`` or more (characters, ids masked, case ignored) are
-near-copies; a group of at least ``COPY_MIN`` of them and ``COPY_SHARE`` of all the
-texts is a copy: SmolLM2 gave six arguments "Pro-2 is not supported by the evidence
-provided." with some id, whatever each one's cross-examination. Two alike among many
-may be one flaw found twice."""
+"""Texts alike to ``COPY_RATIO`` or more (their words, a Chinese character counting as
+one, ids left out, case ignored) are near-copies; a group of at least ``COPY_MIN`` of
+them and ``COPY_SHARE`` of all the texts is a copy: SmolLM2 gave six arguments "Pro-2
+is not supported by the evidence provided." with some id, whatever each one's
+cross-examination. Two alike among many may be one flaw found twice."""
 
 
-def _copy_key(text: str) -> str:
-    return " ".join(_ID.sub("#", text).lower().split()).strip(" .。!！")
+def _copy_key(text: str) -> tuple[str, ...]:
+    return tuple(w.group(0) for w in _WORD.finditer(_ID.sub(" ", text).lower()))
 
 
 def copied_texts(texts: Sequence[str]) -> list[int]:

@@ -151,13 +151,19 @@ def _rank(responses: Mapping[str, str], rng: random.Random) -> tuple[int, str]:
     return rng.choice((1, 3)), worst
 
 
-def _reason(p: JudgePhrases, answer: str, claim: str, lang: str) -> str:
-    """A unit's reason, by the answer that decided its standing, naming its own words."""
-    reason = p.reasons.get(answer, p.reasons["none"])
+def about_claim(reason: str, claim: str, lang: str, about: str | None = None) -> str:
+    """``reason`` naming its unit's own words (``about``: the phrasing, by default the
+    language's :data:`PHRASES`), or ``reason`` alone when the claim has none usable."""
     words = own_words(claim, lang)
     if is_marker(claim) or not words:
         return reason
-    return p.about.format(words=words, reason=reason)
+    phrasing = about or PHRASES.get(lang, PHRASES["en"]).about
+    return phrasing.format(words=words, reason=reason)
+
+
+def _reason(p: JudgePhrases, answer: str, claim: str, lang: str) -> str:
+    """A unit's reason, by the answer that decided its standing, naming its own words."""
+    return about_claim(p.reasons.get(answer, p.reasons["none"]), claim, lang, p.about)
 
 
 def judge(request: DemoRequest) -> BaseModel:
