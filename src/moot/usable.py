@@ -108,6 +108,8 @@ _PUNCTUATION = frozenset('{}[]<>"')
 PUNCTUATION_SHARE = 0.1
 PUNCTUATION_MIN = 4
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK_CHAR = re.compile(f"[{_CJK}]")
+_CAPITAL = re.compile("[A-Z]")
 _WORD = re.compile(rf"[{_CJK}]|(?:(?![{_CJK}])[^\W\d_]){{2,}}")
 
 Reason = Literal["debris", "loop", "no_words"]
@@ -163,12 +165,14 @@ def _copies_marker(text: str, visible: int) -> bool:
 
 
 def _shouted_label(text: str) -> bool:
+    if len(_CAPITAL.findall(text)) < SHOUTED_LETTERS:
+        return False  # most texts: too few capitals for either rule
     found = SHOUTED_LABEL.match(text)
     if found is not None and sum(c.isupper() for c in found.group(1)) >= SHOUTED_LETTERS:
         return True
     words = _CAPS_WORD.findall(_ID.sub(" ", text))
     letters = "".join(words)
-    if len(letters) < sum(1 for w in _WORD.finditer(text) if len(w.group(0)) == 1):
+    if len(letters) < len(_CJK_CHAR.findall(text)):
         return False  # mostly Chinese: its Latin words are acronyms (HIV, WHO, AI)
     capitals = sum(c.isupper() for c in letters)
     shouting = sum(w.isupper() for w in words) >= 2  # "(CROSSTALK)" is one word
@@ -176,11 +180,11 @@ def _shouted_label(text: str) -> bool:
 
 
 def _label_list(text: str) -> bool:
-    if len(_ID.findall(text)) < 2:
+    if "-" not in text or len(_ID.findall(text)) < 2:
         return False
     rest = _ID.sub(" ", text)
-    cjk = sum(1 for w in _WORD.finditer(rest) if len(w.group(0)) == 1)
-    latin = sum(1 for w in _WORD.finditer(rest) if len(w.group(0)) > 1)
+    cjk = len(_CJK_CHAR.findall(rest))
+    latin = sum(1 for w in _WORD.finditer(rest)) - cjk
     return latin + cjk / 2 < LABEL_LIST_WORDS
 
 
@@ -200,7 +204,8 @@ def unusable_reason(text: str, *, sentence: bool = True, composed: bool = False)
         return "debris"
     if not composed and _copies_marker(text, visible):
         return "debris"
-    if not composed and (LABEL_LINE.search(text) or len(_LABEL.findall(text)) >= 2):
+    labelled = "-" in text and (":" in text or "：" in text)  # every label has both
+    if not composed and labelled and (LABEL_LINE.search(text) or len(_LABEL.findall(text)) >= 2):
         return "debris"  # a copy of the debate's label lines
     if not composed and (_label_list(text) or _shouted_label(text)):
         return "debris"
