@@ -13,6 +13,12 @@ text with ``html.parser``), and reports for every prose field:
   a phrase of 1-4 words repeated three times in a row, or one sentence written twice;
 - ``label copy``: the debate's own label lines written back (``CON-1: refute``, an
   argument id, a colon and a response type, or two ids each followed by a colon);
+- ``shouted word``: a word of ``SHOUTED`` capital letters or more (``PARTIAIRAL``),
+  made up or shouted, where prose has none;
+- ``label list``: two argument ids or more with fewer than ``LIST_WORDS`` other words
+  (``concessions: CON-1 vs. PRO-1``), a list of labels given as a reason;
+- ``copied reason``: a judge's reason for one argument that is a near-copy
+  (``NEAR_COPY`` of its words, ids left out) of its reason for another, however few;
 - ``fragment``: a judge field (key insight, recommendation, an unresolved question)
   that is not a sentence: fewer than four words, or no sentence end;
 - for the opening claims: a claim that restates the topic (nothing of its own beyond
@@ -51,7 +57,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PROMPT_DIRS = (ROOT / "src" / "moot" / "prompts", ROOT / "src" / "moot" / "formats")
 
 MARKERS = ("(no usable text)", "（无可用文本）")
-FLAG_CODES = frozenset({"unusable_text", "echo", "loop"})
+FLAG_CODES = frozenset({"unusable_text", "echo", "loop", "copied_reason"})
 PROSE_KEYS = frozenset(
     {
         "claim",
@@ -79,6 +85,8 @@ ECHO_RUN_CJK = 12
 LOOP_TIMES = 6
 NEAR_COPY = 0.8
 RESTATE = 0.85
+SHOUTED = 6
+LIST_WORDS = 4
 
 _TAG = re.compile(r"</?[A-Za-z][\w-]*\s*/?>")
 _TEMPLATE = re.compile(r"\{\{|\}\}|\{%|%\}|```")
@@ -90,6 +98,8 @@ _LABEL_ID = re.compile(r"\b(?:PRO|CON|[A-F])-\d+\s*[:：]")
 _LABEL_RESPONSE = re.compile(
     r"\b(?:PRO|CON|[A-F])-\d+\s*[:：]\s*(?:refute|challenge|concede|partial)\b", re.I
 )
+_ANY_ID = re.compile(r"\b(?:PRO|CON|[A-F])-\d+\b", re.I)
+_SHOUTED = re.compile(rf"(?<![\w-])[A-Z]{{{SHOUTED},}}(?![\w-])")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _WORDS = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]|[^\W\d_]+", re.U)
 _SENTENCE_END = re.compile(r"[.!?。！？…)\"”']\s*$")
@@ -157,6 +167,12 @@ def problems(text: str, lines: list[str], *, judge: bool = False) -> list[str]:
         found.append(f"echo: {run[:60]!r}")
     if _LABEL_RESPONSE.search(t) or len(_LABEL_ID.findall(t)) >= 2:
         found.append("label copy")
+    shouted = _SHOUTED.search(t)
+    if shouted:
+        found.append(f"shouted word: {shouted.group(0)}")
+    ids = _ANY_ID.findall(t)
+    if len(ids) >= 2 and len(_WORDS.findall(_ANY_ID.sub(" ", t))) < LIST_WORDS:
+        found.append("label list")
     if _CHAR_LOOP.search(t) or _WORD_LOOP.search(t + " "):
         found.append("loop")
     else:
@@ -290,6 +306,24 @@ def check_claims(result: dict[str, Any], report: Report) -> None:
                     )
 
 
+def check_reasons(result: dict[str, Any], report: Report) -> None:
+    """Each judge's reason that is a near-copy of its reason for another argument."""
+    rows = (result.get("judgement") or {}).get("trace") or []
+    reasons = [
+        (r.get("argument_id", "?"), r.get("reason", ""))
+        for r in rows
+        if r.get("reason", "").strip() and r.get("reason", "").strip() not in MARKERS
+    ]
+    words = [_WORDS.findall(_ANY_ID.sub(" ", normal(text))) for _, text in reasons]
+    for i, (ident, text) in enumerate(reasons):
+        if any(
+            SequenceMatcher(None, words[i], words[j]).ratio() >= NEAR_COPY
+            for j in range(len(reasons))
+            if j != i
+        ):
+            report.add("copied reason", ident, text)
+
+
 def _flagged(result: dict[str, Any]) -> list[dict[str, Any]]:
     return [w for w in result.get("warnings", []) if w.get("code") in FLAG_CODES]
 
@@ -310,6 +344,7 @@ def check(json_path: Path, md: Path | None, html: Path | None, lines: list[str])
         for kind in problems(text, lines, judge=key in JUDGE_KEYS):
             report.add(kind, f"json {path}", text)
     check_claims(result, report)
+    check_reasons(result, report)
     flagged = _flagged(result)
     reasons = {r.get("code") for r in trust.get("reasons", [])}
     if (markers or flagged) and "unusable_text" not in reasons:

@@ -36,12 +36,20 @@ _TEXTS = {
     "evidence": "In 2023 the city audit counted {n}4 percent fewer errors after the change.",
     "follow_up": "Which figure from the audit do you dispute?",
     "stance_change_reason": "The other side gave no figure that outweighs the audit.",
-    "reason": "The argument rests on an audited figure that the other side left unanswered.",
     "key_insight": "The debate turned on whether audited savings outlast the first year.",
     "recommendation": "Adopt the measure for one year and audit the savings again.",
     "quote": "fewer errors",
     "topic_type": "general",
 }
+_REASONS = (
+    # one per assessment: the same reason for most arguments is a copy (moot.usable)
+    "The argument rests on an audited figure that the other side left unanswered.",
+    "Its cost estimate held, since no reply disputed the staff hours it counts.",
+    "The other side conceded the error rate, so the claim stands as argued.",
+    "Its evidence is one city's audit, which the reply called narrow but did not refute.",
+    "The causal step from fewer re-entries to lower costs was challenged and defended.",
+    "A second audit year would settle it; the reply raised that doubt fairly.",
+)
 _STANCE_SENTENCE = (
     "We hold that the measure pays for itself within two years because audited savings"
     " of {n}0 percent exceed its running costs."
@@ -75,6 +83,8 @@ NORMAL = Behaviour()
 
 def _text(key: str, n: int, payload: str, max_length: int | None) -> str:
     base = _TEXTS.get(key, _DEFAULT_TEXT).format(n=n)
+    if key == "reason":
+        base = _REASONS[(n - 1) % len(_REASONS)]
     if key == "final_stance":
         base = _STANCE_SENTENCE.format(n=n)
     text = base + payload

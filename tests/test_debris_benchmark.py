@@ -52,6 +52,8 @@ def test_a_clean_scripted_run_has_no_finding(tmp_path: Path, clean: moot.DebateR
         ("The cost rises and the cost rises and the cost rises and the cost rises.", "loop"),
         ("You argue AGAINST the topic, whatever you privately think.", "echo"),
         ("PRO-1: refute - refutation of CON-1 CON-2: challenge - refuted CON-1", "label copy"),
+        ("PARTIAIRAL ADAPTION: The company will not have to change.", "shouted word"),
+        ("concessions: CON-1 vs. PRO-1", "label list"),
     ],
 )
 def test_each_kind_of_defect_is_found_in_the_json(
@@ -80,3 +82,17 @@ def test_claims_that_restate_the_topic_or_ask_are_found(
     assert report.counts["claim restates the topic"] == 1
     assert report.counts["claim ends with '?'"] == 1
     assert report.counts["near-copy claims (1.00)"] == 1
+
+
+def test_reasons_copied_across_arguments_are_found(
+    tmp_path: Path, clean: moot.DebateResult
+) -> None:
+    bench = checker()
+    paths = _write(tmp_path, clean)
+    data = json.loads(paths[0].read_text(encoding="utf-8"))
+    trace = data["judgement"]["trace"]
+    for row, other in zip(trace[:3], ["Pro-2", "Pro-1", "Con-3"], strict=True):
+        row["reason"] = f"{other} is not supported by the evidence provided."
+    paths[0].write_text(json.dumps(data), encoding="utf-8")
+    report = bench.check(*paths, bench.prompt_lines())
+    assert report.counts["copied reason"] == 3, report.findings

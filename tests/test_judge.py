@@ -141,11 +141,20 @@ STANDINGS: dict[str, str] = {
 }
 
 
+REASONS: dict[str, str] = {
+    # each about its own argument: the same reason for most of them is a copy
+    "PRO-1": "The fee's effect on optional trips was refuted with the city's own counts.",
+    "PRO-2": "Steady revenue stood: nobody disputed that every entry pays.",
+    "CON-1": "Fewer visitors is likely, but fewer customers was not shown.",
+    "CON-2": "The share of a small income is argued, with no income figures.",
+}
+
+
 def _assessment(ident: str, scores: Sequence[int] | None = None) -> dict[str, Any]:
     logic, evidence, responsiveness, honesty = scores or SCORES.get(ident.upper(), (5, 5, 5, 5))
     return {
         "argument_id": ident,
-        "reason": f"The reason for {ident.upper()}'s standing.",
+        "reason": REASONS.get(ident.upper(), f"The reason for {ident.upper()}'s standing."),
         "standing": STANDINGS.get(ident.upper(), "UNCERTAIN"),
         "logic": logic,
         "evidence": evidence,
@@ -286,7 +295,7 @@ def test_trace_rows_carry_the_opposing_cross_examination() -> None:
         assert row.side == arg.side
         assert row.claim == arg.claim
         assert row.standing == STANDINGS[arg.id]
-        assert row.reason == f"The reason for {arg.id}'s standing."
+        assert row.reason == REASONS[arg.id]
 
 
 def test_trace_row_without_cross_examination_has_no_responses() -> None:
@@ -609,3 +618,21 @@ def test_a_synthesis_cut_at_its_length_bound_is_not_a_sentence() -> None:
     # under its bound the same text is a sentence
     roomy = {**limits, "key_insight": len(cut) + 1}
     assert check_judge_reply(_reply(key_insight=cut), IDS, DEBATE_TEXT, "en", limits=roomy) == []
+
+
+def test_the_same_reason_for_most_arguments_is_no_reason() -> None:
+    """The README's quick start (seed 7): SmolLM2 gave every argument "Pro-2 is not
+    supported by the evidence provided." with some id, whatever its cross-examination:
+    no reason about that argument. Each copy is asked again, else shown as unusable
+    text, and the trust verdict counts it (a judge field)."""
+    copied = [
+        {**_assessment(ident), "reason": f"{other} is not supported by the evidence provided."}
+        for ident, other in zip(IDS, ["Pro-2", "Pro-1", "Con-2", "Con-1"], strict=True)
+    ]
+    problems = check_judge_reply(_reply(copied), IDS, DEBATE_TEXT, "en")
+    assert [(p.code, p.where, p.hard) for p in problems] == [
+        ("copied_reason", f"assessments[{n}].reason", False) for n in range(1, 5)
+    ]
+    assert "3 other" in problems[0].message
+    zh = check_judge_reply(_reply(copied), IDS, DEBATE_TEXT, "zh")
+    assert "3 个" in next(p.message for p in zh if p.code == "copied_reason")

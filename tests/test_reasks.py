@@ -562,3 +562,64 @@ def test_a_final_stance_shows_its_usable_sentences_or_one_marker() -> None:
     assert {("con", f"final_stance[{n}]") for n in range(1, 5)} <= flagged
     assert ("pro", "final_stance[1]") in flagged
     assert "(no usable text) (no usable text)" not in to_markdown(result)
+
+
+def judge_copies_its_reasons(good: dict[str, object]) -> str:
+    """A fault: the judge's reply of the README's quick start (seed 7): the same reason
+    for every argument with some other id, and a recommendation that opens with a
+    made-up, shouted label."""
+    assessments = good["assessments"]
+    assert isinstance(assessments, list)
+    others = ["Pro-2", "Pro-1", "Pro-1", "Con-3", "Con-3", "Con-2"]
+    for assessment, other in zip(assessments, others, strict=True):
+        assessment["reason"] = f"{other} is not supported by the evidence provided."
+    good["recommendation"] = (
+        "PARTIAIRAL ADAPTION: The company will not have to make any changes, as they are"
+        " already doing things right now."
+    )
+    return json.dumps(good)
+
+
+def closing_lists_labels(good: dict[str, object]) -> str:
+    """A fault: Pro's stance-change reason in the README's quick start (seed 7)."""
+    good["stance_changed"] = True
+    good["stance_change_reason"] = "concessions: CON-1 vs. PRO-1"
+    return json.dumps(good)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_copied_reasons_a_shouted_label_and_a_label_list_are_not_shown_as_text(
+    lang: str,
+) -> None:
+    from moot.report.html import render_report
+    from moot.report.markdown import to_markdown
+    from moot.trust import unusable_fields
+
+    backend = faulty(
+        {
+            ("judge", "judgement", 1): judge_copies_its_reasons,
+            ("pro", "closing", 1): closing_lists_labels,
+        }
+    )
+    result = debate(backend, profile="compact", lang=lang)
+    marker = {"en": "(no usable text)", "zh": "（无可用文本）"}[lang]
+    judgement = result.judgement
+    assert [row.reason for row in judgement.trace] == [marker] * 6
+    assert judgement.recommendation == marker
+    copied = {w.where for w in result.warnings if w.code == "copied_reason"}
+    assert copied == {f"assessments[{n}].reason" for n in range(1, 7)}
+    assert result.trust is not None
+    assert result.trust.level == "low"
+    assert "trace[PRO-1].reason" in result.trust.reasons[0].detail
+    # each reason is one field, not counted again by its warning's path
+    judge_fields, _ = unusable_fields(result)
+    assert sum(f.startswith("trace[") for f in judge_fields) == 6
+    assert not [f for f in judge_fields if f.startswith("assessments[")]
+    pro = next(c for c in body(result).closings if c.side == "pro")
+    assert pro.stance_change.label == "stance.unstated"
+    markdown = to_markdown(result)
+    rule = {"en": "the same reason as for most other arguments", "zh": "与大多数其他论据的理由相同"}
+    assert rule[lang] in markdown
+    for page in (markdown, render_report(result), result.model_dump_json()):
+        for copy in ("is not supported by the evidence provided", "PARTIAIRAL", "CON-1 vs. PRO-1"):
+            assert copy not in page

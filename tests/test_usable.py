@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import needs_llama_cpp_python
+from moot import usable as rules
 from moot.formats.structured.replies import OpeningReply
 from moot.formats.structured.sides import claim_prefix, options, thesis, yes_no
 from moot.llm.grammar import grammar_schema, prose_pattern
@@ -383,3 +384,122 @@ def test_brackets_and_the_marker_words_inside_prose_stay_usable() -> None:
 )
 def test_a_value_that_opens_with_a_comma_or_semicolon_is_debris(text: str) -> None:
     assert unusable_reason(text) == "debris"
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # the README's quick start (seed 7): the recommendation opened with a made-up,
+        # shouted label; an earlier run's with another (docs/debris-check.md)
+        (
+            "PARTIAIRAL ADAPTION: The company will not have to make any changes, as they"
+            " are already doing things right now.",
+            "debris",
+        ),
+        ("PARTIAIREA - 10% of the cost saving can only be achieved by switching.", "debris"),
+        ("KEY INSIGHT: the debate turned on cost.", "debris"),
+        ("PARTIAIRAL ADAPTION：公司不需要做任何改变。", "debris"),
+        # an acronym or a short name before a colon is prose
+        ("GDPR: the law asks for consent before any tracking.", None),
+        ("US GDP: it grew by two percent last year.", None),
+        ("UNESCO - the agency - lists the site as at risk.", None),
+        ("PRO-1 is refuted: its cost figure counts a full rebuild.", None),
+        ("A startup - even a small one - pays for every extra service.", None),
+        ("WHO：世界卫生组织建议每天运动。", None),
+    ],
+)
+def test_a_shouted_label_at_the_start_is_debris(text: str, reason: str | None) -> None:
+    assert unusable_reason(text) == reason
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # the README's quick start (seed 7): Pro's stance-change reason
+        ("concessions: CON-1 vs. PRO-1", "debris"),
+        ("PRO-1 and CON-2.", "debris"),
+        ("承认：CON-1 对 PRO-1", "debris"),
+        ("TECH_BULL-1 vs. FUND_BEAR-2", "debris"),
+        # ids named inside a reason are prose
+        ("CON-1 showed that PRO-1's cost figure counts a full rebuild.", None),
+        ("CON-1 证明了 PRO-1 的成本数字把整套重建都算了进去。", None),
+        ("PRO-1 and CON-2 both fail for want of a source.", None),
+    ],
+)
+def test_a_list_of_labels_is_not_a_reason(text: str, reason: str | None) -> None:
+    assert unusable_reason(text) == reason
+
+
+def test_the_same_reason_for_most_arguments_is_a_copy() -> None:
+    # the README's quick start (seed 7): six arguments, one reason with another id
+    readme = [
+        "Pro-2 is not supported by the evidence provided.",
+        "Pro-1 is not supported by the evidence provided.",
+        "Pro-1 is not supported by the evidence provided.",
+        "Con-3 is not supported by the evidence provided.",
+        "Con-3 is not supported by the evidence provided.",
+        "Con-2 is not supported by the evidence provided.",
+    ]
+    assert rules.copied_texts(readme) == [0, 1, 2, 3, 4, 5]
+    near = [
+        "PRO-1 is not supported by the evidence provided.",
+        "PRO-2 is not supported by any evidence provided.",
+        "PRO-3 is not supported by the evidence given.",
+        "CON-1 names a source: the 2023 survey of forty startups.",
+    ]
+    assert rules.copied_texts(near) == [0, 1, 2]
+    assert rules.copied_texts(["这个论点没有证据支持。"] * 3 + ["反方承认了这一点。"]) == [0, 1, 2]
+
+
+def test_reasons_about_each_argument_or_a_few_alike_are_not_copies() -> None:
+    own = [
+        "The cost figure counts a full rebuild, which nobody proposed.",
+        "Agility is asserted, not shown: no team size or release data.",
+        "Con conceded it, and the scaling case stood unanswered.",
+        "The survey it cites covers firms of 500, not of ten.",
+    ]
+    assert rules.copied_texts(own) == []
+    # two alike of six is not most of them: a judge may find one flaw twice
+    two = [*own, "No evidence was given.", "No evidence was given."]
+    assert rules.copied_texts(two) == []
+    # unusable text and empty reasons are another rule's
+    assert rules.copied_texts([marker("en")] * 4) == []
+    assert rules.copied_texts([""] * 4) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # qa topic en01 (seed 1) before these rules: a stance-change reason and two
+        # unresolved questions in capitals, with made-up words
+        ("CONS/REFULLIGUTE", "debris"),
+        ("PARTIAIRALLING THEIR RISKS TOGETHER WITH THE PROBABILITIES OF THIS SPEECH.", "debris"),
+        ("THEY ARE NOT THE SAME AS YOU KNEW THROUGIN' IN THEIR FUTURE.", "debris"),
+        ("PARTIAIRALLING：这些风险应该一起考虑。", "debris"),
+        # acronyms inside prose are not shouting
+        ("The OECD and the WHO both publish yearly figures on it.", None),
+        ("NASA, ESA and JAXA share the cost of the station.", None),
+        ("GDP 增长了百分之二，OECD 的数据也这样说。", None),
+        # the market format's ids are labels, not shouting
+        ("我接受TECH_BULL-1的观点", None),
+        ("I accept the point of TECH_BULL-1 and FUND_BEAR-2 on the margins.", None),
+    ],
+)
+def test_a_text_in_capitals_is_debris(text: str, reason: str | None) -> None:
+    assert unusable_reason(text) == reason
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # qa topic en08 (seed 1) before this rule: a judge's reason opening on a label
+        (
+            "Pro on CON-3: refute argument is that paying people to learn will change them.",
+            "debris",
+        ),
+        ("对 PRO-2：challenge 这个论点没有证据。", "debris"),
+        ("CON-3 is refuted: paying people to learn does not change them.", None),
+    ],
+)
+def test_an_id_a_colon_and_a_response_type_is_a_label_copy(text: str, reason: str | None) -> None:
+    assert unusable_reason(text) == reason

@@ -44,8 +44,8 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "trust.rules_broken": "{n} protocol rules stayed broken after the re-asks",
         "trust.detector_flags": "{n} detector flags on how the debate went",
         "trust.unusable_text": (
-            "{n} fields hold no usable text (markup or JSON debris, a copy of the prompt, or a "
-            "loop): {fields}"
+            "{n} fields hold no usable text (markup or JSON debris, a copy of the prompt, a "
+            "loop, or a judge's reason copied for most arguments): {fields}"
         ),
         "trust.verdict_conflict": "the judges' totals favour {leader}, but {against}",
         "trust.low_agreement": (
@@ -121,7 +121,7 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "col.score": "Score",
         "col.reason": "Reason",
         "fallacies": "Possible fallacies (hints, not verdicts)",
-        "fallacy.unverified": "quote not found in the debate",
+        "fallacy.unverified": "not a quote (the judge's words do not occur in the debate)",
         "no_fallacies": "None flagged.",
         "closings": "Closing stances",
         "key_insight": "Key insight",
@@ -150,6 +150,10 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "reask.stance_length": "has about {words} words; write {low}-{high}",
         "reask.fallacy_quote": "quote words that actually occur in the debate",
         "reask.sentence": "not a sentence (fewer than {words} words); write a whole sentence",
+        "reask.copied_reason": "the same reason as for {n} other arguments; say why this"
+        " argument's own claim stands or falls",
+        "rule.copied_reason": "the same reason as for most other arguments, so none about"
+        " this one: shown as (no usable text)",
         "rule.language": "not written in the debate's language",
         "rule.unusable_text": "not usable text (markup, JSON punctuation, an echo or a loop):"
         " shown as (no usable text)",
@@ -295,7 +299,8 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "trust.rules_broken": "重问之后仍有 {n} 条协议规则未满足",
         "trust.detector_flags": "检测器对辩论过程标记了 {n} 处问题",
         "trust.unusable_text": (
-            "{n} 个字段没有可用文本（标记或 JSON 残片、照抄提示或循环重复）：{fields}"
+            "{n} 个字段没有可用文本（标记或 JSON 残片、照抄提示、循环重复，"
+            "或裁判对大多数论据照抄同一理由）：{fields}"
         ),
         "trust.verdict_conflict": "裁判总分倾向{leader}，但{against}",
         "trust.low_agreement": "裁判意见不一致（区间 alpha {alpha}，{disputed} 条有争议）",
@@ -362,7 +367,7 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "col.score": "得分",
         "col.reason": "理由",
         "fallacies": "可能的逻辑谬误（提示，不是裁决）",
-        "fallacy.unverified": "引文未在辩论中找到",
+        "fallacy.unverified": "不是引文（裁判的这段话没有出现在辩论中）",
         "no_fallacies": "未标记。",
         "closings": "总结陈词立场",
         "key_insight": "核心洞察",
@@ -387,6 +392,9 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "reask.stance_length": "约 {chars} 字；请写 {zh_low} 到 {zh_high} 字",
         "reask.fallacy_quote": "请引用辩论中真实出现过的原话",
         "reask.sentence": "不是句子（少于 {words} 个词）；请写完整的句子",
+        "reask.copied_reason": "与另外 {n} 个论据的理由相同；"
+        "请说明这个论据自己的主张为何成立或不成立",
+        "rule.copied_reason": "与大多数其他论据的理由相同，并非针对这一论据：显示为（无可用文本）",
         "rule.language": "没有用辩论的语言书写",
         "rule.unusable_text": "不是可用的文本（标记、JSON 标点、照抄说明或循环）："
         "显示为（无可用文本）",

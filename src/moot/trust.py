@@ -13,10 +13,11 @@ thresholds below are the published ones (``docs/trust.md``):
   the detectors' measured precision on real debates is under one half
   (``docs/detectors.md``).
 - ``unusable_text``: a judge or debater field that is markup or JSON debris, a copy
-  of the prompt's field description (an ``echo`` warning) or a loop (a ``loop``
-  warning); :func:`unusable_fields` is the one place that decides. Low when a judge
-  field (key insight, recommendation, an unresolved question, a reason) is unusable
-  or ``UNUSABLE_LOW`` fields are; caution otherwise.
+  of the prompt's field description (an ``echo`` warning), a loop (a ``loop``
+  warning) or a judge's reason copied for most arguments (``copied_reason``);
+  :func:`unusable_fields` is the one place that decides. Low when a judge field (key
+  insight, recommendation, an unresolved question, a reason) is unusable or
+  ``UNUSABLE_LOW`` fields are; caution otherwise.
 - ``verdict_conflict``: the judges' totals disagree with the stage wins, the
   audience vote or the judges' majority, and the verdict does not follow the totals
   (``moot.judging.verdict``): caution.
@@ -34,6 +35,7 @@ thresholds below are the published ones (``docs/trust.md``):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -44,7 +46,7 @@ from moot.errors import ConfigError
 from moot.judging.verdict import Verdict, decide
 from moot.profiles import COMPACT_SPECS
 from moot.schema import DebateResult, Trust, TrustCode, TrustLevel, TrustReason
-from moot.usable import MARKERS, UNUSABLE, unusable_reason
+from moot.usable import COPIED, MARKERS, UNUSABLE, unusable_reason
 
 RULES_CAUTION = 3
 RULES_LOW = 10
@@ -59,6 +61,7 @@ NOT_RULES = frozenset(
         "echo",
         "loop",
         "unusable_text",
+        COPIED,
         "citation_unverified",
         "judge_zero_variance",
         "detector_reask",
@@ -72,11 +75,13 @@ NOT_RULES = frozenset(
 reason counts (echo, loop, unusable text, an unverified citation, a judge that ranked
 nothing), records of what was done
 (a detector's re-ask) and notes on the setup or the machine."""
-UNUSABLE_CODES = frozenset({"echo", "loop", UNUSABLE})
-"""Warning codes that mark a field as unusable text."""
+UNUSABLE_CODES = frozenset({"echo", "loop", UNUSABLE, COPIED})
+"""Warning codes that mark a field as unusable text (a judge's reason copied for most
+arguments is shown as such)."""
 UNUSABLE_MARKERS = tuple(MARKERS.values())
 """What a field reads when its text was replaced as unusable."""
 JUDGE_ROUNDS = frozenset({"judgement", "judge"})
+_REASON = re.compile(r"assessments\[\d+\]\.reason$")
 VERIFIED = "verified"
 ORDER: tuple[TrustCode, ...] = (
     "unusable_text",
@@ -163,8 +168,12 @@ def unusable_fields(result: DebateResult) -> tuple[list[str], list[str]]:
         if is_debris(text, composed=composed)
     ]
     names = {p.key: p.name for p in result.positions}
+    # a judge's reason marked unusable is read in the trace already ("trace[PRO-1].reason");
+    # its warning names it again by the reply's path ("assessments[1].reason")
+    reasons = [w for w in result.warnings if w.code in UNUSABLE_CODES and _REASON.match(w.where)]
+    shown_reasons = sum(1 for where in judge if where.startswith("trace[") and "reason" in where)
     for w in result.warnings:
-        if w.code not in UNUSABLE_CODES:
+        if w.code not in UNUSABLE_CODES or (w in reasons and shown_reasons >= len(reasons)):
             continue
         side = names.get(w.side, w.side) if w.side else None
         if w.where:

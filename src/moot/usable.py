@@ -19,6 +19,11 @@ The rules, in order (the first that matches is the reason):
   a copy of the debate's own label lines (``LABEL_LINE``: "PRO-1: refute - refutation
   of CON-1 CON-2: challenge ...", the cross-examination as a closing prompt lists it,
   written back as a closing's stance and as the judge's questions);
+  a list of labels (``LABEL_LIST_WORDS``: two argument ids or more and fewer than
+  three words besides them, "concessions: CON-1 vs. PRO-1", given as a stance
+  change's reason); a made-up heading in capitals at the start (``SHOUTED_LABEL``:
+  "PARTIAIRAL ADAPTION: ...", the judge's recommendation) or a text in capitals
+  (``SHOUTED_SHARE``: "CONS/REFULLIGUTE");
   a value that starts with a closing bracket (``]``, ``}``, ``)``, ``）``), a comma or a
   semicolon (the separator SmolLM2 writes where JSON's quote is banned: ``, You are``)
   or with two opening ones (``[{``),
@@ -29,6 +34,10 @@ The rules, in order (the first that matches is the reason):
 - ``no_words``: fewer than two words (a Chinese character counts as a word), in a
   field meant for sentences (a schema ``maxLength`` of ``SENTENCE_FIELD`` or more).
 
+Across the fields of one reply, :func:`copied_texts` finds a judge's reasons that are
+near-copies for most of the arguments (``COPIED``): the judge check flags them, and
+they are shown as the marker too (``MARKED_CODES``).
+
 Only free, non-empty strings are checked: a string whose schema has an ``enum`` (a
 response type, a pinned id) is never prose, and an empty one (a field the format lets
 stay empty, such as a challenge's new evidence) shows nothing.
@@ -37,7 +46,9 @@ stay empty, such as a challenge's new evidence) shows nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterator
+from collections import Counter
+from collections.abc import Collection, Iterator, Sequence
+from difflib import SequenceMatcher
 from functools import lru_cache
 from itertools import islice
 from typing import Any, Literal
@@ -63,12 +74,33 @@ _COPIED_MARKER = re.compile("|".join(re.escape(m) for m in MARKERS.values()), re
 _LABEL = re.compile(r"\b[A-Z]{1,4}-\d{1,3}\s*[:：]")
 LABEL_LINE = re.compile(
     r"^\s*[A-Z]{1,4}-\d{1,3}\s*[:：]|\b[A-Z]{1,4}-\d{1,3}\s*[:：]\s*[a-z]+\s*(?:-|—)"
+    r"|\b[A-Z]{1,4}-\d{1,3}\s*[:：]\s*(?:refute|challenge|concede|partial)\b"
 )
 """The shape of a label line a prompt lists the debate in (``CON-1: refute - ...``: an
-id and a colon at the start, or an id, a colon, one lowercase word and a dash): a
+id and a colon at the start, an id, a colon, one lowercase word and a dash, or an id,
+a colon and a response type, "Pro on CON-3: refute argument is ..."): a
 value holding one, or two labels (an id and a colon) or more, copies the debate's
 structure instead of saying something. An id inside a sentence ("The weakest point
 is CON-2: it names no source") is prose."""
+SHOUTED_LABEL = re.compile(r"^\W*((?:[A-Z]{2,}[\s_]+)*[A-Z]{2,})(?:\s*[:：]|\s+[-–—])")
+SHOUTED_LETTERS = 8
+"""A text that opens with a label in capitals (``PARTIAIRAL ADAPTION:``, ``KEY
+INSIGHT:``, ``PARTIAIREA -``: capital words before a colon or a dash, at least
+``SHOUTED_LETTERS`` capital letters in all) is a heading the model made up, often of
+words that do not exist, not a sentence; an acronym before a colon (``GDPR:``, ``US
+GDP:``, ``UNESCO -``) is prose."""
+SHOUTED_SHARE = 0.6
+"""A text whose letters are this share capitals or more, ``SHOUTED_LETTERS`` of them at
+least (words of two letters or more, two of them in capitals), is written in
+capitals: "CONS/REFULLIGUTE", "PARTIAIRALLING THEIR RISKS TOGETHER ...", made-up words
+among them; acronyms inside prose ("the OECD and the WHO") are not, nor the Latin words
+of a text that is mostly Chinese (HIV, WHO, AI) or one note ("(CROSSTALK)")."""
+_CAPS_WORD = re.compile(r"[A-Za-z]{2,}")
+_ID = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z_]{0,15}-\d{1,3}(?!\d)")
+LABEL_LIST_WORDS = 3
+"""A text naming two argument ids or more with fewer than this many words of its own
+besides them (a Chinese character counting as half a word) is a list of labels, not a
+reason ("concessions: CON-1 vs. PRO-1")."""
 TAG_SHARE = 0.3
 """Two tags or more that make up this share of a text make it markup."""
 _JSON_EDGE = gated(r"^\s*[\]})）,;，；]|^\s*[\[{]\s*[\[{\"]|[\[{][\s,:]*$")
@@ -109,6 +141,8 @@ _PUNCTUATION = frozenset('{}[]<>"')
 PUNCTUATION_SHARE = 0.1
 PUNCTUATION_MIN = 4
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK_CHAR = re.compile(f"[{_CJK}]")
+_CAPITAL = re.compile("[A-Z]")
 _WORD = re.compile(rf"[{_CJK}]|(?:(?![{_CJK}])[^\W\d_]){{2,}}")
 
 Reason = Literal["debris", "loop", "no_words"]
@@ -163,6 +197,30 @@ def _copies_marker(text: str, visible: int) -> bool:
     return share >= MARKER_SHARE or unusable_reason(rest) is not None or not rest.strip()
 
 
+def _shouted_label(text: str) -> bool:
+    if len(_CAPITAL.findall(text)) < SHOUTED_LETTERS:
+        return False  # most texts: too few capitals for either rule
+    found = SHOUTED_LABEL.match(text)
+    if found is not None and sum(c.isupper() for c in found.group(1)) >= SHOUTED_LETTERS:
+        return True
+    words = _CAPS_WORD.findall(_ID.sub(" ", text))
+    letters = "".join(words)
+    if len(letters) < len(_CJK_CHAR.findall(text)):
+        return False  # mostly Chinese: its Latin words are acronyms (HIV, WHO, AI)
+    capitals = sum(c.isupper() for c in letters)
+    shouting = sum(w.isupper() for w in words) >= 2  # "(CROSSTALK)" is one word
+    return shouting and capitals >= SHOUTED_LETTERS and capitals >= SHOUTED_SHARE * len(letters)
+
+
+def _label_list(text: str) -> bool:
+    if "-" not in text or len(_ID.findall(text)) < 2:
+        return False
+    rest = _ID.sub(" ", text)
+    cjk = len(_CJK_CHAR.findall(rest))
+    latin = sum(1 for w in _WORD.finditer(rest)) - cjk
+    return latin + cjk / 2 < LABEL_LIST_WORDS
+
+
 SENTENCE_FIELD = 40
 """A string field whose schema allows this many characters or more is meant for
 sentences: fewer than two words there is not usable."""
@@ -191,13 +249,12 @@ def _reason(text: str, sentence: bool, composed: bool) -> Reason | None:
         return "debris"
     if not composed and _copies_marker(text, visible):
         return "debris"
-    if (
-        not composed
-        and "-" in text
-        and _ID_DASH.search(text)
-        and (LABEL_LINE.search(text) or len(_LABEL.findall(text)) >= 2)
-    ):
+    # every label has a dash and a colon (``CON-1: refute``), and a capital before a digit
+    labelled = "-" in text and (":" in text or "：" in text) and _ID_DASH.search(text)
+    if not composed and labelled and (LABEL_LINE.search(text) or len(_LABEL.findall(text)) >= 2):
         return "debris"  # a copy of the debate's label lines
+    if not composed and (_label_list(text) or _shouted_label(text)):
+        return "debris"
     tags = _TAG.findall(text) if "<" in text else []
     if len(tags) >= 2 and sum(map(len, tags)) >= TAG_SHARE * len(text.strip()):
         return "debris"
@@ -215,6 +272,51 @@ SYNTHESIS_WORDS = 3
 """The fewest words of a sentence the judge's synthesis (key insight, recommendation,
 an unresolved question) must be: SmolLM2 wrote "Defensive argument" as a
 recommendation and "2. Challenge CON-3" as a question."""
+
+
+COPIED = "copied_reason"
+"""The warning code of a judge's reason that is a near-copy of its reasons for most
+other arguments (see :func:`copied_texts`): shown as the marker, like unusable text."""
+MARKED_CODES = frozenset({UNUSABLE, COPIED})
+"""Rule problems whose field is shown as the marker when a reply is kept with them."""
+COPY_RATIO = 0.85
+COPY_MIN = 3
+COPY_SHARE = 0.5
+"""Texts alike to ``COPY_RATIO`` or more (their words, a Chinese character counting as
+one, ids left out, case ignored) are near-copies; a group of at least ``COPY_MIN`` of
+them and ``COPY_SHARE`` of all the texts is a copy: SmolLM2 gave six arguments "Pro-2
+is not supported by the evidence provided." with some id, whatever each one's
+cross-examination. Two alike among many may be one flaw found twice."""
+
+
+def _copy_key(text: str) -> tuple[str, ...]:
+    return tuple(w.group(0) for w in _WORD.finditer(_ID.sub(" ", text).lower()))
+
+
+def copied_texts(texts: Sequence[str]) -> list[int]:
+    """The indices of ``texts`` (a judge's reasons, one per argument) in a group of
+    near-copies that makes up most of them (see ``COPY_RATIO``); empty texts, markers
+    and unusable texts are left to the other rules."""
+    keys = {
+        n: _copy_key(text)
+        for n, text in enumerate(texts)
+        if text.strip() and not is_marker(text) and unusable_reason(text) is None
+    }
+    group = {n: n for n in keys}
+
+    def root(n: int) -> int:
+        while group[n] != n:
+            n = group[n]
+        return n
+
+    order = list(keys)
+    for i, a in enumerate(order):
+        for b in order[i + 1 :]:
+            if root(a) != root(b) and SequenceMatcher(None, keys[a], keys[b]).ratio() >= COPY_RATIO:
+                group[root(b)] = root(a)
+    sizes = Counter(root(n) for n in keys)
+    least = max(COPY_MIN, COPY_SHARE * len(texts))
+    return sorted(n for n in keys if sizes[root(n)] >= least)
 
 
 def word_count(text: str) -> int:

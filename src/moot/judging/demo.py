@@ -13,6 +13,7 @@ speeches); a format that registers none gets :data:`PHRASES`, which name no roun
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
@@ -29,6 +30,7 @@ from moot.judging.replies import judge_reply_type
 from moot.judging.topic import TopicTypeReply, classify_by_keywords
 from moot.llm.scripted import ANY_FORMAT, DemoRequest, register_demo_writer
 from moot.schema import FallacyType
+from moot.usable import is_marker
 
 FALLACY_TYPES: Final[tuple[FallacyType, ...]] = (
     "slippery_slope",
@@ -55,6 +57,23 @@ class JudgePhrases:
     key_insight: str  # {u} {n}
     unresolved: tuple[str, ...]
     recommendation: str
+    about: str = "On “{words}”: {reason}"
+    """How a reason names its unit's own words (``{words}``, the claim's last ones): a
+    judge that gives most units the same reason gave none (``moot.usable.copied_texts``)."""
+
+
+OWN_WORDS = 10
+"""How many of a unit's last words (twice as many characters in Chinese) its demo
+reason names."""
+
+
+def own_words(claim: str, lang: str) -> str:
+    """The last words of ``claim`` (its last characters in Chinese), without its end
+    mark and quotation marks (the reason quotes them)."""
+    text = re.sub(r"[\"“”「」]", "", claim).strip().rstrip(".!?。！？")
+    if lang == "zh":
+        return text[-2 * OWN_WORDS :].lstrip("，、；：,;: ")
+    return " ".join(text.split()[-OWN_WORDS:])
 
 
 PHRASES: Final[dict[str, JudgePhrases]] = {
@@ -89,6 +108,7 @@ PHRASES: Final[dict[str, JudgePhrases]] = {
         motion="“{topic}”这一动议",
         generic_motion="该动议",
         topic_max_chars=40,
+        about="关于“{words}”：{reason}",
         reasons={
             "refute": "对方驳斥了它，揭示的缺口没有得到修补。",
             "challenge": "其证据被质疑为示例性数据，而回应没有消除这一疑问。",
@@ -131,6 +151,21 @@ def _rank(responses: Mapping[str, str], rng: random.Random) -> tuple[int, str]:
     return rng.choice((1, 3)), worst
 
 
+def about_claim(reason: str, claim: str, lang: str, about: str | None = None) -> str:
+    """``reason`` naming its unit's own words (``about``: the phrasing, by default the
+    language's :data:`PHRASES`), or ``reason`` alone when the claim has none usable."""
+    words = own_words(claim, lang)
+    if is_marker(claim) or not words:
+        return reason
+    phrasing = about or PHRASES.get(lang, PHRASES["en"]).about
+    return phrasing.format(words=words, reason=reason)
+
+
+def _reason(p: JudgePhrases, answer: str, claim: str, lang: str) -> str:
+    """A unit's reason, by the answer that decided its standing, naming its own words."""
+    return about_claim(p.reasons.get(answer, p.reasons["none"]), claim, lang, p.about)
+
+
 def judge(request: DemoRequest) -> BaseModel:
     call = request.context.data
     if not isinstance(call, JudgeCall):
@@ -164,7 +199,7 @@ def judge(request: DemoRequest) -> BaseModel:
         assessments.append(
             {
                 "argument_id": unit.id,
-                "reason": p.reasons.get(answer, p.reasons["none"]),
+                "reason": _reason(p, answer, unit.claim, lang),
                 "standing": call.standings[rank],
                 **dict(zip(call.dimensions, scores, strict=True)),
             }

@@ -36,7 +36,14 @@ from moot.schema import (
     TraceRow,
 )
 from moot.text import cjk_share, normalise
-from moot.usable import SYNTHESIS_WORDS, UNUSABLE, unusable_reason, word_count
+from moot.usable import (
+    COPIED,
+    SYNTHESIS_WORDS,
+    UNUSABLE,
+    copied_texts,
+    unusable_reason,
+    word_count,
+)
 
 EVEN_GAP = 1.0
 CLEAR_GAP = 3.0
@@ -147,11 +154,13 @@ def check_judge_reply(
     *,
     limits: Mapping[str, int] | None = None,
 ) -> list[Problem]:
-    """Every unit assessed exactly once; fallacies name real units and quote words
-    that occur in the debate; prose in the debate's language; the synthesis made of
-    sentences, none of them cut at its length bound (``limits``: each synthesis
-    field's ``maxLength`` as the reply was asked for, see ``synthesis_limits``; a text
-    of exactly that length was ended by the grammar, not by the model)."""
+    """Every unit assessed exactly once, with a reason that is not a copy of its
+    reasons for most other units (``moot.usable.copied_texts``); fallacies name real
+    units and quote words that occur in the debate; prose in the debate's language;
+    the synthesis made of sentences, none of them cut at its length bound
+    (``limits``: each synthesis field's ``maxLength`` as the reply was asked for, see
+    ``synthesis_limits``; a text of exactly that length was ended by the grammar, not
+    by the model)."""
     problems: list[Problem] = []
     counts = Counter(a.argument_id.upper() for a in reply.assessments)
     for ident in ids:
@@ -163,6 +172,12 @@ def check_judge_reply(
             )
     for ident in sorted(set(counts) - set(ids)):
         problems.append(Problem(f"assessments: {ident} is not judged in this debate"))
+    reasons = [a.reason for a in reply.assessments]
+    copies = copied_texts(reasons)
+    for n in copies:  # the same reason for most arguments is a reason about none
+        message = i18n.message(lang, "reask.copied_reason", n=len(copies) - 1)
+        where = f"assessments[{n + 1}].reason"
+        problems.append(Problem(f"{where}: {message}", hard=False, code=COPIED, where=where))
     for n, flag in enumerate(reply.fallacies, start=1):
         if flag.argument_id.upper() not in ids:
             problems.append(

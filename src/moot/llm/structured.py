@@ -37,7 +37,7 @@ from moot.llm.meter import Meter
 from moot.llm.schemas import output_spec
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
 from moot.prompts import render
-from moot.usable import UNUSABLE, looping_runs, marker, unusable_fields
+from moot.usable import MARKED_CODES, UNUSABLE, looping_runs, marker, unusable_fields
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -310,7 +310,7 @@ async def generate_structured(
         if value is not None and not hard:
             if last or rule_reasks_used >= rule_budget:
                 if not strict_rules:
-                    unusable_at = [p.where for p in problems if p.code == UNUSABLE]
+                    unusable_at = [p.where for p in problems if p.code in MARKED_CODES]
                     shown = _marked(value, unusable_at, context.lang)
                     return Outcome(shown, attempt + 1, warnings=problems)
                 last = True

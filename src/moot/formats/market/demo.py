@@ -876,10 +876,14 @@ def judge(request: DemoRequest) -> BaseModel:
     words = _JUDGE.get(request.context.lang, _JUDGE["en"])
     data = reply.model_dump()
     responses = {u.id: set(u.responses.values()) for u in call.units}
+    claims = {u.id: u.claim for u in call.units}
     for item in data["assessments"]:
         answers = responses.get(item["argument_id"], set())
         worst = next((r for r in _WORST if r in answers), "none")
-        item["reason"] = words["reasons"][worst]
+        claim = claims.get(item["argument_id"], "")
+        item["reason"] = judge_demo.about_claim(
+            words["reasons"][worst], claim, request.context.lang
+        )
     upheld = sum(item["standing"] == call.standings[0] for item in data["assessments"])
     data["key_insight"] = words["key_insight"].format(n=len(call.units), u=upheld)
     data["unresolved_questions"] = list(words["unresolved"])
