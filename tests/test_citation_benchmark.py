@@ -229,8 +229,10 @@ def test_the_eighth_fresh_set_is_sound_and_no_worse_than_its_first_run() -> None
     assert (len(wrong), len(correct)) == (512, 343)
     # the first run (heldout8/SOURCES.md; data of 8ebeef4, the checker of main c658562):
     # 453 of 512 wrong flagged (53 of the 59 unflagged are numbers of the same passage),
-    # none of 343 correct flagged; market 63 of 64 wrong, none of 29 correct
-    assert sum(o.flagged for o in wrong) >= 453
+    # none of 343 correct flagged; market 63 of 64 wrong, none of 29 correct. Since the
+    # three checker faults it found were read (a list count is no scaled amount, 3G is
+    # no bare figure, a line marker is no list item): 456
+    assert sum(o.flagged for o in wrong) >= 456
     assert sum(o.flagged for o in correct) == 0
     quotes = ("absent_quote", "absent_plausible", "altered_quote", "no_source")
     assert all(o.right for o in wrong if o.case.cls in quotes)
