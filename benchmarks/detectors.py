@@ -22,6 +22,7 @@ write, labelled by hand per docs/labelling.md; its holdout split is for reportin
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sys
 from pathlib import Path
@@ -111,15 +112,33 @@ def _load(split: str, real: bool) -> dict[str, list[LabelledCase]]:
     return {lang: [c for c in every if c.transcript.lang == lang] for lang in LANGS}
 
 
+def _arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=(__doc__ or "").split("\n\n")[0],
+        epilog="Examples are in the script's docstring.",
+    )
+    parser.add_argument("--real", action="store_true", help="the real transcripts")
+    parser.add_argument(
+        "--split",
+        choices=sorted({*SPLITS, *REAL_SPLITS}),
+        help="one split only",
+    )
+    parser.add_argument("--lexical", action="store_true", help="lexical rules only")
+    parser.add_argument("--misses", action="store_true", help="every false positive/negative")
+    parser.add_argument("--review", metavar="MODEL", help="MODEL reviews every flag")
+    return parser.parse_args(argv)
+
+
 def main(argv: list[str]) -> int:
-    real = "--real" in argv
-    choice: PassChoice = "lexical" if "--lexical" in argv else "auto"
+    args = _arguments(argv)
+    real = args.real
+    choice: PassChoice = "lexical" if args.lexical else "auto"
     print(f"pass: {'lexical' if choice == 'lexical' or encoder() is None else 'encoder'}")
     print("split    detector             lang  TP  FP  FN      P     R    F1")
     misses: list[str] = []
     summary: dict[tuple[str, str], Counts] = {}
-    only = argv[argv.index("--split") + 1] if "--split" in argv else None
-    review = argv[argv.index("--review") + 1] if "--review" in argv else None
+    only: str | None = args.split
+    review: str | None = args.review
     if review is not None:
         print(f"model-assisted: {review} reviews every flag")
     for split in REAL_SPLITS if real else SPLITS:
@@ -138,7 +157,7 @@ def main(argv: list[str]) -> int:
                 print(_row(split, detector, lang, found))
             print(_row(split, detector, "all", both))
             summary[(split, detector)] = both
-        if "--misses" in argv:
+        if args.misses:
             misses.extend(
                 f"{split}:{line}" for lang in LANGS for line in _misses(cases[lang], flags[lang])
             )

@@ -1,0 +1,36 @@
+"""Every benchmark under benchmarks/ says how it is run: ``--help`` prints its usage and
+exits 0 at once, without measuring anything, loading a model or needing an optional
+runtime (a benchmark once parsed ``--help`` as a size, another imported
+llama-cpp-python, which the quick start does not install)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCHMARKS = sorted(p.name for p in (ROOT / "benchmarks").glob("*.py"))
+
+
+def test_there_are_benchmarks() -> None:
+    assert "citations.py" in BENCHMARKS
+    assert len(BENCHMARKS) >= 20
+
+
+@pytest.mark.process
+@pytest.mark.parametrize("name", BENCHMARKS)
+def test_a_benchmark_prints_its_usage(name: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / name), "--help"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("usage: "), done.stdout[:500]
+    assert "--help" in done.stdout
