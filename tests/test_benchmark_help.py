@@ -23,14 +23,9 @@ def test_there_are_benchmarks() -> None:
 @pytest.mark.process
 @pytest.mark.parametrize("name", BENCHMARKS)
 def test_a_benchmark_prints_its_usage(name: str) -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / name), "--help"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        cwd=ROOT,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.startswith("usage: "), done.stdout[:500]
-    assert "--help" in done.stdout
+    script = ROOT / "benchmarks" / name
+    done = subprocess.run([sys.executable, script, "--help"], capture_output=True, timeout=120)
+    out, err = done.stdout.decode(), done.stderr.decode()
+    assert done.returncode == 0, err[-2000:]
+    assert out.startswith("usage: "), out[:500]
+    assert "--help" in out
