@@ -343,6 +343,21 @@ def test_structured_concessions_not_listed_or_ruled_refuted() -> None:
     assert listed == []
 
 
+@pytest.mark.parametrize("said", ["(no usable text)", "（无可用文本）", ""])
+def test_a_concession_shown_as_unusable_is_quoted_by_what_it_conceded(said: str) -> None:
+    """A concession whose own words were marked unusable is no quote: the flag quotes
+    the conceded argument instead of "(no usable text)"."""
+    conceded = Concession(side="con", target="PRO-3", text=said)
+    flags = check_concessions(
+        [conceded],
+        closing_concessions={"con": ["CON-2's cost figure was too high"]},
+        standings={"PRO-3": "UPHELD"},
+        target_texts={"PRO-3": "Car-free centres are safer"},
+    )
+    assert len(flags) == 1
+    assert "“Car-free centres are safer”" in flags[0].evidence
+
+
 # ---- the engine's two entry points --------------------------------------------------------
 
 

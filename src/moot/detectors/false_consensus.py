@@ -48,6 +48,7 @@ from moot.detectors.lexical import (
 )
 from moot.detectors.transcript import Flag, Transcript
 from moot.regex_gate import gated
+from moot.usable import is_marker
 
 CONTRADICTION_COVER = 0.5
 """Share of a concession's terms a closing sentence must repeat to contradict it."""
@@ -163,6 +164,12 @@ def _listed(concession: Concession, listed: Sequence[str], target_text: str) -> 
     return False
 
 
+def _shown(said: str, target_text: str) -> str:
+    """What a concession is quoted as: the conceding side's words, else (none, or a
+    field shown as "(no usable text)") the conceded argument's own text."""
+    return said if said.strip() and not is_marker(said) else target_text
+
+
 def check_concessions(
     concessions: Sequence[Concession],
     *,
@@ -189,7 +196,7 @@ def check_concessions(
     for concession in concessions:
         values: dict[str, object] = {
             "target": concession.target,
-            "concession": shorten(concession.text or texts.get(concession.target, ""), 100),
+            "concession": shorten(_shown(concession.text, texts.get(concession.target, "")), 100),
         }
         listed = closing_concessions.get(concession.side)
         target_text = texts.get(concession.target, "")
