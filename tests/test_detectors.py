@@ -575,6 +575,16 @@ def test_explicit_agreement_with_the_other_side_is_drift(lang: str, text: str) -
     assert fired(flags, "stance_drift") == [1]
 
 
+def _answering_an_opening(lang: str, text: str) -> list[Flag]:
+    """The lexical flags of ``text`` said by the second side in answer to an opening."""
+    opening = {
+        "en": "Cities should ban cars downtown: cleaner air and safer streets for children.",
+        "zh": "应该禁止中学生带手机进校园：上课更专心，校园更安全。",
+    }[lang]
+    first, second = ("pro", "con") if lang == "en" else ("正方", "反方")
+    return run_detectors(transcript([(first, opening), (second, text)], lang=lang), "lexical")
+
+
 @pytest.mark.parametrize(
     ("lang", "text", "attack"),
     [
@@ -590,13 +600,7 @@ def test_explicit_agreement_with_the_other_side_is_drift(lang: str, text: str) -
 def test_disputing_a_fact_is_not_an_attack_but_sarcasm_and_tu_quoque_are(
     lang: str, text: str, attack: bool
 ) -> None:
-    opening = {
-        "en": "Cities should ban cars downtown: cleaner air and safer streets for children.",
-        "zh": "应该禁止中学生带手机进校园：上课更专心，校园更安全。",
-    }[lang]
-    first, second = ("pro", "con") if lang == "en" else ("正方", "反方")
-    flags = run_detectors(transcript([(first, opening), (second, text)], lang=lang), "lexical")
-    assert fired(flags, "ad_hominem") == ([1] if attack else [])
+    assert fired(_answering_an_opening(lang, text), "ad_hominem") == ([1] if attack else [])
 
 
 @pytest.mark.parametrize(
@@ -617,13 +621,7 @@ def test_disputing_a_fact_is_not_an_attack_but_sarcasm_and_tu_quoque_are(
     ],
 )
 def test_attacks_seen_in_real_debates_in_both_scripts(lang: str, text: str, attack: bool) -> None:
-    opening = {
-        "en": "Cities should ban cars downtown: cleaner air and safer streets for children.",
-        "zh": "应该禁止中学生带手机进校园：上课更专心，校园更安全。",
-    }[lang]
-    first, second = ("pro", "con") if lang == "en" else ("正方", "反方")
-    flags = run_detectors(transcript([(first, opening), (second, text)], lang=lang), "lexical")
-    assert fired(flags, "ad_hominem") == ([1] if attack else [])
+    assert fired(_answering_an_opening(lang, text), "ad_hominem") == ([1] if attack else [])
 
 
 def test_a_speaker_answering_in_the_first_person_is_not_echoing_the_opponent() -> None:
