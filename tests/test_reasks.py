@@ -17,6 +17,7 @@ from moot.formats.structured.payload import StructuredPayload
 from moot.llm.scripted import DemoBackend, ScriptedBackend, ScriptedCall
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec, Usage
 from moot.schema import DebateResult
+from moot.trust import unusable_fields
 
 TOPIC = "Should a 10-person startup adopt microservices from day one?"
 Fault = Callable[[dict[str, object]], str | Completion]
@@ -495,6 +496,12 @@ def test_the_judges_synthesis_is_sentences_or_marked_unusable(lang: str) -> None
     assert result.trust is not None
     assert result.trust.level == "low"
     assert result.trust.reasons[0].code == "unusable_text"
+    # each field once: the marked question and its warning name the same path
+    assert unusable_fields(result)[0] == [
+        "key_insight",
+        "recommendation",
+        "unresolved_questions[1]",
+    ]
     for page in (to_markdown(result), render_report(result), result.model_dump_json()):
         for fragment in ("Defensive argument", "Challenge CON-3", "(No user"):
             assert fragment not in page
