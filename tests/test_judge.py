@@ -363,6 +363,25 @@ def test_fallacy_verified_only_when_quote_occurs_in_the_debate(quote: str, verif
     assert fallacy.type == "straw_man"
 
 
+@pytest.mark.parametrize(
+    ("quote", "shown"),
+    [
+        ("Congestion pricing cuts downtown traf", "Congestion pricing cuts downtown…"),
+        ("Congestion pricing cuts downtown traffic", "Congestion pricing cuts downtown traffic"),
+        ("Congestion pricing cuts downtown t", "Congestion pricing cuts downtown…"),
+        ("Congest", "Congest"),  # a single cut word: nothing whole to keep
+        ("congestion pricing doubles traf", "congestion pricing doubles traf"),  # not a quote
+    ],
+)
+def test_a_fallacy_quote_cut_inside_a_word_is_shown_to_its_last_whole_word(
+    quote: str, shown: str
+) -> None:
+    judgement = _judge(_reply(fallacies=[_flag("pro-1", "straw_man", quote)]))
+    (fallacy,) = judgement.fallacies
+    assert fallacy.quote == shown
+    assert fallacy.verified is (normalise(quote) in DEBATE_TEXT)
+
+
 def test_qualitative_fields_are_copied() -> None:
     judgement = _judge(_reply())
     assert judgement.judge_model == "scripted"
