@@ -639,6 +639,24 @@ def test_a_synthesis_cut_at_its_length_bound_is_not_a_sentence() -> None:
     assert check_judge_reply(_reply(key_insight=cut), IDS, DEBATE_TEXT, "en", limits=roomy) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("Slippery_slope argument.", True),  # an enum value of the schema and one word
+        ("Cost_benefit analysis of the pilot.", False),  # four words, one of them joined
+        ("Does the effect hold in smaller cities?", False),
+    ],
+)
+def test_a_schema_label_in_the_synthesis_is_one_word(text: str, fragment: bool) -> None:
+    """SmolLM2 wrote the fallacy type ``slippery_slope`` as an unresolved question (a
+    new English topic, seed 3): words joined by an underscore are one label, not two
+    words of a sentence."""
+    reply = _reply().model_copy(update={"unresolved_questions": [text]})
+    problems = check_judge_reply(reply, IDS, DEBATE_TEXT, "en")
+    found = [(p.code, p.where) for p in problems]
+    assert found == ([("unusable_text", "unresolved_questions[1]")] if fragment else [])
+
+
 def test_the_same_reason_for_most_arguments_is_no_reason() -> None:
     """The README's quick start (seed 7): SmolLM2 gave every argument "Pro-2 is not
     supported by the evidence provided." with some id, whatever its cross-examination:

@@ -143,7 +143,9 @@ PUNCTUATION_MIN = 4
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK_CHAR = re.compile(f"[{_CJK}]")
 _CAPITAL = re.compile("[A-Z]")
-_WORD = re.compile(rf"[{_CJK}]|(?:(?![{_CJK}])[^\W\d_]){{2,}}")
+_WORD = re.compile(rf"[{_CJK}]|(?:(?![{_CJK}])[^\W\d_]){{2,}}(?:_[^\W\d_]+)*")
+"""A word: a CJK character, or two letters or more; words joined by underscores
+(``slippery_slope``, a schema's label) are one."""
 
 Reason = Literal["debris", "loop", "no_words"]
 
