@@ -360,14 +360,17 @@ def unusable_fields(
     ``OutputSpec.verbatim``) are not checked."""
     return [
         (where, reason)
-        for where, text, sentence in _free_strings(value, schema, path, verbatim)
+        for where, text, sentence in free_strings(value, schema, path, verbatim)
         if (reason := unusable_reason(text, sentence=sentence)) is not None
     ]
 
 
-def _free_strings(
-    value: Any, schema: Any, path: str, verbatim: Collection[str]
+def free_strings(
+    value: Any, schema: Any, path: str = "", verbatim: Collection[str] = ()
 ) -> Iterator[tuple[str, str, bool]]:
+    """``(path, text, sentence)`` for every free string of a parsed JSON ``value``: not
+    an enum or const of its ``schema``, not in a ``verbatim`` property; ``sentence``
+    when its field is prose long enough to hold sentences (``SENTENCE_FIELD``)."""
     node = schema if isinstance(schema, dict) else {}
     if isinstance(value, str):
         if "enum" not in node and "const" not in node:
@@ -380,9 +383,9 @@ def _free_strings(
                 continue
             sub = properties.get(key, extra if isinstance(extra, dict) else {})
             where = f"{path}.{key}" if path else str(key)
-            yield from _free_strings(item, sub, where, verbatim)
+            yield from free_strings(item, sub, where, verbatim)
     elif isinstance(value, list):
         fixed = node.get("prefixItems", [])
         for n, item in enumerate(value, start=1):
             sub = fixed[n - 1] if n <= len(fixed) else node.get("items", {})
-            yield from _free_strings(item, sub, f"{path}[{n}]", verbatim)
+            yield from free_strings(item, sub, f"{path}[{n}]", verbatim)
