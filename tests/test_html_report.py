@@ -27,6 +27,7 @@ from html_support import (
     hostile,
     live_markup,
     unit_ids,
+    with_flag,
 )
 from moot.errors import ConfigError
 from moot.formats import formats as registered_formats
@@ -136,26 +137,9 @@ def test_the_transcript_follows_the_formats_turns(
         assert [t.anchor for t in turns] == [f"turn-{n}" for n in range(len(expected.turns))]
 
 
-def _flagged(result: DebateResult) -> DebateResult:
-    """``result`` with a stance-drift flag on its last turn (the demo debates raise no
-    detector flag of their own since the three-sided ones stopped echoing)."""
-    expected, _ = get_format(result.format).transcript(result)
-    turn = len(expected.turns) - 1
-    flag = {
-        "detector": "stance_drift",
-        "turn": turn,
-        "unit": None,
-        "side": expected.turns[turn].side,
-        "evidence": "planted evidence for the report test",
-    }
-    data = result.model_dump(mode="json")
-    data["detectors"] = [*data["detectors"], flag]
-    return DebateResult.model_validate(data)
-
-
 def test_detector_flags_sit_on_the_turns_they_name(results: dict[str, DebateResult]) -> None:
     flagged = 0
-    for result in map(_flagged, results.values()):
+    for result in map(with_flag, results.values()):
         report = build_report(result)
         flags = {s.anchor: s for s in report.sections}["flags"].data
         assert isinstance(flags, FlagsView)
