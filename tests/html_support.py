@@ -19,6 +19,7 @@ import pytest
 
 from competitive_checks import SMALL
 from moot.debate import run_debate
+from moot.formats import get_format
 from moot.schema import DebateResult
 from moot.store import Store
 
@@ -158,6 +159,23 @@ def case(name: str, **extra: Any) -> DebateResult:
     """One of ``CASES``, run for real on the demo model."""
     topic, options = CASES[name]
     return debate(topic, **{**options, **extra})
+
+
+def with_flag(result: DebateResult) -> DebateResult:
+    """``result`` with a stance-drift flag on its last turn (the demo debates raise no
+    detector flag of their own since the three-sided ones stopped echoing)."""
+    expected, _ = get_format(result.format).transcript(result)
+    turn = len(expected.turns) - 1
+    flag = {
+        "detector": "stance_drift",
+        "turn": turn,
+        "unit": None,
+        "side": expected.turns[turn].side,
+        "evidence": "planted evidence for the report test",
+    }
+    data = result.model_dump(mode="json")
+    data["detectors"] = [*data["detectors"], flag]
+    return DebateResult.model_validate(data)
 
 
 def unit_ids(result: DebateResult) -> list[str]:

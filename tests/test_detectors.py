@@ -618,10 +618,38 @@ def test_disputing_a_fact_is_not_an_attack_but_sarcasm_and_tu_quoque_are(
         ("zh", "人命對你們來講不值錢。", True),
         ("zh", "這是他潛意識在作怪，沒辦法。", True),
         ("zh", "你說的公車班次不對，夜間實際有四十二班。", False),
+        # descriptive invective (the sixth round)
+        ("en", "He is the worst transport minister in the history of this city.", True),
+        ("en", "Everyone saw how incompetent she and her deputy are on buses.", True),
+        ("en", "She is grossly incompetent, and the depot shows it.", True),
+        ("en", "The worst bus route in the city's history was cut in May.", False),
+        ("zh", "如果謊話連篇，大家怎麼會尊重你？", True),
+        ("zh", "這是頭殼壞去了，照程序走就好。", True),
+        ("zh", "講交通你不會比我清楚啦，不要亂掰。", True),
+        ("zh", "我能写出有说服力的胡说八道，这是模型的局限。", False),
     ],
 )
 def test_attacks_seen_in_real_debates_in_both_scripts(lang: str, text: str, attack: bool) -> None:
     assert fired(_answering_an_opening(lang, text), "ad_hominem") == ([1] if attack else [])
+
+
+def test_words_several_other_sides_share_are_not_one_opponents_case() -> None:
+    # a committee, one side per speaker: words the chair and a member both used are
+    # common ground, so the official answering with them is not voicing either's case
+    turns = [
+        ("chair", "提案人數跟連署人數的門檻應該降低，公民投票的提案門檻太高了。"),
+        ("member", "公民投票的提案人數跟連署人數門檻太高，應該降低。"),
+        ("official", "提案人數跟連署人數門檻是不一樣的，公民投票要分開處理。"),
+    ]
+    data = {
+        "topic": "公民投票法修正草案",
+        "lang": "zh",
+        "sides": {"chair": "主席", "member": "委員", "official": "中選會"},
+        "turns": [{"side": side, "text": text} for side, text in turns],
+    }
+    flags = fired(run_detectors(parse_transcript(data), "lexical"), "stance_drift")
+    # the member, the first to answer the chair, still echoes one other side's words
+    assert flags == [1]
 
 
 def test_a_speaker_answering_in_the_first_person_is_not_echoing_the_opponent() -> None:

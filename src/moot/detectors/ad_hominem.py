@@ -63,6 +63,7 @@ _FILL = (
         *_split(
             "hopelessly deeply plainly evidently very quite incredibly frankly truly basically"
         ),
+        *_split("grossly dangerously"),
         "nothing but",
         "little more than",
         "a",
@@ -95,7 +96,7 @@ _NOUN = _any(
     *_split("zealot coward amateur charlatan fraud propagandist luddite dinosaur snowflake"),
     *_split("loser failure nobody hack puppet mouthpiece ideologue know-it-all fanboy fangirl"),
     *_split("bigot elitist snob buffoon halfwit simpleton nitwit dimwit dunce blowhard"),
-    *_split("windbag quack crook"),
+    *_split("windbag quack crook marxist communist fascist"),
     "con artist",
     "conspiracy theorist",
     "failed [a-z]+",
@@ -132,9 +133,12 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     (
         "insult",
-        r"\b(?:the )?worst (?:president|leader|candidate|senator|politician|debater)s?"
-        r" (?:\w+ )?(?:ever|in history|\w+ has ever had)\b",
+        r"\b(?:the )?worst (?:[\w-]+ )?"
+        r"(?:president|leader|candidate|senator|politician|debater|minister|governor|mayor)s?"
+        r" (?:\w+ )?(?:ever|in (?:the )?(?:\w+ )?history|\w+ has ever had)\b",
     ),
+    # a pejorative put before the person ("how incompetent she and her boss are")
+    ("insult", rf"\bhow {_ADJ} (?:he|she|you|they) (?:and [\w ]{{1,20}})?(?:is|are|was|were)\b"),
     (
         "competence",
         r"\b(?:nothing|not one thing) (?:smart|intelligent|clever) about (?:you|him|her)\b",
@@ -565,6 +569,15 @@ _ZH_PATTERNS: tuple[tuple[str, str], ...] = (
     ("speaker", r"潜意识(?:的)?(?:部分|作用|因素|在作怪)|(?:你|您)的情绪调动"),
     ("lying", r"(?:一开始|一直|从头到尾|从来)(?:就)?(?:在)?(?:说谎|撒谎|骗人)"),
     ("motive", r"人命[^。！？!?]{0,10}(?:不要紧|不值钱)|选票(?:比较|最|更)(?:要紧|重要)"),
+    # lies and fabrication as a label on the speaker, a mind called broken, a hidden motive
+    (
+        "lying",
+        r"谎话连篇|满口(?:谎言|谎话|胡言)|(?:不要|别)(?:再)?(?:乱掰|乱讲|胡扯|胡说)",
+    ),
+    ("lying", rf"{_ZH_PERSON}{_CLAUSE_CHAR}{{0,6}}胡说八道"),
+    ("insult", r"(?:头壳|脑袋|头脑)(?:坏去|坏掉|坏了|有问题|进水)|泼皮|耍赖|无赖"),
+    ("motive", r"(?:你|您|你们|他|她)(?:的)?心(?:中|里|里面)有鬼"),
+    ("competence", r"(?:你|您)(?:不会|不可能)比我(?:清楚|懂|了解|明白)"),
 )
 
 EN_ATTACKS = tuple((kind, re.compile(p)) for kind, p in _EN_PATTERNS)

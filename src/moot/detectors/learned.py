@@ -6,12 +6,11 @@ repeat) and judges the turns it leaves alone by meaning; for topic drift the mod
 the last word on every turn long enough to judge, with the lexical rules' verdict as
 one of its features (it keeps, overrules or adds a flag). A turn's features (below) go
 through the fitted model, and the turn is flagged when the model's probability reaches
-the threshold stored with it. The features include the turn's length in distinct content
-terms, alone and times its cosines, so the decision is length-aware where the data
-says it should be.
+the threshold stored with it. The topic drift features include the turn's length in
+distinct content terms, alone and times its cosines, so that decision is length-aware.
 
 The weights live in ``learned_weights.json`` beside this module. They are fitted on the
-real transcripts' ``train`` split and the written ``train`` split only, by
+real transcripts' train-side splits and the written ``train`` split only, by
 ``python tools/fit_detector_weights.py`` (numpy, no other dependency), which writes the
 file again from the labelled data. Only earlier turns are read, so a turn gets the same
 verdict during a debate (``check_turn``) as after it.
@@ -20,18 +19,12 @@ Features of a turn of side S (cosines are of the sentence encoder's vectors):
 
 repetition
     ``own``: the highest cosine with S's earlier turns (the candidates of the lexical
-    rule); ``opponents``: the highest with the opponents' last 3 turns; ``margin``:
-    ``own - opponents``; ``wording``: the wording similarity (the lexical rule's) with
-    that earlier turn; ``novel``: the share of the turn's distinct content terms S never
-    used before; ``fresh``: the share no one used before; ``length``: ln of its distinct
-    content terms; ``own_x_length``; ``restate``: a restatement cue ("as I said",
-    "again", "重申", "再次"...); ``excess``: ``own`` minus the mean cosine with those
-    earlier turns (a side whose turns are all alike is not repeating one of them);
-    what the turn adds that those earlier turns lack: ``new_numbers`` (figures),
-    ``new_names`` (English capitalised words inside a sentence: people, places, laws),
-    ``novel_count`` (ln(1 + the count of distinct content terms S never used));
-    ``question``: the share of its sentences that are questions (pressing a new question
-    is not restating).
+    rule); ``wording``: the wording similarity (the lexical rule's) with that earlier
+    turn; ``novel``: the share of the turn's distinct content terms S never used before;
+    ``question``: the share of its sentences that are questions (pressing a question is
+    not restating). Ten more features (the opponents' cosine, length, restatement cues,
+    new figures and names...) were dropped in the sixth round: with one source of
+    transcripts left out at a time they made the model worse (docs/detectors.md).
 topic_drift
     ``motion``: the highest cosine with the topic and the stances; ``answers``: the
     highest with the opponents' last 4 turns; ``own_last``: with S's own last turn;
@@ -124,22 +117,7 @@ def model(detector: DetectorName) -> Model | None:
 
 
 FEATURE_NAMES: dict[str, tuple[str, ...]] = {
-    "repetition": (
-        "own",
-        "opponents",
-        "margin",
-        "wording",
-        "novel",
-        "fresh",
-        "length",
-        "own_x_length",
-        "restate",
-        "excess",
-        "new_numbers",
-        "new_names",
-        "question",
-        "novel_count",
-    ),
+    "repetition": ("own", "wording", "novel", "question"),
     "topic_drift": (
         "motion",
         "answers",

@@ -15,22 +15,21 @@ a long transcript is not compared pair by pair.
 
 With the sentence encoder (the encoder pass), a turn the wording rule leaves alone is
 judged by a calibrated model (``moot.detectors.learned``): its cosine with the side's
-closest earlier turn and with the opponents' last turns, the wording similarity, the
-share of its terms the side never used, its length and restatement cues, weighed by a
-logistic regression fitted on the train splits.
+closest earlier turn, the wording similarity with that turn, the share of its terms the
+side never used and the share of its sentences that are questions, weighed by a logistic
+regression fitted on the train-side splits (four features: the ones that held when a
+whole source was left out, docs/detectors.md "Sixth round").
 """
 
 from __future__ import annotations
 
-import math
-import re
 from collections import Counter
 from functools import lru_cache
 from itertools import filterfalse
 
 from moot.detectors.finding import Finding
 from moot.detectors.history import TurnHistory, history_for
-from moot.detectors.learned import Features, log_length, model
+from moot.detectors.learned import Features, model
 from moot.detectors.lexical import EN_STOPWORDS as _EN_STOP
 from moot.detectors.lexical import (
     ZH_STOP_CHARS,
@@ -38,7 +37,6 @@ from moot.detectors.lexical import (
     content_terms,
     cosine,
     coverage,
-    fold,
     latin_words,
     norm,
     shorten,
@@ -61,31 +59,11 @@ content-term cosine reaches this: two texts that share few content words do not 
 MODEL_MIN_TERMS = 4
 """With the sentence encoder, turns of at least this many distinct content terms that the
 wording rule leaves alone are judged by the calibrated model (``learned``)."""
-OPPONENT_TURNS = 3
-"""A restatement is compared with the opponents' last this-many turns too (answering the
-same exchange again is not repeating): the model weighs both cosines."""
-RESTATE = re.compile(
-    r"\b(?:as i (?:have )?(?:said|mentioned|noted|argued|pointed out)|i repeat|once again"
-    r"|again,|let me (?:say it|repeat) again|to reiterate|i reiterate)\b"
-    r"|重申|再次|再说一遍|再强调|一再|反复强调|正如我方(?:之前|刚才|此前)"
-)
-"""Phrases that announce a restatement (a feature of the model)."""
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-"""A figure: a claim with a number the side has not given before adds evidence."""
-_NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][a-zA-Z]+")
-"""An English capitalised word inside a sentence: a name (a person, a place, a law)."""
-
-
-def _numbers(text: str) -> set[str]:
-    return {n.replace(",", "") for n in _NUMBER.findall(text)}
-
-
-def _names(text: str) -> set[str]:
-    return set(_NAME.findall(text))
 
 
 def _question_share(text: str) -> float:
-    """The share of a text's sentences that are questions."""
+    """The share of a text's sentences that are questions (pressing a question again is
+    not restating a point)."""
     sentences = split_sentences(text)
     asked = sum(1 for s in sentences if s.rstrip().endswith(("?", "？")))
     return asked / len(sentences) if sentences else 0.0
@@ -165,28 +143,11 @@ def meaning_features(transcript: Transcript, index: int, history: TurnHistory) -
         return None
     texts = [transcript.turns[i].text for i in own]
     best, at = meaning.best(turn.text, texts)
-    mean = sum(meaning.similarity(turn.text, text) for text in texts) / len(texts)
-    opponents = history.opponents_last(turn.side, OPPONENT_TURNS)
-    answered = max(meaning.best(turn.text, [transcript.turns[i].text for i in opponents])[0], 0.0)
-    length = log_length(len(terms))
-    novel = 1.0 - coverage(terms, history.side_terms.get(turn.side, set()))
-    said_numbers = set().union(*(_numbers(text) for text in texts))
-    said_names = set().union(*(_names(text) for text in texts))
     values = {
         "own": best,
-        "opponents": answered,
-        "margin": best - answered,
         "wording": turn_similarity(turn.text, transcript.turns[own[at]].text),
-        "novel": novel,
-        "fresh": 1.0 - coverage(terms, history.said),
-        "length": length,
-        "own_x_length": best * length,
-        "restate": 1.0 if RESTATE.search(fold(turn.text)) else 0.0,
-        "excess": best - mean,
-        "new_numbers": float(len(_numbers(turn.text) - said_numbers)),
-        "new_names": float(len(_names(turn.text) - said_names)),
+        "novel": 1.0 - coverage(terms, history.side_terms.get(turn.side, set())),
         "question": _question_share(turn.text),
-        "novel_count": math.log1p(novel * len(terms)),
     }
     return Features(values, own[at], best)
 

@@ -20,6 +20,12 @@ Three signals, each only when nothing in the turn rebuts what it voices:
   in the CON case", "the CON side's approach lacks a limiting principle" said by CON):
   a debater speaking for its side says "we" or "our case".
 
+With more than two sides (a panel, a committee, one side per speaker), words that two
+or more of the other sides have used are not counted as any one opponent's: they are the
+exchange's shared vocabulary, or the words of the question being answered, and with one
+side per speaker an ally is one of those sides. A word only one other side used still
+counts, so a side taking up one rival's case is still seen.
+
 The echo is not read in a turn whose speaker talks in the first person singular ("I
 think", "my plan", "我觉得"): in interviews, interpellations and conversations an answer
 reuses the words of the question and of the other speakers, which is answering them,
@@ -237,6 +243,14 @@ def _stance_sentence(sentences: list[str], own: str, opponent: str) -> str | Non
     return None
 
 
+def _common_ground(history: TurnHistory, opponents: list[str], terms: set[str]) -> set[str]:
+    """Those of ``terms`` that two or more of the other sides have used: with more than
+    one other side this is the exchange's shared vocabulary (a committee's legal terms,
+    the words of a question several speakers put), and with one side per speaker an
+    ally's words are among it; it is nobody's case to voice."""
+    return {t for t in terms if sum(t in history.side_terms[n] for n in opponents) >= 2}
+
+
 def check(transcript: Transcript, index: int, history: TurnHistory | None = None) -> Finding | None:
     """Whether turn ``index`` drifts to an opponent's position (earlier turns only;
     ``history`` of the turns before it saves re-reading them)."""
@@ -270,6 +284,8 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
     own_terms = set(content_terms(transcript.sides[side])) | (terms & history.side_terms[side])
     opp_terms = {t for name in opponents for t in content_terms(transcript.sides[name])}
     opp_terms |= {t for t in terms if any(t in history.side_terms[n] for n in opponents)}
+    if len(opponents) > 1:
+        opp_terms -= _common_ground(history, opponents, terms)
     # what an opponent says in most of its turns is its framing, not a point to voice
     opp_terms -= {t for n in opponents for t in history.framing(n, terms)}
     theirs = opp_terms - own_terms - topic
