@@ -293,6 +293,21 @@ def _copy_key(text: str) -> tuple[str, ...]:
     return tuple(w.group(0) for w in _WORD.finditer(_ID.sub(" ", text).lower()))
 
 
+def _alike(
+    a: tuple[str, ...], b: tuple[str, ...], count_a: Counter[str], count_b: Counter[str]
+) -> bool:
+    """Whether ``SequenceMatcher(None, a, b).ratio() >= COPY_RATIO``, answered "no"
+    without the matcher when the words the two share (as multisets: what
+    ``quick_ratio`` counts, never fewer than the matcher's matches) are too few; the
+    same float formula, so the answer is exact."""
+    total = len(a) + len(b)
+    if total and 2.0 * min(len(a), len(b)) / total < COPY_RATIO:
+        return False
+    if total and 2.0 * (count_a & count_b).total() / total < COPY_RATIO:
+        return False
+    return SequenceMatcher(None, a, b).ratio() >= COPY_RATIO
+
+
 def copied_texts(texts: Sequence[str]) -> list[int]:
     """The indices of ``texts`` (a judge's reasons, one per argument) in a group of
     near-copies that makes up most of them (see ``COPY_RATIO``); empty texts, markers
@@ -310,9 +325,10 @@ def copied_texts(texts: Sequence[str]) -> list[int]:
         return n
 
     order = list(keys)
+    counts = {n: Counter(key) for n, key in keys.items()}
     for i, a in enumerate(order):
         for b in order[i + 1 :]:
-            if root(a) != root(b) and SequenceMatcher(None, keys[a], keys[b]).ratio() >= COPY_RATIO:
+            if root(a) != root(b) and _alike(keys[a], keys[b], counts[a], counts[b]):
                 group[root(b)] = root(a)
     sizes = Counter(root(n) for n in keys)
     least = max(COPY_MIN, COPY_SHARE * len(texts))
