@@ -33,6 +33,7 @@ from moot.formats.structured.replies import (
 from moot.formats.structured.rounds import ArgumentCall, ClosingCall, CrossExamCall, OpeningCall
 from moot.formats.structured.rules import (
     NEW_ARGUMENT_MARKER,
+    Needing,
     argument_id_pattern,
     cross_reference_pattern,
 )
@@ -367,8 +368,8 @@ class _Writer(Weaver):
             topic_max_chars=self.p.topic_max_chars,
             unsafe=(
                 cross_reference_pattern(prefixes),
-                argument_id_pattern(prefixes),
-                NEW_ARGUMENT_MARKER,
+                Needing(argument_id_pattern(prefixes), ("-",)),
+                Needing(NEW_ARGUMENT_MARKER, (":", "：")),
             ),
         )
 
