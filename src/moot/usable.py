@@ -379,6 +379,12 @@ def unusable_fields(
     ]
 
 
+STRING_HOLDERS = (str, dict, list)
+"""What may hold a string in a parsed JSON value: a number, boolean or null holds none,
+and the walks over a reply's strings do not step into one (a judge's reply is mostly
+scores)."""
+
+
 def _free_strings(
     value: Any, schema: Any, path: str, verbatim: Collection[str]
 ) -> Iterator[tuple[str, str, bool]]:
@@ -390,13 +396,14 @@ def _free_strings(
         properties = node.get("properties", {})
         extra = node.get("additionalProperties")
         for key, item in value.items():
-            if key in verbatim and isinstance(item, str):
-                continue
+            if (key in verbatim and isinstance(item, str)) or not isinstance(item, STRING_HOLDERS):
+                continue  # a number, boolean or null holds no string
             sub = properties.get(key, extra if isinstance(extra, dict) else {})
             where = f"{path}.{key}" if path else str(key)
             yield from _free_strings(item, sub, where, verbatim)
     elif isinstance(value, list):
         fixed = node.get("prefixItems", [])
         for n, item in enumerate(value, start=1):
-            sub = fixed[n - 1] if n <= len(fixed) else node.get("items", {})
-            yield from _free_strings(item, sub, f"{path}[{n}]", verbatim)
+            if isinstance(item, STRING_HOLDERS):
+                sub = fixed[n - 1] if n <= len(fixed) else node.get("items", {})
+                yield from _free_strings(item, sub, f"{path}[{n}]", verbatim)

@@ -16,6 +16,7 @@ from typing import Any
 
 from moot.llm.types import Message
 from moot.text import cjk_share, normalise
+from moot.usable import STRING_HOLDERS
 
 FIELD_LINE = re.compile(r'^[ \t]*- "[A-Za-z_][A-Za-z0-9_]*"[ \t]*[:：][ \t]*(.+?)[ \t]*$', re.M)
 """A field instruction line of a prompt: its description is the first group."""
@@ -101,10 +102,12 @@ def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
         yield path, value
     elif isinstance(value, dict):
         for key, item in value.items():
-            yield from _strings(item, f"{path}.{key}" if path else str(key))
+            if isinstance(item, STRING_HOLDERS):
+                yield from _strings(item, f"{path}.{key}" if path else str(key))
     elif isinstance(value, list):
         for n, item in enumerate(value, start=1):
-            yield from _strings(item, f"{path}[{n}]")
+            if isinstance(item, STRING_HOLDERS):
+                yield from _strings(item, f"{path}[{n}]")
 
 
 SHINGLE = min(ECHO_CHARS, ECHO_CHARS_CJK)

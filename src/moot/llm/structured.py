@@ -37,7 +37,14 @@ from moot.llm.meter import Meter
 from moot.llm.schemas import output_spec
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
 from moot.prompts import render
-from moot.usable import MARKED_CODES, UNUSABLE, looping_runs, marker, unusable_fields
+from moot.usable import (
+    MARKED_CODES,
+    STRING_HOLDERS,
+    UNUSABLE,
+    looping_runs,
+    marker,
+    unusable_fields,
+)
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -157,9 +164,9 @@ def loops(value: Any) -> list[str]:
     if isinstance(value, str):
         return looping_runs(value)
     if isinstance(value, dict):
-        return [run for v in value.values() for run in loops(v)]
+        return [run for v in value.values() if isinstance(v, STRING_HOLDERS) for run in loops(v)]
     if isinstance(value, list):
-        return [run for v in value for run in loops(v)]
+        return [run for v in value if isinstance(v, STRING_HOLDERS) for run in loops(v)]
     return []
 
 
