@@ -183,9 +183,14 @@ def _copied_run(
 
 
 @lru_cache(maxsize=256)
-def _pooled(descriptions: tuple[str, ...]) -> frozenset[str]:
-    """Every ``SHINGLE``-character substring of any of ``descriptions``."""
-    return frozenset().union(*map(_shingles, descriptions))
+def _owners(descriptions: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+    """Every ``SHINGLE``-character substring of any of ``descriptions``, with the
+    indices of the descriptions that hold it (ascending)."""
+    owners: dict[str, list[int]] = {}
+    for n, description in enumerate(descriptions):
+        for shingle in _shingles(description):
+            owners.setdefault(shingle, []).append(n)
+    return {shingle: tuple(found) for shingle, found in owners.items()}
 
 
 def echoes(
@@ -201,14 +206,14 @@ def echoes(
     Chinese; ``short``: also a short prose value that is mostly one run, see
     ``SHORT_COPY_SHARE``); a path reads ``arguments[1].claim`` (lists count from 1)."""
     found = []
-    pooled = _pooled(tuple(descriptions))
+    owners = _owners(tuple(descriptions))
     for path, text in _strings(value, ""):
         normal = _normal(text)
         # shorter than a run, or sharing no run with any description: no copy
-        if len(normal) < SHINGLE or pooled.isdisjoint(_shingles(normal)):
-            continue
-        for description in descriptions:
-            run = _copied_run(normal, description, chars, chars_cjk, short)
+        shared = owners.keys() & _shingles(normal) if len(normal) >= SHINGLE else set()
+        # only the descriptions it shares a run with are searched, in their order
+        for n in sorted(set().union(*map(owners.__getitem__, shared))):
+            run = _copied_run(normal, descriptions[n], chars, chars_cjk, short)
             if run:
                 found.append((path, run))
                 break
