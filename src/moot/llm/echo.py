@@ -193,6 +193,33 @@ def _owners(descriptions: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
     return {shingle: tuple(found) for shingle, found in owners.items()}
 
 
+@lru_cache(maxsize=256)
+def _pooled(descriptions: tuple[str, ...]) -> frozenset[str]:
+    """Every ``SHINGLE``-character substring of any of ``descriptions`` (a set: its
+    intersection with a text's runs walks the smaller of the two)."""
+    return frozenset(_owners(descriptions))
+
+
+@lru_cache(maxsize=8192)
+def _copy_in(
+    normal: str, descriptions: tuple[str, ...], chars: int, chars_cjk: int, short: bool
+) -> str:
+    """The run a normalised text copies from the first of ``descriptions`` it copies,
+    else ``""`` (cached: a debate's replies repeat their claims, and its prompts their
+    rules and descriptions). Only the descriptions it shares a ``SHINGLE``-character
+    run with are searched, in their order."""
+    pooled = _pooled(descriptions)
+    # shorter than a run, or sharing no run with any description: no copy
+    if len(normal) < SHINGLE or pooled.isdisjoint(shingles := _shingles(normal)):
+        return ""
+    owners = _owners(descriptions)
+    for n in sorted(set().union(*map(owners.__getitem__, pooled & shingles))):
+        run = _copied_run(normal, descriptions[n], chars, chars_cjk, short)
+        if run:
+            return run
+    return ""
+
+
 def echoes(
     value: Any,
     descriptions: Sequence[str],
@@ -206,15 +233,9 @@ def echoes(
     Chinese; ``short``: also a short prose value that is mostly one run, see
     ``SHORT_COPY_SHARE``); a path reads ``arguments[1].claim`` (lists count from 1)."""
     found = []
-    owners = _owners(tuple(descriptions))
+    key = tuple(descriptions)
     for path, text in _strings(value, ""):
-        normal = _normal(text)
-        # shorter than a run, or sharing no run with any description: no copy
-        shared = owners.keys() & _shingles(normal) if len(normal) >= SHINGLE else set()
-        # only the descriptions it shares a run with are searched, in their order
-        for n in sorted(set().union(*map(owners.__getitem__, shared))):
-            run = _copied_run(normal, descriptions[n], chars, chars_cjk, short)
-            if run:
-                found.append((path, run))
-                break
+        run = _copy_in(_normal(text), key, chars, chars_cjk, short)
+        if run:
+            found.append((path, run))
     return found
