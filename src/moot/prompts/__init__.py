@@ -88,8 +88,13 @@ def _plain(value: Any) -> Any:
 
 
 def _plain_key(context: dict[str, Any]) -> tuple[tuple[str, Any], ...] | None:
-    items = tuple((k, _plain(v)) for k, v in sorted(context.items()))
-    return None if any(v is _OTHER for _, v in items) else items
+    items = []
+    for key in sorted(context):
+        value = _plain(context[key])
+        if value is _OTHER:
+            return None  # a transcript's list of turns, a dict of names: not cached
+        items.append((key, value))
+    return tuple(items)
 
 
 def _unplain(value: Any) -> Any:
