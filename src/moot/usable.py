@@ -303,7 +303,9 @@ def _alike(
     total = len(a) + len(b)
     if total and 2.0 * min(len(a), len(b)) / total < COPY_RATIO:
         return False
-    if total and 2.0 * (count_a & count_b).total() / total < COPY_RATIO:
+    shared = count_a.keys() & count_b.keys()  # the multiset intersection, summed in C
+    common = sum(map(min, map(count_a.__getitem__, shared), map(count_b.__getitem__, shared)))
+    if total and 2.0 * common / total < COPY_RATIO:
         return False
     return SequenceMatcher(None, a, b).ratio() >= COPY_RATIO
 
