@@ -39,6 +39,21 @@ def test_a_number_of_another_passage_is_a_mismatch_that_names_where_it_is() -> N
     assert "stated in" not in bare.note
 
 
+def test_provenance_reads_numbers_written_in_chinese_numerals_either_way() -> None:
+    plan = "项目预算已获批准，由董事会负责监督。"
+    chinese = [("S1:p1", "今天统一行动。"), ("S1:p2", "项目周期为十八个月，预算三百万元。")]
+    digits = [("S1:p1", "今天统一行动。"), ("S1:p2", "项目周期为18个月，预算300万元。")]
+    for claim, others in (("项目需要18个月", chinese), ("预算为300万元", chinese),
+                          ("项目需要十八个月", digits)):  # fmt: skip
+        check = verify_citation(plan, "项目预算已获批准", claim, "zh", others)
+        assert check.status == "number_mismatch"
+        assert "出现在 S1:p2" in check.note, claim
+    # a passage whose Chinese numerals give another value is no provenance
+    check = verify_citation(plan, "项目预算已获批准", "项目需要18个月", "zh",
+                            [("S1:p2", "项目周期为十九个月。")])  # fmt: skip
+    assert "出现在" not in check.note
+
+
 def test_a_small_count_has_no_provenance_note() -> None:
     # small numbers occur everywhere: naming a passage that holds "3" would mislead
     check = verify_citation("Members: Alice and Bob.", "Members", "3 members", "en",

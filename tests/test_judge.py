@@ -363,6 +363,25 @@ def test_fallacy_verified_only_when_quote_occurs_in_the_debate(quote: str, verif
     assert fallacy.type == "straw_man"
 
 
+@pytest.mark.parametrize(
+    ("quote", "shown"),
+    [
+        ("Congestion pricing cuts downtown traf", "Congestion pricing cuts downtown…"),
+        ("Congestion pricing cuts downtown traffic", "Congestion pricing cuts downtown traffic"),
+        ("Congestion pricing cuts downtown t", "Congestion pricing cuts downtown…"),
+        ("Congest", "Congest"),  # a single cut word: nothing whole to keep
+        ("congestion pricing doubles traf", "congestion pricing doubles traf"),  # not a quote
+    ],
+)
+def test_a_fallacy_quote_cut_inside_a_word_is_shown_to_its_last_whole_word(
+    quote: str, shown: str
+) -> None:
+    judgement = _judge(_reply(fallacies=[_flag("pro-1", "straw_man", quote)]))
+    (fallacy,) = judgement.fallacies
+    assert fallacy.quote == shown
+    assert fallacy.verified is (normalise(quote) in DEBATE_TEXT)
+
+
 def test_qualitative_fields_are_copied() -> None:
     judgement = _judge(_reply())
     assert judgement.judge_model == "scripted"
@@ -618,6 +637,24 @@ def test_a_synthesis_cut_at_its_length_bound_is_not_a_sentence() -> None:
     # under its bound the same text is a sentence
     roomy = {**limits, "key_insight": len(cut) + 1}
     assert check_judge_reply(_reply(key_insight=cut), IDS, DEBATE_TEXT, "en", limits=roomy) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("Slippery_slope argument.", True),  # an enum value of the schema and one word
+        ("Cost_benefit analysis of the pilot.", False),  # four words, one of them joined
+        ("Does the effect hold in smaller cities?", False),
+    ],
+)
+def test_a_schema_label_in_the_synthesis_is_one_word(text: str, fragment: bool) -> None:
+    """SmolLM2 wrote the fallacy type ``slippery_slope`` as an unresolved question (a
+    new English topic, seed 3): words joined by an underscore are one label, not two
+    words of a sentence."""
+    reply = _reply().model_copy(update={"unresolved_questions": [text]})
+    problems = check_judge_reply(reply, IDS, DEBATE_TEXT, "en")
+    found = [(p.code, p.where) for p in problems]
+    assert found == ([("unusable_text", "unresolved_questions[1]")] if fragment else [])
 
 
 def test_the_same_reason_for_most_arguments_is_no_reason() -> None:

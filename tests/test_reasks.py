@@ -17,6 +17,7 @@ from moot.formats.structured.payload import StructuredPayload
 from moot.llm.scripted import DemoBackend, ScriptedBackend, ScriptedCall
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec, Usage
 from moot.schema import DebateResult
+from moot.trust import unusable_fields
 
 TOPIC = "Should a 10-person startup adopt microservices from day one?"
 Fault = Callable[[dict[str, object]], str | Completion]
@@ -495,6 +496,12 @@ def test_the_judges_synthesis_is_sentences_or_marked_unusable(lang: str) -> None
     assert result.trust is not None
     assert result.trust.level == "low"
     assert result.trust.reasons[0].code == "unusable_text"
+    # each field once: the marked question and its warning name the same path
+    assert unusable_fields(result)[0] == [
+        "key_insight",
+        "recommendation",
+        "unresolved_questions[1]",
+    ]
     for page in (to_markdown(result), render_report(result), result.model_dump_json()):
         for fragment in ("Defensive argument", "Challenge CON-3", "(No user"):
             assert fragment not in page
@@ -623,3 +630,50 @@ def test_copied_reasons_a_shouted_label_and_a_label_list_are_not_shown_as_text(
     for page in (markdown, render_report(result), result.model_dump_json()):
         for copy in ("is not supported by the evidence provided", "PARTIAIRAL", "CON-1 vs. PRO-1"):
             assert copy not in page
+
+
+@pytest.mark.parametrize(
+    ("text", "copied"),
+    [
+        ("logic/fact error,", True),  # SmolLM2's reasons (a new English topic, seed 3)
+        ("partial/core accepted,", True),
+        ("Evidence insufficient.", True),
+        ("defensive argumentation,", False),  # empty, but not the prompt's words
+        ("The cost figure counts a full road rebuild.", False),
+        ("Costs rise.", False),
+        ("refute", False),  # one word: the sentence rule's, not this one's
+        ("接受核心观点", True),
+        ("存在逻辑错误", False),  # 逻辑 and 错误 are there, 在逻 and 辑错 are not
+        ("成本会大幅上升", False),
+    ],
+)
+def test_a_short_reply_made_of_a_descriptions_words_rewords_it(text: str, copied: bool) -> None:
+    from moot.llm.echo import instructions, reworded
+
+    prompt = (
+        '- "response": "refute" (logic or fact error), "challenge" (evidence insufficient'
+        ' or conditions do not hold), "concede" (you accept it) or "partial" (core'
+        " accepted, degree or scope disputed).\n"
+        '- "response"："refute"（存在逻辑或事实错误）、'
+        '"partial"（接受核心观点，但对程度或范围有异议）。'
+    )
+    assert reworded(text, instructions([Message("user", prompt)])) is copied
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_cross_examination_reason_that_rewords_the_prompt_is_unusable(lang: str) -> None:
+    label = {"en": "logic/fact error,", "zh": "接受核心观点，但对程度"}[lang]
+
+    def label_reason(good: dict[str, object]) -> str:
+        responses = good["responses"]
+        assert isinstance(responses, list)
+        responses[0]["reasoning"] = label
+        return json.dumps(good)
+
+    faults = {("con", "cross_examination", n): label_reason for n in (1, 2, 3)}
+    result = debate(faulty(faults), lang=lang)
+    first = next(c for c in body(result).cross_examinations if c.by == "con")
+    assert first.reasoning == {"en": "(no usable text)", "zh": "（无可用文本）"}[lang]
+    flagged = [(w.round, w.side, w.where) for w in result.warnings if w.code == "unusable_text"]
+    assert ("cross_examination", "con", "responses[1].reasoning") in flagged
+    assert label not in result.model_dump_json()

@@ -46,7 +46,7 @@ def every_string(value: Any, path: str) -> Iterator[tuple[str, str]]:
 def test_the_walks_find_every_string(value: Any) -> None:
     strings = list(every_string(value, ""))
     assert list(echo._strings(value, "")) == strings
-    free = [(where, text) for where, text, _ in usable._free_strings(value, {}, "", ())]
+    free = [(where, text) for where, text, _ in usable.free_strings(value, {})]
     assert free == strings
     assert structured.loops(value) == [
         run for _, text in strings for run in usable.looping_runs(text)

@@ -60,3 +60,29 @@ def normalise(text: str) -> str:
 def join_sentences(parts: list[str], lang: str) -> str:
     """Join sentences into one text: with spaces in English, directly in Chinese."""
     return ("" if lang == "zh" else " ").join(p.strip() for p in parts if p.strip())
+
+
+ELLIPSIS = "…"
+
+
+def whole_words(quote: str, source: str) -> str:
+    """``quote`` as it occurs in ``source`` (already :func:`normalise`-d), shortened to
+    its last whole word with an ellipsis when every occurrence ends inside a word of
+    ``source`` (a quote cut at its length bound: "personal dat" of "personal data").
+    Unchanged when it is not found, ends at a word's end somewhere, ends in a CJK
+    character (no word boundaries to keep) or is a single cut word."""
+    found = normalise(quote)
+    if not found or not found[-1].isalnum() or _CJK.match(found[-1]):
+        return quote
+    start = source.find(found)
+    if start < 0:
+        return quote
+    while start >= 0:
+        end = start + len(found)
+        if end >= len(source) or not source[end].isalnum():
+            return quote  # ends at a word's end here
+        start = source.find(found, start + 1)
+    kept = quote.rstrip()
+    cut = kept.rfind(" ")
+    head = kept[:cut].rstrip(" ,;:") if cut > 0 else ""
+    return head + ELLIPSIS if head else quote

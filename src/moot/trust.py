@@ -127,7 +127,8 @@ def _judge_fields(result: DebateResult) -> Iterator[tuple[str, str]]:
     judgement = result.judgement
     yield "key_insight", judgement.key_insight
     yield "recommendation", judgement.recommendation
-    for n, question in enumerate(judgement.unresolved_questions):
+    # numbered from 1, as the reply's own paths are (a warning names the same field)
+    for n, question in enumerate(judgement.unresolved_questions, start=1):
         yield f"unresolved_questions[{n}]", question
     for row in judgement.trace:
         yield f"trace[{row.argument_id}].reason", row.reason

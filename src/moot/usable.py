@@ -143,7 +143,9 @@ PUNCTUATION_MIN = 4
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK_CHAR = re.compile(f"[{_CJK}]")
 _CAPITAL = re.compile("[A-Z]")
-_WORD = re.compile(rf"[{_CJK}]|(?:(?![{_CJK}])[^\W\d_]){{2,}}")
+_WORD = re.compile(rf"[{_CJK}]|(?:(?![{_CJK}])[^\W\d_]){{2,}}(?:_[^\W\d_]+)*")
+"""A word: a CJK character, or two letters or more; words joined by underscores
+(``slippery_slope``, a schema's label) are one."""
 
 Reason = Literal["debris", "loop", "no_words"]
 
@@ -376,7 +378,7 @@ def unusable_fields(
     ``OutputSpec.verbatim``) are not checked."""
     return [
         (where, reason)
-        for where, text, sentence in _free_strings(value, schema, path, verbatim)
+        for where, text, sentence in free_strings(value, schema, path, verbatim)
         if (reason := unusable_reason(text, sentence=sentence)) is not None
     ]
 
@@ -387,9 +389,12 @@ and the walks over a reply's strings do not step into one (a judge's reply is mo
 scores)."""
 
 
-def _free_strings(
-    value: Any, schema: Any, path: str, verbatim: Collection[str]
+def free_strings(
+    value: Any, schema: Any, path: str = "", verbatim: Collection[str] = ()
 ) -> Iterator[tuple[str, str, bool]]:
+    """``(path, text, sentence)`` for every free string of a parsed JSON ``value``: not
+    an enum or const of its ``schema``, not in a ``verbatim`` property; ``sentence``
+    when its field is prose long enough to hold sentences (``SENTENCE_FIELD``)."""
     node = schema if isinstance(schema, dict) else {}
     if isinstance(value, str):
         if "enum" not in node and "const" not in node:
@@ -402,10 +407,10 @@ def _free_strings(
                 continue  # a number, boolean or null holds no string
             sub = properties.get(key, extra if isinstance(extra, dict) else {})
             where = f"{path}.{key}" if path else str(key)
-            yield from _free_strings(item, sub, where, verbatim)
+            yield from free_strings(item, sub, where, verbatim)
     elif isinstance(value, list):
         fixed = node.get("prefixItems", [])
         for n, item in enumerate(value, start=1):
             if isinstance(item, STRING_HOLDERS):
                 sub = fixed[n - 1] if n <= len(fixed) else node.get("items", {})
-                yield from _free_strings(item, sub, f"{path}[{n}]", verbatim)
+                yield from free_strings(item, sub, f"{path}[{n}]", verbatim)

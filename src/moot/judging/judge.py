@@ -35,7 +35,7 @@ from moot.schema import (
     QualityWarning,
     TraceRow,
 )
-from moot.text import cjk_share, normalise
+from moot.text import cjk_share, normalise, whole_words
 from moot.usable import (
     COPIED,
     SYNTHESIS_WORDS,
@@ -265,7 +265,8 @@ def build_judgement(
         Fallacy(
             argument_id=f.argument_id.upper(),
             type=f.type,
-            quote=f.quote,
+            # a quote cut inside a word at its length bound is shown to its last whole word
+            quote=whole_words(f.quote, debate_text),
             verified=normalise(f.quote) in debate_text,
         )
         for f in reply.fallacies

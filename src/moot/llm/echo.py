@@ -38,6 +38,53 @@ as a sentence of a final stance is the field's own length rule copied back, thou
 run is shorter than ``ECHO_CHARS``. Only prose of ``SHORT_COPY_WORDS`` words or more."""
 
 
+REWORDED_WORDS = 4
+"""A prose value of two to this many words, every one of which one field description
+holds, rewords that description instead of answering it: SmolLM2 wrote "logic/fact
+error," and "partial/core accepted," as the reasons of its cross-examination, from
+``"refute" (logic or fact error)`` and ``"partial" (core accepted, degree or scope
+disputed)``. Longer values are read by their runs (``ECHO_CHARS``)."""
+
+REWORDED_CJK = (4, 11)
+"""The same for Chinese: a value of this many Chinese characters (fewest, most), with
+no Latin word, every two-character piece of which one description holds."""
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+_LATIN = re.compile(r"[A-Za-z]")
+_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+
+
+@lru_cache(maxsize=1024)
+def _vocabulary(description: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A description's Latin words and its two-character Chinese pieces."""
+    return frozenset(_LETTERS.findall(description)), frozenset(_pieces(description))
+
+
+def _pieces(text: str) -> set[str]:
+    """The two-character pieces of ``text``'s runs of Chinese characters."""
+    runs = _CJK_RUN.findall(text)
+    return {run[i : i + 2] for run in runs for i in range(len(run) - 1)}
+
+
+def reworded(text: str, descriptions: Sequence[str]) -> bool:
+    """Whether a short prose ``text`` is made only of one description's words (see
+    ``REWORDED_WORDS``, ``REWORDED_CJK``)."""
+    normal = _normal(text)
+    if len(normal) > 80:
+        return False  # a bound, cheap to test, that four words of prose stay under
+    hanzi = sum(map(len, _CJK_RUN.findall(normal)))
+    if hanzi:
+        fewest, most = REWORDED_CJK
+        if not fewest <= hanzi <= most or _LATIN.search(normal):
+            return False
+        pieces = _pieces(normal)
+        return any(pieces <= _vocabulary(d)[1] for d in descriptions)
+    words = _LETTERS.findall(normal)
+    if not 2 <= len(words) <= REWORDED_WORDS:
+        return False
+    return any(set(words) <= _vocabulary(d)[0] for d in descriptions)
+
+
 def instructions(messages: Sequence[Message]) -> list[str]:
     """The field descriptions in ``messages`` (normalised, without repeats)."""
     found = [found for message in messages for found in _descriptions(message.content)]

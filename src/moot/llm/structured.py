@@ -32,7 +32,7 @@ from pydantic import BaseModel, ValidationError
 from moot.errors import ModelOutputError
 from moot.llm.backend import Backend
 from moot.llm.bounds import max_reply_tokens, relax_minimums, scale_lengths
-from moot.llm.echo import RULE_CHARS, RULE_CHARS_CJK, echoes, instructions, rules
+from moot.llm.echo import RULE_CHARS, RULE_CHARS_CJK, echoes, instructions, reworded, rules
 from moot.llm.meter import Meter
 from moot.llm.schemas import output_spec
 from moot.llm.types import CallContext, Completion, GenerationSettings, Message, OutputSpec
@@ -41,6 +41,7 @@ from moot.usable import (
     MARKED_CODES,
     STRING_HOLDERS,
     UNUSABLE,
+    free_strings,
     looping_runs,
     marker,
     unusable_fields,
@@ -71,11 +72,17 @@ class Outcome(Generic[T]):
     warnings: list[Problem] = field(default_factory=list)
 
 
-def _unusable(parsed: Any, spec: OutputSpec, echoed: Sequence[str]) -> list[Problem]:
+def _unusable(
+    parsed: Any, spec: OutputSpec, echoed: Sequence[str], described: Sequence[str]
+) -> list[Problem]:
     """A rule problem (code ``moot.usable.UNUSABLE``) for every free string of a reply
-    that is not usable text (``moot.usable``) or that echoes its field's description."""
+    that is not usable text (``moot.usable``), that echoes its field's description, or
+    that is a short piece of prose made of one description's words (``reworded``)."""
     found: dict[str, str] = dict(unusable_fields(parsed, spec.json_schema, verbatim=spec.verbatim))
     found.update({where: "echo" for where in echoed if where not in found})
+    for where, text, sentence in free_strings(parsed, spec.json_schema, verbatim=spec.verbatim):
+        if sentence and where not in found and reworded(text, described):
+            found[where] = "echo"
     return [
         Problem(
             f"{where}: not usable text ({reason}); write plain sentences, without markup"
@@ -297,7 +304,7 @@ async def generate_structured(
                     Problem(f"{path}: {what}", hard=False, code="echo", where=path)
                     for path, what in list(copies.items())[:3]
                 ]
-                unusable = _unusable(parsed, spec, [p.where for p in echoed])
+                unusable = _unusable(parsed, spec, [p.where for p in echoed], described)
                 try:
                     value = reply_type.model_validate(parsed)
                 except ValidationError as exc:

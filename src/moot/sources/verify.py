@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
-from moot.numerals import CN_NUMERAL_CHARS, agrees
+from moot.numerals import CN_NUMERAL_CHARS, agrees, cn_number
 from moot.sources.arithmetic import derivation
 from moot.sources.normalize import find_quote, find_unmarked, normalise_text, passage_span
 from moot.sources.numbers import HEDGED_SHARE as HEDGED_SHARE  # the tolerance of hedged figures
@@ -259,23 +259,52 @@ ELSEWHERE_READS: Final = 50
 """At most this many other passages holding a number's digits are read for it."""
 
 
+def _plain(value: float) -> str:
+    """A value's digits as a passage would write them (``18``, ``3000000``, ``3.5``)."""
+    return f"{value:.6f}".rstrip("0").rstrip(".")
+
+
+def _digit_pattern(digits: str) -> re.Pattern[str]:
+    """``digits`` as a whole number in a text without thousands separators: ``17.5``
+    in ``17.50%``, not in ``117.53``."""
+    whole, _, fraction = digits.partition(".")
+    return re.compile(
+        rf"(?<![\d.,]){re.escape(whole)}"
+        + (rf"\.{re.escape(fraction.rstrip('0'))}0*" if fraction.rstrip("0") else r"(?:\.0+)?")
+        + r"(?!\d|\.\d)"
+    )
+
+
+_CN_RUN = re.compile(f"[{CN_NUMERAL_CHARS}]+")
+
+
+def _states_in_chinese(text: str, values: set[float]) -> bool:
+    """Whether ``text`` writes one of ``values`` in Chinese numerals (``十八`` for 18,
+    ``三百万`` for 3,000,000): the cheap test before a passage is read in full."""
+    if text.isascii():
+        return False
+    for run in _CN_RUN.finditer(text):
+        numeral = run.group().strip("点")
+        if numeral:
+            value, _ = cn_number(numeral)
+            if any(abs(value - v) <= 1e-9 * max(1.0, v) for v in values):
+                return True
+    return False
+
+
 def stated_in(cited: Number, elsewhere: Iterable[tuple[str, str]]) -> str | None:
     """The first other passage that states ``cited`` exactly, read strictly (no number
     words, counts or identifier parts), or None. Only passages holding its digits as a
     number (``17.5`` in ``17.50%``, not in ``117.53``) are read, at most
     :data:`ELSEWHERE_READS` of them."""
-    digits = _digits(cited)
-    if not digits:
-        return None
-    whole, _, fraction = digits.partition(".")
-    pattern = re.compile(
-        rf"(?<![\d.,]){re.escape(whole)}"
-        + (rf"\.{re.escape(fraction.rstrip('0'))}0*" if fraction.rstrip("0") else r"(?:\.0+)?")
-        + r"(?!\d|\.\d)"
-    )
+    values = {abs(cited.value), abs(cited.mantissa)}
+    # a number written in Chinese numerals is looked for by its value's digits too
+    digits = _digits(cited) or "|".join(sorted({_plain(v) for v in values}))
+    patterns = [_digit_pattern(d) for d in digits.split("|")]
     reads = 0
     for ident, text in elsewhere:
-        if not pattern.search(text.replace(",", "")):
+        flat = text.replace(",", "")
+        if not any(p.search(flat) for p in patterns) and not _states_in_chinese(text, values):
             continue
         if any(_exact(number, cited) for number in read_numbers(text)):
             return ident
@@ -315,18 +344,20 @@ def unsupported_numbers(
     passage = read_numbers(passage_text, liberal=True)
     timed = any(number.days for number in passage)
     missing = []
-    for cited in read_numbers(text):
-        if cited.days and not timed:
-            cited = replace(cited, days=0.0)
+    as_written = []  # each missing number as the claim wrote it (a duration in days)
+    for read in read_numbers(text):
+        cited = replace(read, days=0.0) if read.days and not timed else read
         if not any(supports(number, cited) for number in passage) and (
             derivation(passage_text, passage, cited, text) is None
         ):
             missing.append(Missing(cited, _closest(cited, passage)))
+            as_written.append(read)
     if elsewhere is None or not any(_figure(m.cited) for m in missing):
         return missing
     others = list(elsewhere)
     return [
-        replace(m, where=stated_in(m.cited, others)) if _figure(m.cited) else m for m in missing
+        replace(m, where=stated_in(read, others)) if _figure(m.cited) else m
+        for m, read in zip(missing, as_written, strict=True)
     ]
 
 
