@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
 from itertools import islice
@@ -376,9 +376,15 @@ def unusable_fields(
     ``arguments[1].claim`` (lists count from 1), as the echo check's do. Strings of
     the properties named in ``verbatim`` (copied from the user's data, not prose:
     ``OutputSpec.verbatim``) are not checked."""
+    return unusable_among(free_strings(value, schema, path, verbatim))
+
+
+def unusable_among(strings: Iterable[tuple[str, str, bool]]) -> list[tuple[str, Reason]]:
+    """``unusable_fields`` of a reply's :func:`free_strings`, for a caller that reads
+    them for its own checks too (one walk for both)."""
     return [
         (where, reason)
-        for where, text, sentence in free_strings(value, schema, path, verbatim)
+        for where, text, sentence in strings
         if (reason := unusable_reason(text, sentence=sentence)) is not None
     ]
 

@@ -44,7 +44,7 @@ from moot.usable import (
     free_strings,
     looping_runs,
     marker,
-    unusable_fields,
+    unusable_among,
 )
 
 T = TypeVar("T", bound=BaseModel)
@@ -78,9 +78,10 @@ def _unusable(
     """A rule problem (code ``moot.usable.UNUSABLE``) for every free string of a reply
     that is not usable text (``moot.usable``), that echoes its field's description, or
     that is a short piece of prose made of one description's words (``reworded``)."""
-    found: dict[str, str] = dict(unusable_fields(parsed, spec.json_schema, verbatim=spec.verbatim))
+    strings = list(free_strings(parsed, spec.json_schema, verbatim=spec.verbatim))
+    found: dict[str, str] = dict(unusable_among(strings))
     found.update({where: "echo" for where in echoed if where not in found})
-    for where, text, sentence in free_strings(parsed, spec.json_schema, verbatim=spec.verbatim):
+    for where, text, sentence in strings:
         if sentence and where not in found and reworded(text, described):
             found[where] = "echo"
     return [
