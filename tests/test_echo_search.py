@@ -10,7 +10,7 @@ from difflib import SequenceMatcher
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from moot.llm.echo import SHINGLE, echoes, longest_shared
+from moot.llm.echo import SHINGLE, _copied_run, echoes, longest_shared
 from moot.text import normalise
 
 
@@ -78,3 +78,47 @@ def test_a_short_sentence_that_is_mostly_the_fields_length_rule_is_an_echo() -> 
 def test_a_choice_copied_from_its_fields_list_is_not_an_echo() -> None:
     description = normalise("one of straw_man, appeal_to_authority or false_dilemma")
     assert echoes({"type": "appeal_to_authority"}, [description]) == []
+
+
+def _every_description(value: dict[str, str], descriptions: list[str]) -> list[tuple[str, str]]:
+    """``echoes`` as it searched before: every description in turn, for every string."""
+    found = []
+    for path, text in value.items():
+        normal = normalise(text)
+        for description in descriptions:
+            run = _copied_run(normal, description)
+            if run:
+                found.append((path, run))
+                break
+    return found
+
+
+@st.composite
+def _replies(draw: st.DrawFn) -> tuple[dict[str, str], list[str]]:
+    """Descriptions, and a reply whose strings copy runs of some of them."""
+    pieces = st.sampled_from(
+        ["the bull side's case as it stood ", "in two or three sentences ", "中文的描述文字很长 "]
+    )
+    description = st.tuples(_TEXT, st.lists(pieces, max_size=3), _TEXT).map(
+        lambda t: t[0] + "".join(t[1]) + t[2]
+    )
+    descriptions = draw(st.lists(description, max_size=5))
+    value: dict[str, str] = {}
+    for key in draw(st.lists(st.sampled_from("abcd"), unique=True)):
+        text, copies = draw(_TEXT), draw(st.booleans())
+        if descriptions and copies:
+            source = draw(st.sampled_from(descriptions))
+            start = draw(st.integers(0, len(source)))
+            text += source[start : start + draw(st.integers(0, 60))] + draw(_TEXT)
+        value[key] = text
+    return value, descriptions
+
+
+@settings(max_examples=300, deadline=None)
+@given(_replies())
+def test_only_the_descriptions_sharing_a_run_are_searched(
+    reply: tuple[dict[str, str], list[str]],
+) -> None:
+    value, descriptions = reply
+    normal = [normalise(d) for d in descriptions]
+    assert echoes(value, normal) == _every_description(value, normal)

@@ -38,7 +38,18 @@ def sentence_ends(text: str) -> list[int]:
 
 def word_count(text: str) -> int:
     """Words in English text; for Chinese, CJK characters count 1/1.5 of a word each."""
-    return len(_WORD.findall(text)) + round(len(_CJK.findall(text)) / 1.5)
+    return words_of(word_parts(text))
+
+
+def word_parts(text: str) -> tuple[int, int]:
+    """``(Latin words, CJK characters)`` of ``text``: texts joined with a space (that no
+    word crosses) hold the sums of theirs."""
+    return len(_WORD.findall(text)), len(_CJK.findall(text))
+
+
+def words_of(parts: tuple[int, int]) -> int:
+    """:func:`word_count` of a text with these :func:`word_parts`."""
+    return parts[0] + round(parts[1] / 1.5)
 
 
 def normalise(text: str) -> str:

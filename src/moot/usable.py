@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
 from itertools import islice
@@ -295,6 +295,23 @@ def _copy_key(text: str) -> tuple[str, ...]:
     return tuple(w.group(0) for w in _WORD.finditer(_ID.sub(" ", text).lower()))
 
 
+def _alike(
+    a: tuple[str, ...], b: tuple[str, ...], count_a: Counter[str], count_b: Counter[str]
+) -> bool:
+    """Whether ``SequenceMatcher(None, a, b).ratio() >= COPY_RATIO``, answered "no"
+    without the matcher when the words the two share (as multisets: what
+    ``quick_ratio`` counts, never fewer than the matcher's matches) are too few; the
+    same float formula, so the answer is exact."""
+    total = len(a) + len(b)
+    if total and 2.0 * min(len(a), len(b)) / total < COPY_RATIO:
+        return False
+    shared = count_a.keys() & count_b.keys()  # the multiset intersection, summed in C
+    common = sum(map(min, map(count_a.__getitem__, shared), map(count_b.__getitem__, shared)))
+    if total and 2.0 * common / total < COPY_RATIO:
+        return False
+    return SequenceMatcher(None, a, b).ratio() >= COPY_RATIO
+
+
 def copied_texts(texts: Sequence[str]) -> list[int]:
     """The indices of ``texts`` (a judge's reasons, one per argument) in a group of
     near-copies that makes up most of them (see ``COPY_RATIO``); empty texts, markers
@@ -312,9 +329,10 @@ def copied_texts(texts: Sequence[str]) -> list[int]:
         return n
 
     order = list(keys)
+    counts = {n: Counter(key) for n, key in keys.items()}
     for i, a in enumerate(order):
         for b in order[i + 1 :]:
-            if root(a) != root(b) and SequenceMatcher(None, keys[a], keys[b]).ratio() >= COPY_RATIO:
+            if root(a) != root(b) and _alike(keys[a], keys[b], counts[a], counts[b]):
                 group[root(b)] = root(a)
     sizes = Counter(root(n) for n in keys)
     least = max(COPY_MIN, COPY_SHARE * len(texts))
@@ -358,11 +376,23 @@ def unusable_fields(
     ``arguments[1].claim`` (lists count from 1), as the echo check's do. Strings of
     the properties named in ``verbatim`` (copied from the user's data, not prose:
     ``OutputSpec.verbatim``) are not checked."""
+    return unusable_among(free_strings(value, schema, path, verbatim))
+
+
+def unusable_among(strings: Iterable[tuple[str, str, bool]]) -> list[tuple[str, Reason]]:
+    """``unusable_fields`` of a reply's :func:`free_strings`, for a caller that reads
+    them for its own checks too (one walk for both)."""
     return [
         (where, reason)
-        for where, text, sentence in free_strings(value, schema, path, verbatim)
+        for where, text, sentence in strings
         if (reason := unusable_reason(text, sentence=sentence)) is not None
     ]
+
+
+STRING_HOLDERS = (str, dict, list)
+"""What may hold a string in a parsed JSON value: a number, boolean or null holds none,
+and the walks over a reply's strings do not step into one (a judge's reply is mostly
+scores)."""
 
 
 def free_strings(
@@ -379,13 +409,14 @@ def free_strings(
         properties = node.get("properties", {})
         extra = node.get("additionalProperties")
         for key, item in value.items():
-            if key in verbatim and isinstance(item, str):
-                continue
+            if (key in verbatim and isinstance(item, str)) or not isinstance(item, STRING_HOLDERS):
+                continue  # a number, boolean or null holds no string
             sub = properties.get(key, extra if isinstance(extra, dict) else {})
             where = f"{path}.{key}" if path else str(key)
             yield from free_strings(item, sub, where, verbatim)
     elif isinstance(value, list):
         fixed = node.get("prefixItems", [])
         for n, item in enumerate(value, start=1):
-            sub = fixed[n - 1] if n <= len(fixed) else node.get("items", {})
-            yield from free_strings(item, sub, f"{path}[{n}]", verbatim)
+            if isinstance(item, STRING_HOLDERS):
+                sub = fixed[n - 1] if n <= len(fixed) else node.get("items", {})
+                yield from free_strings(item, sub, f"{path}[{n}]", verbatim)

@@ -60,15 +60,29 @@ def _enum_chars(node: dict[str, Any]) -> int:
     return max(map(_json_chars, values), default=0)
 
 
-def _measure(node: Any) -> tuple[int, int]:
-    """(text characters, structure characters) of the longest value ``node`` allows."""
+def _measure(node: Any, seen: dict[int, tuple[int, int]] | None = None) -> tuple[int, int]:
+    """(text characters, structure characters) of the longest value ``node`` allows.
+
+    ``seen``: the answers for the nodes of this schema measured so far, by identity. A
+    schema shares nodes between its places (a judge's pinned assessments hold the same
+    score nodes, one item per argument), and a node's answer is a function of the
+    node alone, so each is measured once per walk."""
     if not isinstance(node, dict):
         return 0, 0
+    if seen is None:
+        seen = {}
+    known = seen.get(id(node))
+    if known is None:
+        known = seen[id(node)] = _measure_node(node, seen)
+    return known
+
+
+def _measure_node(node: dict[str, Any], seen: dict[int, tuple[int, int]]) -> tuple[int, int]:
     if "enum" in node or "const" in node:
         return 0, _enum_chars(node)
     if "anyOf" in node or "oneOf" in node:
         choices: list[Any] = node.get("anyOf") or node.get("oneOf") or []
-        options = [_measure(option) for option in choices]
+        options = [_measure(option, seen) for option in choices]
         return max(options, key=lambda pair: pair[0] + pair[1], default=(0, 0))
     kind = node.get("type")
     if kind == "string":
@@ -91,9 +105,9 @@ def _measure(node: Any) -> tuple[int, int]:
             raise ValueError("an array without maxItems has no longest value")
         items = node.get("items")
         extra = max(0, int(most if most is not None else len(slots)) - len(slots))
-        parts = [_measure(slot) for slot in slots]
+        parts = [_measure(slot, seen) for slot in slots]
         if extra and isinstance(items, dict):
-            parts += [_measure(items)] * extra
+            parts += [_measure(items, seen)] * extra
         text = sum(p[0] for p in parts)
         structure = sum(p[1] for p in parts) + 2 + len(parts) * (1 + 2 * WHITESPACE_PER_TOKEN)
         return text, structure
@@ -101,7 +115,7 @@ def _measure(node: Any) -> tuple[int, int]:
         text = 0
         structure = 2
         for key, value in node.get("properties", {}).items():
-            inner_text, inner_structure = _measure(value)
+            inner_text, inner_structure = _measure(value, seen)
             text += inner_text
             structure += inner_structure + len(key) + 4 + 2 * WHITESPACE_PER_TOKEN
         return text, structure

@@ -16,6 +16,7 @@ from typing import Any
 
 from moot.llm.types import Message
 from moot.text import cjk_share, normalise
+from moot.usable import STRING_HOLDERS
 
 FIELD_LINE = re.compile(r'^[ \t]*- "[A-Za-z_][A-Za-z0-9_]*"[ \t]*[:：][ \t]*(.+?)[ \t]*$', re.M)
 """A field instruction line of a prompt: its description is the first group."""
@@ -148,10 +149,12 @@ def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
         yield path, value
     elif isinstance(value, dict):
         for key, item in value.items():
-            yield from _strings(item, f"{path}.{key}" if path else str(key))
+            if isinstance(item, STRING_HOLDERS):
+                yield from _strings(item, f"{path}.{key}" if path else str(key))
     elif isinstance(value, list):
         for n, item in enumerate(value, start=1):
-            yield from _strings(item, f"{path}[{n}]")
+            if isinstance(item, STRING_HOLDERS):
+                yield from _strings(item, f"{path}[{n}]")
 
 
 SHINGLE = min(ECHO_CHARS, ECHO_CHARS_CJK)
@@ -227,9 +230,41 @@ def _copied_run(
 
 
 @lru_cache(maxsize=256)
+def _owners(descriptions: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+    """Every ``SHINGLE``-character substring of any of ``descriptions``, with the
+    indices of the descriptions that hold it (ascending)."""
+    owners: dict[str, list[int]] = {}
+    for n, description in enumerate(descriptions):
+        for shingle in _shingles(description):
+            owners.setdefault(shingle, []).append(n)
+    return {shingle: tuple(found) for shingle, found in owners.items()}
+
+
+@lru_cache(maxsize=256)
 def _pooled(descriptions: tuple[str, ...]) -> frozenset[str]:
-    """Every ``SHINGLE``-character substring of any of ``descriptions``."""
-    return frozenset().union(*map(_shingles, descriptions))
+    """Every ``SHINGLE``-character substring of any of ``descriptions`` (a set: its
+    intersection with a text's runs walks the smaller of the two)."""
+    return frozenset(_owners(descriptions))
+
+
+@lru_cache(maxsize=8192)
+def _copy_in(
+    normal: str, descriptions: tuple[str, ...], chars: int, chars_cjk: int, short: bool
+) -> str:
+    """The run a normalised text copies from the first of ``descriptions`` it copies,
+    else ``""`` (cached: a debate's replies repeat their claims, and its prompts their
+    rules and descriptions). Only the descriptions it shares a ``SHINGLE``-character
+    run with are searched, in their order."""
+    pooled = _pooled(descriptions)
+    # shorter than a run, or sharing no run with any description: no copy
+    if len(normal) < SHINGLE or pooled.isdisjoint(shingles := _shingles(normal)):
+        return ""
+    owners = _owners(descriptions)
+    for n in sorted(set().union(*map(owners.__getitem__, pooled & shingles))):
+        run = _copied_run(normal, descriptions[n], chars, chars_cjk, short)
+        if run:
+            return run
+    return ""
 
 
 def echoes(
@@ -245,15 +280,9 @@ def echoes(
     Chinese; ``short``: also a short prose value that is mostly one run, see
     ``SHORT_COPY_SHARE``); a path reads ``arguments[1].claim`` (lists count from 1)."""
     found = []
-    pooled = _pooled(tuple(descriptions))
+    key = tuple(descriptions)
     for path, text in _strings(value, ""):
-        normal = _normal(text)
-        # shorter than a run, or sharing no run with any description: no copy
-        if len(normal) < SHINGLE or pooled.isdisjoint(_shingles(normal)):
-            continue
-        for description in descriptions:
-            run = _copied_run(normal, description, chars, chars_cjk, short)
-            if run:
-                found.append((path, run))
-                break
+        run = _copy_in(_normal(text), key, chars, chars_cjk, short)
+        if run:
+            found.append((path, run))
     return found

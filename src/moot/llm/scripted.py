@@ -69,8 +69,9 @@ def estimate_tokens(text: str) -> int:
     every call of a debate sends the same system prompt and much of the same text.
     ASCII text has no CJK character, so its count is that of its runs of non-space
     characters, which ``str.split`` finds without building a match object each (the
-    same white space as the regex's ``\\s``)."""
-    if text.isascii():
+    same white space as the regex's ``\\s``). So has any text with no character from
+    U+3400 up (every CJK range starts there): prompts hold a dash or a curly quote."""
+    if text.isascii() or max(text, default="") < "\u3400":
         return len(text.split())
     return len(_TOKEN.findall(text))
 

@@ -39,11 +39,12 @@ from moot.llm.types import CallContext, Completion, GenerationSettings, Message,
 from moot.prompts import render
 from moot.usable import (
     MARKED_CODES,
+    STRING_HOLDERS,
     UNUSABLE,
     free_strings,
     looping_runs,
     marker,
-    unusable_fields,
+    unusable_among,
 )
 
 T = TypeVar("T", bound=BaseModel)
@@ -77,9 +78,10 @@ def _unusable(
     """A rule problem (code ``moot.usable.UNUSABLE``) for every free string of a reply
     that is not usable text (``moot.usable``), that echoes its field's description, or
     that is a short piece of prose made of one description's words (``reworded``)."""
-    found: dict[str, str] = dict(unusable_fields(parsed, spec.json_schema, verbatim=spec.verbatim))
+    strings = list(free_strings(parsed, spec.json_schema, verbatim=spec.verbatim))
+    found: dict[str, str] = dict(unusable_among(strings))
     found.update({where: "echo" for where in echoed if where not in found})
-    for where, text, sentence in free_strings(parsed, spec.json_schema, verbatim=spec.verbatim):
+    for where, text, sentence in strings:
         if sentence and where not in found and reworded(text, described):
             found[where] = "echo"
     return [
@@ -170,9 +172,9 @@ def loops(value: Any) -> list[str]:
     if isinstance(value, str):
         return looping_runs(value)
     if isinstance(value, dict):
-        return [run for v in value.values() for run in loops(v)]
+        return [run for v in value.values() if isinstance(v, STRING_HOLDERS) for run in loops(v)]
     if isinstance(value, list):
-        return [run for v in value for run in loops(v)]
+        return [run for v in value if isinstance(v, STRING_HOLDERS) for run in loops(v)]
     return []
 
 

@@ -10,7 +10,7 @@ calls :func:`render`.
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import jinja2
@@ -49,11 +49,59 @@ def _environment(package: str) -> jinja2.Environment:
 
 
 def render(name: str, lang: str, /, *, package: str = "moot", **context: Any) -> str:
-    """Render prompt template ``name`` of ``package`` in language ``lang``."""
+    """Render prompt template ``name`` of ``package`` in language ``lang``.
+
+    A context of plain values only (strings, integers, booleans, None and tuples of
+    them) is rendered once and the text reused (``_rendered``): a template is a
+    function of its context, and every call of a debate repeats its system prompt."""
     if lang not in LANGS:
         raise ConfigError(f"unsupported language {lang!r}; choose one of {', '.join(LANGS)}")
+    key = _plain_key(context)
+    if key is not None:
+        return _rendered(name, lang, package, key)
+    return _render(name, lang, package, context)
+
+
+def _render(name: str, lang: str, package: str, context: dict[str, Any]) -> str:
     try:
         template = _environment(package).get_template(f"{lang}/{name}.j2")
     except (jinja2.TemplateNotFound, ValueError) as exc:
         raise ConfigError(f"no prompt template {name!r} for language {lang!r}") from exc
     return template.render(**context).strip()
+
+
+_PLAIN = (str, int, bool, type(None))
+_OTHER = object()
+"""What ``_plain`` answers for a value that is not plain."""
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with its type beside it, all the way down (so ``1``, ``True`` and
+    ``1.0``, equal in Python and written differently, never share a key), or
+    ``_OTHER`` for a value of any other kind."""
+    if type(value) in _PLAIN:
+        return (type(value), value)
+    if type(value) is tuple:
+        items = tuple(_plain(v) for v in value)
+        return _OTHER if any(v is _OTHER for v in items) else (tuple, items)
+    return _OTHER
+
+
+def _plain_key(context: dict[str, Any]) -> tuple[tuple[str, Any], ...] | None:
+    items = []
+    for key in sorted(context):
+        value = _plain(context[key])
+        if value is _OTHER:
+            return None  # a transcript's list of turns, a dict of names: not cached
+        items.append((key, value))
+    return tuple(items)
+
+
+def _unplain(value: Any) -> Any:
+    kind, inner = value
+    return tuple(_unplain(v) for v in inner) if kind is tuple else inner
+
+
+@lru_cache(maxsize=1024)
+def _rendered(name: str, lang: str, package: str, key: tuple[tuple[str, Any], ...]) -> str:
+    return _render(name, lang, package, {k: _unplain(v) for k, v in key})

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Final
 
 from pydantic import BaseModel
@@ -33,6 +34,7 @@ from moot.formats.structured.replies import (
 from moot.formats.structured.rounds import ArgumentCall, ClosingCall, CrossExamCall, OpeningCall
 from moot.formats.structured.rules import (
     NEW_ARGUMENT_MARKER,
+    Needing,
     argument_id_pattern,
     cross_reference_pattern,
 )
@@ -42,7 +44,7 @@ from moot.llm.scripted import DemoRequest, register_demo_writer
 from moot.sources.citations import EvidenceDraft
 from moot.sources.demo import demo_citation
 from moot.sources.library import Passage
-from moot.text import join_sentences, word_count
+from moot.text import join_sentences, word_count, word_parts, words_of
 
 
 @dataclass(frozen=True)
@@ -367,8 +369,8 @@ class _Writer(Weaver):
             topic_max_chars=self.p.topic_max_chars,
             unsafe=(
                 cross_reference_pattern(prefixes),
-                argument_id_pattern(prefixes),
-                NEW_ARGUMENT_MARKER,
+                Needing(argument_id_pattern(prefixes), ("-",)),
+                Needing(NEW_ARGUMENT_MARKER, (":", "：")),
             ),
         )
 
@@ -416,12 +418,27 @@ def _fill_stance(
     The body banks are long enough that it always reaches the rule's minimum of 100."""
     chosen: list[str] = []
     for sentence in body:
-        if word_count(join_sentences([*head, *chosen, closer], lang)) >= target:
+        if _stance_words([*head, *chosen, closer], lang) >= target:
             break
         candidate = [*head, *chosen, sentence, closer]
-        if word_count(join_sentences(candidate, lang)) <= 195 and len(candidate) <= max_items:
+        if _stance_words(candidate, lang) <= 195 and len(candidate) <= max_items:
             chosen.append(sentence)
     return [*head, *chosen, closer]
+
+
+def _stance_words(parts: list[str], lang: str) -> int:
+    """``word_count`` of the sentences joined: in English, where a space joins them and
+    no word crosses it, from each sentence's counts summed (each counted once);
+    Chinese sentences are joined directly, where words may run together."""
+    if lang == "zh":
+        return word_count(join_sentences(parts, lang))
+    counts = [_sentence_parts(p) for p in parts]
+    return words_of((sum(c[0] for c in counts), sum(c[1] for c in counts)))
+
+
+@lru_cache(maxsize=4096)
+def _sentence_parts(sentence: str) -> tuple[int, int]:
+    return word_parts(sentence)
 
 
 def _sourced(drafts: list[ArgumentDraft], passages: tuple[Passage, ...]) -> SourcedOpeningReply:

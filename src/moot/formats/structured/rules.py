@@ -110,6 +110,23 @@ class CrossReference:
         return self.regex.search(text)
 
 
+class Needing:
+    """A regex searched only in text holding one of ``chars``, which every match of it
+    holds: the dash of an argument id, the colon of a new-argument marker. No case
+    folding maps another character to a dash or a colon, so the answer is the
+    regex's own, at the cost of a substring test on most text (the demo writer tests
+    every phrase it weaves against these patterns)."""
+
+    def __init__(self, regex: re.Pattern[str], chars: tuple[str, ...]) -> None:
+        self.regex = regex
+        self.chars = chars
+
+    def search(self, text: str) -> re.Match[str] | None:
+        if not any(map(text.__contains__, self.chars)):
+            return None
+        return self.regex.search(text)
+
+
 @cache
 def cross_reference_pattern(prefixes: tuple[str, ...] = DEFAULT_PREFIXES) -> CrossReference:
     """What refers from one argument to another: an argument id, "argument 2", "see
