@@ -10,8 +10,7 @@ from difflib import SequenceMatcher
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from moot.llm.echo import SHINGLE, _copied_run, echoes, longest_shared
-from moot.text import normalise
+from moot.llm.echo import SHINGLE, _copied_run, echoes, fold, longest_shared
 
 
 def _difflib(text: str, description: str) -> tuple[int, int, int]:
@@ -57,14 +56,21 @@ def test_a_copied_description_is_found_and_a_real_answer_is_not() -> None:
         "bull_case": "The bull side's case as it stood at the end of the debate, in two sentences.",
         "bear_case": "Margins fall as the bull side's case ignores rising input costs.",
     }
-    found = echoes(reply, [description])
+    found = echoes(reply, [fold(description)])
     assert [path for path, _ in found] == ["bull_case"]
-    assert found[0][1].startswith("the bull side's case as it stood")
+    assert found[0][1].startswith("the bull side s case as it stood")
+
+
+def test_a_copy_without_the_descriptions_punctuation_is_found() -> None:
+    # Gemma 3 270M's stance change reason (README topic, seed 7): the commas left out
+    description = fold("why it changed, or why it did not.")
+    reason = "Why it changed or why it did not (i.e., why it did not change in the first place)?"
+    assert [path for path, _ in echoes({"reason": reason}, [description])] == ["reason"]
 
 
 def test_a_short_sentence_that_is_mostly_the_fields_length_rule_is_an_echo() -> None:
     # the README's quick start, seed 7: a closing's final stance opened with the rule
-    description = normalise(
+    description = fold(
         "your final stance AGAINST the topic as a list of short sentences, 40 to 80 words in all."
     )
     stance = [
@@ -76,7 +82,7 @@ def test_a_short_sentence_that_is_mostly_the_fields_length_rule_is_an_echo() -> 
 
 
 def test_a_choice_copied_from_its_fields_list_is_not_an_echo() -> None:
-    description = normalise("one of straw_man, appeal_to_authority or false_dilemma")
+    description = fold("one of straw_man, appeal_to_authority or false_dilemma")
     assert echoes({"type": "appeal_to_authority"}, [description]) == []
 
 
@@ -84,7 +90,7 @@ def _every_description(value: dict[str, str], descriptions: list[str]) -> list[t
     """``echoes`` as it searched before: every description in turn, for every string."""
     found = []
     for path, text in value.items():
-        normal = normalise(text)
+        normal = fold(text)
         for description in descriptions:
             run = _copied_run(normal, description)
             if run:
@@ -120,5 +126,5 @@ def test_only_the_descriptions_sharing_a_run_are_searched(
     reply: tuple[dict[str, str], list[str]],
 ) -> None:
     value, descriptions = reply
-    normal = [normalise(d) for d in descriptions]
+    normal = [fold(d) for d in descriptions]
     assert echoes(value, normal) == _every_description(value, normal)

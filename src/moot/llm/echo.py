@@ -85,6 +85,15 @@ def reworded(text: str, descriptions: Sequence[str]) -> bool:
     return any(set(words) <= _vocabulary(d)[0] for d in descriptions)
 
 
+_PUNCTUATION = re.compile(r"[^\w\s]")
+
+
+def fold(text: str) -> str:
+    """``normalise`` with punctuation read as space, for the copy searches: a model
+    that drops the commas of "why it changed, or why it did not" still copies it."""
+    return normalise(_PUNCTUATION.sub(" ", text))
+
+
 def instructions(messages: Sequence[Message]) -> list[str]:
     """The field descriptions in ``messages`` (normalised, without repeats)."""
     found = [found for message in messages for found in _descriptions(message.content)]
@@ -95,7 +104,7 @@ def instructions(messages: Sequence[Message]) -> list[str]:
 def _descriptions(content: str) -> tuple[str, ...]:
     """The field descriptions in one message, normalised (cached: the calls of a
     debate send the same system prompt and field instructions again and again)."""
-    return tuple(normalise(match.group(1)) for match in FIELD_LINE.finditer(content))
+    return tuple(fold(match.group(1)) for match in FIELD_LINE.finditer(content))
 
 
 RULE_CHARS = 40
@@ -126,12 +135,12 @@ def _rule_lines(content: str, topic: str) -> tuple[str, ...]:
     """The normalised lines of one system message with ``topic`` cut out (cached: every
     call of a debate sends the same system prompt)."""
     # the whole topic, and each of its lines (a topic of several lines spans lines)
-    cuts = [c for c in (normalise(topic), *map(normalise, topic.splitlines())) if c]
+    cuts = [c for c in (fold(topic), *map(fold, topic.splitlines())) if c]
     found = []
     for line in content.splitlines():
-        rule = normalise(line)
+        rule = fold(line)
         for cut in cuts:
-            rule = normalise(rule.replace(cut, " "))
+            rule = fold(rule.replace(cut, " "))
         if len(rule) >= RULE_CHARS_CJK:
             found.append(rule)
     return tuple(found)
@@ -141,7 +150,7 @@ def _rule_lines(content: str, topic: str) -> tuple[str, ...]:
 def _normal(text: str) -> str:
     """``normalise``, cached: a reply's strings are searched twice, for copies of the
     system prompt's rules and of the field descriptions, one search after the other."""
-    return normalise(text)
+    return fold(text)
 
 
 def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
