@@ -211,6 +211,17 @@ def test_chinese_on_the_english_only_small_model_is_low(
     assert trust.level == "low"
     assert trust.reasons[0].code == "small_model"
     assert "英语" in trust.reasons[0].detail  # worded in the debate's language
+    # a small multilingual model run by path is weak, not English-only
+    gemma = "local:/models/gemma-3-270m-q4_k_m.gguf"
+    compact = dict.fromkeys(  # as a small model run by path gets it
+        result.models, ProfileReport(name="compact", chars=1, items=1, rule_reasks=0,
+                                     stance_words=(20, 40))
+    )  # fmt: skip
+    other = small.model_copy(update={"models": dict.fromkeys(result.models, gemma)})
+    other = other.model_copy(update={"profiles": compact})
+    reason = assess(other).reasons[0]
+    assert reason.code == "small_model"
+    assert "英语" not in reason.detail
 
 
 def test_one_echoed_debater_field_is_caution_a_judge_field_is_low(

@@ -57,6 +57,9 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
             "played by a model known to be weak (the embedded SmolLM2-135M or the compact "
             "profile): {roles}"
         ),
+        "trust.small_model.english_only": (
+            "; SmolLM2-135M knows little but English, so a Chinese debate is least reliable"
+        ),
         "trust.headline.low": "Trust is low: do not rely on this verdict.",
         "trust.headline.caution": "Trust calls for caution: read this verdict with care.",
         "verdict": "Verdict",
@@ -307,9 +310,9 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "trust.judge_uniform": "有裁判给所有单元打了相同的分数：它没有区分优劣",
         "trust.unverified_evidence": "{total} 条引用中有 {n} 条未在来源中得到核实",
         "trust.small_model": (
-            "由已知能力很弱的模型扮演（内置的 SmolLM2-135M 或精简配置）：{roles}；它基本只懂英语，"
-            "中文辩论尤其不可靠"
+            "由已知能力很弱的模型扮演（内置的 SmolLM2-135M 或精简配置）：{roles}"
         ),
+        "trust.small_model.english_only": "；SmolLM2-135M 基本只懂英语，中文辩论尤其不可靠",
         "trust.headline.low": "可信度低：不要依赖这一结论。",
         "trust.headline.caution": "需谨慎：请审慎看待这一结论。",
         "verdict": "结论",

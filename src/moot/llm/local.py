@@ -49,7 +49,9 @@ from pathlib import Path
 from typing import IO, Any, Literal, cast
 
 from moot.errors import BackendError, ConfigError
+from moot.llm.gguf import GGUFError, read_facts
 from moot.llm.grammar import grammar_schema
+from moot.llm.served import ServedModel
 from moot.llm.types import (
     CallContext,
     Completion,
@@ -485,6 +487,25 @@ class LocalBackend:
         worker, self._worker = self._worker, None
         if worker is not None:
             worker.stop()
+
+    async def discover(self) -> ServedModel | None:
+        """What a model run by path is, from its file's header (:mod:`moot.llm.gguf`:
+        its parameter count and training context), without loading it, so a small one
+        gets the compact profile by itself (:mod:`moot.llm.served`). ``None`` for the
+        embedded model (compact by its spec) and for a header that cannot be read (the
+        first call then says what is wrong with the file)."""
+        if self._path is None:
+            return None
+        try:
+            facts = await asyncio.to_thread(read_facts, self._path)
+        except (OSError, GGUFError):
+            return None
+        return ServedModel(
+            source="GGUF header",
+            n_params=facts.n_params or None,
+            n_ctx=self._n_ctx,
+            n_ctx_train=facts.context_length,
+        )
 
     def info(self) -> dict[str, Any]:
         """llama.cpp's build (system info, version) and the loaded model's facts."""
