@@ -41,6 +41,9 @@ from moot.usable import (
         ('{"claim": "x"}', "debris"),
         ("a [ b ] c { d } e", "debris"),
         ("不，因为；1234567890', 'reasoning': ", "debris"),  # seen in a Chinese opening
+        ("成本会上升》，“reasoning”: “这很好", "debris"),  # Gemma 3 270M, full-width quotes
+        ("他们说“reasoning”：不成立", "debris"),
+        ("所谓“AI”：一种工具，不是万能的。", None),  # a quoted acronym is not a key
         ("Survey 2023: " + "1." * 30, "loop"),
         ("Yes", "no_words"),
         ("", None),  # an empty field shows nothing

@@ -68,7 +68,11 @@ LOOP_CHARS = 24
 characters repeated 8 times or more ("1.1.1.1...", "the the the ...") is a model caught
 in a loop."""
 
-_MARKUP = gated(r"</?debate\s*>|\{\{|\}\}|\{%|%\}|['\"][A-Za-z_][A-Za-z0-9_]*['\"]\s*:")
+_KEY = r"['\"“‘「『＂][a-z_][A-Za-z0-9_]*['\"”’」』＂]\s*[:：]"
+"""A quoted JSON key and its colon, in ASCII or full-width quotes (Gemma 3 270M wrote
+``》，“reasoning”: “…`` into Chinese prose). A schema's keys start in lower case; a
+quoted word in capitals before a colon (“AI”：) is prose."""
+_MARKUP = gated(rf"</?debate\s*>|\{{\{{|\}}\}}|\{{%|%\}}|{_KEY}")
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9_-]*\s*/?>")
 _COPIED_MARKER = re.compile("|".join(re.escape(m) for m in MARKERS.values()), re.IGNORECASE)
 _LABEL = re.compile(r"\b[A-Z]{1,4}-\d{1,3}\s*[:：]")
@@ -107,7 +111,7 @@ _JSON_EDGE = gated(r"^\s*[\]})）,;，；]|^\s*[\[{]\s*[\[{\"]|[\[{][\s,:]*$")
 _JSON_HEAD = re.compile(r"\s*(?:[\]})）,;，；]|[\[{]\s*[\[{\"])")
 """``_JSON_EDGE``'s two alternatives anchored at the start, tried by ``match``."""
 _FENCE = re.compile(r"</?debate\s*>")
-_QUOTED_KEY = re.compile(r"['\"][A-Za-z_][A-Za-z0-9_]*['\"]\s*:")
+_QUOTED_KEY = re.compile(_KEY)
 _TEMPLATE = ("{{", "}}", "{%", "%}")
 _ID_DASH = re.compile(r"[A-Z]-\d")
 """What ``LABEL_LINE`` and ``_LABEL`` both need: a capital letter, a dash, a digit."""
@@ -132,7 +136,7 @@ def debris_syntax(text: str) -> bool:
         return True
     if "<" in text and _FENCE.search(text):
         return True
-    if ":" in text and _QUOTED_KEY.search(text):
+    if (":" in text or "：" in text) and _QUOTED_KEY.search(text):
         return True
     return _JSON_HEAD.match(text) is not None or _opens_at_end(text)
 
