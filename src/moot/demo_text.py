@@ -9,9 +9,8 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
-from moot.text import cjk_share
+from moot.text import CJK_RANGES, cjk_share
 
-CJK_RANGES = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _SENTENCE_BREAK = re.compile(r"[.!?]+(?=\s)|[。！？]+")
 _TRAILING = re.compile(r"[\s.!?。！？,，;；:：]+$")
 _CJK_CHAR = re.compile(f"[{CJK_RANGES}]")

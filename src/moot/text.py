@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+CJK_RANGES = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+"""The CJK ideograph ranges (extension A, the unified block, compatibility ideographs),
+for a regex character class: the one definition the text rules share."""
+_CJK = re.compile(f"[{CJK_RANGES}]")
 _LATIN = re.compile(r"[A-Za-z]")
 _SPACE = re.compile(r"\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[。！？])(?=\S)")

@@ -54,7 +54,7 @@ from itertools import islice
 from typing import Any, Literal
 
 from moot.regex_gate import gated
-from moot.text import join_sentences
+from moot.text import CJK_RANGES, join_sentences
 
 UNUSABLE = "unusable_text"
 """The warning code of a prose field that was not usable text."""
@@ -144,7 +144,7 @@ def debris_syntax(text: str) -> bool:
 _PUNCTUATION = frozenset('{}[]<>"')
 PUNCTUATION_SHARE = 0.1
 PUNCTUATION_MIN = 4
-_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK = CJK_RANGES
 _CJK_CHAR = re.compile(f"[{_CJK}]")
 _CAPITAL = re.compile("[A-Z]")
 _WORD = re.compile(rf"[{_CJK}]|(?:(?![{_CJK}])[^\W\d_]){{2,}}(?:_[^\W\d_]+)*")

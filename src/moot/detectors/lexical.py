@@ -18,9 +18,9 @@ from functools import lru_cache
 from itertools import repeat
 from operator import add, mul
 
-from moot.text import sentences
+from moot.text import CJK_RANGES, sentences
 
-_CJK_CHAR = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK_CHAR = CJK_RANGES
 _CJK_RUN = re.compile(f"[{_CJK_CHAR}]+")
 _LATIN_WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 _NON_TEXT = re.compile(f"[^a-z0-9{_CJK_CHAR}]+")

@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from moot.llm.types import Message
-from moot.text import cjk_share, normalise
+from moot.text import CJK_RANGES, cjk_share, normalise
 from moot.usable import STRING_HOLDERS
 
 FIELD_LINE = re.compile(r'^[ \t]*- "[A-Za-z_][A-Za-z0-9_]*"[ \t]*[:：][ \t]*(.+?)[ \t]*$', re.M)
@@ -51,7 +51,7 @@ no Latin word, every two-character piece of which one description holds."""
 
 _LETTERS = re.compile(r"[^\W\d_]+")
 _LATIN = re.compile(r"[A-Za-z]")
-_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_CJK_RUN = re.compile(f"[{CJK_RANGES}]+")
 
 
 @lru_cache(maxsize=1024)
@@ -95,7 +95,7 @@ def fold(text: str) -> str:
 
 
 def instructions(messages: Sequence[Message]) -> list[str]:
-    """The field descriptions in ``messages`` (normalised, without repeats)."""
+    """The field descriptions in ``messages`` (folded, without repeats)."""
     found = [found for message in messages for found in _descriptions(message.content)]
     return list(dict.fromkeys(found))
 
@@ -148,7 +148,7 @@ def _rule_lines(content: str, topic: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=1024)
 def _normal(text: str) -> str:
-    """``normalise``, cached: a reply's strings are searched twice, for copies of the
+    """:func:`fold`, cached: a reply's strings are searched twice, for copies of the
     system prompt's rules and of the field descriptions, one search after the other."""
     return fold(text)
 

