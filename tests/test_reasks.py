@@ -468,6 +468,10 @@ def test_a_chinese_run_on_the_embedded_model_says_it_is_an_english_model(
         assert (warning.round, warning.side) == ("setup", None)
         assert "SmolLM2-135M" in warning.message
         assert "英文模型" in warning.message
+        # and the trust verdict reads it: the small-model reason says so in Chinese
+        assert result.trust is not None
+        small = next(r for r in result.trust.reasons if r.code == "small_model")
+        assert "只懂英语" in small.detail
 
 
 def judge_writes_fragments(good: dict[str, object]) -> str:

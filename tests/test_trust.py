@@ -206,7 +206,12 @@ def test_chinese_on_the_english_only_small_model_is_low(
     clean: dict[str, DebateResult],
 ) -> None:
     result = clean["freeform-zh"]
-    small = result.model_copy(update={"models": dict.fromkeys(result.models, "local")})
+    # a Chinese run on the embedded model records that it is an English model
+    english = QualityWarning(
+        round="setup", side=None, code="english_model", message=i18n.labels("zh")["english_model"]
+    )
+    local = dict.fromkeys(result.models, "local")
+    small = result.model_copy(update={"models": local, "warnings": [*result.warnings, english]})
     trust = assess(small)
     assert trust.level == "low"
     assert trust.reasons[0].code == "small_model"
@@ -217,8 +222,9 @@ def test_chinese_on_the_english_only_small_model_is_low(
         result.models, ProfileReport(name="compact", chars=1, items=1, rule_reasks=0,
                                      stance_words=(20, 40))
     )  # fmt: skip
-    other = small.model_copy(update={"models": dict.fromkeys(result.models, gemma)})
-    other = other.model_copy(update={"profiles": compact})
+    other = result.model_copy(
+        update={"models": dict.fromkeys(result.models, gemma), "profiles": compact}
+    )
     reason = assess(other).reasons[0]
     assert reason.code == "small_model"
     assert "英语" not in reason.detail

@@ -193,20 +193,17 @@ def rules_broken(result: DebateResult) -> int:
     return sum(w.round != "setup" and w.code not in NOT_RULES for w in result.warnings)
 
 
-def english_only(result: DebateResult, role: str) -> bool:
-    """Whether ``role`` is played by the embedded SmolLM2-135M, an English model (a
-    multilingual small model, run by path, is weak but not English-only)."""
-    spec = result.models.get(role, "")
-    path = spec.partition(":")[2].lower() if spec.startswith("local:") else ""
-    return spec in COMPACT_SPECS or any(word in path for word in SMALL_MODELS)
-
-
 def small_roles(result: DebateResult) -> list[str]:
     """The roles played by a model known to be weak."""
     found = []
-    for role in result.models:
+    for role, spec in result.models.items():
         profile = result.profiles.get(role)
-        if english_only(result, role) or (profile is not None and profile.name == "compact"):
+        path = spec.partition(":")[2].lower() if spec.startswith("local:") else ""
+        if (
+            spec in COMPACT_SPECS
+            or any(word in path for word in SMALL_MODELS)
+            or (profile is not None and profile.name == "compact")
+        ):
             found.append(role)
     return found
 
@@ -296,7 +293,8 @@ def assess(result: DebateResult) -> Trust:
             for role in small
         )
         reason = _reason(result, "small_model", level, roles=roles)
-        if result.lang == "zh" and any(english_only(result, role) for role in small):
+        # the run said so when the embedded English model took a Chinese debate
+        if any(w.code == "english_model" for w in result.warnings):
             more = i18n.message(result.lang, "trust.small_model.english_only")
             reason = reason.model_copy(update={"detail": reason.detail + more})
         reasons.append(reason)
