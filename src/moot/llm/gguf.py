@@ -71,17 +71,17 @@ class _Reader:
             raise GGUFError(f"{n} {what} is more than any model's header holds")
         return n
 
-    def _string(self) -> str:
+    def _string_length(self) -> int:
         n = int(self._unpack("<Q"))
         if n > MAX_STRING:
             raise GGUFError(f"a string of {n} bytes is longer than any header's")
-        return self._take(n).decode("utf-8", "replace")
+        return n
+
+    def _string(self) -> str:
+        return self._take(self._string_length()).decode("utf-8", "replace")
 
     def _skip_string(self) -> None:
-        n = int(self._unpack("<Q"))
-        if n > MAX_STRING:
-            raise GGUFError(f"a string of {n} bytes is longer than any header's")
-        self._f.seek(n, 1)
+        self._f.seek(self._string_length(), 1)
 
     def _value(self, kind: int, keep: bool) -> object:
         """One value of type ``kind``; returned when ``keep``, else stepped over."""

@@ -299,8 +299,8 @@ def stated_in(cited: Number, elsewhere: Iterable[tuple[str, str]]) -> str | None
     :data:`ELSEWHERE_READS` of them."""
     values = {abs(cited.value), abs(cited.mantissa)}
     # a number written in Chinese numerals is looked for by its value's digits too
-    digits = _digits(cited) or "|".join(sorted({_plain(v) for v in values}))
-    patterns = [_digit_pattern(d) for d in digits.split("|")]
+    written = [_digits(cited)] if _digits(cited) else sorted({_plain(v) for v in values})
+    patterns = [_digit_pattern(digits) for digits in written]
     reads = 0
     for ident, text in elsewhere:
         flat = text.replace(",", "")
