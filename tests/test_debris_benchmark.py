@@ -4,8 +4,10 @@ figures): silent on a clean run, and it finds each kind of defect it reports."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -36,6 +38,16 @@ def _write(tmp: Path, result: moot.DebateResult) -> tuple[Path, Path, Path]:
     return paths
 
 
+def _check_edited(tmp: Path, result: moot.DebateResult, edit: Callable[[Any], None]) -> Any:
+    """The checker's report on ``result``'s pages with its JSON changed by ``edit``."""
+    bench = checker()
+    paths = _write(tmp, result)
+    data = json.loads(paths[0].read_text(encoding="utf-8"))
+    edit(data)
+    paths[0].write_text(json.dumps(data), encoding="utf-8")
+    return bench.check(*paths, bench.prompt_lines())
+
+
 def test_a_clean_scripted_run_has_no_finding(tmp_path: Path, clean: moot.DebateResult) -> None:
     bench = checker()
     report = bench.check(*_write(tmp_path, clean), bench.prompt_lines())
@@ -59,26 +71,22 @@ def test_a_clean_scripted_run_has_no_finding(tmp_path: Path, clean: moot.DebateR
 def test_each_kind_of_defect_is_found_in_the_json(
     tmp_path: Path, clean: moot.DebateResult, text: str, kind: str
 ) -> None:
-    bench = checker()
-    paths = _write(tmp_path, clean)
-    data = json.loads(paths[0].read_text(encoding="utf-8"))
-    data["judgement"]["key_insight"] = text
-    paths[0].write_text(json.dumps(data), encoding="utf-8")
-    report = bench.check(*paths, bench.prompt_lines())
+    def edit(data: Any) -> None:
+        data["judgement"]["key_insight"] = text
+
+    report = _check_edited(tmp_path, clean, edit)
     assert report.counts[kind] >= 1, report.findings
 
 
 def test_claims_that_restate_the_topic_or_ask_are_found(
     tmp_path: Path, clean: moot.DebateResult
 ) -> None:
-    bench = checker()
-    paths = _write(tmp_path, clean)
-    data = json.loads(paths[0].read_text(encoding="utf-8"))
-    arguments = data["payload"]["structured"]["arguments"]
-    arguments[0]["claim"] = TOPIC
-    arguments[1]["claim"] = arguments[2]["claim"]
-    paths[0].write_text(json.dumps(data), encoding="utf-8")
-    report = bench.check(*paths, bench.prompt_lines())
+    def edit(data: Any) -> None:
+        arguments = data["payload"]["structured"]["arguments"]
+        arguments[0]["claim"] = TOPIC
+        arguments[1]["claim"] = arguments[2]["claim"]
+
+    report = _check_edited(tmp_path, clean, edit)
     assert report.counts["claim restates the topic"] == 1
     assert report.counts["claim ends with '?'"] == 1
     assert report.counts["near-copy claims (1.00)"] == 1
@@ -87,12 +95,10 @@ def test_claims_that_restate_the_topic_or_ask_are_found(
 def test_reasons_copied_across_arguments_are_found(
     tmp_path: Path, clean: moot.DebateResult
 ) -> None:
-    bench = checker()
-    paths = _write(tmp_path, clean)
-    data = json.loads(paths[0].read_text(encoding="utf-8"))
-    trace = data["judgement"]["trace"]
-    for row, other in zip(trace[:3], ["Pro-2", "Pro-1", "Con-3"], strict=True):
-        row["reason"] = f"{other} is not supported by the evidence provided."
-    paths[0].write_text(json.dumps(data), encoding="utf-8")
-    report = bench.check(*paths, bench.prompt_lines())
+    def edit(data: Any) -> None:
+        for row, other in zip(data["judgement"]["trace"][:3], ["Pro-2", "Pro-1", "Con-3"],
+                              strict=True):  # fmt: skip
+            row["reason"] = f"{other} is not supported by the evidence provided."
+
+    report = _check_edited(tmp_path, clean, edit)
     assert report.counts["copied reason"] == 3, report.findings
