@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from moot.formats.freeform.payload import STANDINGS as FREEFORM_STANDINGS
 from moot.formats.freeform.replies import SpeechReply, speech_spec
@@ -27,6 +28,7 @@ from moot.formats.structured.replies import (
 )
 from moot.formats.structured.replies import cross_exam_spec as cross_spec
 from moot.judging.judge import judge_spec
+from moot.judging.replies import judge_reply_type
 from moot.judging.rubric import GENERAL
 from moot.judging.topic import TopicTypeReply
 from moot.llm.bounds import (
@@ -192,6 +194,57 @@ def test_relaxing_minimums_halves_what_a_caller_demanded_but_not_what_the_reply_
     pinned = cross_spec(output_spec(CrossExamReply), CON[:3])
     responses = relax_minimums(pinned, output_spec(CrossExamReply), 0.5).json_schema
     assert responses["properties"]["responses"]["minItems"] == 3
+
+
+def smallest(node: Any, filler: str) -> Any:
+    """The shortest value a schema node allows: strings cut to ``minLength`` of real
+    text, lists at ``minItems`` (pinned slots first), integers at ``minimum``."""
+    if "enum" in node:
+        return node["enum"][0]
+    kind = node.get("type")
+    if kind == "string":
+        return (filler * (1 + node.get("minLength", 0) // len(filler)))[: node.get("minLength", 0)]
+    if kind == "integer":
+        return node.get("minimum", 0)
+    if kind == "boolean":
+        return False
+    if kind == "array":
+        slots = [smallest(s, filler) for s in node.get("prefixItems", [])]
+        extra = max(0, node.get("minItems", 0) - len(slots))
+        return slots + [smallest(node["items"], filler) for _ in range(extra)]
+    return {key: smallest(value, filler) for key, value in node.get("properties", {}).items()}
+
+
+def _reply_types() -> dict[str, type[BaseModel]]:
+    """The reply type each of ``_round_specs``' schemas is validated with."""
+    return {
+        "opening": OpeningReply,
+        "cross_examination": CrossExamReply,
+        "closing": ClosingReply,
+        "judgement": judge_reply_type(GENERAL.dimensions, tuple(STANDINGS)),
+        "freeform_speech": SpeechReply,
+        "freeform_judgement": judge_reply_type(GENERAL.dimensions, tuple(FREEFORM_STANDINGS)),
+        "classification": TopicTypeReply,
+    }
+
+
+@pytest.mark.parametrize("profile", [STANDARD, COMPACT], ids=["standard", "compact"])
+@pytest.mark.parametrize("round_name", list(_round_specs()))
+def test_the_shortest_reply_a_relaxed_schema_allows_still_validates(
+    round_name: str, profile: ModelProfile
+) -> None:
+    """A reply cut off at the token limit is re-asked with its minimums relaxed (twice,
+    at most, before the re-asks run out). The grammar then lets the model write the
+    shortest reply the relaxed schema allows; the reply type must accept it, or the
+    re-ask can only fail. A judge's pinned assessments once fell to a 5-character reason
+    that the type refuses (llama.cpp's server wrote one, and the run ended)."""
+    reply_type = _reply_types()[round_name]
+    own = output_spec(reply_type)
+    spec = profile.spec(_round_specs()[round_name], "en")
+    for _ in range(3):
+        reply = smallest(spec.json_schema, FILLER["en"])
+        reply_type.model_validate(reply)
+        spec = scale_lengths(relax_minimums(spec, own, 0.5), chars=0.5, items=0.5)
 
 
 def test_widen_gives_a_named_string_more_room_up_to_a_ceiling() -> None:

@@ -159,6 +159,16 @@ def scale_lengths(spec: OutputSpec, *, chars: float = 1.0, items: float = 1.0) -
     return dataclasses.replace(spec, json_schema=_scaled(spec.json_schema, chars, items))
 
 
+def _own_part(own: dict[str, Any], key: str, value: Any) -> Any:
+    """The part of the reply type's own schema that ``value`` (under ``key``) came
+    from. A pinned array's ``prefixItems`` (``moot.llm.schemas.pin_items``) are copies
+    of the type's ``items``: each is relaxed against that one item schema, or a pinned
+    item's minimums would fall below what the reply type validates."""
+    if key == "prefixItems" and isinstance(value, list) and "prefixItems" not in own:
+        return [own.get("items")] * len(value)
+    return own.get(key)
+
+
 def _relaxed(node: Any, base: Any, scale: float) -> Any:
     if isinstance(node, list):
         bases = base if isinstance(base, list) and len(base) == len(node) else [None] * len(node)
@@ -166,7 +176,7 @@ def _relaxed(node: Any, base: Any, scale: float) -> Any:
     if not isinstance(node, dict):
         return node
     own = base if isinstance(base, dict) else {}
-    out = {k: _relaxed(v, own.get(k), scale) for k, v in node.items()}
+    out = {k: _relaxed(v, _own_part(own, k, v), scale) for k, v in node.items()}
     if "minLength" in out:
         out["minLength"] = max(int(own.get("minLength", 0)), math.floor(out["minLength"] * scale))
     if "minItems" in out and "prefixItems" not in out:
