@@ -229,9 +229,10 @@ def _reply_types() -> dict[str, type[BaseModel]]:
 
 
 @pytest.mark.parametrize("profile", [STANDARD, COMPACT], ids=["standard", "compact"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("round_name", list(_round_specs()))
 def test_the_shortest_reply_a_relaxed_schema_allows_still_validates(
-    round_name: str, profile: ModelProfile
+    round_name: str, lang: str, profile: ModelProfile
 ) -> None:
     """A reply cut off at the token limit is re-asked with its minimums relaxed (twice,
     at most, before the re-asks run out). The grammar then lets the model write the
@@ -240,9 +241,9 @@ def test_the_shortest_reply_a_relaxed_schema_allows_still_validates(
     that the type refuses (llama.cpp's server wrote one, and the run ended)."""
     reply_type = _reply_types()[round_name]
     own = output_spec(reply_type)
-    spec = profile.spec(_round_specs()[round_name], "en")
+    spec = profile.spec(_round_specs()[round_name], lang)
     for _ in range(3):
-        reply = smallest(spec.json_schema, FILLER["en"])
+        reply = smallest(spec.json_schema, FILLER[lang])
         reply_type.model_validate(reply)
         spec = scale_lengths(relax_minimums(spec, own, 0.5), chars=0.5, items=0.5)
 
