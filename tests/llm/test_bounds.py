@@ -231,20 +231,21 @@ def _reply_types() -> dict[str, type[BaseModel]]:
 @pytest.mark.parametrize("profile", [STANDARD, COMPACT], ids=["standard", "compact"])
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("round_name", list(_round_specs()))
-def test_the_shortest_reply_a_relaxed_schema_allows_still_validates(
+def test_the_shortest_and_longest_replies_a_relaxed_schema_allows_still_validate(
     round_name: str, lang: str, profile: ModelProfile
 ) -> None:
     """A reply cut off at the token limit is re-asked with its minimums relaxed (twice,
     at most, before the re-asks run out). The grammar then lets the model write the
-    shortest reply the relaxed schema allows; the reply type must accept it, or the
-    re-ask can only fail. A judge's pinned assessments once fell to a 5-character reason
-    that the type refuses (llama.cpp's server wrote one, and the run ended)."""
+    shortest reply the relaxed schema allows; the reply type must accept it, and the
+    longest, or the re-ask can only fail. A judge's pinned assessments once fell to a
+    5-character reason that the type refuses (llama.cpp's server wrote one, and the run
+    ended)."""
     reply_type = _reply_types()[round_name]
     own = output_spec(reply_type)
     spec = profile.spec(_round_specs()[round_name], lang)
     for _ in range(3):
-        reply = smallest(spec.json_schema, FILLER[lang])
-        reply_type.model_validate(reply)
+        reply_type.model_validate(smallest(spec.json_schema, FILLER[lang]))
+        reply_type.model_validate(largest(spec.json_schema, FILLER[lang]))
         spec = scale_lengths(relax_minimums(spec, own, 0.5), chars=0.5, items=0.5)
 
 
