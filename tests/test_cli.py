@@ -375,3 +375,26 @@ def test_an_unknown_format_exits_2_naming_the_known_ones() -> None:
     assert result.exit_code == 2
     known = ", ".join(f.name for f in formats())
     assert f"unknown format 'nonesuch'; known: {known}" in _flat(result.stderr)
+
+
+def test_moot_help_lists_every_command_on_whole_lines() -> None:
+    """Typer's rich help keeps a docstring's line breaks: the command list showed
+    "...record each judge's hits; the" on one line and "judges' historical..." on the
+    next. Every command, the formats' included, lists its first paragraph joined."""
+    result = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "400"})
+    assert result.exit_code == 0
+    listed = re.findall(r"^│ (\w+) +(\S.*?) *│$", result.output, flags=re.MULTILINE)
+    names = [name for name, _ in listed]
+    assert {"run", "calibrate", "resume", "batch", "mcp", "backtest", "tournament"} <= set(names)
+    # 400 columns fit every first paragraph on its command's row: no continuation rows
+    # (there were 11), and no reST markup
+    continuation = re.findall(r"^│ {5,}\S", result.output, flags=re.MULTILINE)
+    assert continuation == []
+    assert not any("``" in text for _, text in listed)
+
+
+def test_version_option_prints_what_the_version_command_prints() -> None:
+    runner = CliRunner()
+    option, command = runner.invoke(app, ["--version"]), runner.invoke(app, ["version"])
+    assert option.exit_code == command.exit_code == 0
+    assert option.output == command.output == moot.__version__ + "\n"

@@ -19,7 +19,7 @@ import typer
 from typer.core import TyperGroup
 
 from moot.cli.support import GuardedTyper, debugging, describe, set_debug
-from moot.terminal import say
+from moot.terminal import say, write_stdout
 
 
 class _FormatCommands:
@@ -81,8 +81,23 @@ app = GuardedTyper(
 )
 
 
+def _print_version(asked: bool) -> None:
+    """``moot --version``: the same line as ``moot version``, before any command runs."""
+    if asked:
+        from moot import __version__
+
+        write_stdout(__version__ + "\n")
+        raise typer.Exit()
+
+
 @app.callback()
 def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print moot's version."
+        ),
+    ] = False,
     debug: Annotated[
         bool,
         typer.Option("--debug", help="Show the traceback of an error (also: MOOT_DEBUG=1)."),

@@ -186,10 +186,21 @@ class GuardedTyper(typer.Typer):
     ``@app.command()`` gets the documented exit codes and clean messages for free."""
 
     def command(self, *args: Any, **kwargs: Any) -> Callable[[F], F]:
-        register = super().command(*args, **kwargs)
-
         def decorator(function: F) -> F:
-            register(guarded(function))
+            options = dict(kwargs)
+            if "short_help" not in options and "help" not in options:
+                options["short_help"] = short_help(function.__doc__)
+            typer.Typer.command(self, *args, **options)(guarded(function))
             return function
 
         return decorator
+
+
+def short_help(doc: str | None) -> str | None:
+    """The line ``moot --help`` lists for a command: the first paragraph of its
+    docstring on one line, without reST's double backquotes. Typer's rich help keeps a
+    docstring's line breaks, so a wrapped sentence broke mid-line in the list."""
+    if not doc or not doc.strip():
+        return None
+    first = inspect.cleandoc(doc).split("\n\n", 1)[0]
+    return " ".join(first.replace("``", "").split())
