@@ -12,8 +12,11 @@ from typing import Any
 
 import pytest
 
-from moot.detectors import Flag, learned, parse_transcript, run_detectors
+from moot.detectors import Flag, learned, parse_transcript, repetition, run_detectors
+from moot.detectors.history import TurnHistory
 from moot.detectors.learned import FEATURE_NAMES, Model, model, models, parse_models
+from moot.detectors.lexical import content_terms, coverage
+from moot.detectors.meaning import encoder
 from script_loader import load_script
 from test_detector_meaning import CON_1, EN_SIDES, EN_TOPIC, PRO_0, PRO_2, PRO_NEW
 
@@ -91,6 +94,40 @@ def test_the_repetition_model_flags_a_paraphrase_and_not_a_new_argument() -> Non
     assert "calibrated model" in next(f for f in restated if f.detector == "repetition").evidence
     new = run_detectors(transcript(("pro", PRO_0), ("con", CON_1), ("pro", PRO_NEW)), "auto")
     assert fired(new, "repetition") == []
+
+
+TEMPLATED = {
+    "topic": "人工智能对残障人士就业的影响是利大于弊还是弊大于利？",
+    "lang": "zh",
+    "sides": {"pro": "正方：利大于弊", "con": "反方：弊大于利"},
+}
+TEMPLATED_TURNS = [
+    ("pro", "正方论点：人工智能为残障人士创造了数据标注工作。论据：傅高山的团队效率很高。"),
+    ("con", "反方论点：人工智能会取代残障人士的数据标注工作。论据：傅高山的团队已被裁员。"),
+]
+
+
+def test_the_repetition_model_reads_a_templated_turns_own_words_not_its_scaffolding() -> None:
+    # every turn shares the heading, the motion's words and one article's facts (both
+    # sides cite the team and the labelling work): only the claim's own words count
+    def novelty(text: str) -> float:
+        turns = [{"side": s, "text": t} for s, t in [*TEMPLATED_TURNS, ("pro", text)]]
+        found = parse_transcript({**TEMPLATED, "turns": turns})
+        history = TurnHistory(found, encoder())
+        history.advance(2)
+        features = repetition.meaning_features(found, 2, history)
+        assert features is not None
+        every = set(content_terms(text))
+        shares.append(1.0 - coverage(every, history.side_terms["pro"]))
+        return features.values["novel_specific"]
+
+    shares: list[float] = []
+    new_claim = "正方论点：人工智能让残障人士可以在家工作，减少通勤压力。论据：团队远程办公。"
+    restated = "正方论点：人工智能为残障人士创造了数据标注工作。论据：傅高山的团队效率真的很高。"
+    assert novelty(new_claim) == 1.0
+    # over all its terms, the scaffolding the side has used before hides half of it
+    assert shares[0] < 0.6
+    assert novelty(restated) < 0.3
 
 
 def test_the_topic_model_keeps_a_drift_and_overrules_a_lexical_false_flag() -> None:

@@ -627,6 +627,15 @@ def test_disputing_a_fact_is_not_an_attack_but_sarcasm_and_tu_quoque_are(
         ("zh", "這是頭殼壞去了，照程序走就好。", True),
         ("zh", "講交通你不會比我清楚啦，不要亂掰。", True),
         ("zh", "我能写出有说服力的胡说八道，这是模型的局限。", False),
+        # sarcasm and insinuation (the seventh round)
+        ("en", "Has she ever run a business? Then spare us the lecture on depots.", True),
+        ("en", "I wish we were all as pure as you, Senator, but buses cost money.", True),
+        ("en", "The loudest critic of cars happens to own a yacht and two mansions.", True),
+        ("en", "He wants this for nothing other than his own advancement.", True),
+        ("en", "You can't tell us the first thing about how a depot is run.", True),
+        ("en", "Did the city ever win a transport award? Twice, in 2019 and 2021.", False),
+        ("en", "A late bus does not show that you do not understand the timetable.", False),
+        ("en", "It was said that I was in the pocket of the bus lobby; I was not.", False),
     ],
 )
 def test_attacks_seen_in_real_debates_in_both_scripts(lang: str, text: str, attack: bool) -> None:
@@ -669,6 +678,9 @@ def test_a_speaker_answering_in_the_first_person_is_not_echoing_the_opponent() -
         ("en", "The CON side's plan lacks any answer for the children on these streets.", False),
         ("zh", "正方的论证缺乏数据支持，这一点必须承认。", True),
         ("zh", "反方的论证缺乏数据支持，这一点必须承认。", False),
+        # a side's own heading names it without finding fault with it
+        ("zh", "正方论点：该禁令忽视了家长联系孩子的需要。论据：多数家长每天联系孩子。", False),
+        ("en", "PRO rebuttal: the ban ignores delivery vans and fails night-shift workers.", False),
     ],
 )
 def test_a_side_finding_fault_with_itself_in_the_third_person_drifts(

@@ -450,6 +450,53 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
         r"|\bwithout knowing what (?:she|he|you) (?:was|were) doing\b"
         r"|\b(?:has|have|had) (?:such |really |very )?(?:bad|terrible|poor) judgment\b",
     ),
+    # sarcasm and insinuation: a rhetorical question at the person's record, mock praise,
+    # a sneer at wealth as hypocrisy, a motive of self-interest, a grasp denied by idiom
+    (
+        "competence",
+        r"\b(?:did|have|has|had) (?:you|he|she|they|my opponent) (?:ever|even|once)"
+        r" (?:won?|win|run|ran|built|build|achieved?|accomplished?|created?|done|do|passed|pass)"
+        r" (?:anything|a single (?:thing|one)"
+        r"|an? (?:election|race|campaign|business|primary|bill))\b",
+    ),
+    (
+        "speaker",
+        r"\b(?:i wish|if only|must be nice|not all of us|not everyone|we can't all|we cannot all"
+        r"|some of us)\b[^.!?;]{0,40}\bas (?:perfect|pure|righteous|virtuous|enlightened|wise"
+        r"|brilliant|smart|clever|gifted) as (?:you|him|her|my opponent|my friend)\b",
+    ),
+    (
+        "background",
+        r"\bhappens? to (?:be|own|have|live)\b[^.!?;]{0,40}\b(?:millionaire|billionaire"
+        r"|(?:two|three|four|five|several|multiple) (?:houses|homes|mansions)|mansion|yacht"
+        r"|private jet)"
+        r"|\b(?:which|what) tax haven\b"
+        r"|\b(?:millionaire|billionaire)s? with (?:\w+ ){0,2}"
+        r"(?:houses|homes|mansions|yachts|jets)\b",
+    ),
+    (
+        "insult",
+        r"\b(?:this|that|one|another|an?) (?:arrogant|crooked|pompous|smug|sleazy|two-faced|spoiled"
+        r"|spoilt) (?:billionaire|millionaire|politician|socialist|administration|mayor|senator"
+        r"|governor|candidate|president|man|woman|guy)\b",
+    ),
+    (
+        "motive",
+        r"\b(?:other than|except|beyond|nothing but|only about|all about|just about|only for)"
+        r" (?:his|her|your|their) own (?:advancement|ambitions?|careers?|interests?|gain|egos?"
+        r"|political future|self-interest|benefit|pockets?|glory)\b",
+    ),
+    (
+        "competence",
+        r"\b(?:you|you're|he|he's|she|she's|they|they're|we're|my opponent)\b[^.!?;]{0,40}"
+        r"(?:\bnot|n't|\bnever|\bunable to)\b[^.!?;]{0,30}\bthe (?:first|simplest|most basic) thing"
+        r" about\b",
+    ),
+    (
+        "lying",
+        r"\b(?:a bunch of|a pack of|a string of|nothing but|the continuous|the constant|stop with"
+        r" the) (?:lies|lying)\b",
+    ),
 )
 
 _EN_DISOWN = re.compile(
@@ -457,10 +504,15 @@ _EN_DISOWN = re.compile(
     + _any(
         *_split("calling saying suggesting implying claiming accusing call say suggest imply"),
         *_split("claim accuse think mean questioning question attacking attack"),
+        *_split("indicate indicates show shows prove proves"),
     )
     + r"\b"
+    r"|\b(?:it was said|it's been said|it has been said|(?:they|he|she|you) (?:said|say|says"
+    r"|claimed|claim|claims)) (?:that )?i (?:was|am|were|had)\b"
 )
-"""A clause that disowns an attack ("I am not calling my opponent naive")."""
+"""A clause that disowns an attack ("I am not calling my opponent naive", "missing a name
+does not show that you do not understand"), or reports one made on the speaker ("it was
+said that I was in the pocket of...")."""
 
 # ---- Chinese ------------------------------------------------------------------------
 

@@ -20,11 +20,16 @@ Features of a turn of side S (cosines are of the sentence encoder's vectors):
 repetition
     ``own``: the highest cosine with S's earlier turns (the candidates of the lexical
     rule); ``wording``: the wording similarity (the lexical rule's) with that earlier
-    turn; ``novel``: the share of the turn's distinct content terms S never used before;
+    turn; ``novel_specific``: the share of the turn's own distinct content terms (not
+    the motion's, not used by any other side: a debate's shared scaffolding is not the
+    claim) S never used before;
     ``question``: the share of its sentences that are questions (pressing a question is
     not restating). Ten more features (the opponents' cosine, length, restatement cues,
     new figures and names...) were dropped in the sixth round: with one source of
-    transcripts left out at a time they made the model worse (docs/detectors.md).
+    transcripts left out at a time they made the model worse (docs/detectors.md); in
+    the seventh round the share of new terms was narrowed to the turn's own terms, and
+    sentence-level novelty and meaning, a residual cosine (the recent turns' mean
+    removed) and the opponents' cosine were tried and dropped for the same reason.
 topic_drift
     ``motion``: the highest cosine with the topic and the stances; ``answers``: the
     highest with the opponents' last 4 turns; ``own_last``: with S's own last turn;
@@ -117,7 +122,7 @@ def model(detector: DetectorName) -> Model | None:
 
 
 FEATURE_NAMES: dict[str, tuple[str, ...]] = {
-    "repetition": ("own", "wording", "novel", "question"),
+    "repetition": ("own", "wording", "novel_specific", "question"),
     "topic_drift": (
         "motion",
         "answers",

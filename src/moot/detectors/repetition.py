@@ -15,10 +15,11 @@ a long transcript is not compared pair by pair.
 
 With the sentence encoder (the encoder pass), a turn the wording rule leaves alone is
 judged by a calibrated model (``moot.detectors.learned``): its cosine with the side's
-closest earlier turn, the wording similarity with that turn, the share of its terms the
-side never used and the share of its sentences that are questions, weighed by a logistic
-regression fitted on the train-side splits (four features: the ones that held when a
-whole source was left out, docs/detectors.md "Sixth round").
+closest earlier turn, the wording similarity with that turn, the share of its own terms
+(not the motion's, not any other side's) the side never used and the share of its
+sentences that are questions, weighed by a logistic regression fitted on the train-side
+splits (four features: the ones that held when a whole source was left out,
+docs/detectors.md "Sixth round" and "Seventh round").
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from functools import lru_cache
 from itertools import filterfalse
 
 from moot.detectors.finding import Finding
-from moot.detectors.history import TurnHistory, history_for
+from moot.detectors.history import TurnHistory, history_for, motion_terms
 from moot.detectors.learned import Features, model
 from moot.detectors.lexical import EN_STOPWORDS as _EN_STOP
 from moot.detectors.lexical import (
@@ -129,6 +130,23 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
     )
 
 
+def _novel_specific(
+    transcript: Transcript, side: str, terms: set[str], history: TurnHistory
+) -> float:
+    """The share of the turn's own terms that ``side`` never used before (0 when it has
+    none). Own terms are those neither the motion's nor used by any other side: the
+    scaffolding every turn of a debate shares (the motion's words, the facts of one
+    article that both sides cite, a template's headings) is not what a turn claims, and
+    a new claim in a templated turn is new in these terms (docs/detectors.md, "Seventh
+    round")."""
+    shared = motion_terms(transcript)
+    others = [history.side_terms[name] for name in transcript.sides if name != side]
+    specific = {t for t in terms if t not in shared and not any(t in o for o in others)}
+    if not specific:
+        return 0.0
+    return 1.0 - coverage(specific, history.side_terms.get(side, set()))
+
+
 def meaning_features(transcript: Transcript, index: int, history: TurnHistory) -> Features | None:
     """The calibrated model's features of turn ``index`` (``history`` at ``index``, with
     the encoder; see ``learned``), or None when it is too short or its side has said
@@ -146,7 +164,7 @@ def meaning_features(transcript: Transcript, index: int, history: TurnHistory) -
     values = {
         "own": best,
         "wording": turn_similarity(turn.text, transcript.turns[own[at]].text),
-        "novel": 1.0 - coverage(terms, history.side_terms.get(turn.side, set())),
+        "novel_specific": _novel_specific(transcript, turn.side, terms, history),
         "question": _question_share(turn.text),
     }
     return Features(values, own[at], best)

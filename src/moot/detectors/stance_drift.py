@@ -5,7 +5,9 @@ Three signals, each only when nothing in the turn rebuts what it voices:
 
 - echo: at least ``ECHO_MIN`` of the turn's content terms are the opponents' own
   (used in their earlier turns or stances, never by this side or the topic), and at
-  least ``ECHO_MARGIN`` more than the side's own distinctive terms;
+  least ``ECHO_MARGIN`` more than the side's own distinctive terms (``FIRST_ECHO_MIN``
+  in a side's first turn, which answers the opening before the side has words of its
+  own);
 - agreement: the turn agrees with the opponent ("my opponent is right", "对方说得对")
   and at least ``AGREE_ECHO_MIN`` of its terms are the opponents';
 - explicit agreement: a sentence says outright that the speaker agrees with the other
@@ -18,7 +20,8 @@ Three signals, each only when nothing in the turn rebuts what it voices:
 - self-criticism: a side whose name says which side it is (pro/con, 正方/反方) finds
   fault with itself named in the third person, as its opponents would ("a key weakness
   in the CON case", "the CON side's approach lacks a limiting principle" said by CON):
-  a debater speaking for its side says "we" or "our case".
+  a debater speaking for its side says "we" or "our case". A label that opens a
+  sentence ("反方论点：") is the side's own heading and is read past.
 
 With more than two sides (a panel, a committee, one side per speaker), words that two
 or more of the other sides have used are not counted as any one opponent's: they are the
@@ -82,6 +85,10 @@ ECHO_MARGIN = 0.15
 """How much the opponents' share must exceed the side's own distinctive share."""
 ECHO_MIN_TERMS = 8
 """Fewer distinct content terms than this are too few to call an echo."""
+FIRST_ECHO_MIN = 0.5
+"""The opponents' share needed in a side's first turn: a side that has said nothing of
+its own yet answers the opening in its words and the motion's (the news debates of
+``fresh5`` at 27%); only a turn mostly made of them (a copied opening) voices it."""
 AGREE_ECHO_MIN = 0.2
 """Opponents' share needed when the turn also agrees with the opponent."""
 STANCE_COVER = 0.75
@@ -195,6 +202,12 @@ _ZH_FAULT_WORDS = (
 )
 
 
+_LABEL_WORD = r"[^\s:：,，。.!?！？;；]{1,12}"
+_HEADING = re.compile(rf"^\s*{_LABEL_WORD}(?: {_LABEL_WORD}){{0,2}}\s*[:：]")
+"""A label that opens a sentence ("反方论点：", "反方论点论据3：", "CON rebuttal:"): a side's
+own heading names the side without finding fault with it."""
+
+
 @lru_cache(maxsize=256)
 def _self_criticism_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
     """Sentences in which a side finds fault with itself named in the third person, as
@@ -221,7 +234,7 @@ def _self_criticism(sentences: list[str], side: str, transcript: Transcript) -> 
         return None
     pattern = _self_criticism_pattern(tuple(sorted(names)))
     for sentence in sentences:
-        if pattern.search(fold(sentence)):
+        if pattern.search(_HEADING.sub("", fold(sentence), count=1)):
             return sentence
     return None
 
@@ -297,9 +310,10 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
         "own": transcript.sides[side],
         "quote": shorten(" ".join(sentences), 120),
     }
+    least = ECHO_MIN[transcript.lang] if history.side_turns[side] else FIRST_ECHO_MIN
     if (
         len(terms) >= ECHO_MIN_TERMS
-        and echo >= ECHO_MIN[transcript.lang]
+        and echo >= least
         and echo >= coverage(terms, ours) + ECHO_MARGIN
         and not _speaks_for_self(sentences)
     ):
