@@ -10,7 +10,7 @@ transcript-wide detector (see moot.detectors.evaluation).
     python benchmarks/detectors.py            # the table
     python benchmarks/detectors.py --misses   # and every false positive / negative
     python benchmarks/detectors.py --real     # the real transcripts, every split
-                                              # (train / holdout / fresh ... fresh5)
+                                              # (train / holdout / fresh ... fresh6)
     python benchmarks/detectors.py --real --split train   # one split only (for tuning)
     python benchmarks/detectors.py --lexical  # lexical rules only (no sentence encoder)
     python benchmarks/detectors.py --real --split holdout --review MODEL
@@ -45,7 +45,16 @@ from moot.llm.meter import Meter
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "detectors"
 REAL = DATA / "real"
 SPLITS = ("train", "test", "holdout")
-REAL_SPLITS = ("train", "holdout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5")
+REAL_SPLITS = (
+    "train",
+    "holdout",
+    "fresh",
+    "fresh2",
+    "fresh3",
+    "fresh4",
+    "fresh5",
+    "fresh6",
+)
 LANGS = ("en", "zh")
 
 
