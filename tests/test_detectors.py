@@ -27,6 +27,7 @@ from moot.detectors import (
     run_detectors,
 )
 from moot.detectors.evaluation import load_cases
+from moot.detectors.lexical import shorten
 from moot.formats import get_format
 from moot.formats.freeform.payload import FreeformPayload
 from moot.formats.structured.payload import Closing, StructuredPayload
@@ -693,3 +694,21 @@ def test_a_side_finding_fault_with_itself_in_the_third_person_drifts(
     first, second = ("con", "pro") if lang == "en" else ("反方", "正方")
     flags = run_detectors(transcript([(first, opening), (second, text)], lang=lang), "lexical")
     assert fired(flags, "stance_drift") == ([1] if drift else [])
+
+
+@pytest.mark.parametrize(
+    ("text", "limit", "expected"),
+    [
+        # cut after the last whole word, not inside "comprehensive"
+        ("The plan is comprehensive and covers everything", 20, "The plan is…"),
+        # a word that ends at the cut is whole
+        ("The plan is good, and more", 13, "The plan is…"),
+        # no space in the second half (Chinese, one long token): cut at the limit
+        ("独立部署让每个团队按自己的节奏发布从而降低协调成本", 10, "独立部署让每个团队…"),
+        ("a " + "x" * 40, 12, "a xxxxxxxxx…"),
+        ("short enough", 20, "short enough"),
+    ],
+)
+def test_shorten_ends_on_a_whole_word(text: str, limit: int, expected: str) -> None:
+    assert shorten(text, limit) == expected
+    assert len(shorten(text, limit)) <= limit

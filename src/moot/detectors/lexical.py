@@ -400,6 +400,20 @@ def without_quotes(text: str) -> str:
 
 
 def shorten(text: str, limit: int = 160) -> str:
-    """One line of at most ``limit`` characters, cut with an ellipsis."""
+    """One line of at most ``limit`` characters, cut with an ellipsis after its last
+    whole word ("compreh…" read as a word of its own). A line without a space in its
+    second half (Chinese, one long token) is cut at the limit."""
     line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+    if len(line) <= limit:
+        return line
+    head = line[: limit - 1]
+    if _inside_word(head[-1]) and _inside_word(line[limit - 1]):
+        space = head.rfind(" ")
+        if space >= limit // 2:
+            head = head[:space]
+    return head.rstrip() + "…"
+
+
+def _inside_word(char: str) -> bool:
+    """A letter or digit of a spaced script: cutting between two of them splits a word."""
+    return char.isalnum() and not _CJK_RUN.match(char)
