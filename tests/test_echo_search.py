@@ -10,7 +10,7 @@ from difflib import SequenceMatcher
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from moot.llm.echo import SHINGLE, _copied_run, echoes, fold, longest_shared
+from moot.llm.echo import SHINGLE, _copied_run, _strings, _texts, echoes, fold, longest_shared
 
 
 def _difflib(text: str, description: str) -> tuple[int, int, int]:
@@ -128,3 +128,18 @@ def test_only_the_descriptions_sharing_a_run_are_searched(
     value, descriptions = reply
     normal = [fold(d) for d in descriptions]
     assert echoes(value, normal) == _every_description(value, normal)
+
+
+_JSON = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), _TEXT),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_TEXT, inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_JSON)
+def test_the_strings_are_walked_to_with_and_without_paths_alike(value: object) -> None:
+    """``echoes`` first asks whether any string copies (walked without paths) and only
+    then walks again for the paths: both walks reach the same strings in order."""
+    assert _texts(value, []) == [text for _, text in _strings(value, "")]

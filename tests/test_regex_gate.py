@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from moot import usable
 from moot.detectors import ad_hominem, cues, false_consensus
-from moot.regex_gate import Gated, gated, required_words
+from moot.regex_gate import Gated, GateSet, gated, required_words
 
 GATED = {
     name: value
@@ -86,3 +86,42 @@ def test_a_gated_pattern_answers_as_the_regex_does() -> None:
         assert cue.sub("-", text) == cue.regex.sub("-", text)
         assert cue.split(text) == cue.regex.split(text)
     assert not cue.may_match("nothing here")
+
+
+SETS = {"en": ad_hominem._GATES[False], "zh": ad_hominem._GATES[True]}
+"""The ad hominem forms, the gates tried together on every clause."""
+
+
+@pytest.mark.parametrize("lang", sorted(SETS))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_gate_set_keeps_every_pattern_that_may_match(lang: str, data: st.DataObject) -> None:
+    """``GateSet.possible`` drops a pattern only where its own gate does: texts drawn
+    from one of the forms (so that pattern's words are in them), with text around them
+    and the forms' own words mixed in."""
+    gates = SETS[lang].gates
+    at = data.draw(st.integers(0, len(gates) - 1))
+    words = sorted({w for gate in gates for w in gate.words or ()})
+    parts = data.draw(
+        st.lists(
+            st.sampled_from(words) | st.text(max_size=6) | st.from_regex(gates[at].regex),
+            max_size=6,
+        )
+    )
+    text = "".join(parts)
+    possible = SETS[lang].possible(text)
+    assert all(kept or not gate.may_match(text) for kept, gate in zip(possible, gates, strict=True))
+
+
+def test_a_gate_set_drops_what_cannot_match() -> None:
+    """The set is not a pass-through: a text without the forms' words keeps none of them,
+    and one word keeps the forms that need it (and not every form)."""
+    gates = GateSet([gated(r"\bidiot\b"), gated(r"\bliar\b|\bfraud\b"), gated(r"[a-z]+")])
+    assert gates.possible("costs fall") == [False, False, True]
+    assert gates.possible("you fraud") == [False, True, True]
+    assert gates.possible("an idiot") == [True, False, True]
+    english = SETS["en"]
+    kept = english.possible("the rollout costs fall in year two")
+    assert not all(kept)
+    kept = english.possible("you liar")
+    assert all(kept[i] for i, gate in enumerate(english.gates) if gate.may_match("you liar"))

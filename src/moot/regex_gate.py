@@ -14,7 +14,9 @@ with ``re.IGNORECASE``) is simply always searched.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain
+from operator import add
 from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
@@ -214,3 +216,60 @@ class Gated:
 def gated(pattern: str, flags: int = 0) -> Gated:
     """``re.compile(pattern, flags)``, gated by its required words."""
     return Gated(re.compile(pattern, flags))
+
+
+KEY_LENGTH = 4
+"""A word is looked up in ``GateSet`` by one slice of it this long (the whole word when
+shorter): a text that holds the word holds the slice."""
+_COMMON = " etaoinsrhldcumfpgwybvkxjqz'"
+"""Latin letters, most frequent in English first (with the space and the apostrophe):
+a slice of rarer letters is in fewer texts. Any other character counts as rare."""
+
+
+def _rarity(part: str) -> int:
+    return sum(_COMMON.index(ch) if ch in _COMMON else len(_COMMON) for ch in part)
+
+
+def _key(word: str) -> str:
+    """The slice of ``word`` that ``GateSet`` looks for: its rarest ``KEY_LENGTH``
+    characters in a row (the first of equals), or the whole word."""
+    if len(word) <= KEY_LENGTH:
+        return word
+    slices = [word[i : i + KEY_LENGTH] for i in range(len(word) - KEY_LENGTH + 1)]
+    return max(slices, key=_rarity)
+
+
+class GateSet:
+    """Several gated patterns tried on the same texts (the ad hominem forms on each
+    clause): ``possible`` says at once which of them can match a text, from one pass
+    over the text's short slices instead of each pattern's words in turn. Each required
+    word stands for one slice of it (``_key``); a pattern none of whose slices the text
+    holds holds none of its words. A pattern it keeps is still searched through its own
+    gate, so the answers are the patterns' own."""
+
+    def __init__(self, gates: Sequence[Gated]) -> None:
+        self.gates = tuple(gates)
+        self._keys: tuple[frozenset[str] | None, ...] = ()
+        self._all: frozenset[str] = frozenset()
+        self._known = False
+
+    def _prepare(self) -> None:
+        self._keys = tuple(
+            None if gate.words is None else frozenset(map(_key, gate.words)) for gate in self.gates
+        )
+        self._all = frozenset(chain.from_iterable(k for k in self._keys if k is not None))
+        self._known = True
+
+    def possible(self, text: str) -> list[bool]:
+        """For each gate in order, False only when its pattern cannot match ``text``."""
+        if not self._known:
+            self._prepare()
+        # the text's slices of 1 to KEY_LENGTH characters, each length's built from the
+        # last one's in C, kept where they are some word's key
+        slices: list[Iterable[str]] = [text]
+        last: Iterable[str] = text
+        for n in range(1, KEY_LENGTH):
+            last = list(map(add, last, text[n:]))
+            slices.append(last)
+        held = self._all.intersection(chain.from_iterable(slices))
+        return [keys is None or not held.isdisjoint(keys) for keys in self._keys]

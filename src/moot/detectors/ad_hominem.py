@@ -27,7 +27,7 @@ from moot.detectors.hanzi import simplified
 from moot.detectors.lexical import clauses, fold, shorten, split_sentences, without_quotes
 from moot.detectors.messages import message
 from moot.detectors.transcript import Transcript
-from moot.regex_gate import Gated
+from moot.regex_gate import Gated, GateSet
 
 
 def _split(words: str) -> list[str]:
@@ -693,11 +693,11 @@ _PERSON_FORMS = {
 """Per language: the forms opening with a person as one regex, and which forms it covers
 (checked once per clause: most clauses match none, and are spared every such form)."""
 _GATES = {
-    False: tuple(Gated(p) for _, p in EN_ATTACKS),
-    True: tuple(Gated(p) for _, p in ZH_ATTACKS),
+    False: GateSet([Gated(p) for _, p in EN_ATTACKS]),
+    True: GateSet([Gated(p) for _, p in ZH_ATTACKS]),
 }
 """Each form gated by the words every match of it contains (``moot.regex_gate``): a
-clause without them is not searched."""
+clause without them is not searched; the set finds the forms a clause may match at once."""
 _LATIN = re.compile("[A-Za-z]")
 _CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
 
@@ -837,12 +837,18 @@ def _sentence_attack(sentence: str, lang_zh: bool) -> str | None:
         named = _NAMED[lang_zh].search(clause) is not None
         forms, merged = _PERSON_FORMS[lang_zh]
         spared = named and forms.search(clause) is None
-        for (kind, _), gate, needs, covered in zip(
-            patterns, _GATES[lang_zh], _OPENS_WITH_PERSON[lang_zh], merged, strict=True
+        gates = _GATES[lang_zh]
+        for (kind, _), gate, may, needs, covered in zip(
+            patterns,
+            gates.gates,
+            gates.possible(clause),
+            _OPENS_WITH_PERSON[lang_zh],
+            merged,
+            strict=True,
         ):
             if needs and (not named or (spared and covered)):
                 continue
-            if gate.search(clause):
+            if may and gate.search(clause):
                 return kind
         if not lang_zh and (_EN_TYPICAL.search(clause) or _EN_IF_YOU_KNEW.search(clause)):
             return "speaker"

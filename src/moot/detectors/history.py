@@ -19,7 +19,7 @@ A transcript no longer than the windows is judged exactly as by comparing all pa
 from __future__ import annotations
 
 import zlib
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterable
 
 from moot.detectors.lexical import cjk_runs, content_terms, latin_words
@@ -94,7 +94,7 @@ class TurnHistory:
         self.said: set[str] = set(self.motion)
         self.side_terms: dict[str, set[str]] = {side: set() for side in transcript.sides}
         self.side_turns: dict[str, int] = dict.fromkeys(transcript.sides, 0)
-        self._term_turns: dict[str, dict[str, int]] = {side: {} for side in transcript.sides}
+        self._term_turns: dict[str, Counter[str]] = {side: Counter() for side in transcript.sides}
         self._recent: dict[str, deque[int]] = {side: deque() for side in transcript.sides}
         self._pool: dict[str, dict[str, int]] = {side: {} for side in transcript.sides}
         self._taken: dict[str, int] = dict.fromkeys(transcript.sides, 0)
@@ -118,9 +118,7 @@ class TurnHistory:
         self.said.update(terms)
         self.side_terms[turn.side].update(terms)
         self.side_turns[turn.side] += 1
-        counts = self._term_turns[turn.side]
-        for term in set(terms):
-            counts[term] = counts.get(term, 0) + 1
+        self._term_turns[turn.side].update(set(terms))  # one more turn for each term (in C)
         # each word run of a side maps to the last of its turns that used it
         recent, pool = self._recent[turn.side], self._pool[turn.side]
         recent.append(i)

@@ -264,18 +264,37 @@ def latin_words(text: str) -> tuple[str, ...]:
 
 def cjk_runs(text: str) -> list[str]:
     """The runs of Chinese characters in a text."""
+    if text.isascii():  # folding ASCII text leaves it ASCII: no Chinese character
+        return []
     return _CJK_RUN.findall(fold(text))
+
+
+class _TermTable(dict[str, str | None]):
+    """Each folded Latin word's content term (its stem, or the number itself), or None
+    for a word that is no content term: a stop word, a debate word, a single letter.
+    Filled as words are first met and emptied at ``TERM_TABLE`` words, like ``stem``'s
+    cache; it lets ``content_terms`` map a text's words in C."""
+
+    def __missing__(self, word: str) -> str | None:
+        if len(self) >= TERM_TABLE:
+            self.clear()
+        excluded = word in EN_STOPWORDS or word in EN_DEBATE_WORDS or len(word) < 2
+        term = None if excluded else word if word.isdigit() else stem(word)
+        self[word] = term
+        return term
+
+
+TERM_TABLE = 65536
+_TERM_OF = _TermTable()
 
 
 @lru_cache(maxsize=4096)
 def content_terms(text: str) -> tuple[str, ...]:
     """What a text is about: stemmed English content words and numbers, and Chinese
     character bigrams without function characters or generic debate words."""
-    terms = [
-        word if word.isdigit() else stem(word)
-        for word in latin_words(text)
-        if not (word in EN_STOPWORDS or word in EN_DEBATE_WORDS or len(word) < 2)
-    ]
+    # a term is never empty (a stem keeps at least one letter), so filter(None) drops
+    # exactly the words that are no terms
+    terms: list[str] = list(filter(None, map(_TERM_OF.__getitem__, latin_words(text))))
     for run in cjk_runs(text):
         for i in range(len(run) - 1):
             pair = run[i : i + 2]

@@ -166,6 +166,22 @@ def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
                 yield from _strings(item, f"{path}[{n}]")
 
 
+def _texts(value: Any, found: list[str]) -> list[str]:
+    """The strings ``_strings`` walks to, in its order, without their paths (most
+    replies copy nothing, and a path is only wanted for a copy): added to ``found``."""
+    if isinstance(value, str):
+        found.append(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            if isinstance(item, STRING_HOLDERS):
+                _texts(item, found)
+    elif isinstance(value, list):
+        for item in value:
+            if isinstance(item, STRING_HOLDERS):
+                _texts(item, found)
+    return found
+
+
 SHINGLE = min(ECHO_CHARS, ECHO_CHARS_CJK)
 """Any copy shares a run of at least this many characters with its description."""
 
@@ -288,8 +304,10 @@ def echoes(
     one of ``descriptions`` (a run of ``chars`` characters, ``chars_cjk`` with
     Chinese; ``short``: also a short prose value that is mostly one run, see
     ``SHORT_COPY_SHARE``); a path reads ``arguments[1].claim`` (lists count from 1)."""
-    found = []
     key = tuple(descriptions)
+    if not any(_copy_in(_normal(t), key, chars, chars_cjk, short) for t in _texts(value, [])):
+        return []
+    found = []
     for path, text in _strings(value, ""):
         run = _copy_in(_normal(text), key, chars, chars_cjk, short)
         if run:
