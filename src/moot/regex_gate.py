@@ -221,6 +221,10 @@ def gated(pattern: str, flags: int = 0) -> Gated:
 KEY_LENGTH = 4
 """A word is looked up in ``GateSet`` by one slice of it this long (the whole word when
 shorter): a text that holds the word holds the slice."""
+SLICE_WINDOW = 4096
+"""``GateSet`` builds a text's slices this many characters at a time: every slice is a
+string of its own (about 185 bytes a character), so a clause of a megabyte without a
+full stop (speech recognition) would otherwise hold hundreds of megabytes at once."""
 _COMMON = " etaoinsrhldcumfpgwybvkxjqz'"
 """Latin letters, most frequent in English first (with the space and the apostrophe):
 a slice of rarer letters is in fewer texts. Any other character counts as rare."""
@@ -264,12 +268,19 @@ class GateSet:
         """For each gate in order, False only when its pattern cannot match ``text``."""
         if not self._known:
             self._prepare()
-        # the text's slices of 1 to KEY_LENGTH characters, each length's built from the
-        # last one's in C, kept where they are some word's key
+        held: set[str] = set()
+        # a window at a time (overlapping by a key's length less one, so every slice is
+        # in one window): the slices of a long clause are built a window's worth at once
+        for start in range(0, max(len(text), 1), SLICE_WINDOW):
+            held.update(self._held(text[start : start + SLICE_WINDOW + KEY_LENGTH - 1]))
+        return [keys is None or not held.isdisjoint(keys) for keys in self._keys]
+
+    def _held(self, text: str) -> frozenset[str]:
+        """The keys among ``text``'s slices of 1 to KEY_LENGTH characters (each length's
+        built from the last one's in C)."""
         slices: list[Iterable[str]] = [text]
         last: Iterable[str] = text
         for n in range(1, KEY_LENGTH):
             last = list(map(add, last, text[n:]))
             slices.append(last)
-        held = self._all.intersection(chain.from_iterable(slices))
-        return [keys is None or not held.isdisjoint(keys) for keys in self._keys]
+        return self._all.intersection(chain.from_iterable(slices))

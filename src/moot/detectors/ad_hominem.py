@@ -454,7 +454,7 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
     # a sneer at wealth as hypocrisy, a motive of self-interest, a grasp denied by idiom
     (
         "competence",
-        r"\b(?:did|have|has|had) (?:you|he|she|they|my opponent) (?:ever|even|once)"
+        r"\b(?:did|have|has|had) (?:you|he|she|my opponent) (?:ever|even|once)"
         r" (?:won?|win|run|ran|built|build|achieved?|accomplished?|created?|done|do|passed|pass)"
         r" (?:anything|a single (?:thing|one)"
         r"|an? (?:election|race|campaign|business|primary|bill))\b",
@@ -463,39 +463,51 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
         "speaker",
         r"\b(?:i wish|if only|must be nice|not all of us|not everyone|we can't all|we cannot all"
         r"|some of us)\b[^.!?;]{0,40}\bas (?:perfect|pure|righteous|virtuous|enlightened|wise"
-        r"|brilliant|smart|clever|gifted) as (?:you|him|her|my opponent|my friend)\b",
+        r"|brilliant|smart|clever|gifted) as (?:you|him|her|my opponent|my friend)\b"
+        # "as smart as you think": a comparison with what someone believes, not praise
+        r"(?! (?:think|thinks|thought|say|says|said|describe|describes|claim|claims|believe"
+        r"|believes|imagine|imagines|suggest|suggests|expect|expects|hope|hopes|want|wants))",
     ),
     (
         "background",
-        r"\bhappens? to (?:be|own|have|live)\b[^.!?;]{0,40}\b(?:millionaire|billionaire"
-        r"|(?:two|three|four|five|several|multiple) (?:houses|homes|mansions)|mansion|yacht"
-        r"|private jet)"
-        r"|\b(?:which|what) tax haven\b"
-        r"|\b(?:millionaire|billionaire)s? with (?:\w+ ){0,2}"
-        r"(?:houses|homes|mansions|yachts|jets)\b",
+        # a debater, named (you, he, my opponent...) or described ("the best known socialist
+        # in the country"), not "someone" or "anyone who" is rich
+        rf"(?:\b{_PERSON}\b[^.!?;]{{0,40}}\b|\bthe (?:[\w'-]+ ){{1,6}})"
+        r"happens? to (?:be|own|have|live)\b[^.!?;]{0,40}"
+        r"\b(?:millionaire|billionaire|(?:two|three|four|five|several|multiple)"
+        r" (?:houses|homes|mansions)|mansion|yacht|private jet)"
+        r"|\b(?:which|what) tax haven\b[^.!?;]{0,30}\b(?:you|he|she)\b",
     ),
     (
         "insult",
-        r"\b(?:this|that|one|another|an?) (?:arrogant|crooked|pompous|smug|sleazy|two-faced|spoiled"
+        # "this arrogant billionaire", "one arrogant billionaire for another", "this is a
+        # crooked administration" point at someone; "a smug politician" at nobody
+        r"\b(?:this|that|one|another|(?:this|that|it|he|she|you|they)(?: is| was| are| were|'s"
+        r"|'re) an?) (?:arrogant|crooked|pompous|smug|sleazy|two-faced|spoiled"
         r"|spoilt) (?:billionaire|millionaire|politician|socialist|administration|mayor|senator"
         r"|governor|candidate|president|man|woman|guy)\b",
     ),
     (
         "motive",
         r"\b(?:other than|except|beyond|nothing but|only about|all about|just about|only for)"
-        r" (?:his|her|your|their) own (?:advancement|ambitions?|careers?|interests?|gain|egos?"
+        # one person's own interest ("their" is mostly a group's: firms, citizens)
+        r" (?:his|her|your) own (?:advancement|ambitions?|careers?|interests?|gain|egos?"
         r"|political future|self-interest|benefit|pockets?|glory)\b",
     ),
     (
         "competence",
-        r"\b(?:you|you're|he|he's|she|she's|they|they're|we're|my opponent)\b[^.!?;]{0,40}"
+        # "we're not able to speak to the first thing" said to the opponent's record;
+        # "they" is mostly an institution ("they don't teach children the first thing")
+        r"\b(?:you|you're|he|he's|she|she's|we're|we are|my opponent)\b[^.!?;]{0,40}"
         r"(?:\bnot|n't|\bnever|\bunable to)\b[^.!?;]{0,30}\bthe (?:first|simplest|most basic) thing"
         r" about\b",
     ),
     (
         "lying",
-        r"\b(?:a bunch of|a pack of|a string of|nothing but|the continuous|the constant|stop with"
-        r" the) (?:lies|lying)\b",
+        # lies as a habit of the person spoken to or about, not of an industry or the press
+        r"\b(?:you|you're|he|he's|she|she's|my opponent)\b[^.!?;]{0,60}\b(?:a bunch of|a pack of"
+        r"|a string of|nothing but|continuous|constant) (?:lies|lying)\b"
+        r"|\bstop with the (?:continuous |constant )?(?:lies|lying)\b",
     ),
 )
 
@@ -504,11 +516,15 @@ _EN_DISOWN = re.compile(
     + _any(
         *_split("calling saying suggesting implying claiming accusing call say suggest imply"),
         *_split("claim accuse think mean questioning question attacking attack"),
-        *_split("indicate indicates show shows prove proves"),
     )
     + r"\b"
-    r"|\b(?:it was said|it's been said|it has been said|(?:they|he|she|you) (?:said|say|says"
-    r"|claimed|claim|claims)) (?:that )?i (?:was|am|were|had)\b"
+    # "does not show that you...": an inference about the person denied (with "that": "would
+    # not show his tax returns" is no denial)
+    r"|\b(?:not|never|n't)\s+(?:\w+\s+){0,2}(?:indicate|indicates|show|shows|prove|proves)"
+    r" that\b"
+    # a charge against the speaker reported by others (not "you said I was wrong because...")
+    r"|\b(?:it was said|it's been said|it has been said|(?:they|people) (?:said|say|claimed"
+    r"|claim)) (?:that )?i (?:was|am|were|had)\b"
 )
 """A clause that disowns an attack ("I am not calling my opponent naive", "missing a name
 does not show that you do not understand"), or reports one made on the speaker ("it was

@@ -433,7 +433,7 @@ def shorten(text: str, limit: int = 160) -> str:
     if len(line) <= limit:
         return line
     head = line[: limit - 1]
-    if _inside_word(head[-1]) and _inside_word(line[limit - 1]):
+    if head and _inside_word(head[-1]) and _inside_word(line[limit - 1]):
         space = head.rfind(" ")
         if space >= limit // 2:
             head = head[:space]

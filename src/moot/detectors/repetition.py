@@ -133,18 +133,17 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
 def _novel_specific(
     transcript: Transcript, side: str, terms: set[str], history: TurnHistory
 ) -> float:
-    """The share of the turn's own terms that ``side`` never used before (0 when it has
-    none). Own terms are those neither the motion's nor used by any other side: the
-    scaffolding every turn of a debate shares (the motion's words, the facts of one
-    article that both sides cite, a template's headings) is not what a turn claims, and
-    a new claim in a templated turn is new in these terms (docs/detectors.md, "Seventh
-    round")."""
+    """The share of the turn's own terms that ``side`` never used before. Own terms are
+    those neither the motion's nor used by any other side: the scaffolding every turn of
+    a debate shares (the motion's words, the facts of one article that both sides cite,
+    a template's headings) is not what a turn claims, and a new claim in a templated
+    turn is new in these terms (docs/detectors.md, "Seventh round"). A turn with no own
+    term (an answer in the opponent's words) is measured on all its terms: 0 would call
+    it a full restatement."""
     shared = motion_terms(transcript)
     others = [history.side_terms[name] for name in transcript.sides if name != side]
     specific = {t for t in terms if t not in shared and not any(t in o for o in others)}
-    if not specific:
-        return 0.0
-    return 1.0 - coverage(specific, history.side_terms.get(side, set()))
+    return 1.0 - coverage(specific or terms, history.side_terms.get(side, set()))
 
 
 def meaning_features(transcript: Transcript, index: int, history: TurnHistory) -> Features | None:

@@ -21,7 +21,8 @@ Three signals, each only when nothing in the turn rebuts what it voices:
   fault with itself named in the third person, as its opponents would ("a key weakness
   in the CON case", "the CON side's approach lacks a limiting principle" said by CON):
   a debater speaking for its side says "we" or "our case". A label that opens a
-  sentence ("反方论点：") is the side's own heading and is read past.
+  sentence ("反方论点：") is read apart from the rest: the side's own heading names it
+  without finding fault, unless the label itself does ("反方的论证缺乏数据支持：").
 
 With more than two sides (a panel, a committee, one side per speaker), words that two
 or more of the other sides have used are not counted as any one opponent's: they are the
@@ -204,8 +205,8 @@ _ZH_FAULT_WORDS = (
 
 _LABEL_WORD = r"[^\s:：,，。.!?！？;；]{1,12}"
 _HEADING = re.compile(rf"^\s*{_LABEL_WORD}(?: {_LABEL_WORD}){{0,2}}\s*[:：]")
-"""A label that opens a sentence ("反方论点：", "反方论点论据3：", "CON rebuttal:"): a side's
-own heading names the side without finding fault with it."""
+"""A label that opens a sentence ("反方论点：", "反方论点论据3：", "CON rebuttal:"): read
+apart from the sentence, so a side's heading is not joined to the words after it."""
 
 
 @lru_cache(maxsize=256)
@@ -234,7 +235,12 @@ def _self_criticism(sentences: list[str], side: str, transcript: Transcript) -> 
         return None
     pattern = _self_criticism_pattern(tuple(sorted(names)))
     for sentence in sentences:
-        if pattern.search(_HEADING.sub("", fold(sentence), count=1)):
+        folded = fold(sentence)
+        heading = _HEADING.match(folded)
+        # the heading is read on its own ("反方的论证缺乏数据支持：" finds fault as a label)
+        # and the rest without it ("反方论点：" only names the side)
+        parts = (heading.group(), folded[heading.end() :]) if heading else (folded,)
+        if any(map(pattern.search, parts)):
             return sentence
     return None
 
