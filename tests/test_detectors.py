@@ -133,6 +133,8 @@ def test_chinese_repetition_with_small_edits() -> None:
         "你这么情绪化，根本没法理性讨论。",
         "对方辩友的水平还停留在小学。",
         "对方辩友衣食无忧，当然是站着说话不腰疼。",
+        "你现在是不是独裁啊？",
+        "First of all, don't trust Dan and -- and his statistics.",
     ],
 )
 def test_attacks_on_the_speaker_are_ad_hominem(text: str) -> None:
@@ -161,6 +163,12 @@ def test_attacks_on_the_speaker_are_ad_hominem(text: str) -> None:
         "The emotional cost to you and your family of a long commute is real.",
         "这份报告的作者明显有立场，结论需要谨慎对待。",
         "你如果住在老小区，就知道停车有多难。",
+        # eligibility, the speaker's own side, a request for a reason: not standing to speak
+        "照这个逻辑，没有生育能力的人就没有资格结婚了。",
+        "他们都认为这些人没有资格结婚，是吗？",
+        "请问次长，我们有什么资格在这里说不？",
+        "那你凭什么认为两个同性之间没有办法完成家庭功能？",
+        "Don't trust the data and its sources blindly.",
     ],
 )
 def test_sharp_criticism_of_an_argument_is_not_ad_hominem(text: str) -> None:
@@ -660,6 +668,26 @@ def test_words_several_other_sides_share_are_not_one_opponents_case() -> None:
     flags = fired(run_detectors(parse_transcript(data), "lexical"), "stance_drift")
     # the member, the first to answer the chair, still echoes one other side's words
     assert flags == [1]
+
+
+def _answer_after(opening: str) -> list[int | None]:
+    answer = "主席、各位委員。委員提到的婚姻權、家庭權及財產繼承權都是屬於基本人權之一。"
+    data = {
+        "topic": "民法修正草案：同性婚姻",
+        "lang": "zh",
+        "sides": {"member": "委員", "official": "法務部"},
+        "turns": [{"side": "member", "text": opening}, {"side": "official", "text": answer}],
+    }
+    return fired(run_detectors(parse_transcript(data), "lexical"), "stance_drift")
+
+
+def test_an_answer_in_the_words_of_the_question_is_not_stance_drift() -> None:
+    # an interpellation: the official answers the member's question in its words
+    asked = "請教次長，我們所謂的基本人權中包不包括婚姻權、家庭權或是財產繼承權？"
+    assert _answer_after(asked) == []
+    # the same words said as the member's statement are the member's case
+    stated = "本席認為，我們所謂的基本人權中包括婚姻權、家庭權與財產繼承權。"
+    assert _answer_after(stated) == [1]
 
 
 def test_a_speaker_answering_in_the_first_person_is_not_echoing_the_opponent() -> None:

@@ -2,7 +2,7 @@
 ``src/moot/detectors/learned_weights.json`` (see ``moot.detectors.learned``).
 
 Data: the real transcripts' train-side splits (``train`` and the splits read after
-their first run: ``fresh`` to ``fresh5``) and the written sets' ``train``
+their first run: ``fresh`` to ``fresh6``) and the written sets' ``train``
 split (tests/data/detectors), never a held-out split. A sample is a turn the model would
 judge: long enough and, for repetition, left alone by the wording rule (whose flags
 stand); for topic drift every turn long enough, with the lexical rules' verdict as a
@@ -10,7 +10,7 @@ feature (the model has the last word). Its label is the hand label of that turn.
 
 Model: a logistic regression per detector on standardised features, L2-penalised,
 fitted by Newton's method with numpy. The threshold is the probability that gives the
-best F1 on out-of-fold predictions, leave one *source* out: each split (the written set
+best F0.5 (``BETA``) on out-of-fold predictions, leave one *source* out: each split (the written set
 counts as one) is scored by a model fitted on all the other splits, which is what a new
 set of transcripts measures (leaving out one transcript at a time keeps its debate's other
 parts, same speakers and subject, in the fit). The weights are then refitted on every
@@ -70,7 +70,7 @@ SAMPLE: dict[str, Callable[[Transcript, int, TurnHistory, TurnHistory], Features
 }
 
 
-TRAIN_SPLITS = ("train", "fresh", "fresh2", "fresh3", "fresh4", "fresh5")
+TRAIN_SPLITS = ("train", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")
 """The real splits fitted on: ``train`` and the held-out splits already read after their
 first run (docs/detectors.md); ``holdout`` and any split not yet run stay out."""
 
@@ -141,9 +141,17 @@ def probabilities(x: Matrix, weights: Matrix, bias: float) -> Matrix:
     return 1.0 / (1.0 + np.exp(-np.clip(x @ weights + bias, -30, 30)))
 
 
+BETA = 0.5
+"""The threshold maximises F-beta with this beta on the out-of-fold predictions: 0.5
+weighs precision twice as much as recall, since a flag that is usually wrong teaches the
+reader to ignore flags (docs/detectors.md, "Eighth round"; F1 before)."""
+
+
 def best_threshold(p: Matrix, y: npt.NDArray[np.int_]) -> tuple[float, float, float, float]:
-    """The threshold with the best F1 on ``p``, and its precision, recall and F1."""
+    """The threshold with the best F-beta (``BETA``) on ``p`` (the highest of equals), and
+    its precision, recall and F-beta."""
     best = (0.5, 0.0, 0.0, -1.0)
+    weight = BETA * BETA
     for threshold in np.round(np.arange(0.05, 0.96, 0.01), 2):
         flagged = p >= threshold
         tp = int(np.sum(flagged & (y == 1)))
@@ -151,10 +159,44 @@ def best_threshold(p: Matrix, y: npt.NDArray[np.int_]) -> tuple[float, float, fl
         fn = int(np.sum(~flagged & (y == 1)))
         precision = tp / (tp + fp) if tp + fp else 0.0
         recall = tp / (tp + fn) if tp + fn else 0.0
-        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-        if f1 > best[3] + 1e-12:
-            best = (float(threshold), precision, recall, f1)
+        score = (
+            (1 + weight) * precision * recall / (weight * precision + recall)
+            if precision + recall
+            else 0.0
+        )
+        if score >= best[3] - 1e-12:  # on a tie the stricter threshold: fewer flags
+            best = (float(threshold), precision, recall, score)
     return best
+
+
+CURVE = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+"""The thresholds at which the out-of-fold precision/recall curve is printed."""
+
+
+def _counts(flagged: npt.NDArray[np.bool_], gold: npt.NDArray[np.bool_]) -> tuple[int, int, int]:
+    tp, fp = int(np.sum(flagged & gold)), int(np.sum(flagged & ~gold))
+    return tp, fp, int(np.sum(~flagged & gold))
+
+
+def curve(held: Matrix, y: npt.NDArray[np.int_], groups: Sequence[str]) -> str:
+    """The out-of-fold precision/recall curve: at each threshold of ``CURVE``, the pooled
+    precision, recall and TP/FP/FN, and each left-out split's own precision (docs/detectors.md,
+    "Eighth round")."""
+    sources = np.asarray([g.split("/")[0] for g in groups])
+    gold = y == 1
+    lines = []
+    for at in CURVE:
+        flagged = held >= at
+        tp, fp, fn = _counts(flagged, gold)
+        precision = f"{tp / (tp + fp):.2f}" if tp + fp else "-"
+        recall = f"{tp / (tp + fn):.2f}" if tp + fn else "-"
+        per = []
+        for split in dict.fromkeys(sources.tolist()):
+            mine = sources == split
+            s_tp, s_fp, s_fn = _counts(flagged[mine], gold[mine])
+            per.append(f"{split} {s_tp}/{s_fp}/{s_fn}")
+        lines.append(f"  {at:.2f}: P {precision} R {recall} ({tp}/{fp}/{fn}); " + ", ".join(per))
+    return "\n".join(lines)
 
 
 def _by_source(held: Matrix, y: npt.NDArray[np.int_], groups: Sequence[str], at: float) -> str:
@@ -181,12 +223,16 @@ def model_for(detector: DetectorName, cases: Sequence[tuple[str, LabelledCase]])
         train, test = folds != group, folds == group
         weights, bias = fit(z[train], y[train])
         held[test] = probabilities(z[test], weights, bias)
-    threshold, precision, recall, f1 = best_threshold(held, y)
+    threshold, precision, recall, score = best_threshold(held, y)
     weights, bias = fit(z, y)
     print(
         f"{detector}: {len(y)} turns judged, {int(y.sum())} positive; out-of-fold at"
-        f" {threshold:.2f}: P {precision:.2f} R {recall:.2f} F1 {f1:.2f}\n  TP/FP/FN by"
+        f" {threshold:.2f}: P {precision:.2f} R {recall:.2f} F{BETA} {score:.2f}\n  TP/FP/FN by"
         f" source: {_by_source(held, y, groups, threshold)}",
+        file=sys.stderr,
+    )
+    print(
+        f"  out-of-fold curve (threshold: P R (TP/FP/FN)):\n{curve(held, y, groups)}",
         file=sys.stderr,
     )
     return {
@@ -202,7 +248,8 @@ def model_for(detector: DetectorName, cases: Sequence[tuple[str, LabelledCase]])
             "out_of_fold_by_split": {
                 "precision": round(precision, 3),
                 "recall": round(recall, 3),
-                "f1": round(f1, 3),
+                "f_beta": round(score, 3),
+                "beta": BETA,
             },
         },
     }
@@ -214,8 +261,8 @@ def document() -> dict[str, Any]:
     return {
         "about": "Calibrated models of the encoder pass (moot.detectors.learned), fitted by"
         " tools/fit_detector_weights.py on the train-side splits only (real train, fresh,"
-        " fresh2, fresh3, fresh4, fresh5; written train); thresholds from leave-one-split-out"
-        " predictions.",
+        " fresh2, fresh3, fresh4, fresh5, fresh6; written train); thresholds from"
+        " leave-one-split-out predictions.",
         "models": {d: model_for(d, cases) for d in detectors},
     }
 

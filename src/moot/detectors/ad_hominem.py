@@ -307,6 +307,9 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
             "(?:nobody|no one) should (?:listen to|trust|believe|take) "
             "(?:you|him|her|my opponent|a man|a woman|someone|anyone|people)",
             "(?:don't|do not) (?:listen to|trust) (?:him|her|my opponent)",
+            # a person and their work distrusted together ("don't trust Dan and his
+            # statistics"): the person, not a claim, is the reason
+            r"(?:don't|do not) trust [a-z]+ and (?:-- and )?(?:his|her|their) [a-z]+",
         ),
     ),
     (
@@ -539,6 +542,11 @@ _ZH_PERSON = _any(
     r"说(?:出)?(?:这种|这样的|这)话的(?:人|那位)",
     r"[\u4e00-\u9fff]{1,6}的(?:辩手|那位|代表|这位)",
 )
+_ZH_STANDING = (
+    r"(?:来|在这里|再)?(?:谈|说|讲|评价|评论|讨论|批评|指责|质疑|教|管|发言|插嘴|指手画脚|说三道四)"
+)
+"""What a speaker is said to have no standing to do: to speak on the matter. "没有资格结婚",
+"凭什么认为" deny an eligibility or ask for a reason (docs/detectors.md, "Eighth round")."""
 _ZH_ARGUMENT_WORDS = _any(
     *_split("论点 论据 观点 说法 逻辑 数据 推理 论证 结论 方案 主张 理由 例子 比喻 类比 研究"),
     *_split("证据 发言 这段话 说辞 报告 调查 统计 前提 假设 计划"),
@@ -611,8 +619,16 @@ _ZH_PATTERNS: tuple[tuple[str, str], ...] = (
         rf"{_ZH_PERSON}{_CLAUSE_CHAR}{{0,6}}(?:肯定|显然|一定)?没有(?:孩子|小孩|工作|经验)",
     ),
     ("experience", r"坐办公室|不下基层|从小在城里长大|城里长大|含着金钥匙|没吃过苦|不食人间烟火"),
-    ("disqualify", r"(?:有什么|哪有|没有|没)资格|也配|不配(?:谈|说|评价|讨论)|轮不到(?:你|你们)"),
-    ("disqualify", rf"{_ZH_PERSON}[^。；;！!？?]{{0,10}}凭什么"),
+    # standing to speak, not eligibility: "没资格谈", "有什么资格评价", never "没有资格结婚"
+    # (a law's eligibility) nor "我们有什么资格说" (the speaker's own side)
+    (
+        "disqualify",
+        r"(?<!我)(?<!我们)(?:有什么|哪有|没有|没)资格"
+        + _ZH_STANDING
+        + "|也配|不配(?:谈|说|评价|讨论)"
+        r"|轮不到(?:你|你们)",
+    ),
+    ("disqualify", rf"{_ZH_PERSON}[^。；;！!？?]{{0,10}}凭什么{_ZH_STANDING}"),
     ("disqualify", r"就别(?:来|在这里|再)?(?:谈|说|评价|讨论|发言|教|插嘴|指手画脚)|闭嘴"),
     (
         "motive",
@@ -646,6 +662,8 @@ _ZH_PATTERNS: tuple[tuple[str, str], ...] = (
     ("insult", r"(?:头壳|脑袋|头脑)(?:坏去|坏掉|坏了|有问题|进水)|泼皮|耍赖|无赖"),
     ("motive", r"(?:你|您|你们|他|她)(?:的)?心(?:中|里|里面)有鬼"),
     ("competence", r"(?:你|您)(?:不会|不可能)比我(?:清楚|懂|了解|明白)"),
+    # a political label on the person ("你現在是不是獨裁啊")
+    ("speaker", r"(?:你|您|你们)(?:现在|根本|简直|分明|就)?(?:是不是|就是|真是|是)(?:在)?独裁"),
 )
 
 EN_ATTACKS = tuple((kind, re.compile(p)) for kind, p in _EN_PATTERNS)

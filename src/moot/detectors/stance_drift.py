@@ -30,6 +30,11 @@ exchange's shared vocabulary, or the words of the question being answered, and w
 side per speaker an ally is one of those sides. A word only one other side used still
 counts, so a side taking up one rival's case is still seen.
 
+The words of the questions other sides put in the last ``QUESTION_WINDOW`` turns are
+not counted as theirs either: an answer reuses the words of the question it answers, and
+a rebuttal of an answer the words of the question it pressed (a committee's chain of
+interpellation), which is answering, not voicing a case.
+
 The echo is not read in a turn whose speaker talks in the first person singular ("I
 think", "my plan", "我觉得"): in interviews, interpellations and conversations an answer
 reuses the words of the question and of the other speakers, which is answering them,
@@ -97,6 +102,11 @@ STANCE_COVER = 0.75
 STANCE_SHARE = 0.5
 """...and the stance's terms must be at least this share of the sentence's terms (a
 sentence that states a stance is mostly the stance)."""
+QUESTION_MARKS = re.compile(r"[?？]")
+"""A turn with one of these asks a question."""
+QUESTION_WINDOW = 16
+"""How many turns back the questions being answered are read (a committee's chain of
+question and answer; a bound, so a long transcript is not re-read at every turn)."""
 QUOTE_MARK = "…"
 """What ``without_quotes`` leaves where a quoted passage was."""
 COPIED = 0.7
@@ -270,6 +280,28 @@ def _common_ground(history: TurnHistory, opponents: list[str], terms: set[str]) 
     return {t for t in terms if sum(t in history.side_terms[n] for n in opponents) >= 2}
 
 
+@lru_cache(maxsize=4096)
+def _asked(text: str) -> frozenset[str]:
+    """The content terms of the questions in ``text`` (cached per text)."""
+    if not QUESTION_MARKS.search(text):
+        return frozenset()
+    questions = (s for s in split_sentences(text) if s.rstrip().endswith(("?", "？")))
+    return frozenset(t for q in questions for t in content_terms(q))
+
+
+def _question_answered(transcript: Transcript, index: int) -> set[str]:
+    """The content terms of the questions other sides put in the last ``QUESTION_WINDOW``
+    turns: an answer, or a rebuttal of an answer, reuses the words of the question it
+    answers, which is answering it, not voicing its case (an interpellation's chain of
+    question and answer, docs/detectors.md "Eighth round")."""
+    side = transcript.turns[index].side
+    asked: set[str] = set()
+    for before in transcript.turns[max(0, index - QUESTION_WINDOW) : index]:
+        if before.side != side:
+            asked |= _asked(before.text)
+    return asked
+
+
 def check(transcript: Transcript, index: int, history: TurnHistory | None = None) -> Finding | None:
     """Whether turn ``index`` drifts to an opponent's position (earlier turns only;
     ``history`` of the turns before it saves re-reading them)."""
@@ -305,6 +337,7 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
     opp_terms |= {t for t in terms if any(t in history.side_terms[n] for n in opponents)}
     if len(opponents) > 1:
         opp_terms -= _common_ground(history, opponents, terms)
+    opp_terms -= _question_answered(transcript, index)
     # what an opponent says in most of its turns is its framing, not a point to voice
     opp_terms -= {t for n in opponents for t in history.framing(n, terms)}
     theirs = opp_terms - own_terms - topic
