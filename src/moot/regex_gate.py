@@ -184,6 +184,7 @@ class Gated:
         self.regex = pattern
         self.pattern = pattern.pattern
         self._words: tuple[str, ...] | None = None
+        self._looked_for: tuple[tuple[str, ...], tuple[str, ...]] | None = None
         self._known = False
 
     @property
@@ -192,13 +193,19 @@ class Gated:
         if not self._known:
             words = required_words(self.regex)
             self._words = tuple(sorted(words, key=lambda w: (_weight(w), w))) if words else None
+            if self._words is not None:
+                self._looked_for = looked_for(self._words)
             self._known = True
         return self._words
 
     def may_match(self, text: str) -> bool:
         """False only when no match is possible in ``text``."""
-        words = self.words
-        return words is None or any(map(text.__contains__, words))
+        if self.words is None or self._looked_for is None:
+            return True
+        ascii_words, every_word = self._looked_for
+        # str.isascii is a flag CPython keeps: no scan
+        words = ascii_words if text.isascii() else every_word
+        return any(map(text.__contains__, words))
 
     def search(self, text: str) -> re.Match[str] | None:
         return self.regex.search(text) if self.may_match(text) else None
@@ -211,6 +218,14 @@ class Gated:
 
     def split(self, text: str) -> list[str]:
         return self.regex.split(text) if self.may_match(text) else [text]
+
+
+def looked_for(words: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The words a gate looks for in a text, in their order: those holding no other of
+    the ``words`` (a text holding "fails to" holds "fail"), first those an ASCII text can
+    hold, then all. A text holds one of the ``words`` exactly when it holds one of these."""
+    kept = tuple(w for w in words if not any(v != w and v in w for v in words))
+    return tuple(w for w in kept if w.isascii()), kept
 
 
 def gated(pattern: str, flags: int = 0) -> Gated:
