@@ -466,6 +466,16 @@ def _sentences(text: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
+_SENTENCE_MARK = re.compile(r"[.!?。！？]")
+
+
+def to_sentence_mark(text: str, start: int) -> str:
+    """``text`` from ``start`` up to its next sentence mark (. ! ? 。 ！ ？), or to its end:
+    ``re.split(r"[.!?。！？]", text[start:], maxsplit=1)[0]`` without copying the rest."""
+    found = _SENTENCE_MARK.search(text, start)
+    return text[start : len(text) if found is None else found.start()]
+
+
 def clauses(sentence: str) -> list[str]:
     """A sentence cut at contrast words (but, however, 但是...) and semicolons, so that a
     negation in one clause does not reach into the next."""
