@@ -269,14 +269,17 @@ class GateSet:
     def __init__(self, gates: Sequence[Gated]) -> None:
         self.gates = tuple(gates)
         self._keys: tuple[frozenset[str] | None, ...] = ()
-        self._all: frozenset[str] = frozenset()
+        self._long: frozenset[str] = frozenset()
+        self._short: tuple[str, ...] = ()
         self._known = False
 
     def _prepare(self) -> None:
         self._keys = tuple(
             None if gate.words is None else frozenset(map(_key, gate.words)) for gate in self.gates
         )
-        self._all = frozenset(chain.from_iterable(k for k in self._keys if k is not None))
+        every = frozenset(chain.from_iterable(k for k in self._keys if k is not None))
+        self._long = frozenset(k for k in every if len(k) == KEY_LENGTH)
+        self._short = tuple(sorted(k for k in every if len(k) < KEY_LENGTH))
         self._known = True
 
     def possible(self, text: str) -> list[bool]:
@@ -291,11 +294,10 @@ class GateSet:
         return [keys is None or not held.isdisjoint(keys) for keys in self._keys]
 
     def _held(self, text: str) -> frozenset[str]:
-        """The keys among ``text``'s slices of 1 to KEY_LENGTH characters (each length's
-        built from the last one's in C)."""
-        slices: list[Iterable[str]] = [text]
-        last: Iterable[str] = text
+        """The keys ``text`` holds: those of ``KEY_LENGTH`` characters among its slices
+        of that length (each built from the one a character shorter, in C, and dropped
+        once looked up), the few shorter ones (whole short words) by substring search."""
+        slices: Iterable[str] = text
         for n in range(1, KEY_LENGTH):
-            last = list(map(add, last, text[n:]))
-            slices.append(last)
-        return self._all.intersection(chain.from_iterable(slices))
+            slices = map(add, slices, text[n:])
+        return self._long.intersection(slices).union(filter(text.__contains__, self._short))
