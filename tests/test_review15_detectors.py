@@ -42,6 +42,8 @@ def _ad_hominem(text: str) -> bool:
         "你没资格跟我谈公平。",  # 跟我谈
         "你有什么资格？",  # the bare retort
         "你没有资格对这个问题发表意见。",
+        "你没有资格指手划脚。",  # 划, the dictionary variant of 画 (and 劃 reads as 划)
+        "你們沒資格來這裡談。",  # traditional, 来这里
     ],
 )
 def test_a_denial_of_standing_with_words_between_is_still_an_attack(text: str) -> None:
