@@ -1,9 +1,8 @@
 """Defects a review (review15, 2026-12-07) found in the eighth round of the detectors
 (c8cd8eb..623e529) and in the seventh round's ad hominem forms it builds on.
 
-Each test states the expected behaviour and fails on main at 623e529; it is marked
-``xfail(strict=True)`` so the fast tier stays green until the defect is fixed, when the
-test passes and the strict marker turns that into a failure: then drop the marker.
+Each test states the expected behaviour; every one failed on main at 623e529, before the
+fixes in ad_hominem.py, stance_drift.py and hanzi.py.
 """
 
 from __future__ import annotations
@@ -33,7 +32,6 @@ def _ad_hominem(text: str) -> bool:
 # ---- ad hominem: the eighth round's "no standing" forms ---------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="review15: standing verb must follow 资格 directly")
 @pytest.mark.parametrize(
     "text",
     [
@@ -51,7 +49,6 @@ def test_a_denial_of_standing_with_words_between_is_still_an_attack(text: str) -
     assert _ad_hominem(text)
 
 
-@pytest.mark.xfail(strict=True, reason="review15: own side only excluded when 我/我们 is adjacent")
 @pytest.mark.parametrize(
     "text",
     [
@@ -66,7 +63,6 @@ def test_the_speakers_own_side_denied_standing_is_no_attack(text: str) -> None:
     assert not _ad_hominem(text)
 
 
-@pytest.mark.xfail(strict=True, reason="review15: eligibility to speak/teach read as standing")
 @pytest.mark.parametrize(
     "text",
     ["非会员没有资格发言。", "没有教师资格证的人没有资格教书。"],
@@ -76,9 +72,6 @@ def test_a_rule_of_eligibility_is_no_attack(text: str) -> None:
     assert not _ad_hominem(text)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="review15: 凭什么说 is as much a request for reason as 凭什么认为"
-)
 def test_asking_for_the_basis_of_a_claim_with_shuo_is_no_attack() -> None:
     # tests/test_detectors.py passes "那你凭什么认为..." as no attack; the same question
     # with 说 in place of 认为 is flagged
@@ -88,7 +81,6 @@ def test_asking_for_the_basis_of_a_claim_with_shuo_is_no_attack() -> None:
 # ---- ad hominem: the political label and "don't trust X and his Y" ----------------------
 
 
-@pytest.mark.xfail(strict=True, reason="review15: 你是独裁 matches inside 你是独裁者/独裁政权")
 @pytest.mark.parametrize(
     "text",
     ["假如你是独裁者，你会怎么做？", "你是独裁政权的受害者，你最清楚。"],
@@ -97,19 +89,16 @@ def test_dictatorship_named_in_a_hypothetical_or_as_a_victim_is_no_attack(text: 
     assert not _ad_hominem(text)
 
 
-@pytest.mark.xfail(strict=True, reason="review15: hanzi lacks 簡, so 簡直 misses the 独裁 form")
 def test_the_political_label_in_traditional_characters() -> None:
     assert _ad_hominem("你简直是独裁！")  # holds
     assert _ad_hominem("你簡直是獨裁！")
 
 
-@pytest.mark.xfail(strict=True, reason="review15: 甚麼 (HK/TW spelling of 什么) is not read")
 def test_standing_denied_with_the_traditional_variant_shenme() -> None:
     assert _ad_hominem("你有什麼資格說話？")  # holds
     assert _ad_hominem("你有甚麼資格說話？")
 
 
-@pytest.mark.xfail(strict=True, reason="review15: 'their' also names things, not people")
 @pytest.mark.parametrize(
     "text",
     [
@@ -121,7 +110,6 @@ def test_distrust_of_things_or_an_industry_is_no_attack(text: str) -> None:
     assert not _ad_hominem(text)
 
 
-@pytest.mark.xfail(strict=True, reason="review15: the form encodes one transcript's '-- and'")
 @pytest.mark.parametrize(
     "text",
     ["Don't trust Dan — and his statistics.", "Don't trust Dan, and his statistics."],
@@ -134,13 +122,11 @@ def test_distrust_of_a_person_and_his_work_in_other_punctuation(text: str) -> No
 # ---- ad hominem: the seventh round's forms ---------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="review15: any 'you' within 60 characters is the liar")
 def test_an_industrys_lies_after_a_parenthetical_you_are_no_attack() -> None:
     # c8cd8eb meant "a pack of lies" of an industry not to be an attack
     assert not _ad_hominem("As you know, the tobacco industry told a pack of lies for decades.")
 
 
-@pytest.mark.xfail(strict=True, reason="review15: 'the <any words> happens to own' is a debater")
 def test_a_generic_description_that_happens_to_be_rich_is_no_attack() -> None:
     assert not _ad_hominem(
         "The average lottery winner happens to own two houses within five years."
@@ -171,7 +157,6 @@ ZH_CON_ASKED = (
 ZH_VOICED = "手机是家长联系孩子的紧急通道，放学路上遇到危险，孩子需要第一时间联系家长报平安。"
 
 
-@pytest.mark.xfail(strict=True, reason="review15: a rhetorical question hides its asker's case")
 @pytest.mark.parametrize(
     ("lang", "pro", "con", "asked", "voiced"),
     [

@@ -308,8 +308,10 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
             "(?:you|him|her|my opponent|a man|a woman|someone|anyone|people)",
             "(?:don't|do not) (?:listen to|trust) (?:him|her|my opponent)",
             # a person and their work distrusted together ("don't trust Dan and his
-            # statistics"): the person, not a claim, is the reason
-            r"(?:don't|do not) trust [a-z]+ and (?:-- and )?(?:his|her|their) [a-z]+",
+            # statistics", "Dan Smith, and her figures"): the person, not a claim, is the
+            # reason ("their" names things as often: "polls and their margins of error")
+            r"(?:don't|do not) trust [a-z]+(?: [a-z]+)?(?:\s*(?:,|--|—|–))?"
+            r"\s+and\s+(?:(?:--|—|–)\s*and\s+)?(?:his|her) [a-z]+",
         ),
     ),
     (
@@ -474,8 +476,11 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
     (
         "background",
         # a debater, named (you, he, my opponent...) or described ("the best known socialist
-        # in the country"), not "someone" or "anyone who" is rich
-        rf"(?:\b{_PERSON}\b[^.!?;]{{0,40}}\b|\bthe (?:[\w'-]+ ){{1,6}})"
+        # in the country"), not "someone", "anyone who" or a statistic ("the average lottery
+        # winner") is rich
+        r"(?:\b" + _PERSON + r"\b[^.!?;]{0,40}\b"
+        r"|\bthe (?!(?:average|typical|median|ordinary|usual|normal|mean|common) )"
+        r"(?:[\w'-]+ ){1,6})"
         r"happens? to (?:be|own|have|live)\b[^.!?;]{0,40}"
         r"\b(?:millionaire|billionaire|(?:two|three|four|five|several|multiple)"
         r" (?:houses|homes|mansions)|mansion|yacht|private jet)"
@@ -508,7 +513,9 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
     (
         "lying",
         # lies as a habit of the person spoken to or about, not of an industry or the press
-        r"\b(?:you|you're|he|he's|she|she's|my opponent)\b[^.!?;]{0,60}\b(?:a bunch of|a pack of"
+        # ("as you know, the industry told a pack of lies": a parenthetical "you" is no liar)
+        r"\b(?<!as )(?:you|you're|he|he's|she|she's|my opponent)\b(?!,| know\b| see\b)"
+        r"[^.!?;]{0,60}\b(?:a bunch of|a pack of"
         r"|a string of|nothing but|continuous|constant) (?:lies|lying)\b"
         r"|\bstop with the (?:continuous |constant )?(?:lies|lying)\b",
     ),
@@ -542,11 +549,20 @@ _ZH_PERSON = _any(
     r"说(?:出)?(?:这种|这样的|这)话的(?:人|那位)",
     r"[\u4e00-\u9fff]{1,6}的(?:辩手|那位|代表|这位)",
 )
+_ZH_SPEAK = r"(?:谈|说|讲|评价|评论|讨论|批评|指责|质疑|教|管|发言|发表|插嘴|指手[画划]脚|说三道四)"
+"""Verbs of speaking on a matter: what a speaker may be said to have no standing to do."""
 _ZH_STANDING = (
-    r"(?:来|在这里|再)?(?:谈|说|讲|评价|评论|讨论|批评|指责|质疑|教|管|发言|插嘴|指手画脚|说三道四)"
+    r"(?:(?:来|在|到)(?:这里|这儿)?|再|(?:对|跟|和|同|向|替)"
+    + _CLAUSE_CHAR
+    + "{1,10}?)?"
+    + _ZH_SPEAK
 )
-"""What a speaker is said to have no standing to do: to speak on the matter. "没有资格结婚",
-"凭什么认为" deny an eligibility or ask for a reason (docs/detectors.md, "Eighth round")."""
+"""No standing to speak on the matter, the verb after a place ("来这里谈") or an object
+("对这个问题发表意见", "跟我谈"). "没有资格结婚", "凭什么认为" deny an eligibility or ask
+for a reason (docs/detectors.md, "Eighth round")."""
+_ZH_NOT_SELF = rf"(?:(?!我|咱|本席){_CLAUSE_CHAR}){{0,6}}"
+"""The words between a debater and a denial of standing: none of them the speaker ("对方说
+我们没有资格谈" reports a charge against the speaker's own side)."""
 _ZH_ARGUMENT_WORDS = _any(
     *_split("论点 论据 观点 说法 逻辑 数据 推理 论证 结论 方案 主张 理由 例子 比喻 类比 研究"),
     *_split("证据 发言 这段话 说辞 报告 调查 统计 前提 假设 计划"),
@@ -601,7 +617,7 @@ _ZH_PATTERNS: tuple[tuple[str, str], ...] = (
             *_split("理解不了 想象不到 不会明白"),
         ),
     ),
-    ("competence", r"(?:你|你们|对方|他|她)(?:懂什么|知道什么|懂个|懂啥)"),
+    ("competence", r"(?:你|你们|对方|他|她)(?:懂[什甚]么|知道[什甚]么|懂个|懂啥)"),
     (
         "competence",
         rf"连{_CLAUSE_CHAR}{{1,15}}都(?:不懂|不知道|不会|搞不清|分不清|弄不明白|写不出|做不到"
@@ -619,16 +635,22 @@ _ZH_PATTERNS: tuple[tuple[str, str], ...] = (
         rf"{_ZH_PERSON}{_CLAUSE_CHAR}{{0,6}}(?:肯定|显然|一定)?没有(?:孩子|小孩|工作|经验)",
     ),
     ("experience", r"坐办公室|不下基层|从小在城里长大|城里长大|含着金钥匙|没吃过苦|不食人间烟火"),
-    # standing to speak, not eligibility: "没资格谈", "有什么资格评价", never "没有资格结婚"
-    # (a law's eligibility) nor "我们有什么资格说" (the speaker's own side)
+    # a debater's standing to speak, not eligibility: "你没资格谈", "你有什么资格？",
+    # "对方有什么资格评价", never "没有资格结婚" (a law's eligibility), "非会员没有资格发言"
+    # (a rule on a class of people) nor "我们有什么资格说" (the speaker's own side)
     (
         "disqualify",
-        r"(?<!我)(?<!我们)(?:有什么|哪有|没有|没)资格"
-        + _ZH_STANDING
-        + "|也配|不配(?:谈|说|评价|讨论)"
-        r"|轮不到(?:你|你们)",
+        rf"{_ZH_PERSON}{_ZH_NOT_SELF}(?:有[什甚]么|哪有|没有|没)资格"
+        rf"(?:{_ZH_STANDING}|(?<=[什甚]么资格)(?=[？?]))",
     ),
-    ("disqualify", rf"{_ZH_PERSON}[^。；;！!？?]{{0,10}}凭什么{_ZH_STANDING}"),
+    ("disqualify", r"也配|不配(?:谈|说|评价|讨论)|轮不到(?:你|你们)"),
+    # "你凭什么评价": by what right; "你凭什么说两个同性之间...": asks for a reason, as
+    # "凭什么认为" does (说 and 讲 only as speaking itself: "凭什么说话", "凭什么说？")
+    (
+        "disqualify",
+        rf"{_ZH_PERSON}[^。；;！!？?]{{0,10}}凭[什甚]么"
+        rf"(?:(?![说讲]){_ZH_STANDING}|[说讲](?:话|三道四)?(?=[，,。；;！!？?]|$))",
+    ),
     ("disqualify", r"就别(?:来|在这里|再)?(?:谈|说|评价|讨论|发言|教|插嘴|指手画脚)|闭嘴"),
     (
         "motive",
@@ -643,7 +665,7 @@ _ZH_PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     ("motive", rf"{_ZH_PERSON}[^。；;！!？?]{{0,12}}替[^，,。]{{1,8}}说话"),
     # sarcasm about what the speaker understands, psychologising, shame
-    ("competence", r"(?:你|您)(?:不晓得|不知道|不懂|不明白)[^，,。？?]{0,12}是什么意思"),
+    ("competence", r"(?:你|您)(?:不晓得|不知道|不懂|不明白)[^，,。？?]{0,12}是[什甚]么意思"),
     ("competence", r"好歹说对了|真理王"),
     (
         "speaker",
@@ -663,7 +685,12 @@ _ZH_PATTERNS: tuple[tuple[str, str], ...] = (
     ("motive", r"(?:你|您|你们|他|她)(?:的)?心(?:中|里|里面)有鬼"),
     ("competence", r"(?:你|您)(?:不会|不可能)比我(?:清楚|懂|了解|明白)"),
     # a political label on the person ("你現在是不是獨裁啊")
-    ("speaker", r"(?:你|您|你们)(?:现在|根本|简直|分明|就)?(?:是不是|就是|真是|是)(?:在)?独裁"),
+    # (not "你是独裁政权的受害者", "假如你是独裁者": a regime named, a hypothetical)
+    (
+        "speaker",
+        r"(?<!假如)(?<!如果)(?<!假设)(?<!要是)(?<!若)(?:你|您|你们)(?:现在|根本|简直|分明|就)?"
+        r"(?:是不是|就是|真是|是)(?:在)?独裁(?![政统体主国制者])",
+    ),
 )
 
 EN_ATTACKS = tuple((kind, re.compile(p)) for kind, p in _EN_PATTERNS)
