@@ -69,6 +69,8 @@ def test_a_tool_call_data_or_a_bare_number_is_no_speech(text: str, said: str) ->
         "{not json at all, a brace in prose}",
         "We agree with the opening (mostly).",
         "",
+        "—",
+        "...",
     ],
 )
 def test_prose_is_a_speech(text: str) -> None:

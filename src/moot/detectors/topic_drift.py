@@ -20,7 +20,7 @@ sharing a subject. A turn drifts when either
   under ``CHANGE_MAX_SHARE`` of its terms with the debate so far; or
 - it is not a speech at all (``non_speech``): a raw tool call, JSON or a function call
   whose values share no term with the motion (a search for the motion itself is on
-  it), or a turn with no word at all (a bare "2331") that answers no question; or
+  it), or a bare number (digits and no word: "2331") that answers no question; or
 - it serves a user who is not in the debate (``SERVICE_TALK``: "请提供公司代码", "please
   provide", an offer to look something up) and never addresses the debate, whatever
   words of the motion it repeats.
@@ -94,6 +94,7 @@ _CALL = re.compile(r"[A-Za-z_][\w.]*\((.*)\)\s*;?", re.DOTALL)
 """A whole turn that is one function call ("search(query='...')"): its arguments."""
 _WORD = re.compile(r"[^\W\d_]")
 """A letter of any script (a Chinese character is one)."""
+_DIGIT = re.compile(r"\d")
 _QUESTION = re.compile(r"[?？]")
 
 
@@ -110,8 +111,8 @@ def _strings(value: object) -> list[str]:
 
 def non_speech(text: str) -> str | None:
     """What ``text`` says if it is not a speech but a raw tool call, JSON or a function
-    call (its string values, its arguments), ``""`` for a turn with no word at all (a
-    bare number), None for a speech."""
+    call (its string values, its arguments), ``""`` for a bare number (digits and no
+    word), None for a speech (or a turn of punctuation only, a speaker cut off)."""
     stripped = text.strip()
     if not stripped:
         return None
@@ -125,8 +126,8 @@ def non_speech(text: str) -> str | None:
     call = _CALL.fullmatch(stripped)
     if call is not None:
         return call.group(1)
-    if _WORD.search(stripped) is None:
-        return ""
+    if _WORD.search(stripped) is None and _DIGIT.search(stripped) is not None:
+        return ""  # a bare number; a dash or an ellipsis (a speaker cut off) is no call
     return None
 
 
