@@ -46,6 +46,11 @@ _PERSON = _any(
     "my (?:learned |honourable |honorable |dear )?(?:opponents?|friends?|colleagues?)",
     "the (?:other|opposing) (?:side|team|speaker)",
     "the opposition",
+    # a parliament's name for the member opposite ("the right hon. and learned Gentleman")
+    r"the (?:right )?hon(?:\.|ourable)"
+    r"(?: (?:and (?:learned|gallant) )?(?:gentleman|lady|member)|$)",
+    # the same cut by the sentence split after "hon."
+    r"^(?:and (?:learned|gallant) )?(?:gentleman|lady)",
     "(?:this|that|the) speaker",
     "he",
     "she",
@@ -440,6 +445,20 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
         r"|\b(?:he|she|you)(?:'s|'ve| has| have) lied (?:hundreds|thousands|so many|again|over)\b"
         r"|\b(?:you|he|she) (?:tell|tells|told) so many lies\b",
     ),
+    # a person's conduct called opportunism, a person told to be ashamed, a grasp of the
+    # world denied by idiom, a debater sent to the kindergarten
+    (
+        "motive",
+        rf"\b(?:his|her|your|my opponent's) (?:\w+ )?opportunism\b|\bopportunism of {_PERSON}",
+    ),
+    ("speaker", r"\b(?:be|is|are|feel|look) (?:\w+ )?ashamed of (?:yourself|himself|herself)\b"),
+    (
+        "competence",
+        rf"\b{_PERSON}\s*(?:is|are|'s|'re)\s+(?:\w+ )?(?:living|lives|live) (?:on another planet"
+        r"|in (?:a |his own |her own |your own )?(?:fantasy|dream) ?(?:world|land)"
+        r"|in cloud[- ]cuckoo[- ]land)\b",
+    ),
+    ("competence", rf"\b{_PERSON}\s*(?:is|are|'s|'re)\s+(?:\w+ )?in (?:the )?kindergarten\b"),
     # a motive put in place of an answer
     (
         "motive",
@@ -548,6 +567,9 @@ _ZH_PERSON = _any(
     *_split("这位辩友 这位 那位 此人 他 她 这种人 这号人"),
     r"说(?:出)?(?:这种|这样的|这)话的(?:人|那位)",
     r"[\u4e00-\u9fff]{1,6}的(?:辩手|那位|代表|这位)",
+    # a council's members are its debaters ("梁美芬议员", "其他议员", "很多同事")
+    r"(?:[\u4e00-\u9fff]{1,3})?议员",
+    "同事",
 )
 _ZH_SPEAK = r"(?:谈|说|讲|评价|评论|讨论|批评|指责|质疑|教|管|发言|发表|插嘴|指手[画划]脚|说三道四)"
 """Verbs of speaking on a matter: what a speaker may be said to have no standing to do."""
@@ -684,6 +706,19 @@ _ZH_PATTERNS: tuple[tuple[str, str], ...] = (
     ("insult", r"(?:头壳|脑袋|头脑)(?:坏去|坏掉|坏了|有问题|进水)|泼皮|耍赖|无赖"),
     ("motive", r"(?:你|您|你们|他|她)(?:的)?心(?:中|里|里面)有鬼"),
     ("competence", r"(?:你|您)(?:不会|不可能)比我(?:清楚|懂|了解|明白)"),
+    # insults used as labels of a person or their words: "垃圾言论", "他们本身就是垃圾",
+    # "毫无廉耻", "没有心肝的人", and a sentence that is nothing but the insult ("没有家教")
+    (
+        "insult",
+        r"垃圾的垃圾|垃圾(?:言论|议员|政客)|垃圾堆里的人"
+        r"|(?:自己|他们|你们|你|他|她)(?:本身)?(?:就|都)?是垃圾",
+    ),
+    ("insult", r"(?:毫无|绝无|不知|没有|没)廉耻|(?:没有|没)心肝的(?:人|议员)|狼心狗肺"),
+    (
+        "insult",
+        r"^(?:(?:真是|简直|太)?(?:没有家教|没家教|没教养|无耻|不要脸|人渣|败类|卑鄙)"
+        r"[^\u4e00-\u9fff]*)+$",
+    ),
     # a political label on the person ("你現在是不是獨裁啊")
     # (not "你是独裁政权的受害者", "假如你是独裁者": a regime named, a hypothetical)
     (
@@ -773,7 +808,9 @@ _EN_TARGET = re.compile(
     r"\b(?:you|your|you're|you've|you'd|yourself|he|his|him|she|her|hers|himself|herself"
     r"|my (?:learned |honourable |honorable )?(?:opponents?|friends?|colleagues?)"
     r"|the (?:other|opposing) (?:side|team|speaker)|the opposition"
-    r"|the (?:gentleman|lady|member|speaker|man|woman) opposite|this speaker)\b"
+    r"|the (?:gentleman|lady|member|speaker|man|woman) opposite|this speaker"
+    r"|the (?:right )?hon(?:\.|ourable) (?:and (?:learned|gallant) )?(?:gentleman|lady|member)"
+    r"|^(?:and (?:learned|gallant) )?(?:gentleman|lady))\b"
 )
 _EN_PEJORATIVE = re.compile(
     r"\b"
@@ -827,6 +864,10 @@ _EN_TYPICAL = re.compile(
 _EN_IF_YOU_KNEW = re.compile(
     r"\b(?:if|had) you (?:had )?(?:ever|actually|bothered to|once)\b[^.;]{0,60}\byou(?:'d| would)"
     r" (?:know|understand|see|realise|realize|think twice)\b"
+    # "if he read the newspapers he might find out": the person's reading mocked
+    r"|\bif (?:you|he|she) (?:read|reads|looked at|bothered to read)\b[^.;]{0,40}"
+    r"\b(?:you|he|she) (?:might|would|could|'d) (?:find out|know|learn|discover|realise|realize"
+    r"|understand)\b"
 )
 
 _EN_REPORTED = re.compile(
