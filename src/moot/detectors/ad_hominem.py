@@ -46,6 +46,11 @@ _PERSON = _any(
     "my (?:learned |honourable |honorable |dear )?(?:opponents?|friends?|colleagues?)",
     "the (?:other|opposing) (?:side|team|speaker)",
     "the opposition",
+    # a parliament's name for the member opposite ("the right hon. and learned Gentleman")
+    r"the (?:right )?hon(?:\.|ourable)"
+    r"(?: (?:and (?:learned|gallant) )?(?:gentleman|lady|member)|$)",
+    # the same cut by the sentence split after "hon."
+    r"^(?:and (?:learned|gallant) )?(?:gentleman|lady)",
     "(?:this|that|the) speaker",
     "he",
     "she",
@@ -308,8 +313,10 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
             "(?:you|him|her|my opponent|a man|a woman|someone|anyone|people)",
             "(?:don't|do not) (?:listen to|trust) (?:him|her|my opponent)",
             # a person and their work distrusted together ("don't trust Dan and his
-            # statistics"): the person, not a claim, is the reason
-            r"(?:don't|do not) trust [a-z]+ and (?:-- and )?(?:his|her|their) [a-z]+",
+            # statistics", "Dan Smith, and her figures"): the person, not a claim, is the
+            # reason ("their" names things as often: "polls and their margins of error")
+            r"(?:don't|do not) trust [a-z]+(?: [a-z]+)?(?:\s*(?:,|--|—|–))?"
+            r"\s+and\s+(?:(?:--|—|–)\s*and\s+)?(?:his|her) [a-z]+",
         ),
     ),
     (
@@ -438,6 +445,20 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
         r"|\b(?:he|she|you)(?:'s|'ve| has| have) lied (?:hundreds|thousands|so many|again|over)\b"
         r"|\b(?:you|he|she) (?:tell|tells|told) so many lies\b",
     ),
+    # a person's conduct called opportunism, a person told to be ashamed, a grasp of the
+    # world denied by idiom, a debater sent to the kindergarten
+    (
+        "motive",
+        rf"\b(?:his|her|your|my opponent's) (?:\w+ )?opportunism\b|\bopportunism of {_PERSON}",
+    ),
+    ("speaker", r"\b(?:be|is|are|feel|look) (?:\w+ )?ashamed of (?:yourself|himself|herself)\b"),
+    (
+        "competence",
+        rf"\b{_PERSON}\s*(?:is|are|'s|'re)\s+(?:\w+ )?(?:living|lives|live) (?:on another planet"
+        r"|in (?:a |his own |her own |your own )?(?:fantasy|dream) ?(?:world|land)"
+        r"|in cloud[- ]cuckoo[- ]land)\b",
+    ),
+    ("competence", rf"\b{_PERSON}\s*(?:is|are|'s|'re)\s+(?:\w+ )?in (?:the )?kindergarten\b"),
     # a motive put in place of an answer
     (
         "motive",
@@ -474,8 +495,11 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
     (
         "background",
         # a debater, named (you, he, my opponent...) or described ("the best known socialist
-        # in the country"), not "someone" or "anyone who" is rich
-        rf"(?:\b{_PERSON}\b[^.!?;]{{0,40}}\b|\bthe (?:[\w'-]+ ){{1,6}})"
+        # in the country"), not "someone", "anyone who" or a statistic ("the average lottery
+        # winner") is rich
+        r"(?:\b" + _PERSON + r"\b[^.!?;]{0,40}\b"
+        r"|\bthe (?!(?:average|typical|median|ordinary|usual|normal|mean|common) )"
+        r"(?:[\w'-]+ ){1,6})"
         r"happens? to (?:be|own|have|live)\b[^.!?;]{0,40}"
         r"\b(?:millionaire|billionaire|(?:two|three|four|five|several|multiple)"
         r" (?:houses|homes|mansions)|mansion|yacht|private jet)"
@@ -508,7 +532,9 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
     (
         "lying",
         # lies as a habit of the person spoken to or about, not of an industry or the press
-        r"\b(?:you|you're|he|he's|she|she's|my opponent)\b[^.!?;]{0,60}\b(?:a bunch of|a pack of"
+        # ("as you know, the industry told a pack of lies": a parenthetical "you" is no liar)
+        r"\b(?<!as )(?:you|you're|he|he's|she|she's|my opponent)\b(?!,| know\b| see\b)"
+        r"[^.!?;]{0,60}\b(?:a bunch of|a pack of"
         r"|a string of|nothing but|continuous|constant) (?:lies|lying)\b"
         r"|\bstop with the (?:continuous |constant )?(?:lies|lying)\b",
     ),
@@ -541,12 +567,24 @@ _ZH_PERSON = _any(
     *_split("这位辩友 这位 那位 此人 他 她 这种人 这号人"),
     r"说(?:出)?(?:这种|这样的|这)话的(?:人|那位)",
     r"[\u4e00-\u9fff]{1,6}的(?:辩手|那位|代表|这位)",
+    # a council's members are its debaters ("梁美芬议员", "其他议员", "很多同事")
+    r"(?:[\u4e00-\u9fff]{1,3})?议员",
+    "同事",
 )
+_ZH_SPEAK = r"(?:谈|说|讲|评价|评论|讨论|批评|指责|质疑|教|管|发言|发表|插嘴|指手[画划]脚|说三道四)"
+"""Verbs of speaking on a matter: what a speaker may be said to have no standing to do."""
 _ZH_STANDING = (
-    r"(?:来|在这里|再)?(?:谈|说|讲|评价|评论|讨论|批评|指责|质疑|教|管|发言|插嘴|指手画脚|说三道四)"
+    r"(?:(?:来|在|到)(?:这里|这儿)?|再|(?:对|跟|和|同|向|替)"
+    + _CLAUSE_CHAR
+    + "{1,10}?)?"
+    + _ZH_SPEAK
 )
-"""What a speaker is said to have no standing to do: to speak on the matter. "没有资格结婚",
-"凭什么认为" deny an eligibility or ask for a reason (docs/detectors.md, "Eighth round")."""
+"""No standing to speak on the matter, the verb after a place ("来这里谈") or an object
+("对这个问题发表意见", "跟我谈"). "没有资格结婚", "凭什么认为" deny an eligibility or ask
+for a reason (docs/detectors.md, "Eighth round")."""
+_ZH_NOT_SELF = rf"(?:(?!我|咱|本席){_CLAUSE_CHAR}){{0,6}}"
+"""The words between a debater and a denial of standing: none of them the speaker ("对方说
+我们没有资格谈" reports a charge against the speaker's own side)."""
 _ZH_ARGUMENT_WORDS = _any(
     *_split("论点 论据 观点 说法 逻辑 数据 推理 论证 结论 方案 主张 理由 例子 比喻 类比 研究"),
     *_split("证据 发言 这段话 说辞 报告 调查 统计 前提 假设 计划"),
@@ -601,7 +639,7 @@ _ZH_PATTERNS: tuple[tuple[str, str], ...] = (
             *_split("理解不了 想象不到 不会明白"),
         ),
     ),
-    ("competence", r"(?:你|你们|对方|他|她)(?:懂什么|知道什么|懂个|懂啥)"),
+    ("competence", r"(?:你|你们|对方|他|她)(?:懂[什甚]么|知道[什甚]么|懂个|懂啥)"),
     (
         "competence",
         rf"连{_CLAUSE_CHAR}{{1,15}}都(?:不懂|不知道|不会|搞不清|分不清|弄不明白|写不出|做不到"
@@ -619,16 +657,22 @@ _ZH_PATTERNS: tuple[tuple[str, str], ...] = (
         rf"{_ZH_PERSON}{_CLAUSE_CHAR}{{0,6}}(?:肯定|显然|一定)?没有(?:孩子|小孩|工作|经验)",
     ),
     ("experience", r"坐办公室|不下基层|从小在城里长大|城里长大|含着金钥匙|没吃过苦|不食人间烟火"),
-    # standing to speak, not eligibility: "没资格谈", "有什么资格评价", never "没有资格结婚"
-    # (a law's eligibility) nor "我们有什么资格说" (the speaker's own side)
+    # a debater's standing to speak, not eligibility: "你没资格谈", "你有什么资格？",
+    # "对方有什么资格评价", never "没有资格结婚" (a law's eligibility), "非会员没有资格发言"
+    # (a rule on a class of people) nor "我们有什么资格说" (the speaker's own side)
     (
         "disqualify",
-        r"(?<!我)(?<!我们)(?:有什么|哪有|没有|没)资格"
-        + _ZH_STANDING
-        + "|也配|不配(?:谈|说|评价|讨论)"
-        r"|轮不到(?:你|你们)",
+        rf"{_ZH_PERSON}{_ZH_NOT_SELF}(?:有[什甚]么|哪有|没有|没)资格"
+        rf"(?:{_ZH_STANDING}|(?<=[什甚]么资格)(?=[？?]))",
     ),
-    ("disqualify", rf"{_ZH_PERSON}[^。；;！!？?]{{0,10}}凭什么{_ZH_STANDING}"),
+    ("disqualify", r"也配|不配(?:谈|说|评价|讨论)|轮不到(?:你|你们)"),
+    # "你凭什么评价": by what right; "你凭什么说两个同性之间...": asks for a reason, as
+    # "凭什么认为" does (说 and 讲 only as speaking itself: "凭什么说话", "凭什么说？")
+    (
+        "disqualify",
+        rf"{_ZH_PERSON}[^。；;！!？?]{{0,10}}凭[什甚]么"
+        rf"(?:(?![说讲]){_ZH_STANDING}|[说讲](?:话|三道四)?(?=[，,。；;！!？?]|$))",
+    ),
     ("disqualify", r"就别(?:来|在这里|再)?(?:谈|说|评价|讨论|发言|教|插嘴|指手画脚)|闭嘴"),
     (
         "motive",
@@ -643,7 +687,7 @@ _ZH_PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     ("motive", rf"{_ZH_PERSON}[^。；;！!？?]{{0,12}}替[^，,。]{{1,8}}说话"),
     # sarcasm about what the speaker understands, psychologising, shame
-    ("competence", r"(?:你|您)(?:不晓得|不知道|不懂|不明白)[^，,。？?]{0,12}是什么意思"),
+    ("competence", r"(?:你|您)(?:不晓得|不知道|不懂|不明白)[^，,。？?]{0,12}是[什甚]么意思"),
     ("competence", r"好歹说对了|真理王"),
     (
         "speaker",
@@ -662,8 +706,26 @@ _ZH_PATTERNS: tuple[tuple[str, str], ...] = (
     ("insult", r"(?:头壳|脑袋|头脑)(?:坏去|坏掉|坏了|有问题|进水)|泼皮|耍赖|无赖"),
     ("motive", r"(?:你|您|你们|他|她)(?:的)?心(?:中|里|里面)有鬼"),
     ("competence", r"(?:你|您)(?:不会|不可能)比我(?:清楚|懂|了解|明白)"),
+    # insults used as labels of a person or their words: "垃圾言论", "他们本身就是垃圾",
+    # "毫无廉耻", "没有心肝的人", and a sentence that is nothing but the insult ("没有家教")
+    (
+        "insult",
+        r"垃圾的垃圾|垃圾(?:言论|议员|政客)|垃圾堆里的人"
+        r"|(?:自己|他们|你们|你|他|她)(?:本身)?(?:就|都)?是垃圾",
+    ),
+    ("insult", r"(?:毫无|绝无|不知|没有|没)廉耻|(?:没有|没)心肝的(?:人|议员)|狼心狗肺"),
+    (
+        "insult",
+        r"^(?:(?:真是|简直|太)?(?:没有家教|没家教|没教养|无耻|不要脸|人渣|败类|卑鄙)"
+        r"[^\u4e00-\u9fff]*)+$",
+    ),
     # a political label on the person ("你現在是不是獨裁啊")
-    ("speaker", r"(?:你|您|你们)(?:现在|根本|简直|分明|就)?(?:是不是|就是|真是|是)(?:在)?独裁"),
+    # (not "你是独裁政权的受害者", "假如你是独裁者": a regime named, a hypothetical)
+    (
+        "speaker",
+        r"(?<!假如)(?<!如果)(?<!假设)(?<!要是)(?<!若)(?:你|您|你们)(?:现在|根本|简直|分明|就)?"
+        r"(?:是不是|就是|真是|是)(?:在)?独裁(?![政统体主国制者])",
+    ),
 )
 
 EN_ATTACKS = tuple((kind, re.compile(p)) for kind, p in _EN_PATTERNS)
@@ -746,7 +808,9 @@ _EN_TARGET = re.compile(
     r"\b(?:you|your|you're|you've|you'd|yourself|he|his|him|she|her|hers|himself|herself"
     r"|my (?:learned |honourable |honorable )?(?:opponents?|friends?|colleagues?)"
     r"|the (?:other|opposing) (?:side|team|speaker)|the opposition"
-    r"|the (?:gentleman|lady|member|speaker|man|woman) opposite|this speaker)\b"
+    r"|the (?:gentleman|lady|member|speaker|man|woman) opposite|this speaker"
+    r"|the (?:right )?hon(?:\.|ourable) (?:and (?:learned|gallant) )?(?:gentleman|lady|member)"
+    r"|^(?:and (?:learned|gallant) )?(?:gentleman|lady))\b"
 )
 _EN_PEJORATIVE = re.compile(
     r"\b"
@@ -800,6 +864,10 @@ _EN_TYPICAL = re.compile(
 _EN_IF_YOU_KNEW = re.compile(
     r"\b(?:if|had) you (?:had )?(?:ever|actually|bothered to|once)\b[^.;]{0,60}\byou(?:'d| would)"
     r" (?:know|understand|see|realise|realize|think twice)\b"
+    # "if he read the newspapers he might find out": the person's reading mocked
+    r"|\bif (?:you|he|she) (?:read|reads|looked at|bothered to read)\b[^.;]{0,40}"
+    r"\b(?:you|he|she) (?:might|would|could|'d) (?:find out|know|learn|discover|realise|realize"
+    r"|understand)\b"
 )
 
 _EN_REPORTED = re.compile(

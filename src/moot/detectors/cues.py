@@ -118,6 +118,16 @@ META_TALK = gated(
 """A model talking about its task or its reader instead of debating: a leaked prompt
 heading, an apology, an assistant's offer of help."""
 
+SERVICE_TALK = gated(
+    r"请(?:您)?提供|若您(?:能|可以)?提供|以便我(?:进一步|为您)?(?:协助|帮助|分析|查)"
+    r"|您想(?:查询|查詢|了解|知道)|我将能够|进一步协助|为您(?:提供|查询|查詢|分析)"
+    r"|\bplease provide\b|\bif you (?:can|could) provide\b|\bso (?:that )?i can (?:help|assist)\b"
+    r"|\bhow can i (?:help|assist)\b|\bwhat would you like (?:me )?to\b"
+)
+"""A model serving a user who is not in the debate: asking them for input ("请提供公司名称或
+代码", "please provide") or offering to look something up for them. Read on simplified
+text (``moot.detectors.hanzi``)."""
+
 ENGAGEMENT = re.compile(
     r"\b(?:my opponents?|the opposition|the other side|the opposing side|the motion|this motion"
     r"|this debate|our case|their case|our side|my side|the proposal|this proposal)\b"

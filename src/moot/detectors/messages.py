@@ -34,6 +34,8 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         " “{quote}”",
         "evidence.topic_drift.change": "changes the subject (“{cue}”) and shares"
         " {share:.0%} of its terms with the debate so far: “{quote}”",
+        "evidence.topic_drift.nonspeech": "is not a speech (a raw tool call, data or a bare"
+        " number, nothing of the motion): “{quote}”",
         "evidence.stance_drift.echo": "{share:.0%} of its terms come from {opponents}'s"
         " earlier turns and nothing rebuts them: “{quote}”",
         "evidence.stance_drift.agrees": "agrees with {opponents} and rebuts nothing: “{quote}”",
@@ -107,6 +109,8 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         " {threshold:.2f}；与辩题的相似度 {relevance:.2f}）：“{quote}”",
         "evidence.topic_drift.change": "转移了话题（“{cue}”），与此前辩论的共同词语仅占"
         " {share:.0%}：“{quote}”",
+        "evidence.topic_drift.nonspeech": "不是发言（原始的工具调用、数据或一个孤立的数字，"
+        "与辩题无关）：“{quote}”",
         "evidence.stance_drift.echo": "{share:.0%} 的内容来自{opponents}此前的发言，"
         "且没有任何反驳：“{quote}”",
         "evidence.stance_drift.agrees": "认同{opponents}的观点，且没有任何反驳：“{quote}”",

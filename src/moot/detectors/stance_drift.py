@@ -33,7 +33,9 @@ counts, so a side taking up one rival's case is still seen.
 The words of the questions other sides put in the last ``QUESTION_WINDOW`` turns are
 not counted as theirs either: an answer reuses the words of the question it answers, and
 a rebuttal of an answer the words of the question it pressed (a committee's chain of
-interpellation), which is answering, not voicing a case.
+interpellation), which is answering, not voicing a case. A rhetorical question ("Doesn't
+a ban punish...?", "难道...吗？") asserts its asker's case, and so do the words the asker
+also states in the same turn: those stay the asker's.
 
 The echo is not read in a turn whose speaker talks in the first person singular ("I
 think", "my plan", "我觉得"): in interviews, interpellations and conversations an answer
@@ -105,6 +107,15 @@ STANCE_SHARE = 0.5
 sentence that states a stance is mostly the stance)."""
 QUESTION_MARKS = re.compile(r"[?？]")
 """A turn with one of these asks a question."""
+RHETORICAL = re.compile(
+    r"^\W*(?:(?:but|and|so|yet|then|surely|well),?\s+)?"
+    r"(?:doesn't|don't|isn't|aren't|wasn't|weren't|won't|wouldn't|can't|cannot|couldn't"
+    r"|shouldn't|haven't|hasn't|hadn't|didn't|does not|do not|is not|are not|will not)\b"
+    r"|难道|岂不|何尝|不[^?？]{0,40}吗\s*[?？]",
+    re.IGNORECASE,
+)
+"""A question that asserts its answer: a negated auxiliary first ("Doesn't a ban
+punish...?"), 难道, 岂不, 不...吗."""
 QUESTION_WINDOW = 16
 """How many turns back the questions being answered are read (a committee's chain of
 question and answer; a bound, so a long transcript is not re-read at every turn)."""
@@ -280,11 +291,17 @@ def _common_ground(history: TurnHistory, opponents: list[str], terms: set[str]) 
 
 @lru_cache(maxsize=4096)
 def _asked(text: str) -> frozenset[str]:
-    """The content terms of the questions in ``text`` (cached per text)."""
+    """The content terms of the open questions in ``text`` and of no statement there: a
+    rhetorical question asserts its case, and a term the asker also states is the
+    asker's (cached per text)."""
     if not QUESTION_MARKS.search(text):
         return frozenset()
-    questions = (s for s in split_sentences(text) if s.rstrip().endswith(("?", "？")))
-    return frozenset(t for q in questions for t in content_terms(q))
+    asked: set[str] = set()
+    stated: set[str] = set()
+    for sentence in split_sentences(text):
+        open_question = sentence.rstrip().endswith(("?", "？")) and not RHETORICAL.search(sentence)
+        (asked if open_question else stated).update(content_terms(sentence))
+    return frozenset(asked - stated)
 
 
 def _question_answered(transcript: Transcript, index: int) -> set[str]:

@@ -17,7 +17,13 @@ sharing a subject. A turn drifts when either
   that has already drifted does not excuse it, nor does addressing the opponent; or
 - it announces a change of subject ("speaking of which", "by the way", "let me also
   mention", "顺便说一句", "说到这里"...), shares at most one term with the motion and
-  under ``CHANGE_MAX_SHARE`` of its terms with the debate so far.
+  under ``CHANGE_MAX_SHARE`` of its terms with the debate so far; or
+- it is not a speech at all (``non_speech``): a raw tool call, JSON or a function call
+  whose values share no term with the motion (a search for the motion itself is on
+  it), or a bare number (digits and no word: "2331") that answers no question; or
+- it serves a user who is not in the debate (``SERVICE_TALK``: "请提供公司代码", "please
+  provide", an offer to look something up) and never addresses the debate, whatever
+  words of the motion it repeats.
 
 With the sentence encoder (the encoder pass), a turn of at least ``MEANING_MIN_TERMS``
 terms that these rules leave alone is judged by a calibrated model
@@ -40,6 +46,7 @@ alone), so a short off-topic aside with no cue is missed.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 
@@ -47,10 +54,12 @@ from moot.detectors.cues import (
     ADDRESS,
     ENGAGEMENT,
     META_TALK,
+    SERVICE_TALK,
     SUBJECT_CHANGE,
     SUBJECT_CHANGE_LEAD,
 )
 from moot.detectors.finding import Finding
+from moot.detectors.hanzi import simplified
 from moot.detectors.history import TurnHistory, history_for
 from moot.detectors.history import motion_terms as motion_terms
 from moot.detectors.learned import Features, log_length, model
@@ -79,6 +88,69 @@ turns (a fragment, a one-line retort) are not judged by meaning."""
 OPPONENT_WINDOW = 4
 """A turn is compared with the opponents' last this-many turns (judged against the motion
 and what the opponent just said, not the debate so far)."""
+
+
+_CALL = re.compile(r"[A-Za-z_][\w.]*\((.*)\)\s*;?", re.DOTALL)
+"""A whole turn that is one function call ("search(query='...')"): its arguments."""
+_WORD = re.compile(r"[^\W\d_]")
+"""A letter of any script (a Chinese character is one)."""
+_DIGIT = re.compile(r"\d")
+_QUESTION = re.compile(r"[?？]")
+
+
+def _strings(value: object) -> list[str]:
+    """The string values (not the keys) of a parsed JSON value."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def non_speech(text: str) -> str | None:
+    """What ``text`` says if it is not a speech but a raw tool call, JSON or a function
+    call (its string values, its arguments), ``""`` for a bare number (digits and no
+    word), None for a speech (or a turn of punctuation only, a speaker cut off)."""
+    stripped = text.strip()
+    if not stripped:
+        return None
+    if stripped[0] in "{[" and stripped[-1] in "}]":
+        try:
+            value = json.loads(stripped)
+        except (ValueError, RecursionError):
+            value = None
+        if isinstance(value, dict | list):
+            return " ".join(_strings(value))
+    call = _CALL.fullmatch(stripped)
+    if call is not None:
+        return call.group(1)
+    if _WORD.search(stripped) is None and _DIGIT.search(stripped) is not None:
+        return ""  # a bare number; a dash or an ellipsis (a speaker cut off) is no call
+    return None
+
+
+def _non_speech_check(transcript: Transcript, index: int, history: TurnHistory) -> Finding | None:
+    """Turn ``index`` when it is a non-speech (``non_speech``) off the motion: a tool call
+    none of whose values is a term of the motion, or a wordless turn that does not follow
+    a question (a bare number may answer one)."""
+    turn = transcript.turns[index]
+    said = non_speech(turn.text)
+    if said is None:
+        return None
+    if said:
+        if set(content_terms(said)) & history.motion:
+            return None
+    elif index > 0 and _QUESTION.search(transcript.turns[index - 1].text[-200:]):
+        return None
+    values: dict[str, object] = {"quote": shorten(turn.text, 120), "topic": transcript.topic}
+    return Finding("topic_drift", index, turn.side, "topic_drift.nonspeech", values)
+
+
+NON_SPEECH_KEY = "topic_drift.nonspeech"
+"""The key of a non-speech flag: it stands in the encoder pass (the model does not judge a
+tool call)."""
 
 
 def names_a_side(text: str, names: Iterable[str]) -> bool:
@@ -111,10 +183,13 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
 def lexical_check(transcript: Transcript, index: int, history: TurnHistory) -> Finding | None:
     """The lexical rules' verdict on turn ``index`` (``history`` at ``index``)."""
     turn = transcript.turns[index]
+    history = history_for(transcript, index, history)
+    found = _non_speech_check(transcript, index, history)
+    if found is not None:
+        return found
     terms = set(content_terms(turn.text))
     if len(terms) < MIN_TERMS:
         return None
-    history = history_for(transcript, index, history)
     motion = history.motion
     context = history.said
     common = common_terms()
@@ -142,6 +217,13 @@ def lexical_check(transcript: Transcript, index: int, history: TurnHistory) -> F
             source = turn.text if len(folded) == len(turn.text) else folded
             values["cue"] = source[metas[-1].start() : metas[-1].end()].strip(" ,，。.#*:：")
             return Finding("topic_drift", index, turn.side, "topic_drift.meta", values)
+    service = SERVICE_TALK.search(simplified(folded))
+    if service is not None and not ENGAGEMENT.search(folded):
+        # a user outside the debate is served: the motion's words do not make it a speech
+        source = turn.text if len(folded) == len(turn.text) else folded
+        values["cue"] = source[service.start() : service.end()]
+        return Finding("topic_drift", index, turn.side, "topic_drift.meta", values)
+
     # specific terms are not common, so this is their share in context minus common terms
     specific_share = coverage(specific, context)
     if (
@@ -214,6 +296,8 @@ def _by_meaning(
     agree, a flag by meaning when only the model finds the turn off the motion, none
     when the model overrules the lexical rules; the lexical verdict alone for a turn too
     short for the model."""
+    if lexical is not None and lexical.evidence == NON_SPEECH_KEY:
+        return lexical
     fitted = model("topic_drift")
     found = meaning_features(transcript, index, history, lexical is not None)
     if fitted is None or found is None:
