@@ -184,6 +184,7 @@ class Gated:
         self.regex = pattern
         self.pattern = pattern.pattern
         self._words: tuple[str, ...] | None = None
+        self._looked_for: tuple[tuple[str, ...], tuple[str, ...]] | None = None
         self._known = False
 
     @property
@@ -192,13 +193,19 @@ class Gated:
         if not self._known:
             words = required_words(self.regex)
             self._words = tuple(sorted(words, key=lambda w: (_weight(w), w))) if words else None
+            if self._words is not None:
+                self._looked_for = looked_for(self._words)
             self._known = True
         return self._words
 
     def may_match(self, text: str) -> bool:
         """False only when no match is possible in ``text``."""
-        words = self.words
-        return words is None or any(map(text.__contains__, words))
+        if self.words is None or self._looked_for is None:
+            return True
+        ascii_words, every_word = self._looked_for
+        # str.isascii is a flag CPython keeps: no scan
+        words = ascii_words if text.isascii() else every_word
+        return any(map(text.__contains__, words))
 
     def search(self, text: str) -> re.Match[str] | None:
         return self.regex.search(text) if self.may_match(text) else None
@@ -211,6 +218,14 @@ class Gated:
 
     def split(self, text: str) -> list[str]:
         return self.regex.split(text) if self.may_match(text) else [text]
+
+
+def looked_for(words: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The words a gate looks for in a text, in their order: those holding no other of
+    the ``words`` (a text holding "fails to" holds "fail"), first those an ASCII text can
+    hold, then all. A text holds one of the ``words`` exactly when it holds one of these."""
+    kept = tuple(w for w in words if not any(v != w and v in w for v in words))
+    return tuple(w for w in kept if w.isascii()), kept
 
 
 def gated(pattern: str, flags: int = 0) -> Gated:
@@ -254,14 +269,17 @@ class GateSet:
     def __init__(self, gates: Sequence[Gated]) -> None:
         self.gates = tuple(gates)
         self._keys: tuple[frozenset[str] | None, ...] = ()
-        self._all: frozenset[str] = frozenset()
+        self._long: frozenset[str] = frozenset()
+        self._short: tuple[str, ...] = ()
         self._known = False
 
     def _prepare(self) -> None:
         self._keys = tuple(
             None if gate.words is None else frozenset(map(_key, gate.words)) for gate in self.gates
         )
-        self._all = frozenset(chain.from_iterable(k for k in self._keys if k is not None))
+        every = frozenset(chain.from_iterable(k for k in self._keys if k is not None))
+        self._long = frozenset(k for k in every if len(k) == KEY_LENGTH)
+        self._short = tuple(sorted(k for k in every if len(k) < KEY_LENGTH))
         self._known = True
 
     def possible(self, text: str) -> list[bool]:
@@ -276,11 +294,10 @@ class GateSet:
         return [keys is None or not held.isdisjoint(keys) for keys in self._keys]
 
     def _held(self, text: str) -> frozenset[str]:
-        """The keys among ``text``'s slices of 1 to KEY_LENGTH characters (each length's
-        built from the last one's in C)."""
-        slices: list[Iterable[str]] = [text]
-        last: Iterable[str] = text
+        """The keys ``text`` holds: those of ``KEY_LENGTH`` characters among its slices
+        of that length (each built from the one a character shorter, in C, and dropped
+        once looked up), the few shorter ones (whole short words) by substring search."""
+        slices: Iterable[str] = text
         for n in range(1, KEY_LENGTH):
-            last = list(map(add, last, text[n:]))
-            slices.append(last)
-        return self._all.intersection(chain.from_iterable(slices))
+            slices = map(add, slices, text[n:])
+        return self._long.intersection(slices).union(filter(text.__contains__, self._short))

@@ -15,7 +15,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
-from itertools import repeat
+from itertools import chain, repeat
 from operator import add, mul
 
 from moot.text import CJK_RANGES, sentences
@@ -311,20 +311,72 @@ quarter of that (peak 419 MB) for about the same time, and ``moot lint`` of 10,0
 turns peaks at 315 MiB instead of 667 (docs/detectors.md, "Cost inside a debate")."""
 
 
+def _flat(text: str) -> tuple[list[str], str]:
+    """A text as ``char_ngrams`` reads it: its runs of Chinese characters, and its other
+    words (ASCII letters and digits only) joined by single spaces, with punctuation
+    folded into the spaces."""
+    flat = _NON_TEXT.sub(" ", fold(text)).strip()
+    runs: list[str] = []
+    if not flat.isascii():  # only then can it hold Chinese
+        runs = cjk_runs(flat)
+        flat = _CJK_RUN.sub(" ", flat)
+    return runs, " ".join(flat.split())
+
+
 @lru_cache(maxsize=NGRAM_CACHE)
 def char_ngrams(text: str) -> Counter[str]:
     """Counts of the character n-grams of a text, for similarity: 3- to 5-grams of
     English (across word boundaries) and 1- to 3-grams of Chinese, over the text with
     punctuation folded into single spaces."""
-    flat = _NON_TEXT.sub(" ", fold(text)).strip()
+    runs, latin = _flat(text)
     grams: Counter[str] = Counter()
-    if not flat.isascii():  # only then can it hold Chinese
-        for run in cjk_runs(flat):
-            grams.update(_grams(run, 1, 3))
-        flat = _CJK_RUN.sub(" ", flat)
-    latin = " ".join(flat.split())
+    for run in runs:
+        grams.update(_grams(run, 1, 3))
     if latin:
         grams.update(_grams(f" {latin} ", 3, 5))
+    return grams
+
+
+_PIECE = re.compile(r"(?=( [a-z0-9]+.{0,4}))")
+"""At each space before a word: the space, the word and the next four characters (the
+text is ASCII letters, digits and single spaces: ``_flat``)."""
+PIECE_TABLE = 16384
+"""Word pieces whose n-grams are kept (emptied when full, like ``stem``'s cache)."""
+
+
+class _PieceTable(dict[str, tuple[str, ...]]):
+    """The 3- to 5-grams that start in a word piece's space or word (not in the four
+    characters after the word, which only complete them), filled as pieces are first
+    met. Texts share words and phrases, so most of a text's n-grams come from here
+    already built, each one string object shared by every text that holds it."""
+
+    def __missing__(self, piece: str) -> tuple[str, ...]:
+        if len(self) >= PIECE_TABLE:
+            self.clear()
+        end = piece.find(" ", 1)
+        starts = range(len(piece) if end < 0 else end)
+        size = len(piece)
+        grams = tuple(piece[i : i + n] for i in starts for n in (3, 4, 5) if i + n <= size)
+        self[piece] = grams
+        return grams
+
+
+_PIECE_GRAMS = _PieceTable()
+
+
+@lru_cache(maxsize=NGRAM_CACHE)
+def wording_counts(text: str) -> Counter[str]:
+    """``char_ngrams`` of a text, the same counts in another order (the order only
+    matters to a float sum over them, so ``similarity`` uses this one). The English
+    n-grams come from the text's word pieces: each space before a word starts one, and
+    every n-gram starts in exactly one piece's space or word."""
+    runs, latin = _flat(text)
+    grams: Counter[str] = Counter()
+    for run in runs:
+        grams.update(_grams(run, 1, 3))
+    if latin:
+        pieces = _PIECE.findall(f" {latin} ")
+        grams.update(chain.from_iterable(map(_PIECE_GRAMS.__getitem__, pieces)))
     return grams
 
 
@@ -366,7 +418,7 @@ def cosine(
 
 @lru_cache(maxsize=4096)
 def _gram_norm(text: str) -> float:
-    return norm(char_ngrams(text))
+    return norm(wording_counts(text))
 
 
 def containment(part: str, whole: str) -> float:
@@ -382,7 +434,7 @@ def containment(part: str, whole: str) -> float:
 
 def similarity(a: str, b: str) -> float:
     """How alike two texts are in wording, 0.0 to 1.0 (character n-gram cosine)."""
-    return cosine(char_ngrams(a), char_ngrams(b), _gram_norm(a), _gram_norm(b))
+    return cosine(wording_counts(a), wording_counts(b), _gram_norm(a), _gram_norm(b))
 
 
 def coverage(terms: Iterable[str], pool: set[str] | frozenset[str]) -> float:
@@ -412,6 +464,16 @@ def _sentences(text: str) -> tuple[str, ...]:
     for line in text.splitlines():
         parts.extend(sentences(line))
     return tuple(parts)
+
+
+_SENTENCE_MARK = re.compile(r"[.!?。！？]")
+
+
+def to_sentence_mark(text: str, start: int) -> str:
+    """``text`` from ``start`` up to its next sentence mark (. ! ? 。 ！ ？), or to its end:
+    ``re.split(r"[.!?。！？]", text[start:], maxsplit=1)[0]`` without copying the rest."""
+    found = _SENTENCE_MARK.search(text, start)
+    return text[start : len(text) if found is None else found.start()]
 
 
 def clauses(sentence: str) -> list[str]:

@@ -80,6 +80,7 @@ from moot.detectors.lexical import (
     polarity,
     shorten,
     split_sentences,
+    to_sentence_mark,
     without_quotes,
 )
 from moot.detectors.messages import side_name
@@ -143,10 +144,7 @@ def _answer_spans(text: str) -> tuple[str, ...]:
     They depend on the text alone, so a turn checked during a debate and again after it
     is read once."""
     folded = fold(text)
-    spans = [
-        re.split(r"[.!?。！？]", folded[m.start() :], maxsplit=1)[0]
-        for m in CONTRAST.finditer(folded)
-    ]
+    spans = [to_sentence_mark(folded, m.start()) for m in CONTRAST.finditer(folded)]
     if not REFUTATION.may_match(folded):
         return tuple(spans)  # no part of a text has a word the whole text lacks
     for sentence in split_sentences(folded):
