@@ -406,6 +406,8 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     (
         "background",
+        # not the generic "you" of "like having your own bank account" (anyone's)
+        r"(?<!\bhaving )(?<!\bhave )(?<!\bget )(?<!\bgetting )"
         r"\b(?:your|his|her|my opponent's) (?:own )?"
         + _any(
             *_split("wealth fortune millions mansion yacht inheritance privilege bonus"),
@@ -602,6 +604,10 @@ _ZH_INSULT = _any(
     "素质(?:太低|太差|低下)",
     "水平(?:太低|太差|有限|不够)",
 )
+_ZH_NOT_MANNER = r"(?!地(?:以为|认为|相信|假设|期待|期望|觉得|主张|断言))"
+"""Not the manner of holding a claim: "正方天真地以为…" (naively believes) describes the
+belief the sentence goes on to dispute, not the person (docs/detectors.md, "Tenth
+round")."""
 _ZH_DONE = _any(*_split("养 开 做 带 挤 骑 去 干 读 坐 当 上 见 用 种 管 教 生 住 摸"))
 _ZH_NEVER_DID = _any(
     *_split("当过 养过 开过 做过 带过 挤过 骑过 去过 干过 读过 坐过 吃过苦 种过地 下过基层 创过业"),
@@ -617,7 +623,10 @@ _ZH_PATTERNS: tuple[tuple[str, str], ...] = (
         r"|建议(?:对方|你)(?:辩友)?(?:先|回去)?(?:去)?(?:读|看|查|学|了解)(?:一下|一读|一看)"
         r"|(?:你|对方)(?:辩友)?(?:是不是|有没有)(?:根本)?(?:没|没有)?(?:读过|看过|学过)",
     ),
-    ("insult", rf"{_ZH_PERSON}(?:(?!{_ZH_ARGUMENT_WORDS}){_CLAUSE_CHAR}){{0,10}}{_ZH_INSULT}"),
+    (
+        "insult",
+        rf"{_ZH_PERSON}(?:(?!{_ZH_ARGUMENT_WORDS}){_CLAUSE_CHAR}){{0,10}}{_ZH_INSULT}{_ZH_NOT_MANNER}",
+    ),
     ("insult", r"(?:小学生|三岁小孩|三岁孩子|小孩子|傻子|普通人)都(?:知道|明白|懂)"),
     ("insult", r"(?:是不是|真)傻|傻[吗吧]|读书读傻了|书都读到哪里去了|别丢人了"),
     ("speaker", r"站着说话不腰疼|何不食肉糜|饱汉不知饿汉饥|吃饱了撑的|良心被狗吃了"),
@@ -685,7 +694,11 @@ _ZH_PATTERNS: tuple[tuple[str, str], ...] = (
         "motive",
         rf"{_ZH_PERSON}[^。；;！!？?]{{0,20}}(?:当然|自然|难怪)(?:会|要)?(?:这么说|反对|支持|替|维护|帮)",
     ),
-    ("motive", rf"{_ZH_PERSON}[^。；;！!？?]{{0,12}}替[^，,。]{{1,8}}说话"),
+    # "反方不是替企业说话": a motive denied (the speaker's own side, as a rule) is no charge
+    (
+        "motive",
+        rf"{_ZH_PERSON}[^。；;！!？?]{{0,12}}(?<!不是)(?<!并非)(?<!没有)替[^，,。]{{1,8}}说话",
+    ),
     # sarcasm about what the speaker understands, psychologising, shame
     ("competence", r"(?:你|您)(?:不晓得|不知道|不懂|不明白)[^，,。？?]{0,12}是[什甚]么意思"),
     ("competence", r"好歹说对了|真理王"),
@@ -889,7 +902,11 @@ _ZH_PEJORATIVE = re.compile(
         "脑子",
     )
 )
-_ZH_ARGUMENT = re.compile(_ZH_ARGUMENT_WORDS)
+_ZH_MANNER = re.compile(_ZH_NOT_MANNER[3:-1])
+"""The manner of holding a claim after a pejorative ("天真地以为"): see ``_ZH_NOT_MANNER``."""
+_ZH_ARGUMENT = re.compile(rf"{_ZH_ARGUMENT_WORDS}|的\s*(?:…|\.\.\.)")
+"""An argument noun, or quoted words the person holds ("您方的'可控'只是纸上谈兵": the
+pejorative is aimed at the quoted claim)."""
 
 
 def _aimed_at_person(clause: str, lang_zh: bool) -> bool:
@@ -907,7 +924,7 @@ def _aimed_at_person(clause: str, lang_zh: bool) -> bool:
     for person in target.finditer(clause):
         after = clause[person.end() : person.end() + reach]
         match = pejorative.search(after)
-        if match is None:
+        if match is None or (lang_zh and _ZH_MANNER.match(after, match.end())):
             continue
         between = after[: match.start()]
         if not argument.search(between) and not reported.search(between):

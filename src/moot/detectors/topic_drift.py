@@ -30,7 +30,9 @@ terms that these rules leave alone is judged by a calibrated model
 (``moot.detectors.learned``): its cosine with the motion, with the opponents' last
 turns and with its side's last turn, the share of its terms said before and of the
 motion's, whether it addresses the debate, and its length, weighed by a logistic
-regression fitted on the train splits.
+regression fitted on the train splits. A short turn (fewer than ``SHORT_TERMS`` terms)
+that the model or the word-sharing rule would flag is left alone when it is close in
+meaning to one of the last ``SHORT_WINDOW`` turns: it answers them in new words.
 
 Only earlier turns count, so a turn is judged the same during the debate and after
 it. An on-topic tangent (an anecdote, a case from another city) usually ties back
@@ -85,6 +87,15 @@ MEANING_MIN_TERMS = 10
 """With the sentence encoder, turns of at least this many distinct content terms that the
 lexical rules leave alone are judged by the calibrated model (``learned``); shorter
 turns (a fragment, a one-line retort) are not judged by meaning."""
+SHORT_TERMS = 25
+"""With the encoder, a turn of fewer distinct content terms (one to four sentences) is short:
+its cosines are noisy and its words, new to the debate, say little, so a flag by the model
+or by the word-sharing rule needs it also to be far from the turns just before it."""
+SHORT_ANSWER_MIN = 0.35
+"""A short turn whose best cosine with the last ``SHORT_WINDOW`` turns reaches this answers
+them (a retort in new words, "tie businesses' hands" on a minimum wage) and is left alone
+(docs/detectors.md, "Tenth round")."""
+SHORT_WINDOW = 3
 OPPONENT_WINDOW = 4
 """A turn is compared with the opponents' last this-many turns (judged against the motion
 and what the opponent just said, not the debate so far)."""
@@ -289,6 +300,17 @@ def meaning_features(
     return Features(values, None, relevance)
 
 
+def _answers_short(transcript: Transcript, index: int, history: TurnHistory) -> bool:
+    """Whether turn ``index`` is short (``SHORT_TERMS``) and close in meaning to one of the
+    last ``SHORT_WINDOW`` turns (``SHORT_ANSWER_MIN``): it answers them."""
+    meaning = history.meaning
+    text = transcript.turns[index].text
+    if meaning is None or index == 0 or len(set(content_terms(text))) >= SHORT_TERMS:
+        return False
+    window = [t.text for t in transcript.turns[max(0, index - SHORT_WINDOW) : index]]
+    return meaning.best(text, window)[0] >= SHORT_ANSWER_MIN
+
+
 def _by_meaning(
     transcript: Transcript, index: int, history: TurnHistory, lexical: Finding | None
 ) -> Finding | None:
@@ -305,9 +327,13 @@ def _by_meaning(
     probability = fitted.probability(found.values)
     if probability < fitted.threshold:
         return None
+    turn = transcript.turns[index]
+    if (lexical is None or lexical.evidence == "topic_drift.unrelated") and _answers_short(
+        transcript, index, history
+    ):
+        return None
     if lexical is not None:
         return lexical
-    turn = transcript.turns[index]
     values: dict[str, object] = {
         "quote": shorten(turn.text, 120),
         "topic": transcript.topic,
