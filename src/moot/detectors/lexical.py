@@ -467,6 +467,8 @@ def _sentences(text: str) -> tuple[str, ...]:
 
 
 _SENTENCE_MARK = re.compile(r"[.!?。！？]")
+QUESTION_MARKS = re.compile(r"[?？]")
+"""A text with one of these asks a question."""
 
 
 def to_sentence_mark(text: str, start: int) -> str:

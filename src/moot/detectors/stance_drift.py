@@ -73,6 +73,7 @@ from moot.detectors.cues import (
 from moot.detectors.finding import Finding
 from moot.detectors.history import TurnHistory, history_for
 from moot.detectors.lexical import (
+    QUESTION_MARKS,
     clauses,
     content_terms,
     coverage,
@@ -105,8 +106,6 @@ STANCE_COVER = 0.75
 STANCE_SHARE = 0.5
 """...and the stance's terms must be at least this share of the sentence's terms (a
 sentence that states a stance is mostly the stance)."""
-QUESTION_MARKS = re.compile(r"[?？]")
-"""A turn with one of these asks a question."""
 RHETORICAL = re.compile(
     r"^\W*(?:(?:but|and|so|yet|then|surely|well),?\s+)?"
     r"(?:doesn't|don't|isn't|aren't|wasn't|weren't|won't|wouldn't|can't|cannot|couldn't"

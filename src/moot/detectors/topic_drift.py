@@ -65,7 +65,14 @@ from moot.detectors.hanzi import simplified
 from moot.detectors.history import TurnHistory, history_for
 from moot.detectors.history import motion_terms as motion_terms
 from moot.detectors.learned import Features, log_length, model
-from moot.detectors.lexical import common_terms, content_terms, coverage, fold, shorten
+from moot.detectors.lexical import (
+    QUESTION_MARKS,
+    common_terms,
+    content_terms,
+    coverage,
+    fold,
+    shorten,
+)
 from moot.detectors.transcript import Transcript
 
 UNRELATED_MAX_SHARE = 0.06
@@ -106,7 +113,6 @@ _CALL = re.compile(r"[A-Za-z_][\w.]*\((.*)\)\s*;?", re.DOTALL)
 _WORD = re.compile(r"[^\W\d_]")
 """A letter of any script (a Chinese character is one)."""
 _DIGIT = re.compile(r"\d")
-_QUESTION = re.compile(r"[?？]")
 
 
 def _strings(value: object) -> list[str]:
@@ -142,6 +148,11 @@ def non_speech(text: str) -> str | None:
     return None
 
 
+NON_SPEECH_KEY = "topic_drift.nonspeech"
+"""The key of a non-speech flag: it stands in the encoder pass (the model does not judge a
+tool call)."""
+
+
 def _non_speech_check(transcript: Transcript, index: int, history: TurnHistory) -> Finding | None:
     """Turn ``index`` when it is a non-speech (``non_speech``) off the motion: a tool call
     none of whose values is a term of the motion, or a wordless turn that does not follow
@@ -153,15 +164,10 @@ def _non_speech_check(transcript: Transcript, index: int, history: TurnHistory) 
     if said:
         if set(content_terms(said)) & history.motion:
             return None
-    elif index > 0 and _QUESTION.search(transcript.turns[index - 1].text[-200:]):
+    elif index > 0 and QUESTION_MARKS.search(transcript.turns[index - 1].text[-200:]):
         return None
     values: dict[str, object] = {"quote": shorten(turn.text, 120), "topic": transcript.topic}
-    return Finding("topic_drift", index, turn.side, "topic_drift.nonspeech", values)
-
-
-NON_SPEECH_KEY = "topic_drift.nonspeech"
-"""The key of a non-speech flag: it stands in the encoder pass (the model does not judge a
-tool call)."""
+    return Finding("topic_drift", index, turn.side, NON_SPEECH_KEY, values)
 
 
 def names_a_side(text: str, names: Iterable[str]) -> bool:
@@ -205,13 +211,13 @@ def lexical_check(transcript: Transcript, index: int, history: TurnHistory) -> F
     context = history.said
     common = common_terms()
     folded = fold(turn.text)
+    # a cue as written (folding keeps offsets when the text had no full-width forms)
+    source = turn.text if len(folded) == len(turn.text) else folded
     values: dict[str, object] = {"quote": shorten(turn.text, 120), "topic": transcript.topic}
 
     change = SUBJECT_CHANGE.search(folded) or SUBJECT_CHANGE_LEAD.search(folded)
     share = coverage(terms, context)
     if change and len(terms & motion) <= 1 and share < CHANGE_MAX_SHARE:
-        # the cue as written (folding keeps offsets when the text had no full-width forms)
-        source = turn.text if len(folded) == len(turn.text) else folded
         values["cue"] = source[change.start() : change.end()].strip(" ,，。.")
         values["share"] = share
         return Finding("topic_drift", index, turn.side, "topic_drift.change", values)
@@ -225,13 +231,11 @@ def lexical_check(transcript: Transcript, index: int, history: TurnHistory) -> F
         tail = set(content_terms(folded[metas[-1].end() :]))
         judged = tail if len(tail) >= MIN_TERMS else terms
         if not (judged - common) & motion and len(judged & motion & common) <= 1:
-            source = turn.text if len(folded) == len(turn.text) else folded
             values["cue"] = source[metas[-1].start() : metas[-1].end()].strip(" ,，。.#*:：")
             return Finding("topic_drift", index, turn.side, "topic_drift.meta", values)
     service = SERVICE_TALK.search(simplified(folded))
     if service is not None and not ENGAGEMENT.search(folded):
         # a user outside the debate is served: the motion's words do not make it a speech
-        source = turn.text if len(folded) == len(turn.text) else folded
         values["cue"] = source[service.start() : service.end()]
         return Finding("topic_drift", index, turn.side, "topic_drift.meta", values)
 
