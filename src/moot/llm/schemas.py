@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import marshal
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -125,8 +126,15 @@ def output_spec(model: type[BaseModel], *, name: str | None = None) -> OutputSpe
     """The JSON schema of a reply type, self-contained (no ``$ref``), with small integer
     ranges spelled out as enums. The schema is built once per type (pydantic takes
     ~0.7 ms a time, on every model call otherwise); each caller gets its own copy, so
-    narrowing one call's schema never reaches another's."""
-    schema: dict[str, Any] = _copied(_schema_of(model))
+    narrowing one call's schema never reaches another's: rebuilt by ``marshal.loads``
+    from the schema's bytes, written once (new dicts and lists all the way down, as
+    ``_copied`` makes them, in C; the cached schemas share no dict or list between two
+    places, so nothing shared comes back shared)."""
+    written = _schema_bytes(model)
+    if written is None:
+        schema: dict[str, Any] = _copied(_schema_of(model))
+    else:
+        schema = marshal.loads(written)  # noqa: S302 (bytes this process wrote)
     return OutputSpec(name=name or model.__name__, json_schema=schema)
 
 
@@ -151,6 +159,16 @@ def _copied(node: Any) -> Any:
 def _schema_of(model: type[BaseModel]) -> dict[str, Any]:
     schema: dict[str, Any] = enumerate_int_ranges(inline_refs(model.model_json_schema()))
     return schema
+
+
+@functools.lru_cache(maxsize=256)
+def _schema_bytes(model: type[BaseModel]) -> bytes | None:
+    """``_schema_of(model)`` written by ``marshal``, or None if a value in it is not
+    one ``marshal`` writes (then ``_copied`` copies it)."""
+    try:
+        return marshal.dumps(_schema_of(model))
+    except ValueError:
+        return None
 
 
 def _replace_property(spec: OutputSpec, key: str, value: dict[str, Any]) -> OutputSpec:
