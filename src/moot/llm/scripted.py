@@ -62,16 +62,34 @@ __all__ = [
 _TOKEN = re.compile(f"[{CJK_RANGES}]|[^\\s{CJK_RANGES}]+")
 
 
+_FROM_CJK = re.compile("[\u3400-\U0010ffff]")
+"""A character from U+3400 up, where every CJK range starts."""
+NON_ASCII_SPACE = "\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+"""Every white space character above ASCII (``str.isspace``), as a regex class's body."""
+_WIDE = re.compile(f"[{NON_ASCII_SPACE}\u3400-\U0010ffff]")
+"""What keeps a text from being counted by its UTF-8 bytes: white space above ASCII, or
+a character from U+3400 up."""
+_RUN_MARKS = bytes(32 if byte < 128 and chr(byte).isspace() else 120 for byte in range(256))
+"""Each byte of UTF-8 text as ``b" "`` if it is an ASCII white space character to
+``str.split`` (and to the regex's ``\\s``), else as ``b"x"`` (every byte of a
+character above ASCII is 128 or more)."""
+
+
 @lru_cache(maxsize=4096)
 def estimate_tokens(text: str) -> int:
     """A deterministic token *estimate*: each CJK character counts one, and so does
     each run of other non-space characters (roughly one per English word). Cached:
     every call of a debate sends the same system prompt and much of the same text.
-    ASCII text has no CJK character, so its count is that of its runs of non-space
-    characters, which ``str.split`` finds without building a match object each (the
-    same white space as the regex's ``\\s``). So has any text with no character from
-    U+3400 up (every CJK range starts there): prompts hold a dash or a curly quote."""
-    if text.isascii() or max(text, default="") < "\u3400":
+    A text with no character from U+3400 up (every CJK range starts there; prompts
+    hold a dash or a curly quote) has no CJK character, so its count is that of its
+    runs of non-space characters, which ``str.split`` finds (the same white space as
+    the regex's ``\\s``). When its white space is ASCII only, the runs are counted
+    without building a string each: its UTF-8 bytes marked space or not
+    (``_RUN_MARKS``), a run starts at each non-space after a space, or at the start."""
+    if text.isascii() or _WIDE.search(text) is None:
+        marks = text.encode().translate(_RUN_MARKS)
+        return marks.count(b" x") + marks.startswith(b"x")
+    if _FROM_CJK.search(text) is None:
         return len(text.split())
     return len(_TOKEN.findall(text))
 
