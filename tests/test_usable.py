@@ -535,3 +535,18 @@ def test_a_text_in_capitals_is_debris(text: str, reason: str | None) -> None:
 )
 def test_an_id_a_colon_and_a_response_type_is_a_label_copy(text: str, reason: str | None) -> None:
     assert unusable_reason(text) == reason
+
+
+_WORDISH = st.lists(
+    st.sampled_from([*"aZ_-9 é中\u3400", "PRO-1", "xx_yy", "ab_"]), max_size=20
+).map("".join)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.one_of(_WORDISH, st.text(max_size=40), st.text(alphabet=st.characters(max_codepoint=0x7F)))
+)
+def test_words_are_the_word_pattern_s(text: str) -> None:
+    """``words`` finds what ``_WORD`` does, ASCII text by its own pattern (checked by
+    hand: the ASCII pattern without its underscore joins fails)."""
+    assert rules.words(text) == [m.group(0) for m in rules._WORD.finditer(text)]

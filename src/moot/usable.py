@@ -150,6 +150,15 @@ _CAPITAL = re.compile("[A-Z]")
 _WORD = re.compile(rf"[{_CJK}]|(?:(?![{_CJK}])[^\W\d_]){{2,}}(?:_[^\W\d_]+)*")
 """A word: a CJK character, or two letters or more; words joined by underscores
 (``slippery_slope``, a schema's label) are one."""
+_ASCII_WORD = re.compile(r"[A-Za-z]{2,}(?:_[A-Za-z]+)*")
+"""``_WORD`` in ASCII text, where a letter (``[^\\W\\d_]``) is ``[A-Za-z]`` and no
+character is CJK: the same matches without a look-ahead at every letter."""
+
+
+def words(text: str) -> list[str]:
+    """Every ``_WORD`` in ``text``, in order."""
+    return (_ASCII_WORD if text.isascii() else _WORD).findall(text)
+
 
 Reason = Literal["debris", "loop", "no_words"]
 
@@ -229,7 +238,7 @@ def _label_list(text: str) -> bool:
         return False
     rest = _ID.sub(" ", text)
     cjk = len(_CJK_CHAR.findall(rest))
-    latin = sum(1 for w in _WORD.finditer(rest)) - cjk
+    latin = len(words(rest)) - cjk
     return latin + cjk / 2 < LABEL_LIST_WORDS
 
 
@@ -302,7 +311,7 @@ cross-examination. Two alike among many may be one flaw found twice."""
 
 
 def _copy_key(text: str) -> tuple[str, ...]:
-    return tuple(w.group(0) for w in _WORD.finditer(_ID.sub(" ", text).lower()))
+    return tuple(words(_ID.sub(" ", text).lower()))
 
 
 def _alike(
@@ -351,7 +360,7 @@ def copied_texts(texts: Sequence[str]) -> list[int]:
 
 def word_count(text: str) -> int:
     """Words in ``text`` (a Chinese character counts as one; figures do not)."""
-    return sum(1 for _ in _WORD.finditer(text))
+    return len(words(text))
 
 
 def marker(lang: str) -> str:
