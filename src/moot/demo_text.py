@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Protocol
 
 from moot.text import CJK_RANGES, cjk_share
@@ -59,6 +60,23 @@ class Searcher(Protocol):
     def search(self, string: str, /) -> object: ...
 
 
+@lru_cache(maxsize=1024)
+def _motion(
+    topic: str,
+    motion: str,
+    generic_motion: str,
+    topic_max_chars: int,
+    unsafe: tuple[Searcher, ...],
+) -> str:
+    """The motion a ``Weaver`` weaves in: ``motion`` around the topic, cleaned and
+    shortened, or ``generic_motion`` when that is too short or trips a pattern of
+    ``unsafe``. Cached: a debate's writers weave the same topic into every call's
+    reply (the patterns are kept objects, see ``moot.formats.structured.demo``)."""
+    ref = shorten(clean(topic), topic_max_chars)
+    usable = len(ref) >= 2 and not any(p.search(ref) for p in unsafe)
+    return motion.format(topic=ref) if usable else generic_motion
+
+
 class Weaver:
     """Fills phrase templates with the motion (``{m}``) woven in.
 
@@ -78,9 +96,7 @@ class Weaver:
         self.lang = lang
         self.generic_motion = generic_motion
         self.unsafe = tuple(unsafe)
-        ref = shorten(clean(topic), topic_max_chars)
-        usable = len(ref) >= 2 and self.safe(ref)
-        self.motion = motion.format(topic=ref) if usable else generic_motion
+        self.motion = _motion(topic, motion, generic_motion, topic_max_chars, self.unsafe)
 
     def safe(self, text: str) -> bool:
         """True when ``text`` trips none of the unsafe patterns."""

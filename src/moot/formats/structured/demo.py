@@ -11,12 +11,12 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Final
 
 from pydantic import BaseModel
 
-from moot.demo_text import QUOTE, Weaver, clean, excerpt, fits, shorten
+from moot.demo_text import QUOTE, Searcher, Weaver, clean, excerpt, fits, shorten
 from moot.errors import BackendError
 from moot.formats.structured.payload import RESPONSES
 from moot.formats.structured.replies import (
@@ -367,11 +367,7 @@ class _Writer(Weaver):
             motion=self.p.motion,
             generic_motion=self.p.generic_motion,
             topic_max_chars=self.p.topic_max_chars,
-            unsafe=(
-                cross_reference_pattern(prefixes),
-                Needing(argument_id_pattern(prefixes), ("-",)),
-                Needing(NEW_ARGUMENT_MARKER, (":", "：")),
-            ),
+            unsafe=_unsafe(prefixes),
         )
 
     def claim_ref(self, claim: str | None) -> str:
@@ -381,6 +377,18 @@ class _Writer(Weaver):
             if len(quoted) >= 3 and fits(ref, self.lang) and self.safe(ref):
                 return ref
         return self.p.generic_claim_ref
+
+
+@cache
+def _unsafe(prefixes: tuple[str, ...]) -> tuple[Searcher, ...]:
+    """What a phrase must not hold in a debate with these id prefixes (the rule checks'
+    patterns), made once: the same objects on every call let ``Weaver`` keep its
+    motion."""
+    return (
+        cross_reference_pattern(prefixes),
+        Needing(argument_id_pattern(prefixes), ("-",)),
+        Needing(NEW_ARGUMENT_MARKER, (":", "：")),
+    )
 
 
 def _writer(request: DemoRequest, name: str | None = None) -> _Writer:
