@@ -72,7 +72,7 @@ from moot.schema import (
 from moot.sources.citations import section as sources_section
 from moot.sources.library import Library, changed_documents, open_library
 from moot.store import Store
-from moot.trust import with_trust
+from moot.trust import Turns, with_trust
 from moot.validation import RUN_ID, check_name, check_text
 
 RESUMABLE = ("running", "interrupted", "failed", "budget_exceeded")
@@ -345,7 +345,7 @@ class _Run:
             else sources_section(self.library, debate.citations, settings.lang),
             payload={plan.format.name: record.payload.model_dump(mode="json")},
         )
-        detectors, review = await detect_and_review(
+        detectors, review, turns = await detect_and_review(
             plan.format,
             result,
             roles["judge"] if options.review_flags else None,
@@ -360,7 +360,7 @@ class _Run:
                 "usage": self._usage(meter, started),
             }
         )
-        result = with_trust(result)
+        result = with_trust(result, turns)  # the detectors' transcript, read once
         if self.store is not None and self.debate_id is not None:
             self.store.set_status(self.debate_id, "done", result_json=result.model_dump_json())
         return result
@@ -471,8 +471,13 @@ class _Run:
 
 def detect(fmt: Format, result: DebateResult) -> list[DetectorFlag]:
     """Every detector's flags on a finished debate, each tied to its judged unit."""
-    _, units, flags = _candidates(fmt, result)
-    return [_unit_flag(f, units) for f in flags]
+    return _detect(fmt, result)[0]
+
+
+def _detect(fmt: Format, result: DebateResult) -> tuple[list[DetectorFlag], Turns]:
+    """``detect``, with the transcript and units it read."""
+    transcript, units, flags = _candidates(fmt, result)
+    return [_unit_flag(f, units) for f in flags], (transcript, units)
 
 
 def _candidates(
@@ -491,12 +496,14 @@ async def detect_and_review(
     meter: Meter,
     seed: int | None,
     max_reasks: int,
-) -> tuple[list[DetectorFlag], DetectorReview | None]:
+) -> tuple[list[DetectorFlag], DetectorReview | None, Turns]:
     """``detect``, then, with a ``reviewer`` (the model-assisted mode,
     ``--review-flags``), that model's review of the flags (``moot.judging.flag_review``):
-    the flags it kept and the record of the review."""
+    the flags it kept, the record of the review, and the transcript and units read
+    (the trust verdict reads them again)."""
     if reviewer is None:
-        return detect(fmt, result), None
+        flags_found, turns = _detect(fmt, result)
+        return flags_found, None, turns
     transcript, units, flags = _candidates(fmt, result)
     review = await review_flags(
         transcript,
@@ -514,7 +521,7 @@ async def detect_and_review(
         found=review.found,
         rejected=[_unit_flag(f, units) for f in review.rejected],
     )
-    return [_unit_flag(f, units) for f in review.flags], record
+    return [_unit_flag(f, units) for f in review.flags], record, (transcript, units)
 
 
 def _unit_flag(flag: Flag, units: Sequence[str | None]) -> DetectorFlag:

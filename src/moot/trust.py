@@ -36,8 +36,8 @@ thresholds below are the published ones (``docs/trust.md``):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -47,6 +47,13 @@ from moot.judging.verdict import Verdict, decide
 from moot.profiles import COMPACT_SPECS
 from moot.schema import DebateResult, Trust, TrustCode, TrustLevel, TrustReason
 from moot.usable import COPIED, MARKERS, UNUSABLE, unusable_reason
+
+if TYPE_CHECKING:
+    from moot.detectors.transcript import Transcript
+
+Turns = tuple["Transcript", Sequence[str | None]]
+"""A result's transcript and each turn's judged unit, as its format reads them
+(``Format.transcript``)."""
 
 RULES_CAUTION = 3
 RULES_LOW = 10
@@ -134,17 +141,20 @@ def _judge_fields(result: DebateResult) -> Iterator[tuple[str, str]]:
         yield f"trace[{row.argument_id}].reason", row.reason
 
 
-def _debater_fields(result: DebateResult) -> Iterator[tuple[str, str, bool]]:
+def _debater_fields(result: DebateResult, turns: Turns | None) -> Iterator[tuple[str, str, bool]]:
     """``(where, text, composed)``: the claims, then the transcript's turns, which code
-    composed from a reply's fields (markers included)."""
+    composed from a reply's fields (markers included); ``turns`` when the caller read
+    them already (the engine, for the detectors)."""
     for row in result.judgement.trace:
         yield f"trace[{row.argument_id}].claim", row.claim, False
-    try:
-        from moot.formats import get_format
+    if turns is None:
+        try:
+            from moot.formats import get_format
 
-        transcript, units = get_format(result.format).transcript(result)
-    except (ConfigError, ValidationError, KeyError, ValueError):
-        return
+            turns = get_format(result.format).transcript(result)
+        except (ConfigError, ValidationError, KeyError, ValueError):
+            return
+    transcript, units = turns
     # a quote found in its passage is the document's words (code, JSON and markup
     # included), not prose the debater wrote; any other quote is checked as prose
     found = ("verified", "number_mismatch")
@@ -158,14 +168,17 @@ def _debater_fields(result: DebateResult) -> Iterator[tuple[str, str, bool]]:
         yield f"turn {n + 1}" + (f" ({unit})" if unit else ""), text, True
 
 
-def unusable_fields(result: DebateResult) -> tuple[list[str], list[str]]:
+def unusable_fields(
+    result: DebateResult, turns: Turns | None = None
+) -> tuple[list[str], list[str]]:
     """The judge fields and the debater fields that hold no usable text: debris by
     :func:`is_debris`, or named by an echo, loop or unusable-text warning (a warning
-    on the judgement is the judge's). The one place that decides what is unusable."""
+    on the judgement is the judge's). The one place that decides what is unusable.
+    ``turns``: the result's transcript, when the caller read it already."""
     judge = [where for where, text in _judge_fields(result) if is_debris(text)]
     debater = [
         where
-        for where, text, composed in _debater_fields(result)
+        for where, text, composed in _debater_fields(result, turns)
         if is_debris(text, composed=composed)
     ]
     names = {p.key: p.name for p in result.positions}
@@ -233,12 +246,13 @@ def _reason(
     return TrustReason(code=code, detail=detail, level=level)
 
 
-def assess(result: DebateResult) -> Trust:
-    """The trust verdict of a finished result (see the module's docstring)."""
+def assess(result: DebateResult, turns: Turns | None = None) -> Trust:
+    """The trust verdict of a finished result (see the module's docstring); ``turns``:
+    its transcript, when the caller read it already."""
     reasons: list[TrustReason] = []
     labels = i18n.labels(result.lang)
 
-    judge, debater = unusable_fields(result)
+    judge, debater = unusable_fields(result, turns)
     if judge or debater:
         fields = judge + debater
         level: TrustLevel = "low" if judge or len(fields) >= UNUSABLE_LOW else "caution"
@@ -325,11 +339,13 @@ def assess(result: DebateResult) -> Trust:
     return Trust(level=next(k for k, v in RANK.items() if v == worst), reasons=reasons)
 
 
-def with_trust(result: DebateResult) -> DebateResult:
-    """``result`` with its trust verdict (computed when it has none)."""
+def with_trust(result: DebateResult, turns: Turns | None = None) -> DebateResult:
+    """``result`` with its trust verdict (computed when it has none); ``turns``: its
+    transcript as its format reads it, when the caller read it already (the engine
+    reads it for the detectors; a result's transcript is a function of the result)."""
     if result.trust is not None:
         return result
-    return result.model_copy(update={"trust": assess(result)})
+    return result.model_copy(update={"trust": assess(result, turns)})
 
 
 def trust_of(data: DebateResult | Mapping[str, Any] | str | None) -> Trust | None:
