@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from moot.errors import BudgetExceeded
 from moot.llm.backend import Backend
@@ -56,6 +57,12 @@ class Meter:
         if not deliver(self._listener, event):
             self._listener = None  # it failed: it gets no more events
 
+    @property
+    def observed(self) -> bool:
+        """Whether events reach a listener (none was given, or it failed): a caller may
+        skip making an event no one receives."""
+        return self._listener is not None
+
     def next_id(self) -> int:
         return next(self._ids)
 
@@ -74,7 +81,7 @@ class Meter:
     ) -> None:
         for hook in self._validation_hooks:
             hook(completion, list(problems))
-        if context is not None:
+        if context is not None and self.observed:
             self.emit(Validated(context, tuple(codes)))
 
     def on_exhausted(self, hook: ExhaustedHook) -> None:
@@ -119,6 +126,15 @@ class Meter:
         ]
 
 
+def _retrying(meter: Meter, call_id: int, ctx: CallContext) -> Callable[[RetryEvent], None]:
+    """What tells ``meter`` of each retry of call ``call_id``."""
+
+    def retrying(event: RetryEvent) -> None:
+        meter.emit(Retrying(call_id, ctx, event.attempt, event.reason, event.delay))
+
+    return retrying
+
+
 class MeteredBackend(Wrapper):
     """A backend that reports every call to a ``Meter``; behaviour is otherwise unchanged."""
 
@@ -138,14 +154,14 @@ class MeteredBackend(Wrapper):
         meter = self._meter
         call_id = meter.next_id()
         meter.calls += 1
-        meter.emit(CallStarted(call_id, ctx, self.spec))
+        # a meter without a listener gets no events: none is made (it can get no
+        # listener later), and retries are reported to no one, as its listener would
+        observed = meter.observed
+        if observed:
+            meter.emit(CallStarted(call_id, ctx, self.spec))
         started = time.perf_counter()
-
-        def retrying(event: RetryEvent) -> None:
-            meter.emit(Retrying(call_id, ctx, event.attempt, event.reason, event.delay))
-
         try:
-            with retry_listener(retrying):
+            with retry_listener(_retrying(meter, call_id, ctx) if observed else None):
                 completion = await self._inner.generate(
                     messages, schema=schema, settings=settings, context=ctx
                 )
@@ -153,30 +169,32 @@ class MeteredBackend(Wrapper):
             refused = isinstance(exc, BudgetExceeded)
             if refused:
                 meter.calls -= 1  # never sent: not a call
-            meter.emit(
-                CallFinished(
-                    call_id,
-                    ctx,
-                    self.spec,
-                    Usage(),
-                    time.perf_counter() - started,
-                    error=str(exc) or type(exc).__name__,
-                    sent=not refused,
-                )
+            self._finished(
+                call_id,
+                ctx,
+                Usage(),
+                started,
+                error=str(exc) or type(exc).__name__,
+                sent=not refused,
             )
             raise
         meter.usage = meter.usage + completion.usage
         if completion.fallback is not None and schema is not None:
             meter.record_fallback(self.spec, schema.name, completion.fallback)
-        meter.emit(
-            CallFinished(
-                call_id,
-                ctx,
-                self.spec,
-                completion.usage,
-                time.perf_counter() - started,
-                source=completion.source,
-                timings=completion.timings,
-            )
+        self._finished(
+            call_id,
+            ctx,
+            completion.usage,
+            started,
+            source=completion.source,
+            timings=completion.timings,
         )
         return completion
+
+    def _finished(
+        self, call_id: int, ctx: CallContext, usage: Usage, started: float, **details: Any
+    ) -> None:
+        """Tell the meter's listener that call ``call_id`` ended (no event without one)."""
+        if self._meter.observed:
+            seconds = time.perf_counter() - started
+            self._meter.emit(CallFinished(call_id, ctx, self.spec, usage, seconds, **details))

@@ -138,9 +138,9 @@ _LISTENER: ContextVar[Callable[[RetryEvent], None] | None] = ContextVar(
 
 
 @contextlib.contextmanager
-def retry_listener(listener: Callable[[RetryEvent], None]) -> Iterator[None]:
+def retry_listener(listener: Callable[[RetryEvent], None] | None) -> Iterator[None]:
     """Report every retry made in this task (and the tasks it starts) to ``listener``
-    while the block runs."""
+    while the block runs; ``None``: to no one (an outer block's listener included)."""
     token = _LISTENER.set(listener)
     try:
         yield

@@ -245,11 +245,9 @@ async def generate_structured(
     raw_replies: list[str] = []
     completions: list[Completion] = []
     for attempt in range(max_reasks + 1):
+        asked = dataclasses.replace(context, attempt=attempt + 1)
         completion = await backend.generate(
-            history,
-            schema=spec,
-            settings=attempt_settings(settings, attempt + 1),
-            context=dataclasses.replace(context, attempt=attempt + 1),
+            history, schema=spec, settings=attempt_settings(settings, attempt + 1), context=asked
         )
         text = completion.text
         raw_replies.append(text)
@@ -315,7 +313,7 @@ async def generate_structured(
         meter.record_validation(
             completion,
             [p.message for p in problems],
-            context=dataclasses.replace(context, attempt=attempt + 1),
+            context=asked,
             codes=[p.code for p in problems],
         )
         if not problems and value is not None:
