@@ -419,11 +419,25 @@ def free_strings(
 ) -> Iterator[tuple[str, str, bool]]:
     """``(path, text, sentence)`` for every free string of a parsed JSON ``value``: not
     an enum or const of its ``schema``, not in a ``verbatim`` property; ``sentence``
-    when its field is prose long enough to hold sentences (``SENTENCE_FIELD``)."""
+    when its field is prose long enough to hold sentences (``SENTENCE_FIELD``). Found
+    by one walk into a list (no generator for each node and no chain of them for each
+    string to pass through), in the walk's order."""
+    found: list[tuple[str, str, bool]] = []
+    _free_strings(value, schema, path, verbatim, found)
+    return iter(found)
+
+
+def _free_strings(
+    value: Any,
+    schema: Any,
+    path: str,
+    verbatim: Collection[str],
+    found: list[tuple[str, str, bool]],
+) -> None:
     node = schema if isinstance(schema, dict) else {}
     if isinstance(value, str):
         if "enum" not in node and "const" not in node:
-            yield path, value, int(node.get("maxLength", 0)) >= SENTENCE_FIELD
+            found.append((path, value, int(node.get("maxLength", 0)) >= SENTENCE_FIELD))
     elif isinstance(value, dict):
         properties = node.get("properties", {})
         extra = node.get("additionalProperties")
@@ -432,10 +446,10 @@ def free_strings(
                 continue  # a number, boolean or null holds no string
             sub = properties.get(key, extra if isinstance(extra, dict) else {})
             where = f"{path}.{key}" if path else str(key)
-            yield from free_strings(item, sub, where, verbatim)
+            _free_strings(item, sub, where, verbatim, found)
     elif isinstance(value, list):
         fixed = node.get("prefixItems", [])
         for n, item in enumerate(value, start=1):
             if isinstance(item, STRING_HOLDERS):
                 sub = fixed[n - 1] if n <= len(fixed) else node.get("items", {})
-                yield from free_strings(item, sub, f"{path}[{n}]", verbatim)
+                _free_strings(item, sub, f"{path}[{n}]", verbatim, found)
