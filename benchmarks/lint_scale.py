@@ -42,9 +42,12 @@ def transcript(turns: int) -> dict[str, object]:
     }
 
 
-def lint(path: Path) -> tuple[int, float, float]:
-    """Exit code, wall seconds and peak resident MiB of ``moot lint path --json``."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+def lint(path: Path) -> tuple[int, float, float, float]:
+    """Exit code, wall seconds, CPU seconds and peak resident MiB of ``moot lint path
+    --json`` (the CPU time is the process's own, so it changes less than the wall time
+    on a loaded machine)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before, cpu_before = usage.ru_maxrss, usage.ru_utime + usage.ru_stime
     start = time.perf_counter()
     done = subprocess.run(  # noqa: S603 (our own command)
         [sys.executable, "-m", "moot", "lint", str(path), "--json"],
@@ -53,9 +56,10 @@ def lint(path: Path) -> tuple[int, float, float]:
         check=False,
     )
     seconds = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = usage.ru_utime + usage.ru_stime - cpu_before
     # ru_maxrss of children is the largest so far: sizes run in increasing order
-    return done.returncode, seconds, max(peak, before) / 1024
+    return done.returncode, seconds, cpu, max(usage.ru_maxrss, before) / 1024
 
 
 def main(argv: list[str]) -> int:
@@ -69,13 +73,15 @@ def main(argv: list[str]) -> int:
     )
     sizes = parser.parse_args(argv).sizes
     with tempfile.TemporaryDirectory() as tmp:
-        print("turns      MB   exit   seconds   peak MiB")
+        print("turns      MB   exit   seconds   CPU s   peak MiB")
         for size in sorted(sizes):
             path = Path(tmp) / f"t{size}.json"
             path.write_text(json.dumps(transcript(size)), encoding="utf-8")
-            code, seconds, peak = lint(path)
+            code, seconds, cpu, peak = lint(path)
             megabytes = path.stat().st_size / 1e6
-            print(f"{size:>7} {megabytes:7.1f}   {code:>4}   {seconds:7.1f}   {peak:8.0f}")
+            print(
+                f"{size:>7} {megabytes:7.1f}   {code:>4}   {seconds:7.1f}  {cpu:6.1f}   {peak:8.0f}"
+            )
         hostile = {
             "nested 100,000 deep": "[" * 100_000 + "]" * 100_000,
             "5,000-digit number": '{"topic": ' + "9" * 5000 + "}",

@@ -84,7 +84,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             *("moot.errors", "moot.text", "moot.safe_text", "moot.i18n", "moot.validation"),
             *("moot.files", "moot.stats", "moot.demo_text", "moot.prompts.*", "moot.briefing"),
             *("moot.terminal", "moot.safe_json", "moot.numerals", "moot.usable", "moot.version"),
-            "moot.regex_gate",
+            *("moot.regex_gate", "moot.cores"),
             # the citation verifier: pure text and number checks
             *("moot.sources.verify", "moot.sources.normalize"),
             *("moot.sources.numbers", "moot.sources.penalty", "moot.sources.arithmetic"),

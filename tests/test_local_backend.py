@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from moot import ConfigError
+from moot.cores import usable_cores
 from moot.llm.backend import resolve_backend
 from moot.llm.local import (
     SMALL_MODEL_BYTES,
@@ -21,7 +22,6 @@ from moot.llm.local import (
     check_grammar_limits,
     embedded_model_path,
     generation_threads,
-    usable_cores,
 )
 from moot.llm.types import GenerationSettings, Message, OutputSpec
 

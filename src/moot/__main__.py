@@ -2,4 +2,7 @@
 
 from moot.cli import main
 
-main()
+# guarded: a process that ``moot lint`` starts (multiprocessing's spawn) imports this
+# module again and must not run the command a second time
+if __name__ == "__main__":
+    main()

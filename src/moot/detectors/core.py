@@ -120,16 +120,36 @@ def run_detectors(transcript: Transcript, choice: PassChoice | None = None) -> l
 
 def run_pass(transcript: Transcript, chosen: Pass) -> list[Flag]:
     """``run_detectors`` in the pass ``chosen``."""
+    findings = turn_findings(transcript, chosen, tuple(TURN_CHECKS))
+    return flags_of(transcript, findings + transcript_findings(transcript))
+
+
+def turn_findings(
+    transcript: Transcript, chosen: Pass, names: Sequence[DetectorName]
+) -> list[Finding]:
+    """What the per-turn detectors ``names`` find on every turn, read in order. Each
+    judges a turn on the turns before it alone, so any grouping of the detectors finds
+    the same (``moot lint`` runs two groups in two processes)."""
+    checks = [TURN_CHECKS[name] for name in names]
     findings: list[Finding] = []
     history = _history(transcript, chosen, [t.text for t in transcript.turns])
     for index in range(len(transcript.turns)):
         history.advance(index)
-        for check in TURN_CHECKS.values():
+        for check in checks:
             found = check(transcript, index, history)
             if found is not None:
                 findings.append(found)
-    for detect in TRANSCRIPT_CHECKS.values():
-        findings.extend(detect(transcript))
+    return findings
+
+
+def transcript_findings(transcript: Transcript) -> list[Finding]:
+    """What the detectors of the whole transcript find."""
+    return [found for detect in TRANSCRIPT_CHECKS.values() for found in detect(transcript)]
+
+
+def flags_of(transcript: Transcript, findings: Sequence[Finding]) -> list[Flag]:
+    """``findings`` as flags in the transcript's language: turn flags in turn order (and
+    the detectors' order within a turn), then flags on the whole transcript."""
     return sorted((f.flag(transcript.lang) for f in findings), key=_order)
 
 

@@ -15,10 +15,15 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
-from itertools import chain, repeat
+from itertools import repeat
 from operator import add, mul
+from typing import TYPE_CHECKING
 
 from moot.text import CJK_RANGES, sentences
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 _CJK_CHAR = CJK_RANGES
 _CJK_RUN = re.compile(f"[{_CJK_CHAR}]+")
@@ -305,10 +310,9 @@ def content_terms(text: str) -> tuple[str, ...]:
 
 
 NGRAM_CACHE = 1024
-"""Texts whose n-gram counts are kept. A 570-character turn's counts take about 115 KB:
-4,096 texts held 475 MB after 1,000 scripted debates (peak 757 MB), 1,024 hold a
-quarter of that (peak 419 MB) for about the same time, and ``moot lint`` of 10,000
-turns peaks at 315 MiB instead of 667 (docs/detectors.md, "Cost inside a debate")."""
+"""Texts whose n-gram counts are kept (``char_ngrams``, and ``wording`` apart). As a
+dict, a 570-character turn's counts take about 115 KB; coded (``Wording``), about
+16 bytes an n-gram, some 16 KB (docs/detectors.md, "Cost inside a debate")."""
 
 
 def _flat(text: str) -> tuple[list[str], str]:
@@ -337,47 +341,60 @@ def char_ngrams(text: str) -> Counter[str]:
     return grams
 
 
-_PIECE = re.compile(r"(?=( [a-z0-9]+.{0,4}))")
-"""At each space before a word: the space, the word and the next four characters (the
-text is ASCII letters, digits and single spaces: ``_flat``)."""
-PIECE_TABLE = 16384
-"""Word pieces whose n-grams are kept (emptied when full, like ``stem``'s cache)."""
+_SYMBOL = bytes(range(256)).translate(
+    bytes.maketrans(b" abcdefghijklmnopqrstuvwxyz0123456789", bytes(range(1, 38)))
+)
+"""Each character of a flattened English text (a space, a-z, 0-9: ``_flat``) as a digit
+1 to 37, so an n-gram of them is a number in base 64 with no leading zero: the number
+says which n-gram it is and how long."""
+_UNIT = 1 << 21
+"""Above every Unicode code point: a Chinese n-gram of up to 3 characters is a number in
+this base."""
 
 
-class _PieceTable(dict[str, tuple[str, ...]]):
-    """The 3- to 5-grams that start in a word piece's space or word (not in the four
-    characters after the word, which only complete them), filled as pieces are first
-    met. Texts share words and phrases, so most of a text's n-grams come from here
-    already built, each one string object shared by every text that holds it."""
+class Wording:
+    """A text's character n-gram counts (``char_ngrams``) as numbers: each n-gram's code,
+    in order, its count, and the vector's length. An English n-gram's code is minus its
+    base-64 number, a Chinese one's its number in base 2**21, so no two n-grams share a
+    code; the cosine of two texts is then an exact integer dot product found by a
+    sorted search in C, and a text takes about 16 bytes an n-gram instead of a dict's
+    ninety."""
 
-    def __missing__(self, piece: str) -> tuple[str, ...]:
-        if len(self) >= PIECE_TABLE:
-            self.clear()
-        end = piece.find(" ", 1)
-        starts = range(len(piece) if end < 0 else end)
-        size = len(piece)
-        grams = tuple(piece[i : i + n] for i in starts for n in (3, 4, 5) if i + n <= size)
-        self[piece] = grams
-        return grams
+    __slots__ = ("codes", "counts", "norm")
 
-
-_PIECE_GRAMS = _PieceTable()
+    def __init__(self, codes: NDArray[np.int64], counts: NDArray[np.int64]) -> None:
+        self.codes = codes
+        self.counts = counts
+        self.norm = math.sqrt(int(counts @ counts))
 
 
 @lru_cache(maxsize=NGRAM_CACHE)
-def wording_counts(text: str) -> Counter[str]:
-    """``char_ngrams`` of a text, the same counts in another order (the order only
-    matters to a float sum over them, so ``similarity`` uses this one). The English
-    n-grams come from the text's word pieces: each space before a word starts one, and
-    every n-gram starts in exactly one piece's space or word."""
+def wording(text: str) -> Wording:
+    """The n-gram counts ``similarity`` compares (``char_ngrams``, coded: ``Wording``)."""
+    import numpy as np  # imported on first use: start-up does not pay for it
+
     runs, latin = _flat(text)
-    grams: Counter[str] = Counter()
-    for run in runs:
-        grams.update(_grams(run, 1, 3))
+    parts: list[NDArray[np.int64]] = []
     if latin:
-        pieces = _PIECE.findall(f" {latin} ")
-        grams.update(chain.from_iterable(map(_PIECE_GRAMS.__getitem__, pieces)))
-    return grams
+        digits = np.frombuffer(f" {latin} ".encode("ascii").translate(_SYMBOL), np.uint8)
+        value = digits.astype(np.int64)
+        grams = value[:-2] * 4096 + value[1:-1] * 64 + value[2:]  # 3-grams
+        for n in (3, 4, 5):
+            if n > 3:
+                grams = grams[:-1] * 64 + value[n - 1 :]
+            parts.append(-grams)
+    for run in runs:
+        points = np.frombuffer(run.encode("utf-32-le"), np.uint32).astype(np.int64)
+        grams = points
+        for n in (1, 2, 3):
+            if n > 1:
+                grams = grams[:-1] * _UNIT + points[n - 1 :]
+            parts.append(grams)
+    if not parts:
+        empty = np.zeros(0, np.int64)
+        return Wording(empty, empty)
+    codes, counts = np.unique(np.concatenate(parts), return_counts=True)
+    return Wording(codes, counts.astype(np.int64))
 
 
 def _grams(text: str, low: int, high: int) -> list[str]:
@@ -416,11 +433,6 @@ def cosine(
     return dot / ((norm_a or norm(a)) * (norm_b or norm(b)))
 
 
-@lru_cache(maxsize=4096)
-def _gram_norm(text: str) -> float:
-    return norm(wording_counts(text))
-
-
 def containment(part: str, whole: str) -> float:
     """The share of ``part``'s character n-grams (2-grams and longer) that also occur in
     ``whole``: near 1.0 when ``part`` is copied from ``whole``, lower when it only
@@ -433,8 +445,21 @@ def containment(part: str, whole: str) -> float:
 
 
 def similarity(a: str, b: str) -> float:
-    """How alike two texts are in wording, 0.0 to 1.0 (character n-gram cosine)."""
-    return cosine(wording_counts(a), wording_counts(b), _gram_norm(a), _gram_norm(b))
+    """How alike two texts are in wording, 0.0 to 1.0: the cosine of their character
+    n-gram counts (``char_ngrams``), computed on their codes (``wording``)."""
+    import numpy as np
+
+    first, second = wording(a), wording(b)
+    if not first.norm or not second.norm:
+        return 0.0
+    small, large = (first, second) if len(first.codes) <= len(second.codes) else (second, first)
+    # where each of the smaller vector's codes would sit in the larger one: those found
+    # there are the n-grams both texts hold
+    at = np.searchsorted(large.codes, small.codes)
+    at[at == len(large.codes)] = 0
+    shared = large.codes[at] == small.codes
+    dot = int(small.counts[shared] @ large.counts[at[shared]])
+    return dot / (small.norm * large.norm)
 
 
 def coverage(terms: Iterable[str], pool: set[str] | frozenset[str]) -> float:

@@ -6,17 +6,42 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from moot.detectors.core import Pass, PassChoice, choose_pass, run_pass
+from moot.cores import usable_cores
+from moot.detectors.core import (
+    TURN_CHECKS,
+    Pass,
+    PassChoice,
+    choose_pass,
+    flags_of,
+    run_pass,
+    transcript_findings,
+    turn_findings,
+)
 from moot.detectors.messages import message
-from moot.detectors.transcript import Flag, Transcript, TranscriptError, read_transcript
+from moot.detectors.transcript import (
+    DetectorName,
+    Flag,
+    Transcript,
+    TranscriptError,
+    read_transcript,
+)
 from moot.safe_json import read_bytes
 
 MAX_FILE_BYTES = 128 * 1024 * 1024
 """Largest transcript file ``moot lint`` reads, in bytes (see also the limits on turns
 in ``moot.detectors.transcript``)."""
+
+PARALLEL_TURNS = 2000
+"""Transcripts of at least this many turns, judged in the lexical pass on a machine with
+two cores or more, are judged by two processes: a second one runs the repetition
+detector (about half the work on long transcripts) while this one runs the others.
+Below this, starting a process costs more than it saves."""
+APART: tuple[DetectorName, ...] = ("repetition",)
+"""The detectors the second process runs."""
 
 _BIDI_CONTROLS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
@@ -33,7 +58,21 @@ def lint_pass(path: Path, choice: PassChoice = "auto") -> tuple[Transcript, Pass
     raw = read_bytes(path, "transcript", MAX_FILE_BYTES, TranscriptError)
     transcript = read_transcript(raw, source=str(path))
     chosen = choose_pass(transcript, choice)
-    return transcript, chosen, run_pass(transcript, chosen)
+    return transcript, chosen, _run(transcript, chosen)
+
+
+def _run(transcript: Transcript, chosen: Pass) -> list[Flag]:
+    """``run_pass``, on two cores when the transcript is long (``PARALLEL_TURNS``). The
+    encoder pass stays in one process: it holds the encoder, and it only runs on
+    transcripts short enough for it."""
+    if chosen.mode != "lexical" or len(transcript.turns) < PARALLEL_TURNS or usable_cores() < 2:
+        return run_pass(transcript, chosen)
+    here = tuple(name for name in TURN_CHECKS if name not in APART)
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        apart = pool.submit(turn_findings, transcript, chosen, APART)
+        findings = turn_findings(transcript, chosen, here) + transcript_findings(transcript)
+        findings += apart.result()
+    return flags_of(transcript, findings)
 
 
 def payload(

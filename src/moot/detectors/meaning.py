@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # numpy comes with the embeddings extra, not with moot itself
+if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
@@ -84,7 +84,7 @@ class Encoder:
         missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
         if not missing:
             return
-        import numpy as np  # only once the encoder (and so numpy) is installed
+        import numpy as np  # imported on first use: start-up does not pay for it
 
         for start in range(0, len(missing), 64):
             chunk = missing[start : start + 64]

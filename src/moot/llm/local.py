@@ -48,6 +48,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any, Literal, cast
 
+from moot.cores import usable_cores
 from moot.errors import BackendError, ConfigError
 from moot.llm.gguf import GGUFError, read_facts
 from moot.llm.grammar import grammar_schema
@@ -317,15 +318,6 @@ def _release(
     shutil.rmtree(socket_dir, ignore_errors=True)
 
 
-def usable_cores() -> int:
-    """The cores this process may run on: its CPU affinity where the system has one
-    (``taskset``, a container's cpuset), else every core. llama.cpp's threads wait on
-    each other at every step, so a thread more than the cores it may use slows it."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
-
-
 SMALL_MODEL_BYTES = 1 << 30
 """A GGUF file under this size (the embedded SmolLM2-135M is 98 MB) generates on one
 thread: see :func:`generation_threads`."""
@@ -374,6 +366,8 @@ class LocalBackend:
         self._path = Path(model_path) if model_path else None
         self._seed = seed
         self._n_ctx = n_ctx
+        # llama.cpp's threads wait on each other at every step: a thread more than the
+        # cores this process may use slows it
         self._n_threads = n_threads or usable_cores()
         self._timeout = timeout if timeout is not None else DEFAULT_TIMEOUT
         self._sampler = sampler
