@@ -13,7 +13,7 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from itertools import repeat
 from operator import add, mul
@@ -411,14 +411,17 @@ def _grams(text: str, low: int, high: int) -> list[str]:
     return found
 
 
-def norm(vector: Counter[str]) -> float:
+def norm(vector: Mapping[str, int]) -> float:
     """The Euclidean length of a count vector."""
     values = vector.values()
     return math.sqrt(sum(map(mul, values, values)))
 
 
 def cosine(
-    a: Counter[str], b: Counter[str], norm_a: float | None = None, norm_b: float | None = None
+    a: Mapping[str, int],
+    b: Mapping[str, int],
+    norm_a: float | None = None,
+    norm_b: float | None = None,
 ) -> float:
     """The cosine of two count vectors (0.0 when either is empty); their norms may be
     given when already known."""

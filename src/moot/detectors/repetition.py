@@ -71,16 +71,18 @@ def _question_share(text: str) -> float:
 
 
 @lru_cache(maxsize=4096)
-def _content_vector(text: str) -> Counter[str]:
+def _content_vector(text: str) -> dict[str, int]:
     """Stemmed English content words, and Chinese content characters with the bigrams
-    of the text once its function characters are removed."""
+    of the text once its function characters are removed. A plain dict of strings and
+    counts, which the garbage collector does not track (a ``Counter`` it does, and it
+    walks every entry of every cached one at each full collection)."""
     # map and filterfalse keep the loop in C (stem is cached)
     vector: Counter[str] = Counter(map(stem, filterfalse(_EN_STOP.__contains__, latin_words(text))))
     for run in cjk_runs(text):
         kept = "".join(ch for ch in run if ch not in ZH_STOP_CHARS)
         vector.update(kept)
         vector.update(kept[i : i + 2] for i in range(len(kept) - 1))
-    return vector
+    return dict(vector.items())
 
 
 @lru_cache(maxsize=4096)

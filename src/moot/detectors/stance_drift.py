@@ -289,18 +289,20 @@ def _common_ground(history: TurnHistory, opponents: list[str], terms: set[str]) 
 
 
 @lru_cache(maxsize=4096)
-def _asked(text: str) -> frozenset[str]:
+def _asked(text: str) -> tuple[str, ...]:
     """The content terms of the open questions in ``text`` and of no statement there: a
     rhetorical question asserts its case, and a term the asker also states is the
     asker's (cached per text)."""
     if not QUESTION_MARKS.search(text):
-        return frozenset()
+        return ()
     asked: set[str] = set()
     stated: set[str] = set()
     for sentence in split_sentences(text):
         open_question = sentence.rstrip().endswith(("?", "？")) and not RHETORICAL.search(sentence)
         (asked if open_question else stated).update(content_terms(sentence))
-    return frozenset(asked - stated)
+    # a tuple, which the garbage collector stops tracking, not a frozenset, which it
+    # walks at every full collection for as long as the cache keeps it
+    return tuple(asked - stated)
 
 
 def _question_answered(transcript: Transcript, index: int) -> set[str]:
@@ -312,7 +314,7 @@ def _question_answered(transcript: Transcript, index: int) -> set[str]:
     asked: set[str] = set()
     for before in transcript.turns[max(0, index - QUESTION_WINDOW) : index]:
         if before.side != side:
-            asked |= _asked(before.text)
+            asked.update(_asked(before.text))
     return asked
 
 

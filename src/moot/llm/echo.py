@@ -10,7 +10,7 @@ with a warning; it knows nothing of what the fields mean."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, KeysView, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -187,9 +187,11 @@ SHINGLE = min(ECHO_CHARS, ECHO_CHARS_CJK)
 
 
 @lru_cache(maxsize=1024)
-def _shingles(text: str) -> frozenset[str]:
-    """The ``SHINGLE``-character substrings of a text."""
-    return frozenset([text[i : i + SHINGLE] for i in range(len(text) - SHINGLE + 1)])
+def _shingles(text: str) -> KeysView[str]:
+    """The ``SHINGLE``-character substrings of a text, as the keys of a plain dict: a
+    set-like view the garbage collector does not walk (a frozenset it does, every
+    entry of every cached one at each full collection)."""
+    return dict.fromkeys([text[i : i + SHINGLE] for i in range(len(text) - SHINGLE + 1)]).keys()
 
 
 @lru_cache(maxsize=1024)
@@ -285,7 +287,7 @@ def _copy_in(
     if len(normal) < SHINGLE or pooled.isdisjoint(shingles := _shingles(normal)):
         return ""
     owners = _owners(descriptions)
-    for n in sorted(set().union(*map(owners.__getitem__, pooled & shingles))):
+    for n in sorted(set().union(*map(owners.__getitem__, pooled.intersection(shingles)))):
         run = _copied_run(normal, descriptions[n], chars, chars_cjk, short)
         if run:
             return run
