@@ -436,17 +436,6 @@ def cosine(
     return dot / ((norm_a or norm(a)) * (norm_b or norm(b)))
 
 
-def containment(part: str, whole: str) -> float:
-    """The share of ``part``'s character n-grams (2-grams and longer) that also occur in
-    ``whole``: near 1.0 when ``part`` is copied from ``whole``, lower when it only
-    reuses some of its words."""
-    grams = {g for g in char_ngrams(part) if len(g.strip()) > 1}
-    if not grams:
-        return 0.0
-    pool = char_ngrams(whole)
-    return sum(1 for g in grams if g in pool) / len(grams)
-
-
 def similarity(a: str, b: str) -> float:
     """How alike two texts are in wording, 0.0 to 1.0: the cosine of their character
     n-gram counts (``char_ngrams``), computed on their codes (``wording``)."""
