@@ -329,9 +329,10 @@ def _flat(text: str) -> tuple[list[str], str]:
 
 @lru_cache(maxsize=NGRAM_CACHE)
 def char_ngrams(text: str) -> Counter[str]:
-    """Counts of the character n-grams of a text, for similarity: 3- to 5-grams of
-    English (across word boundaries) and 1- to 3-grams of Chinese, over the text with
-    punctuation folded into single spaces."""
+    """Counts of the character n-grams of a text: 3- to 5-grams of English (across word
+    boundaries) and 1- to 3-grams of Chinese, over the text with punctuation folded into
+    single spaces. ``similarity`` compares the same counts coded as numbers
+    (``wording``); the competitive format's retrieval weighs these."""
     runs, latin = _flat(text)
     grams: Counter[str] = Counter()
     for run in runs:
@@ -378,18 +379,15 @@ def wording(text: str) -> Wording:
     if latin:
         digits = np.frombuffer(f" {latin} ".encode("ascii").translate(_SYMBOL), np.uint8)
         value = digits.astype(np.int64)
-        grams = value[:-2] * 4096 + value[1:-1] * 64 + value[2:]  # 3-grams
-        for n in (3, 4, 5):
-            if n > 3:
-                grams = grams[:-1] * 64 + value[n - 1 :]
-            parts.append(-grams)
+        # each length's n-grams are the last length's with the next character added
+        three = value[:-2] * 4096 + value[1:-1] * 64 + value[2:]
+        four = three[:-1] * 64 + value[3:]
+        five = four[:-1] * 64 + value[4:]
+        parts += [-three, -four, -five]
     for run in runs:
-        points = np.frombuffer(run.encode("utf-32-le"), np.uint32).astype(np.int64)
-        grams = points
-        for n in (1, 2, 3):
-            if n > 1:
-                grams = grams[:-1] * _UNIT + points[n - 1 :]
-            parts.append(grams)
+        one = np.frombuffer(run.encode("utf-32-le"), np.uint32).astype(np.int64)
+        two = one[:-1] * _UNIT + one[1:]
+        parts += [one, two, two[:-1] * _UNIT + one[2:]]
     if not parts:
         empty = np.zeros(0, np.int64)
         return Wording(empty, empty)
