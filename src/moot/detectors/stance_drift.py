@@ -231,12 +231,20 @@ def _self_criticism(sentences: list[str], side: str, transcript: Transcript) -> 
     return None
 
 
-def _stance_sentence(sentences: list[str], own: str, opponent: str) -> str | None:
-    """A sentence that states the ``opponent`` stance, when the two stances say the same
-    thing with opposite polarity ("X should..." against "X should not...")."""
+@lru_cache(maxsize=256)
+def _opposite(own: str, opponent: str) -> bool:
+    """Whether two stances say the same thing with opposite polarity ("X should..."
+    against "X should not..."): only then can a sentence state the other one."""
     own_terms, opp_terms = set(content_terms(own)), set(content_terms(opponent))
-    if len(opp_terms) < 2 or own_terms != opp_terms or polarity(own) == polarity(opponent):
+    return len(opp_terms) >= 2 and own_terms == opp_terms and polarity(own) != polarity(opponent)
+
+
+def _stance_sentence(sentences: list[str], own: str, opponent: str) -> str | None:
+    """A sentence that states the ``opponent`` stance, when the two stances are
+    ``_opposite``."""
+    if not _opposite(own, opponent):
         return None
+    opp_terms = set(content_terms(opponent))
     for sentence in sentences:
         terms = set(content_terms(sentence))
         if (
@@ -312,6 +320,12 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
         found = {"own": side_name(side, transcript.lang, transcript.names)}
         found["quote"] = shorten(criticised, 120)
         return Finding("stance_drift", index, side, "stance_drift.self", found)
+    # what is left is the agreement and the stance signals: a turn with neither an
+    # agreement cue nor an opponent whose stance is its own negated can raise neither
+    agrees = AGREEMENT.search(fold(" ".join(sentences))) is not None
+    stated = [n for n in opponents if _opposite(transcript.sides[side], transcript.sides[n])]
+    if not agrees and not stated:
+        return None
     if _rebutted(turn.text, history, opponents) or _keeps_own_stance(turn.text, side, transcript):
         return None
     topic = set(content_terms(transcript.topic))
@@ -332,9 +346,9 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
         "own": transcript.sides[side],
         "quote": shorten(" ".join(sentences), 120),
     }
-    if AGREEMENT.search(fold(" ".join(sentences))) and echo >= AGREE_ECHO_MIN:
+    if agrees and echo >= AGREE_ECHO_MIN:
         return Finding("stance_drift", index, side, "stance_drift.agrees", values)
-    for name in opponents:
+    for name in stated:
         stance = transcript.sides[name]
         sentence = _stance_sentence(sentences, transcript.sides[side], stance)
         if sentence is not None:
