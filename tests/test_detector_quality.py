@@ -5,8 +5,11 @@ test (written before the detectors) and holdout (written after them, before any
 evaluation on it). docs/detectors.md gives the figures of each held-out split's first
 evaluation and what changed after it. Each split must clear the same bars
 in each language: repetition at least 0.8 precision and recall, ad hominem and topic
-drift 0.7, the judge-score detectors exact. Stance drift and false consensus have a
-few positives per split, so their bar (0.6) applies to all splits pooled.
+drift 0.7, the judge-score detectors exact. False consensus has a few positives per
+split, so its bar (0.6) applies to all splits pooled. Stance drift is held to the real
+transcripts instead: most of the written sets' stance drift is a side reciting the
+opponents' words, a form written to fit a rule that was never once right on a real
+debate and is gone (docs/detectors.md "The echo signal goes").
 ``python benchmarks/detectors.py`` prints the figures.
 """
 
@@ -18,6 +21,7 @@ import pytest
 
 from moot.detectors import DETECTOR_NAMES, DetectorName
 from moot.detectors.evaluation import Counts, LabelledCase, load_cases, load_real_cases, score
+from script_loader import load_script
 
 DATA = Path(__file__).parent / "data" / "detectors"
 SPLITS = ("train", "test", "holdout")
@@ -32,7 +36,7 @@ BARS: dict[DetectorName, float] = {
     "score_inflation": 1.0,
 }
 """Bars each split must clear, per language."""
-POOLED_BARS: dict[DetectorName, float] = {"stance_drift": 0.6, "false_consensus": 0.6}
+POOLED_BARS: dict[DetectorName, float] = {"false_consensus": 0.6}
 """Bars all splits together must clear, per language."""
 
 
@@ -149,6 +153,27 @@ def test_the_encoder_pass_holds_its_figures_on_the_real_train_split(
 ) -> None:
     pooled = real_train[(detector, "en")] + real_train[(detector, "zh")]
     precision, recall = REAL_TRAIN_BARS[detector]
+    assert pooled.precision is not None
+    assert pooled.recall is not None
+    assert pooled.precision >= precision, pooled
+    assert pooled.recall >= recall, pooled
+
+
+STANCE_REAL_BARS = (0.65, 0.15)
+"""Precision and recall stance drift keeps on the real splits fitted on (those read after
+their first run: ``TRAIN_SPLITS`` of tools/fit_detector_weights.py), pooled, lexical,
+both languages: 9 / 4 / 38 on ``train`` to ``fresh10`` when the echo signal went
+(2026-12-07), where the echo had added 14 false flags and no true one. A guard against
+flags a user cannot trust coming back, not the issue's targets."""
+
+
+def test_stance_drift_holds_its_precision_on_the_real_transcripts_read() -> None:
+    splits = load_script("tools/fit_detector_weights.py", "fit_detector_weights").TRAIN_SPLITS
+    pooled = Counts()
+    for split in splits:
+        found = score(load_real_cases(DATA / "real", split), "lexical")
+        pooled = pooled + found[("stance_drift", "en")] + found[("stance_drift", "zh")]
+    precision, recall = STANCE_REAL_BARS
     assert pooled.precision is not None
     assert pooled.recall is not None
     assert pooled.precision >= precision, pooled

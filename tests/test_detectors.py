@@ -223,12 +223,17 @@ def test_an_opening_with_no_earlier_turn_is_judged_lexically_only_on_a_change_of
 # ---- stance drift -------------------------------------------------------------------------
 
 
-def test_voicing_the_opponents_case_without_rebuttal_is_stance_drift() -> None:
+def test_voicing_the_opponents_case_is_stance_drift_only_when_the_side_agrees() -> None:
     voiced = (
         "A ban really does punish the people with the fewest options: the disabled driver,"
         " the night-shift nurse and the tradesman with his tools. Buses at night are rare."
     )
+    # the opponent's words alone are no flag: on the real transcripts that signal was
+    # never once right (docs/detectors.md "The echo signal goes")
     flags = run_detectors(transcript([("pro", OSLO), ("con", FAIRNESS), ("pro", voiced)]))
+    assert fired(flags, "stance_drift") == []
+    agreeing = "They are right. " + voiced
+    flags = run_detectors(transcript([("pro", OSLO), ("con", FAIRNESS), ("pro", agreeing)]))
     assert fired(flags, "stance_drift") == [2]
 
 
@@ -558,10 +563,10 @@ def test_a_side_declaring_its_own_position_is_not_voicing_the_other() -> None:
     )
     flags = run_detectors(transcript([("pro", pro), ("con", con)]), "lexical")
     assert fired(flags, "stance_drift") == []
-    # without the declaration the same echo is drift
-    echo = con.replace("We remain opposed to the motion. ", "")
+    # without the declaration the same words, said in agreement, are drift
+    agreeing = con.replace("We remain opposed to the motion. ", "They are right. ")
     assert fired(
-        run_detectors(transcript([("pro", pro), ("con", echo)]), "lexical"), "stance_drift"
+        run_detectors(transcript([("pro", pro), ("con", agreeing)]), "lexical"), "stance_drift"
     ) == [1]
 
 
@@ -653,11 +658,11 @@ def test_attacks_seen_in_real_debates_in_both_scripts(lang: str, text: str, atta
 
 def test_words_several_other_sides_share_are_not_one_opponents_case() -> None:
     # a committee, one side per speaker: words the chair and a member both used are
-    # common ground, so the official answering with them is not voicing either's case
+    # common ground, so the official agreeing in them is not taking up either's case
     turns = [
         ("chair", "提案人數跟連署人數的門檻應該降低，公民投票的提案門檻太高了。"),
-        ("member", "公民投票的提案人數跟連署人數門檻太高，應該降低。"),
-        ("official", "提案人數跟連署人數門檻是不一樣的，公民投票要分開處理。"),
+        ("member", "你说得对，公民投票的提案人數跟連署人數門檻太高，應該降低。"),
+        ("official", "你说得对，提案人數跟連署人數門檻是不一樣的，公民投票要分開處理。"),
     ]
     data = {
         "topic": "公民投票法修正草案",
@@ -666,12 +671,12 @@ def test_words_several_other_sides_share_are_not_one_opponents_case() -> None:
         "turns": [{"side": side, "text": text} for side, text in turns],
     }
     flags = fired(run_detectors(parse_transcript(data), "lexical"), "stance_drift")
-    # the member, the first to answer the chair, still echoes one other side's words
+    # the member, the first to answer the chair, agrees in one other side's words
     assert flags == [1]
 
 
 def _answer_after(opening: str) -> list[int | None]:
-    answer = "主席、各位委員。委員提到的婚姻權、家庭權及財產繼承權都是屬於基本人權之一。"
+    answer = "你说得对，委員提到的婚姻權、家庭權及財產繼承權都是屬於基本人權之一。"
     data = {
         "topic": "民法修正草案：同性婚姻",
         "lang": "zh",

@@ -85,11 +85,11 @@ def test_a_bad_json_line_is_named(tmp_path: Path) -> None:
             (
                 "Cars choke the centre, so the centre should be car free for walkers and buses.",
                 "Shops in the centre depend on drivers and parking, so cars must stay for trade.",
-                "Honestly, cities should not ban cars; centre shops depend on drivers, parking"
-                " and trade.",
+                "They are right: cities should not ban cars; centre shops depend on drivers,"
+                " parking and trade.",
             ),
-            "Con's",
-            "con's",
+            "with Con",
+            "with con",
         ),
         (
             "zh",
@@ -97,10 +97,10 @@ def test_a_bad_json_line_is_named(tmp_path: Path) -> None:
             (
                 "汽车让市中心拥堵又污染，应该禁止汽车进入市中心。",
                 "市中心商店依赖开车顾客和停车位，禁止汽车会让商店倒闭，就业受损。",
-                "确实，市中心商店依赖开车顾客和停车位，禁止汽车会让商店倒闭。",
+                "你说得对，市中心商店依赖开车顾客和停车位，禁止汽车会让商店倒闭。",
             ),
-            "来自反方",
-            "来自con",
+            "认同反方",
+            "认同con",
         ),
     ],
 )

@@ -142,8 +142,9 @@ EN_CON_ASKED = (
     " enough at night."
 )
 EN_VOICED = (
-    "A ban really does punish the people with the fewest options: the disabled driver,"
-    " the night-shift nurse and the tradesman with his tools. Buses at night are rare."
+    "They are right. A ban really does punish the people with the fewest options: the"
+    " disabled driver, the night-shift nurse and the tradesman with his tools. Buses at night"
+    " are rare."
 )
 EN_CON_STATED_AND_ASKED = (
     EN_CON + " Who will speak for the disabled driver, the night-shift nurse and the tradesman"
@@ -154,7 +155,9 @@ ZH_CON = "手机是家长联系孩子的紧急通道，放学路上遇到危险�
 ZH_CON_ASKED = (
     "难道手机不是家长联系孩子的紧急通道吗？放学路上遇到危险，孩子不需要第一时间联系家长吗？"
 )
-ZH_VOICED = "手机是家长联系孩子的紧急通道，放学路上遇到危险，孩子需要第一时间联系家长报平安。"
+ZH_VOICED = (
+    "你说得对，手机是家长联系孩子的紧急通道，放学路上遇到危险，孩子需要第一时间联系家长报平安。"
+)
 
 
 @pytest.mark.parametrize(

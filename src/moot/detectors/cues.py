@@ -135,10 +135,6 @@ ENGAGEMENT = re.compile(
 )
 """A speaker addressing the debate itself: the motion, the opponent, the case."""
 
-SPEAKER_VOICE = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|myself)\b|我(?![们們方])")
-"""A speaker talking in the first person singular ("I think", "my plan", "我觉得"): the
-speaker's own view or experience, not the voice of a side reciting a case."""
-
 ADDRESS = re.compile(r"\byou(?:r|rs|'re|'ve|'d|rself)?\b|你(?!们好)|您")
 """A speaker addressing the other speaker directly (a turn of the exchange, not an aside)."""
 

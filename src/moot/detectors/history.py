@@ -7,7 +7,8 @@ turns). Nothing here decides anything; the detectors ask.
   their size is bounded by the vocabulary, not by the number of turns;
 - each side's last ``RECENT`` turns' runs of words (``shingles``), pooled (each mapped
   to the last turn that used it; older ones are pruned every ``RECENT`` turns), for
-  "is this copied from what the opponents said";
+  "is this copied from what the opponents said": read into the pool only when a detector
+  first asks about that side, since most turns never need it;
 - for repetition, each side's last ``REPEAT_WINDOW`` turns, and a sketch index of all
   its earlier turns: three bands of the six content terms with the smallest stable
   hash. Two turns with nearly the same content terms share a band, so an old turn
@@ -97,6 +98,11 @@ class TurnHistory:
         self._term_turns: dict[str, Counter[str]] = {side: Counter() for side in transcript.sides}
         self._recent: dict[str, deque[int]] = {side: deque() for side in transcript.sides}
         self._pool: dict[str, dict[str, int]] = {side: {} for side in transcript.sides}
+        self._unpooled: dict[str, deque[int]] = {
+            side: deque(maxlen=RECENT) for side in transcript.sides
+        }
+        """Each side's recent turns not read into its pool yet (an older one would only
+        map runs to a turn that ``copied_share`` no longer counts)."""
         self._taken: dict[str, int] = dict.fromkeys(transcript.sides, 0)
         self._window: dict[str, deque[int]] = {s: deque() for s in transcript.sides}
         self._bands: dict[str, dict[tuple[int, ...], list[int]]] = {
@@ -119,15 +125,15 @@ class TurnHistory:
         self.side_terms[turn.side].update(terms)
         self.side_turns[turn.side] += 1
         self._term_turns[turn.side].update(set(terms))  # one more turn for each term (in C)
-        # each word run of a side maps to the last of its turns that used it
-        recent, pool = self._recent[turn.side], self._pool[turn.side]
+        recent = self._recent[turn.side]
         recent.append(i)
-        pool.update(dict.fromkeys(shingles(turn.text), i))
+        self._unpooled[turn.side].append(i)
         self._taken[turn.side] += 1
         if len(recent) > RECENT:
             recent.popleft()
             if self._taken[turn.side] % RECENT == 0:  # now and then, forget older runs
                 oldest = recent[0]
+                pool = self._pool[turn.side]
                 self._pool[turn.side] = {g: at for g, at in pool.items() if at >= oldest}
         window = self._window[turn.side]
         window.append(i)
@@ -142,9 +148,20 @@ class TurnHistory:
         grams = shingles(part)
         if not grams:
             return 0.0
+        sides = list(sides)
+        for side in sides:
+            self._read_into_pool(side)
         pools = [(self._pool[s], self._recent[s][0]) for s in sides if self._recent[s]]
         found = sum(1 for g in grams if any(p.get(g, -1) >= oldest for p, oldest in pools))
         return found / len(grams)
+
+    def _read_into_pool(self, side: str) -> None:
+        """Map each word run of ``side``'s unpooled turns, in order, to the last of its
+        turns that used it."""
+        pool, waiting = self._pool[side], self._unpooled[side]
+        while waiting:
+            i = waiting.popleft()
+            pool.update(dict.fromkeys(shingles(self.transcript.turns[i].text), i))
 
     def repeat_candidates(self, side: str, terms: Iterable[str]) -> list[int]:
         """Earlier turns of ``side`` worth comparing with a turn of these content
