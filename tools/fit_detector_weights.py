@@ -62,7 +62,7 @@ def _topic(
     # the model has the last word, the lexical verdict is one of its features; a
     # non-speech's flag stands (the model does not judge a tool call)
     found = topic_drift.lexical_check(transcript, index, lexical)
-    if found is not None and found.evidence == topic_drift.NON_SPEECH_KEY:
+    if found is not None and found.evidence in topic_drift.STANDING:
         return None
     return topic_drift.meaning_features(transcript, index, encoded, found is not None)
 
