@@ -122,12 +122,12 @@ SCAFFOLDING = gated(
     # an instruction on how to write the speech, echoed instead of obeyed
     r"\b\d+\s*(?:-|–|to)\s*\d+\s*words\b|\b(?:no more|not more|fewer|less) than \d+ words\b"
     r"|\bat (?:least|most) \d+ words\b"
-    r"|(?:^|[.!?(]\s*)(?:the|your|each|every|an?) (?:argument|response|answer|essay|speech"
-    r"|statement|rebuttal|output|text|paragraph|reply|summary)s? (?:should|must|needs? to|has to)"
-    r" (?:be (?:\d|an? argument|written|in|no|at|between|concise|persuasive)|include|contain|use"
-    r"|cite|provide|end|begin|start|consist|not exceed)\b"
-    r"|(?:^|[.!?(]\s*)(?:it|you) (?:must|should) (?:use|include|contain|cite) (?:language"
-    r"|a specific|specific|an example|examples|evidence|at least|the original)\b"
+    # the noun and the modal spelled out (no determiner, no anchor), so the gate has words
+    r"|\b(?:argument|response|answer|essay|speech|statement|rebuttal) (?:should|must)"
+    r" (?:be (?:\d|an? argument|written|in|no|at|between"
+    r"|concise|persuasive)|include|contain|use|cite|provide|end|begin|start|consist|not exceed)\b"
+    r"|\b(?:it|you) (?:must|should) (?:use language|use a specific|use specific|include an"
+    r" example|include examples|use evidence|cite evidence|use the original)\b"
     r"|\byou (?:can|may) use any (?:sentence|word|language|example)"
     r"|\b(?:be sure|make sure) to (?:provide|include|use|cite|explain) (?:a reason|reasons"
     r"|evidence|an example|examples|a specific)"
@@ -145,11 +145,15 @@ to write the argument echoed instead of obeyed ("The argument should be 100-200 
 length.", "不超过500字"), or the framework's fallback where the model returned nothing
 ("模型未返回可读推理，已使用保守兜底策略"). Read sentence by sentence (``topic_drift``)."""
 
-ROLE_PRESCRIPTION = re.compile(
-    r"^\W*(?:the )?(?P<role>[^\W\d_][\w' -]{0,40}?) (?:should|must|needs? to|has to)"
-    r" (?:be able to )?(?:use|include|provide|explain|present|cite|give) (?:(?:a|an|the|their|his"
-    r"|her|its|specific|concrete|clear) )*(?:examples?|evidence|logic|reasons?|sources?|data)\b"
+_PRESCRIBED_ACT = (
+    r"(?:should|must|needs? to|has to) (?:be able to )?(?:use|include|provide|explain|present"
+    r"|cite|give) (?:(?:a|an|the|their|his|her|its|specific|concrete|clear) )*(?:examples?"
+    r"|evidence|logic|reasons?|sources?|data)\b"
 )
+PRESCRIBED = gated(_PRESCRIBED_ACT)
+"""How to argue, prescribed ("should use a specific example"): read on a whole turn, so the
+sentences are only read one by one (``ROLE_PRESCRIPTION``) in a turn that has it."""
+ROLE_PRESCRIPTION = re.compile(r"^\W*(?:the )?(?P<role>[^\W\d_][\w' -]{0,40}?) " + _PRESCRIBED_ACT)
 """An instruction to a named speaker on how to argue ("The philosopher should use a specific
 example to support their argument"): scaffolding when the role is a side's name or a
 debater's ("the speaker", "the debater")."""

@@ -56,6 +56,7 @@ from moot.detectors.cues import (
     ADDRESS,
     ENGAGEMENT,
     META_TALK,
+    PRESCRIBED,
     ROLE_PRESCRIPTION,
     SCAFFOLDING,
     SERVICE_TALK,
@@ -191,7 +192,7 @@ def scaffolding(text: str, sides: Iterable[str]) -> str | None:
     fallback text (``SCAFFOLDING``, ``ROLE_PRESCRIPTION`` naming a side or a debater), hold
     at least ``SCAFFOLDING_SHARE`` of its characters; None otherwise."""
     folded = fold(text)
-    prescribed = any(modal in folded for modal in (" should ", " must ", " needs to ", " has to "))
+    prescribed = PRESCRIBED.search(folded) is not None
     if not prescribed and SCAFFOLDING.search(folded) is None:
         return None
     roles = ROLES | {fold(name).strip() for name in sides}
