@@ -42,7 +42,7 @@ def _findings(text: str, lang: str) -> dict[tuple[str, int | None], str]:
     ("text", "cue"),
     [
         ("The argument should be 100-200 words in length.", "100-200 words"),
-        ("The argument should include a call to action.", "the argument should include"),
+        ("The argument should include a call to action.", "argument should include"),
         ("It must use language from the original text.", "it must use language"),
         ("(You can use any sentence, but be sure to provide a reason.", "you can use any sentence"),
         (
