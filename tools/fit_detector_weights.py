@@ -2,7 +2,7 @@
 ``src/moot/detectors/learned_weights.json`` (see ``moot.detectors.learned``).
 
 Data: the real transcripts' train-side splits (``train`` and the splits read after
-their first run: ``fresh`` to ``fresh8``) and the written sets' ``train``
+their first run: ``fresh`` to ``fresh10``) and the written sets' ``train``
 split (tests/data/detectors), never a held-out split. A sample is a turn the model would
 judge: long enough and, for repetition, left alone by the wording rule (whose flags
 stand); for topic drift every turn long enough, with the lexical rules' verdict as a
@@ -62,7 +62,7 @@ def _topic(
     # the model has the last word, the lexical verdict is one of its features; a
     # non-speech's flag stands (the model does not judge a tool call)
     found = topic_drift.lexical_check(transcript, index, lexical)
-    if found is not None and found.evidence == topic_drift.NON_SPEECH_KEY:
+    if found is not None and found.evidence in topic_drift.STANDING:
         return None
     return topic_drift.meaning_features(transcript, index, encoded, found is not None)
 
@@ -83,6 +83,8 @@ TRAIN_SPLITS = (
     "fresh6",
     "fresh7",
     "fresh8",
+    "fresh9",
+    "fresh10",
 )
 """The real splits fitted on: ``train`` and the held-out splits already read after their
 first run (docs/detectors.md); ``holdout`` and any split not yet run stay out."""
@@ -274,8 +276,8 @@ def document() -> dict[str, Any]:
     return {
         "about": "Calibrated models of the encoder pass (moot.detectors.learned), fitted by"
         " tools/fit_detector_weights.py on the train-side splits only (real train, fresh,"
-        " fresh2, fresh3, fresh4, fresh5, fresh6, fresh7, fresh8; written train); thresholds"
-        " from leave-one-split-out predictions.",
+        " fresh2, fresh3, fresh4, fresh5, fresh6, fresh7, fresh8, fresh9, fresh10;"
+        " written train); thresholds from leave-one-split-out predictions.",
         "models": {d: model_for(d, cases) for d in detectors},
     }
 

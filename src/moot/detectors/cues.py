@@ -118,6 +118,46 @@ META_TALK = gated(
 """A model talking about its task or its reader instead of debating: a leaked prompt
 heading, an apology, an assistant's offer of help."""
 
+SCAFFOLDING = gated(
+    # an instruction on how to write the speech, echoed instead of obeyed
+    r"\b\d+\s*(?:-|–|to)\s*\d+\s*words\b|\b(?:no more|not more|fewer|less) than \d+ words\b"
+    r"|\bat (?:least|most) \d+ words\b"
+    # the noun and the modal spelled out (no determiner, no anchor), so the gate has words
+    r"|\b(?:argument|response|answer|essay|speech|statement|rebuttal) (?:should|must)"
+    r" (?:be (?:\d|an? argument|written|in|no|at|between"
+    r"|concise|persuasive)|include|contain|use|cite|provide|end|begin|start|consist|not exceed)\b"
+    r"|\b(?:it|you) (?:must|should) (?:use language|use a specific|use specific|include an"
+    r" example|include examples|use evidence|cite evidence|use the original)\b"
+    r"|\byou (?:can|may) use any (?:sentence|word|language|example)"
+    r"|\b(?:be sure|make sure) to (?:provide|include|use|cite|explain) (?:a reason|reasons"
+    r"|evidence|an example|examples|a specific)"
+    r"|不(?:少于|超过)\d+字|\d+字(?:以内|左右|以上)|字数(?:在|不|控制|要求|限制)"
+    r"|(?:论点|论证|回答|回复|发言|文章|辩词|陈述)(?:应|应该|必须|需要)"
+    r"(?:包含|包括|使用|控制在|不少于|不超过|引用)"
+    # the framework's own text where the model gave none
+    r"|\b(?:the )?model (?:did not|didn't|failed to) (?:return|respond|produce|generate)\b"
+    r"|\bfallback (?:response|strategy|text|answer|reply)\b"
+    r"|\bno (?:readable )?(?:response|output|reasoning) (?:was )?(?:returned|received)\b"
+    r"|模型(?:未|没有|无法)(?:返回|生成|输出)|兜底(?:策略|方案|回复|文本|结论)|推理文本缺失"
+)
+"""A sentence that is the debate framework's scaffolding, not a speech: an instruction on how
+to write the argument echoed instead of obeyed ("The argument should be 100-200 words in
+length.", "不超过500字"), or the framework's fallback where the model returned nothing
+("模型未返回可读推理，已使用保守兜底策略"). Read sentence by sentence (``topic_drift``)."""
+
+_PRESCRIBED_ACT = (
+    r"(?:should|must|needs? to|has to) (?:be able to )?(?:use|include|provide|explain|present"
+    r"|cite|give) (?:(?:a|an|the|their|his|her|its|specific|concrete|clear) )*(?:examples?"
+    r"|evidence|logic|reasons?|sources?|data)\b"
+)
+PRESCRIBED = gated(_PRESCRIBED_ACT)
+"""How to argue, prescribed ("should use a specific example"): read on a whole turn, so the
+sentences are only read one by one (``ROLE_PRESCRIPTION``) in a turn that has it."""
+ROLE_PRESCRIPTION = re.compile(r"^\W*(?:the )?(?P<role>[^\W\d_][\w' -]{0,40}?) " + _PRESCRIBED_ACT)
+"""An instruction to a named speaker on how to argue ("The philosopher should use a specific
+example to support their argument"): scaffolding when the role is a side's name or a
+debater's ("the speaker", "the debater")."""
+
 SERVICE_TALK = gated(
     r"请(?:您)?提供|若您(?:能|可以)?提供|以便我(?:进一步|为您)?(?:协助|帮助|分析|查)"
     r"|您想(?:查询|查詢|了解|知道)|我将能够|进一步协助|为您(?:提供|查询|查詢|分析)"

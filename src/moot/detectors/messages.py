@@ -36,6 +36,8 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         " {share:.0%} of its terms with the debate so far: “{quote}”",
         "evidence.topic_drift.nonspeech": "is not a speech (a raw tool call, data or a bare"
         " number, nothing of the motion): “{quote}”",
+        "evidence.topic_drift.scaffolding": "is not a speech but the framework's scaffolding"
+        " (an echoed instruction or a fallback text, “{cue}”): “{quote}”",
         "evidence.stance_drift.agrees": "agrees with {opponents} and rebuts nothing: “{quote}”",
         "evidence.stance_drift.self": "finds fault with its own side ({own}), named in"
         " the third person, as its opponents would: “{quote}”",
@@ -109,6 +111,8 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         " {share:.0%}：“{quote}”",
         "evidence.topic_drift.nonspeech": "不是发言（原始的工具调用、数据或一个孤立的数字，"
         "与辩题无关）：“{quote}”",
+        "evidence.topic_drift.scaffolding": "不是发言，而是框架的脚手架文本"
+        "（复述的写作要求或兜底文本，“{cue}”）：“{quote}”",
         "evidence.stance_drift.agrees": "认同{opponents}的观点，且没有任何反驳：“{quote}”",
         "evidence.stance_drift.self": "像对方一样以第三人称批评己方（{own}）：“{quote}”",
         "evidence.stance_drift.stance": "陈述了{opponents}的立场（“{stance}”），且没有任何反驳："

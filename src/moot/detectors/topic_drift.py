@@ -56,6 +56,9 @@ from moot.detectors.cues import (
     ADDRESS,
     ENGAGEMENT,
     META_TALK,
+    PRESCRIBED,
+    ROLE_PRESCRIPTION,
+    SCAFFOLDING,
     SERVICE_TALK,
     SUBJECT_CHANGE,
     SUBJECT_CHANGE_LEAD,
@@ -72,6 +75,7 @@ from moot.detectors.lexical import (
     coverage,
     fold,
     shorten,
+    split_sentences,
 )
 from moot.detectors.transcript import Transcript
 
@@ -170,6 +174,42 @@ def _non_speech_check(transcript: Transcript, index: int, history: TurnHistory) 
     return Finding("topic_drift", index, turn.side, NON_SPEECH_KEY, values)
 
 
+SCAFFOLDING_KEY = "topic_drift.scaffolding"
+"""The key of a scaffolding flag (an echoed instruction, a fallback text): it stands in the
+encoder pass, as a non-speech's does."""
+STANDING = frozenset({NON_SPEECH_KEY, SCAFFOLDING_KEY})
+"""The flags the calibrated model does not judge: the turn is not a speech."""
+SCAFFOLDING_SHARE = 0.5
+"""A turn is scaffolding when sentences of scaffolding hold at least this share of its
+characters: a model that echoes its instructions and then argues is judged on its argument."""
+ROLES = frozenset({"debater", "speaker", "writer"})
+"""Who an instruction names besides the sides (``ROLE_PRESCRIPTION``)."""
+
+
+def scaffolding(text: str, sides: Iterable[str]) -> str | None:
+    """The first cue of ``text`` when it is the framework's scaffolding rather than a speech:
+    sentences that echo an instruction on how to write the argument, or the framework's
+    fallback text (``SCAFFOLDING``, ``ROLE_PRESCRIPTION`` naming a side or a debater), hold
+    at least ``SCAFFOLDING_SHARE`` of its characters; None otherwise."""
+    folded = fold(text)
+    prescribed = PRESCRIBED.search(folded) is not None
+    if not prescribed and SCAFFOLDING.search(folded) is None:
+        return None
+    roles = ROLES | {fold(name).strip() for name in sides}
+    cue, held, total = "", 0, 0
+    for sentence in split_sentences(folded):
+        size = len(sentence.strip())
+        total += size
+        found = SCAFFOLDING.search(sentence)
+        if found is None and prescribed:
+            role = ROLE_PRESCRIPTION.match(sentence.strip())
+            found = role if role is not None and role.group("role") in roles else None
+        if found is not None:
+            held += size
+            cue = cue or found.group(0).strip(" (.。")
+    return cue if cue and held >= SCAFFOLDING_SHARE * total else None
+
+
 def names_a_side(text: str, names: Iterable[str]) -> bool:
     """Whether ``text`` mentions one of the side ``names`` (as a word, for Latin names)."""
     folded = fold(text)
@@ -204,6 +244,10 @@ def lexical_check(transcript: Transcript, index: int, history: TurnHistory) -> F
     found = _non_speech_check(transcript, index, history)
     if found is not None:
         return found
+    cue = scaffolding(turn.text, transcript.sides)
+    if cue is not None:
+        echoed: dict[str, object] = {"quote": shorten(turn.text, 120), "cue": cue}
+        return Finding("topic_drift", index, turn.side, SCAFFOLDING_KEY, echoed)
     terms = set(content_terms(turn.text))
     if len(terms) < MIN_TERMS:
         return None
@@ -322,7 +366,7 @@ def _by_meaning(
     agree, a flag by meaning when only the model finds the turn off the motion, none
     when the model overrules the lexical rules; the lexical verdict alone for a turn too
     short for the model."""
-    if lexical is not None and lexical.evidence == NON_SPEECH_KEY:
+    if lexical is not None and lexical.evidence in STANDING:
         return lexical
     fitted = model("topic_drift")
     found = meaning_features(transcript, index, history, lexical is not None)
