@@ -49,7 +49,7 @@ def _findings(text: str, lang: str) -> dict[tuple[str, int | None], str]:
             "The philosopher should use a specific example to support their argument.",
             "the philosopher should use a specific example",
         ),
-        ("Each response must not exceed 150 words. Be persuasive.", "no more"),
+        ("Each response must not exceed 150 words. Be persuasive.", "response must not exceed"),
         ("模型未返回可读推理，已使用保守兜底策略。\n\n推理文本缺失", "模型未返回"),
         ("发言字数控制在300字以内。论点应包含数据。", "字数控制"),
         (
@@ -61,8 +61,7 @@ def _findings(text: str, lang: str) -> dict[tuple[str, int | None], str]:
 def test_an_echoed_instruction_or_a_fallback_is_scaffolding(text: str, cue: str) -> None:
     found = scaffolding(text, ["Scientist", "Philosopher"])
     assert found is not None
-    if cue != "no more":
-        assert found.startswith(cue)
+    assert found.startswith(cue)
 
 
 @pytest.mark.parametrize(

@@ -557,17 +557,42 @@ def test_quoting_a_claim_to_judge_it_or_asking_a_question_is_not_drift() -> None
 
 def test_a_side_declaring_its_own_position_is_not_voicing_the_other() -> None:
     pro = "Pollution falls, buses run on time and shops gain footfall when the centre is car-free."
+    # the agreement signal is the one that reads the opponents' words: the declaration
+    # must stop it, or this test would pass without the exemption
     con = (
-        "We remain opposed to the motion. Pollution falls, buses run on time and shops gain"
-        " footfall in a few districts only when the centre is car-free for tourists."
+        "They are right. We remain opposed to the motion. Pollution falls, buses run on time"
+        " and shops gain footfall in a few districts only when the centre is car-free for"
+        " tourists."
     )
     flags = run_detectors(transcript([("pro", pro), ("con", con)]), "lexical")
     assert fired(flags, "stance_drift") == []
     # without the declaration the same words, said in agreement, are drift
-    agreeing = con.replace("We remain opposed to the motion. ", "They are right. ")
+    agreeing = con.replace("We remain opposed to the motion. ", "")
     assert fired(
         run_detectors(transcript([("pro", pro), ("con", agreeing)]), "lexical"), "stance_drift"
     ) == [1]
+
+
+def test_agreeing_in_the_opponents_set_framing_is_not_voicing_their_case() -> None:
+    # words pro says in every turn are its framing (history.framing), not a point con
+    # can take up: agreeing in them is no drift, agreeing in a point pro made once is
+    sign = " Every figure here comes from the council's published ledger, quoted in full."
+    pro = (
+        "Cars choke the centre and slow every bus.",
+        "Children breathe fumes on the walk to school.",
+        "Delivery vans can use the ring road at night.",
+    )
+    con = (
+        "Shops need drivers who park near the market square.",
+        "Parking fees fund the market hall and its repairs.",
+    )
+    before = [("pro", pro[0] + sign), ("con", con[0]), ("pro", pro[1] + sign)]
+    before += [("con", con[1]), ("pro", pro[2] + sign)]
+    framed = "They are right: every figure here comes from the council's published ledger."
+    point = "They are right: children breathe fumes on the walk to school, and buses slow."
+    for text, drifts in ((framed, []), (point, [5])):
+        flags = run_detectors(transcript([*before, ("con", text)]), "lexical")
+        assert fired(flags, "stance_drift") == drifts
 
 
 @pytest.mark.parametrize(

@@ -31,10 +31,12 @@ TOPIC = "Should a 10-person startup adopt microservices from day one?"
 FREEFORM = {
     "format": "freeform",
     "sides": ["Hainan", "the North-East", "Yunnan"],
-    "format_options": {"rounds": 3},
+    "format_options": {"rounds": 6},
 }
 """The child's run options for a three-sided free-form debate (some speeches of which
-the demo re-asks after a detector fires)."""
+the demo re-asks after a detector fires: in the sixth round, where the demo's named
+positions come back to their first points and repetition fires; until 2026-12-07 the
+stance-drift echo fired from the second round)."""
 
 
 def child(*args: str, options: dict[str, Any] | None = None) -> subprocess.CompletedProcess[str]:
@@ -116,13 +118,14 @@ def test_sigkill_then_resume_sends_only_the_remaining_calls(
 
 
 @pytest.mark.process
-@pytest.mark.parametrize("kill_after", [2, 7])
+@pytest.mark.parametrize("kill_after", [2, 19])
 def test_a_killed_freeform_run_resumes_to_the_same_result(
     kill_after: int, uninterrupted_freeform: dict[str, Any]
 ) -> None:
-    """Killed in the first round, or in the second (whose first speech the demo is
-    asked for again): the resumed free-form run replays the journal, asks again what
-    it asked again, and ends as the run that was never stopped."""
+    """Killed in the first round, or in the sixth between its two re-asks (rounds one
+    to five are 15 calls, the sixth three speeches and two re-asks): the resumed
+    free-form run replays the journal, asks again what it asked again, and ends as the
+    run that was never stopped."""
     kill_then_resume("ff", kill_after, uninterrupted_freeform, FREEFORM)
     check_result_json(json.dumps(uninterrupted_freeform))
 

@@ -339,14 +339,12 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
     # what an opponent says in most of its turns is its framing, not a point to voice
     opp_terms -= {t for n in opponents for t in history.framing(n, terms)}
     theirs = opp_terms - own_terms - topic
-    echo = coverage(terms, theirs)
     values: dict[str, object] = {
-        "share": echo,
         "opponents": named,
         "own": transcript.sides[side],
         "quote": shorten(" ".join(sentences), 120),
     }
-    if agrees and echo >= AGREE_ECHO_MIN:
+    if agrees and coverage(terms, theirs) >= AGREE_ECHO_MIN:
         return Finding("stance_drift", index, side, "stance_drift.agrees", values)
     for name in stated:
         stance = transcript.sides[name]

@@ -21,6 +21,11 @@ sharing a subject. A turn drifts when either
 - it is not a speech at all (``non_speech``): a raw tool call, JSON or a function call
   whose values share no term with the motion (a search for the motion itself is on
   it), or a bare number (digits and no word: "2331") that answers no question; or
+- it is the framework's scaffolding, not a speech (``scaffolding``): sentences that
+  echo an instruction on how to write the argument ("The argument should be 100-200
+  words", "字数控制在300字以内") or the framework's fallback text where the model
+  returned nothing ("模型未返回可读推理") hold at least ``SCAFFOLDING_SHARE`` of its
+  characters, whatever its length; or
 - it serves a user who is not in the debate (``SERVICE_TALK``: "请提供公司代码", "please
   provide", an offer to look something up) and never addresses the debate, whatever
   words of the motion it repeats.
@@ -30,9 +35,11 @@ terms that these rules leave alone is judged by a calibrated model
 (``moot.detectors.learned``): its cosine with the motion, with the opponents' last
 turns and with its side's last turn, the share of its terms said before and of the
 motion's, whether it addresses the debate, and its length, weighed by a logistic
-regression fitted on the train splits. A short turn (fewer than ``SHORT_TERMS`` terms)
-that the model or the word-sharing rule would flag is left alone when it is close in
-meaning to one of the last ``SHORT_WINDOW`` turns: it answers them in new words.
+regression fitted on the train splits; a non-speech's or scaffolding's flag stands
+(``STANDING``: the model does not judge what is no speech). A short turn (fewer than
+``SHORT_TERMS`` terms) that the model or the word-sharing rule would flag is left alone
+when it is close in meaning to one of the last ``SHORT_WINDOW`` turns: it answers them in
+new words.
 
 Only earlier turns count, so a turn is judged the same during the debate and after
 it. An on-topic tangent (an anecdote, a case from another city) usually ties back

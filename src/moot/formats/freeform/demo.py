@@ -2,9 +2,11 @@
 Simplified Chinese, that make a different point each round, answer the previous
 round's speeches by id, and name the motion. Pro and con never speak each other's
 sentences, so the detectors have nothing to flag on a clean two-sided demo of up to
-four rounds; named positions share one bank of points, so with three or more a
-speech may echo another position's earlier point, and the stance-drift re-ask shows.
-Every figure is labelled as illustrative demo data."""
+four rounds; named positions share one bank of five points, so with three or more a
+speech takes up another position's earlier point (no flag: the opponents' words alone
+are not stance drift), and from the sixth round a position comes back to its own first
+point and the repetition re-ask shows. Every figure is labelled as illustrative demo
+data."""
 
 from __future__ import annotations
 
