@@ -72,6 +72,9 @@ def test_an_echoed_instruction_or_a_fallback_is_scaffolding(text: str, cue: str)
         "The government should use evidence from the trials before it licenses a model.",
         "Every lab should provide evidence of safety, as drug makers must.",
         "We need a fallback plan when a model fails in a hospital.",
+        # a business model is no language model: only a reply, text or output not returned
+        "The model did not return any profit in its first three years, so the subsidy failed.",
+        "The business model did not generate revenue for the farms.",
         # an instruction echoed and then obeyed: the turn is judged on its argument
         "The argument should be 100-200 words. Regulating AI like medicine would mean trials "
         "before release, a licensing regulator, recalls when harm appears, and liability for "

@@ -135,7 +135,9 @@ SCAFFOLDING = gated(
     r"|(?:论点|论证|回答|回复|发言|文章|辩词|陈述)(?:应|应该|必须|需要)"
     r"(?:包含|包括|使用|控制在|不少于|不超过|引用)"
     # the framework's own text where the model gave none
-    r"|\b(?:the )?model (?:did not|didn't|failed to) (?:return|respond|produce|generate)\b"
+    r"|\b(?:the )?model (?:did not|didn't|failed to) (?:respond\b|(?:return|produce|generate)"
+    r"(?: (?:a|an|any))?(?: (?:readable|valid|usable))? (?:response|reply|answer|output|text"
+    r"|reasoning)\b)"
     r"|\bfallback (?:response|strategy|text|answer|reply)\b"
     r"|\bno (?:readable )?(?:response|output|reasoning) (?:was )?(?:returned|received)\b"
     r"|模型(?:未|没有|无法)(?:返回|生成|输出)|兜底(?:策略|方案|回复|文本|结论)|推理文本缺失"
