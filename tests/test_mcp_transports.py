@@ -11,6 +11,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -157,8 +158,10 @@ def test_the_scenario_over_stdio() -> None:
 def http_server(
     port: int, *extra: str, host: str = "127.0.0.1"
 ) -> Iterator[tuple[subprocess.Popen[bytes], list[str]]]:
-    """``moot mcp --http`` on ``port``, once it listens on ``host``; then its standard
-    error (in the list, once it has stopped)."""
+    """``moot mcp --http`` on ``port``, once it has said it is serving (its last line at
+    start, after any warning) and listens on ``host``; then its standard error (in the
+    list, once it has stopped). Waiting for the line, not only for the socket, keeps a
+    loaded machine from stopping the server between its bind and its words."""
     said: list[str] = []
     process = subprocess.Popen(
         [sys.executable, *SERVE, "--http", "--port", str(port), *extra],
@@ -166,23 +169,36 @@ def http_server(
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
+    assert process.stderr is not None
+    lines: list[bytes] = []
+    reader = threading.Thread(target=lambda: lines.extend(process.stderr or ()), daemon=True)
+    reader.start()
     try:
         deadline = time.monotonic() + 60
         while True:
+            serving = any(b"moot mcp: serving" in line for line in list(lines))
             try:
-                socket.create_connection((host, port), timeout=1).close()
-                break
+                if serving:
+                    socket.create_connection((host, port), timeout=1).close()
+                    break
             except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    process.kill()
-                    _, err = process.communicate(timeout=5)
-                    raise AssertionError(f"moot mcp --http did not start: {err.decode()}") from None
-                time.sleep(0.1)
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                process.wait(timeout=5)
+                reader.join(timeout=5)
+                process.stderr.close()
+                err = b"".join(lines).decode()
+                raise AssertionError(f"moot mcp --http did not start: {err}") from None
+            time.sleep(0.1)
         yield process, said
     finally:
-        process.terminate()
-        _, err = process.communicate(timeout=30)
-        said.append(err.decode())
+        if process.poll() is None:
+            process.terminate()
+        process.wait(timeout=30)
+        reader.join(timeout=30)
+        process.stderr.close()
+        said.append(b"".join(lines).decode())
 
 
 @pytest.mark.process

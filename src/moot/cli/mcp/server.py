@@ -338,12 +338,14 @@ def serve(policy: Policy, http: bool, host: str, port: int, say: Callable[[str],
     from moot.view.security import host_name
 
     listening = bind(host, port)
-    say(f"moot mcp: serving http://{host_name(host)}:{listening.getsockname()[1]}/mcp")
+    # the warning first, as the viewer says it: whoever waits for the "serving" line has
+    # both (a client can connect as soon as the socket is bound)
     if not is_loopback(host):
         say(
             f"warning: serving on {one_line(host)}: anyone who can reach it can run debates"
             " on this machine's models"
         )
+    say(f"moot mcp: serving http://{host_name(host)}:{listening.getsockname()[1]}/mcp")
     app = server.streamable_http_app(host=host, transport_security=_guard(host))
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     uvicorn.Server(config).run(sockets=[listening])
