@@ -52,7 +52,7 @@ from moot.schema import DebateResult, Position
 MAX_JUDGED = 60
 """The most units one judge reply assesses (``moot.judging.replies``)."""
 _STANCES = {
-    # without the side names: argument ids (TECH_BULL-1) would make them echo terms
+    # without the side names: argument ids (TECH_BULL-1) would make them shared terms
     "en": {"bull": "The market will rise. {topic}", "bear": "The market will fall. {topic}"},
     "zh": {"bull": "市场将上涨。{topic}", "bear": "市场将下跌。{topic}"},
 }
@@ -173,8 +173,8 @@ class MarketFormat(Format):
 
         The data an argument or a challenge cites (``evidence``, ``new_evidence``) is
         left to the code's evidence check: both sides of a lens cite the same fields of
-        the same data, and the openings are written at once, so the detectors would
-        take the shared field names for one side echoing the other. Counterpoints are
+        the same data, and the openings are written at once, so the shared field names
+        are no sign of one side taking up the other's case. Counterpoints are
         left out too: the protocol asks each analyst to state the other side's best
         point against itself, which is not stance drift."""
         body = MarketPayload.model_validate(result.body)

@@ -235,8 +235,7 @@ def _for_side(found: list[Observation], stance: str) -> list[Observation]:
 @dataclass(frozen=True)
 class _Words:
     """Everything the demo writes in one language. Each side has its own wording, so
-    that one side's turns do not reuse the other side's terms (which the stance-drift
-    detector would read as echoing the opponent)."""
+    that one side's turns do not read as reciting the other side's case."""
 
     claims: Mapping[str, Mapping[str, tuple[str, ...]]]  # lens -> stance -> claims
     evidence_tail: str
