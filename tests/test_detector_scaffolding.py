@@ -80,6 +80,14 @@ def test_an_echoed_instruction_or_a_fallback_is_scaffolding(text: str, cue: str)
         "before release, a licensing regulator, recalls when harm appears, and liability for "
         "makers who hide risks; each of these works for drugs and would work for models.",
         "该模型在试点中未返回错误结果，说明审核规则可行。",
+        # how to argue, said to the opponent: a retort, not an echoed instruction
+        "You should cite evidence, not anecdotes.",
+        "That is not true. You must use evidence here.",
+        "Your argument should cite sources.",
+        "Be sure to provide evidence before you accuse me.",
+        "你的论证应该引用数据。",
+        "对方的论点必须包含证据。",
+        "你方论证应该引用数据",
     ],
 )
 def test_a_speech_is_not_scaffolding(text: str) -> None:

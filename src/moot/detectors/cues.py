@@ -118,21 +118,31 @@ META_TALK = gated(
 """A model talking about its task or its reader instead of debating: a leaked prompt
 heading, an apology, an assistant's offer of help."""
 
+_NOT_OWNED = "".join(
+    rf"(?<!{owner} )" for owner in ("your", "their", "his", "her", "its", "my", "our", "opponent's")
+)
+"""Not after a possessive: a person's argument, not the one the instructions describe."""
+_ZH_NOT_OWNED = "".join(
+    rf"(?<!{owner})"
+    for owner in ("你的", "您的", "你方", "对方", "你方的", "对方的", "他的", "她的")
+)
+"""The same in Chinese: "你的论证应该引用数据" is said to an opponent."""
+
 SCAFFOLDING = gated(
     # an instruction on how to write the speech, echoed instead of obeyed
     r"\b\d+\s*(?:-|–|to)\s*\d+\s*words\b|\b(?:no more|not more|fewer|less) than \d+ words\b"
     r"|\bat (?:least|most) \d+ words\b"
-    # the noun and the modal spelled out (no determiner, no anchor), so the gate has words
-    r"|\b(?:argument|response|answer|essay|speech|statement|rebuttal) (?:should|must)"
-    r" (?:be (?:\d|an? argument|written|in|no|at|between"
+    # the noun and the modal spelled out (no determiner, no anchor), so the gate has words;
+    # not a person's ("your argument should cite sources" is a retort to the opponent)
+    rf"|{_NOT_OWNED}\b(?:argument|response|answer|essay|speech|statement|rebuttal)"
+    r" (?:should|must) (?:be (?:\d|an? argument|written|in|no|at|between"
     r"|concise|persuasive)|include|contain|use|cite|provide|end|begin|start|consist|not exceed)\b"
-    r"|\b(?:it|you) (?:must|should) (?:use language|use a specific|use specific|include an"
-    r" example|include examples|use evidence|cite evidence|use the original)\b"
+    # how to write, said to the writer; not how to argue ("you should cite evidence" is a
+    # retort a debater makes)
+    r"|\b(?:it|you) (?:must|should) (?:use language|use the original)\b"
     r"|\byou (?:can|may) use any (?:sentence|word|language|example)"
-    r"|\b(?:be sure|make sure) to (?:provide|include|use|cite|explain) (?:a reason|reasons"
-    r"|evidence|an example|examples|a specific)"
     r"|不(?:少于|超过)\d+字|\d+字(?:以内|左右|以上)|字数(?:在|不|控制|要求|限制)"
-    r"|(?:论点|论证|回答|回复|发言|文章|辩词|陈述)(?:应|应该|必须|需要)"
+    rf"|{_ZH_NOT_OWNED}(?:论点|论证|回答|回复|发言|文章|辩词|陈述)(?:应|应该|必须|需要)"
     r"(?:包含|包括|使用|控制在|不少于|不超过|引用)"
     # the framework's own text where the model gave none
     r"|\b(?:the )?model (?:did not|didn't|failed to) (?:respond\b|(?:return|produce|generate)"
