@@ -1,7 +1,7 @@
 """``stance_drift``: a side argues against its own position, or takes up an opponent's
 case without rebutting it.
 
-Four signals, each only when nothing in the turn rebuts what it voices:
+Four signals, in this order, each with its own guard against a rebuttal:
 
 - explicit agreement: a sentence says outright that the speaker agrees with the other
   side's view ("I agree with my opponent", "我也同意您的观点"), and neither it nor the
@@ -12,13 +12,17 @@ Four signals, each only when nothing in the turn rebuts what it voices:
   in the CON case", "the CON side's approach lacks a limiting principle" said by CON):
   a debater speaking for its side says "we" or "our case". A label that opens a
   sentence ("反方论点：") is read apart from the rest: the side's own heading names it
-  without finding fault, unless the label itself does ("反方的论证缺乏数据支持：");
-- agreement: the turn agrees with the opponent ("my opponent is right", "对方说得对")
-  and at least ``AGREE_ECHO_MIN`` of its content terms are the opponents' own (used in
+  without finding fault, unless the label itself does ("反方的论证缺乏数据支持：").
+  Its only guard is the one every signal has, that reported and quoted sentences are
+  not the speaker's voice: a turn that finds fault with itself and then answers the
+  fault is still flagged;
+- agreement: the turn agrees with the opponent ("my opponent is right", "对方说得对"),
+  nothing in the turn rebuts the opponents or restates the side's own stance, and at
+  least ``AGREE_OPPONENT_SHARE`` of its content terms are the opponents' own (used in
   their earlier turns or stances, never by this side or the topic);
 - stance: when the stances differ only by a negation ("X should" / "X should not"), a
   sentence has at least ``STANCE_COVER`` of the stance's terms with the opponent's
-  polarity.
+  polarity, under the same guard as agreement.
 
 Which terms are the opponents' own: with more than two sides (a panel, a committee, one
 side per speaker), words that two or more of the other sides have used are not counted
@@ -76,7 +80,7 @@ from moot.detectors.lexical import (
 from moot.detectors.messages import side_name
 from moot.detectors.transcript import Transcript
 
-AGREE_ECHO_MIN = 0.2
+AGREE_OPPONENT_SHARE = 0.2
 """Opponents' share needed when the turn also agrees with the opponent."""
 STANCE_COVER = 0.75
 """Share of the stance's terms a sentence must state, with the opponent's polarity."""
@@ -344,7 +348,7 @@ def check(transcript: Transcript, index: int, history: TurnHistory | None = None
         "own": transcript.sides[side],
         "quote": shorten(" ".join(sentences), 120),
     }
-    if agrees and coverage(terms, theirs) >= AGREE_ECHO_MIN:
+    if agrees and coverage(terms, theirs) >= AGREE_OPPONENT_SHARE:
         return Finding("stance_drift", index, side, "stance_drift.agrees", values)
     for name in stated:
         stance = transcript.sides[name]
