@@ -3,8 +3,9 @@ worth ("you are useless"), tu quoque ("particularly absurd coming from him", "yo
 milked it dry and now you want to...", "when he was in power, he increased..."), a person
 told to shut up, competence as a record ("never gets anything done", "has done
 virtually nothing", "you have not read"), a basic distinction unknown, a pejorative before
-a person named by office, in English; sarcasm about understanding, a motive put on what
-is said and a deceit charged, in Chinese. Each with the words it must leave alone."""
+a person named by office, fitness and temperament, a cozy relationship, in English;
+sarcasm about understanding, a motive put on what is said and a deceit charged, in
+Chinese. Each with the words it must leave alone."""
 
 from __future__ import annotations
 
@@ -37,6 +38,14 @@ from moot.detectors.ad_hominem import _sentence_attack
         ("I cannot believe how dense the Minister of Education is.", False, "insult"),
         ("There is no need to be a drama queen.", False, "insult"),
         ("The Chief Whip is shouting like a child.", False, "insult"),
+        ("You can't even say the word law enforcement.", False, "competence"),
+        ("His former adviser has said he is dangerous and unfit.", False, "insult"),
+        (
+            "It is good that someone with the temperament of that man is not in charge.",
+            False,
+            "competence",
+        ),
+        ("You defend your cozy relationship with Wall Street.", False, "motive"),
         ("你瞭解不瞭解？", True, "competence"),
         ("你不清楚，你還回答我？", True, "competence"),
         ("這些都是只是為了繼續歧視才講的話而已。", True, "motive"),
@@ -60,6 +69,9 @@ def test_the_twelfth_round_forms_find_the_attack(sentence: str, lang_zh: bool, k
         # a sound, not a charge; research the speaker's own side will do
         ("There was a funny sound coming from the engine.", False),
         ("We need to do some research on what the Commission used to do.", False),
+        # a fitness that is no person's; a temperament described, not denied
+        ("The water is unfit for drinking.", False),
+        ("The committee has the temperament to decide.", False),
         # shut as a verb of closing
         ("The government shut down the mine last year.", False),
         # an interpellation's ordinary question; a person deceived, not a deceiver

@@ -257,7 +257,11 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
         + _any(*_split("intelligence brains education experience qualifications expertise"))
         + r"\b",
     ),
-    ("competence", rf"\b{_PERSON}\s+(?:can't|cannot|can not) even (?:count|read|spell|add)\b"),
+    (
+        "competence",
+        # a basic skill, or a word the person cannot bring themselves to say
+        rf"\b{_PERSON}\s+(?:can't|cannot|can not) even (?:count|read|spell|add|say|name|admit)\b",
+    ),
     ("competence", r"\bwhat (?:would|does|do) (?:a|an|some|this|that) [\w-]+ know\b"),
     # sarcasm about what the speaker has read or knows
     (
@@ -603,6 +607,19 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
         r"|opponent)s?(?: (?:of|for) [\w ]{1,30})? (?:is|are|was|were|has been|have been)\b",
     ),
     ("insult", r"\bdrama queens?\b"),
+    # fitness for office and temperament as the person's flaw, a closeness to money as
+    # their motive ("he is dangerous and unfit", "someone with the temperament of",
+    # "your cozy relationship with Wall Street")
+    ("insult", rf"\b{_PERSON}\s*(?:is|are|'s|'re|was|were)\s+(?:\w+\s+){{0,3}}unfit\b"),
+    (
+        "competence",
+        r"\b(?:someone|anyone|a man|a woman|a person) with (?:the|his|her|your) temperament\b"
+        r"|\b(?:doesn't|does not|don't|do not|lacks?) (?:have )?the temperament\b",
+    ),
+    (
+        "motive",
+        r"\b(?:your|his|her) (?:cozy|cosy|chummy) (?:relationships?|ties|friendships?) with\b",
+    ),
 )
 
 _EN_DISOWN = re.compile(
