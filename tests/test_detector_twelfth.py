@@ -64,6 +64,8 @@ def test_the_twelfth_round_forms_find_the_attack(sentence: str, lang_zh: bool, k
         # generic "you": anyone's deal, anyone's majority
         ("You sign the contract and then you want to back out.", False),
         ("You can't get anything done in this chamber without a majority.", False),
+        # an inconsistency in what the opponent said, which is an argument
+        ("You have conceded that costs rise, and now you ask us to ignore them.", False),
         # a person cleared, not mocked
         ("He has done nothing wrong and he has done nothing to deserve this.", False),
         # a sound, not a charge; research the speaker's own side will do

@@ -562,8 +562,11 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     (
         "speaker",
-        # (the perfect: "you have…": a generic "you sign and then you want out" is no record)
-        r"\byou(?: have|'ve) [^.!?;]{3,60}\b(?:and|but) (?:then|now) you (?:\w+ )?"
+        # (the perfect: "you have…": a generic "you sign and then you want out" is no record;
+        # conduct, not a statement: "you have conceded X, and now you ask…" is an argument)
+        r"\byou(?: have|'ve) (?!(?:\w+ )?(?:conceded|argued|said|claimed|admitted|agreed"
+        r"|acknowledged|stated|suggested|raised|made the|accepted|noted|pointed|shown|proved"
+        r"|explained|asked|told))[^.!?;]{3,60}\b(?:and|but) (?:then|now) you (?:\w+ )?"
         r"(?:want|come|ask|expect|tell|lecture|complain|call|blame)\b",
     ),
     (
