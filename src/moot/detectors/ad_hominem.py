@@ -68,7 +68,7 @@ _FILL = (
         *_split(
             "hopelessly deeply plainly evidently very quite incredibly frankly truly basically"
         ),
-        *_split("grossly dangerously"),
+        *_split("grossly dangerously probably"),
         "nothing but",
         "little more than",
         "a",
@@ -86,6 +86,9 @@ _ADJ = _any(
     *_split("unqualified corrupt bought pathetic embarrassing cowardly childish brainwashed"),
     *_split("senile hysterical unhinged gullible illiterate uneducated ill-informed ill-educated"),
     *_split("spoiled spoilt elitist dense slow thick crazy insane mad ridiculous"),
+    # worth and courage ("you are useless", "spineless"); "blind", not "blind to" a fact
+    *_split("useless spineless gutless"),
+    r"blind(?! to\b)",
     "laughable",
     "a liar",
     "out of touch",
@@ -112,7 +115,7 @@ _EXPERT = _any(
     *_split("economist expert scientist doctor engineer lawyer teacher professional specialist"),
     *_split("historian statistician researcher scholar parent farmer nurse"),
 )
-_HEDGE = r"(?:(?:clearly|obviously|simply|just|evidently|plainly|really|still|probably) )?"
+_HEDGE = r"(?:(?:clearly|obviously|simply|just|evidently|plainly|really|still|probably|actually) )?"
 
 _EN_PATTERNS: tuple[tuple[str, str], ...] = (
     # tu quoque: the speaker's own record as the reason not to hear the point
@@ -180,8 +183,10 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     (
         "insult",
-        r"\b(?:acting|behaving|talking|sounds?) like (?:a|an) "
-        + _any(*_split("child toddler teenager idiot fool clown zealot fanatic"))
+        # a manner of speaking or behaving likened to a child's ("shouting like a child")
+        r"\b(?:acting|behaving|talking|sounds?|sounding|shouting|screaming|whining|sulking)"
+        r" like (?:a|an) (?:spoilt |spoiled |little |petulant )?"
+        + _any(*_split("child toddler teenager idiot fool clown zealot fanatic schoolboy baby"))
         + r"\b",
     ),
     ("insult", r"\b(?:get a (?:clue|grip|brain|life)|grow up)\b"),
@@ -252,7 +257,11 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
         + _any(*_split("intelligence brains education experience qualifications expertise"))
         + r"\b",
     ),
-    ("competence", rf"\b{_PERSON}\s+(?:can't|cannot|can not) even (?:count|read|spell|add)\b"),
+    (
+        "competence",
+        # a basic skill, or a word the person cannot bring themselves to say
+        rf"\b{_PERSON}\s+(?:can't|cannot|can not) even (?:count|read|spell|add|say|name|admit)\b",
+    ),
     ("competence", r"\bwhat (?:would|does|do) (?:a|an|some|this|that) [\w-]+ know\b"),
     # sarcasm about what the speaker has read or knows
     (
@@ -396,7 +405,8 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
     ("motive", r"\bwho pays (?:you|him|her|your salary|his salary|her salary)\b"),
     (
         "speaker",
-        r"\b(?:lectures?|lessons?|sermons?|advice|moralising|moralizing) (?:on [\w\s-]{1,25} )?from"
+        r"\b(?:lectures?|lessons?|sermons?|advice|moralising|moralizing)"
+        r" (?:(?:on|in|about) [\w\s-]{1,25} )?from"
         r" (?:a|an|someone|somebody|the likes of|people like|a man|a woman|him|her|you)\b",
     ),
     (
@@ -539,6 +549,79 @@ _EN_PATTERNS: tuple[tuple[str, str], ...] = (
         r"[^.!?;]{0,60}\b(?:a bunch of|a pack of"
         r"|a string of|nothing but|continuous|constant) (?:lies|lying)\b"
         r"|\bstop with the (?:continuous |constant )?(?:lies|lying)\b",
+    ),
+    # tu quoque: a charge called absurd or ironic from the mouth that makes it ("particularly
+    # absurd coming from him"), the person's own record set against what they now ask
+    # ("you have milked the system dry and then you want to ... reduce it"), their own
+    # conduct in office ("when he was in power, he increased the allowances")
+    (
+        "speaker",
+        r"\b(?:rich|absurd|ironic|hypocritical|laughable|strange|odd|funny)"
+        r" (?:(?:particularly|especially|very|rather|a bit|a little) )?coming from"
+        r" (?:him|her|you|the|a|an|someone|somebody|my)\b",
+    ),
+    (
+        "speaker",
+        # (the perfect: "you have…": a generic "you sign and then you want out" is no record;
+        # conduct, not a statement: "you have conceded X, and now you ask…" is an argument)
+        r"\byou(?: have|'ve) (?!(?:\w+ )?(?:conceded|argued|said|claimed|admitted|agreed"
+        r"|acknowledged|stated|suggested|raised|made the|accepted|noted|pointed|shown|proved"
+        r"|explained|asked|told))[^.!?;]{3,60}\b(?:and|but) (?:then|now) you (?:\w+ )?"
+        r"(?:want|come|ask|expect|tell|lecture|complain|call|blame)\b",
+    ),
+    (
+        "speaker",
+        r"\bwhen (?:you|he|she|the (?:honourable |hon\. )?member[\w ]{0,30}) (?:was|were) in"
+        r" (?:power|government|office)\b[^.!?;]{0,20}\b(?:you|he|she) (?:\w+ )?"
+        r"(?:increased|raised|did|introduced|voted|cut|spent|took|gave|used|made|had)\b",
+    ),
+    # the person told to be silent ("should shut up", "not going to be able to shut him up")
+    ("disqualify", r"\bshut (?:up|(?:him|her|you|them) up)\b"),
+    # competence as a record: nothing ever done, nothing read, a basic distinction unknown
+    (
+        "competence",
+        # (not "can't": "you can't get anything done without a majority" is anyone)
+        r"\b(?:you|he|she)\b[^.!?;]{0,20}\b(?:never|don't|doesn't|didn't|do not|does not"
+        r"|did not) (?:\w+ )?(?:get|gets|got|getting)"
+        r" (?:anything|a thing|much|nothing) done\b",
+    ),
+    (
+        "competence",
+        r"\b(?:you|he|she|this man|this woman)(?:'s| has| have|'ve) done (?:virtually |absolutely"
+        r" |literally |precisely )?nothing\b(?! wrong| illegal| to (?:deserve|warrant|earn))",
+    ),
+    (
+        "competence",
+        r"\b(?:you|he|she)(?: have| has|'ve|'s) (?:not|never) (?:even )?(?:read|bothered)\b"
+        r"|\b(?:you|he|she) (?:haven't|hasn't) (?:even )?(?:read|bothered)\b",
+    ),
+    (
+        "competence",
+        r"\b(?:you|he|she|they)\b[^.!?;]{0,20}\b(?:do not|don't|does not|doesn't|did not"
+        r"|didn't|cannot|can't|never) (?:\w+ )?(?:understand|know|grasp|see|tell) the difference"
+        r" between\b",
+    ),
+    # a pejorative put before a person named by office ("how dense the Minister of Education
+    # is"), an epithet of theatre
+    (
+        "insult",
+        rf"\bhow {_ADJ} (?:the|my|this|that|our) (?:[\w.-]+ ){{0,2}}(?:minister|member|gentleman"
+        r"|lady|senator|president|candidate|leader|mayor|governor|premier|chancellor|secretary"
+        r"|opponent)s?(?: (?:of|for) [\w ]{1,30})? (?:is|are|was|were|has been|have been)\b",
+    ),
+    ("insult", r"\bdrama queens?\b"),
+    # fitness for office and temperament as the person's flaw, a closeness to money as
+    # their motive ("he is dangerous and unfit", "someone with the temperament of",
+    # "your cozy relationship with Wall Street")
+    ("insult", rf"\b{_PERSON}\s*(?:is|are|'s|'re|was|were)\s+(?:\w+\s+){{0,3}}unfit\b"),
+    (
+        "competence",
+        r"\b(?:someone|anyone|a man|a woman|a person) with (?:the|his|her|your) temperament\b"
+        r"|\b(?:doesn't|does not|don't|do not|lacks?) (?:have )?the temperament\b",
+    ),
+    (
+        "motive",
+        r"\b(?:your|his|her) (?:cozy|cosy|chummy) (?:relationships?|ties|friendships?) with\b",
     ),
 )
 
@@ -738,6 +821,26 @@ _ZH_PATTERNS: tuple[tuple[str, str], ...] = (
         "speaker",
         r"(?<!假如)(?<!如果)(?<!假设)(?<!要是)(?<!若)(?:你|您|你们)(?:现在|根本|简直|分明|就)?"
         r"(?:是不是|就是|真是|是)(?:在)?独裁(?![政统体主国制者])",
+    ),
+    # sarcasm about what the person understands, as a question ("你了解不了解？", "你不清楚，
+    # 你还回答我？"; not "你知不知道…", an interpellation's ordinary question)
+    (
+        "competence",
+        r"(?:你|您|你们)(?:到底|究竟|真的)?(?:了解不了解|懂不懂|清不清楚|明不明白)"
+        r"|(?:你|您|你们)(?:根本|都)?(?:不清楚|不了解|不懂|不知道)[，,]\s*(?:你|您|你们)"
+        r"(?:还|怎么|凭什么)",
+    ),
+    # a motive put on what the person says ("只是为了继续歧视才讲的话"), a deceit charged
+    # ("都是在骗我们", not "被骗")
+    (
+        "motive",
+        # (not the speaker's own: "我们就是为了保护消费者才提出")
+        r"(?<!我)(?<!我们)(?<!咱们)(?<!本席)(?:只是|就是|都是|无非是|不过是)为了[^。，,！？?!]{1,15}才"
+        r"(?:讲|说|这么说|这样说|这么做|提出)",
+    ),
+    (
+        "lying",
+        r"(?<!被)(?:欺骗|骗)(?:了)?(?:我们|大家|人民|市民|民众|所有人|每一个人|老百姓|全民|国人)",
     ),
 )
 
