@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -177,10 +178,16 @@ def test_the_topic_model_keeps_a_drift_and_overrules_a_lexical_false_flag() -> N
 def test_without_a_model_the_encoder_pass_adds_no_flag_by_meaning(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # the guard: the flags above come from the shipped models, not from another rule
+    # the guard: the flags above come from the models, not from another rule. The shipped
+    # repetition model flags no written paraphrase (``PARAPHRASE_THRESHOLD``): the
+    # paraphrase is flagged with that model at the fixture's threshold, and not without it
+    shipped = learned.models()
+    lowered = replace(shipped["repetition"], threshold=PARAPHRASE_THRESHOLD)
+    monkeypatch.setattr(learned, "models", lambda: {**shipped, "repetition": lowered})
+    restated = transcript(("pro", PRO_0), ("con", CON_1), ("pro", PRO_2))
+    assert fired(run_detectors(restated, "auto"), "repetition") == [(2, "encoder")]
     monkeypatch.setattr(learned, "models", lambda: {})
-    restated = run_detectors(transcript(("pro", PRO_0), ("con", CON_1), ("pro", PRO_2)), "auto")
-    assert fired(restated, "repetition") == []
+    assert fired(run_detectors(restated, "auto"), "repetition") == []
     data = json.loads((REAL / "en-human-2016-syria.json").read_text(encoding="utf-8"))
     data["turns"] = data["turns"][:6]
     retort = parse_transcript(data)
