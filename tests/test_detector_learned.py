@@ -229,3 +229,10 @@ def test_the_threshold_adds_a_models_flags_only_where_they_help_the_detector() -
     threshold, precision, recall, _ = tool.best_threshold(p, y, (18, 2, 4))
     assert threshold == 0.95
     assert (precision, recall) == (18 / 20, 18 / 24)
+    # flags right every time (the two positives on the model's turns): kept
+    sure = numpy.asarray([0.6, 0.6, 0.1])
+    threshold, precision, recall, _ = tool.best_threshold(
+        sure, numpy.asarray([1, 1, 0]), (18, 2, 4)
+    )
+    assert threshold == 0.6
+    assert (precision, recall) == (20 / 22, 20 / 24)
