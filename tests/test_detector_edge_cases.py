@@ -14,6 +14,9 @@ import pytest
 
 from moot.detectors import ad_hominem, parse_transcript, run_detectors
 from moot.detectors.lexical import shorten
+from test_detector_meaning import PARAPHRASE_THRESHOLD, paraphrase_threshold
+
+__all__ = ["paraphrase_threshold"]  # the fixture, imported for a test below
 
 WEALTH_SIDES = {
     "pro": "Billionaires should pay an annual wealth tax",
@@ -144,10 +147,14 @@ CON_ANSWER = (
         " disabled drivers and tradesmen.",
     ],
 )
+@pytest.mark.usefixtures("paraphrase_threshold")
 def test_answering_the_opponent_in_its_words_is_not_repetition(text: str) -> None:
     # a turn with no terms of its own (all the motion's or another side's) once got
     # novel_specific 0.0, the value of a turn restating everything, and the model
-    # flagged it (p 0.21 and 0.45 against a threshold of 0.14)
+    # flagged it (p 0.21 and 0.45 against a threshold of 0.14). With today's weights that
+    # value gives p 0.23 and 0.53, under the shipped threshold (0.69) but over
+    # PARAPHRASE_THRESHOLD, at which the test runs so that it can fail (now p 0.005, 0.03)
+    assert PARAPHRASE_THRESHOLD < 0.2
     data: dict[str, Any] = {
         "topic": EN_TOPIC,
         "lang": "en",

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
-from moot.detectors import Flag, learned, parse_transcript, repetition, run_detectors
+from moot.detectors import Flag, learned, parse_transcript, repetition, run_detectors, topic_drift
+from moot.detectors.evaluation import load_cases, load_real_cases
 from moot.detectors.history import TurnHistory
 from moot.detectors.learned import FEATURE_NAMES, Model, model, models, parse_models
 from moot.detectors.lexical import content_terms, coverage
@@ -177,10 +179,16 @@ def test_the_topic_model_keeps_a_drift_and_overrules_a_lexical_false_flag() -> N
 def test_without_a_model_the_encoder_pass_adds_no_flag_by_meaning(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # the guard: the flags above come from the shipped models, not from another rule
+    # the guard: the flags above come from the models, not from another rule. The shipped
+    # repetition model flags no written paraphrase (``PARAPHRASE_THRESHOLD``): the
+    # paraphrase is flagged with that model at the fixture's threshold, and not without it
+    shipped = learned.models()
+    lowered = replace(shipped["repetition"], threshold=PARAPHRASE_THRESHOLD)
+    monkeypatch.setattr(learned, "models", lambda: {**shipped, "repetition": lowered})
+    restated = transcript(("pro", PRO_0), ("con", CON_1), ("pro", PRO_2))
+    assert fired(run_detectors(restated, "auto"), "repetition") == [(2, "encoder")]
     monkeypatch.setattr(learned, "models", lambda: {})
-    restated = run_detectors(transcript(("pro", PRO_0), ("con", CON_1), ("pro", PRO_2)), "auto")
-    assert fired(restated, "repetition") == []
+    assert fired(run_detectors(restated, "auto"), "repetition") == []
     data = json.loads((REAL / "en-human-2016-syria.json").read_text(encoding="utf-8"))
     data["turns"] = data["turns"][:6]
     retort = parse_transcript(data)
@@ -222,3 +230,63 @@ def test_the_threshold_adds_a_models_flags_only_where_they_help_the_detector() -
     threshold, precision, recall, _ = tool.best_threshold(p, y, (18, 2, 4))
     assert threshold == 0.95
     assert (precision, recall) == (18 / 20, 18 / 24)
+    # flags right every time (the two positives on the model's turns): kept
+    sure = numpy.asarray([0.6, 0.6, 0.1])
+    threshold, precision, recall, _ = tool.best_threshold(
+        sure, numpy.asarray([1, 1, 0]), (18, 2, 4)
+    )
+    assert threshold == 0.6
+    assert (precision, recall) == (20 / 22, 20 / 24)
+
+
+def _sampled_cases() -> list[Any]:
+    """Transcripts with each kind of verdict: the wording rule's repetitions and lexical
+    topic-drift flags the model keeps (a written debate), scaffolding (a real one that
+    echoes its instructions), and a short answer the run takes back (a real one)."""
+    real = ROOT / "tests" / "data" / "detectors" / "real"
+    written = load_cases(ROOT / "tests" / "data" / "detectors" / "train" / "en.json")
+    chosen = [c for c in written if c.id == "en-train-screen-time"]
+    chosen += [c for c in load_real_cases(real, "fresh10") if c.id == "en-llm-qwen-echo"]
+    chosen += [c for c in load_real_cases(real, "fresh6") if c.id == "en-human-iq2-men-a1"]
+    assert len(chosen) == 3
+    return chosen
+
+
+def test_the_fitting_tool_samples_the_verdicts_the_encoder_pass_gives() -> None:
+    # the threshold is chosen on the tool's partition (a turn the model judges, or a
+    # verdict that stands): at the shipped thresholds it must give the run's own flags,
+    # but for topic drift's short answers, which the run takes back and the tool does not
+    tool = _tool()
+    meaning = encoder()
+    assert meaning is not None
+    standing = {"repetition": 0, "topic_drift": 0}
+    for case in _sampled_cases():
+        found = case.transcript
+        flags = run_detectors(found, "auto")
+        for detector in ("repetition", "topic_drift"):
+            fitted = model(detector)
+            assert fitted is not None
+            lexical, encoded = TurnHistory(found), TurnHistory(found, meaning)
+            sampled: set[int] = set()
+            short: set[int] = set()
+            for index in range(len(found.turns)):
+                lexical.advance(index)
+                encoded.advance(index)
+                features, stands = tool.SAMPLE[detector](found, index, lexical, encoded)
+                if features is None and stands:
+                    sampled.add(index)
+                    standing[detector] += 1
+                elif features is not None:
+                    if fitted.probability(features.values) >= fitted.threshold:
+                        sampled.add(index)
+                    if detector == "topic_drift" and topic_drift._answers_short(
+                        found, index, encoded
+                    ):
+                        short.add(index)
+            run = [f for f in flags if f.detector == detector]
+            assert {f.turn for f in run} <= sampled, (case.id, detector)
+            assert sampled - {f.turn for f in run} <= short, (case.id, detector)
+            if detector == "topic_drift" and case.id == "en-human-iq2-men-a1":
+                assert sampled - {f.turn for f in run} == {26}  # the tool's docstring
+    # flags that stand were met: the wording rule's (2), scaffolding (7)
+    assert standing == {"repetition": 2, "topic_drift": 7}

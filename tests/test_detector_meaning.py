@@ -1,6 +1,8 @@
 """The detectors' encoder pass (``moot.detectors.meaning``): paraphrased repetition and
 topic relevance judged by the shipped sentence encoder, the mode each flag carries,
-and the lexical fallback that says it is one."""
+and the lexical fallback that says it is one. A paraphrase is flagged at
+``PARAPHRASE_THRESHOLD``, not at the shipped repetition threshold, where the model adds
+almost no flag."""
 
 from __future__ import annotations
 

@@ -88,6 +88,10 @@ def test_an_echoed_instruction_or_a_fallback_is_scaffolding(text: str, cue: str)
         "你的论证应该引用数据。",
         "对方的论点必须包含证据。",
         "你方论证应该引用数据",
+        "Your own argument should cite sources.",
+        "My opponents' argument should cite data.",
+        "反方的论证应该引用数据。",
+        "对方辩友的论点必须包含证据。",
     ],
 )
 def test_a_speech_is_not_scaffolding(text: str) -> None:

@@ -15,12 +15,17 @@ each split (the written set counts as one) is scored by a model fitted on all th
 splits, which is what a new set of transcripts measures (leaving out one transcript at a
 time keeps its debate's other parts, same speakers and subject, in the fit). The
 detector's flags are the model's on the turns it judges and the verdicts that stand on
-the others (the wording rule's repetitions, a non-speech, a turn too short to judge), so
-a model whose flags are less precise than the detector's own is held to a threshold that
-adds few or none (until session 18 the threshold was the model's best on its own turns
-alone, which let a model adding flags at a third's precision through). The weights are
-then refitted on every sample. The out-of-fold figures are printed per split and language.
-Deterministic: the same data gives the same file.
+the others (the wording rule's repetitions, a non-speech or scaffolding, a turn too short
+to judge or, for repetition, the first of its side), so a model whose flags are less
+precise than the detector's own is held to a threshold that adds few or none (until
+session 18 the threshold was the model's best on its own turns alone, which let a model
+adding flags at a third's precision through). Not counted: topic drift's short-answer
+rule (``topic_drift._answers_short``), which at run time takes back the model's flag on a
+short turn close in meaning to the turns just before it; at the shipped thresholds the
+sampled verdicts are the run's on every train-side turn but two such topic-drift flags
+(fresh6 en-human-iq2-men-a1 turn 26, fresh8 en-llm-scene-90-19 turn 4, both negatives).
+The weights are then refitted on every sample. The out-of-fold figures are printed per
+split and language. Deterministic: the same data gives the same file.
 
     python tools/fit_detector_weights.py          # fit and write the weights
     python tools/fit_detector_weights.py --check  # fit and compare with the shipped file

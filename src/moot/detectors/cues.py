@@ -119,14 +119,24 @@ META_TALK = gated(
 heading, an apology, an assistant's offer of help."""
 
 _NOT_OWNED = "".join(
-    rf"(?<!{owner} )" for owner in ("your", "their", "his", "her", "its", "my", "our", "opponent's")
+    rf"(?<!{owner} )"
+    for owner in (
+        *("your", "their", "his", "her", "its", "my", "our", "own"),
+        *("opponent's", "opponents'"),
+    )
 )
-"""Not after a possessive: a person's argument, not the one the instructions describe."""
+"""Not after a possessive: a person's argument ("your own argument", "my opponents'
+argument"), not the one the instructions describe."""
 _ZH_NOT_OWNED = "".join(
     rf"(?<!{owner})"
-    for owner in ("你的", "您的", "你方", "对方", "你方的", "对方的", "他的", "她的")
+    for owner in (
+        *("你的", "您的", "你方", "您方", "对方", "你方的", "您方的", "对方的", "辩友的"),
+        *("正方", "反方", "正方的", "反方的", "我方", "我方的"),
+        *("他的", "她的", "你们的", "您们的", "他们的", "她们的", "我们的"),
+    )
 )
-"""The same in Chinese: "你的论证应该引用数据" is said to an opponent."""
+"""The same in Chinese: "你的论证应该引用数据", "反方的论点必须包含证据" are said to an
+opponent (a side is named 正方 or 反方 in a Chinese debate)."""
 
 SCAFFOLDING = gated(
     # an instruction on how to write the speech, echoed instead of obeyed

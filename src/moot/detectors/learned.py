@@ -4,10 +4,15 @@ features the detectors already compute, in place of hand-set thresholds.
 For repetition the encoder pass keeps the wording rule's flags (a near-verbatim
 repeat) and judges the turns it leaves alone by meaning; for topic drift the model has
 the last word on every turn long enough to judge, with the lexical rules' verdict as
-one of its features (it keeps, overrules or adds a flag). A turn's features (below) go
+one of its features (it keeps, overrules or adds a flag; the flag of a non-speech or of
+scaffolding stands). A turn's features (below) go
 through the fitted model, and the turn is flagged when the model's probability reaches
-the threshold stored with it. The topic drift features include the turn's length in
-distinct content terms, alone and times its cosines, so that decision is length-aware.
+the threshold stored with it (topic drift still leaves alone a short turn close in
+meaning to the turns just before it). That threshold is the one that gives the whole
+detector, the verdicts the model does not judge included, its best F0.5 out of source:
+a model whose flags are less precise than the detector's own adds few or none
+(``tools/fit_detector_weights.py``). The topic drift features include the turn's length
+in distinct content terms, alone and times its cosines, so that decision is length-aware.
 
 The weights live in ``learned_weights.json`` beside this module. They are fitted on the
 real transcripts' train-side splits and the written ``train`` split only, by

@@ -13,9 +13,9 @@ Four signals, in this order, each with its own guard against a rebuttal:
   a debater speaking for its side says "we" or "our case". A label that opens a
   sentence ("反方论点：") is read apart from the rest: the side's own heading names it
   without finding fault, unless the label itself does ("反方的论证缺乏数据支持：").
-  Its only guard is the one every signal has, that reported and quoted sentences are
-  not the speaker's voice: a turn that finds fault with itself and then answers the
-  fault is still flagged;
+  Its only guard is the one the signals after explicit agreement share, that reported
+  and quoted sentences and questions are not the speaker's voice: a turn that finds
+  fault with itself and then answers the fault is still flagged;
 - agreement: the turn agrees with the opponent ("my opponent is right", "对方说得对"),
   nothing in the turn rebuts the opponents or restates the side's own stance, and at
   least ``AGREE_OPPONENT_SHARE`` of its content terms are the opponents' own (used in
@@ -30,11 +30,13 @@ as any one opponent's (the exchange's shared vocabulary, or the words of the que
 being answered); nor are the words of the questions other sides put in the last
 ``QUESTION_WINDOW`` turns (an answer reuses the words of the question it answers) or an
 opponent's framing (what it says in most of its turns). Sentences that report the
-opponent ("my opponent says...", "对方辩友说...") and quoted words are left out: quoting
-in order to answer is debate, not drift. A rebuttal is a clause that opens with a
-contrast or refutation cue ("but", "that ignores", "但是", "站不住") and is not itself the
-opponent's words; a concession that the side then answers ("I accept X, but Y") is
-therefore not drift.
+opponent ("my opponent says...", "对方辩友说..."), quoted words and questions are left
+out of every signal but explicit agreement: quoting in order to answer is debate, not
+drift. Explicit agreement reads every sentence of the turn, a quoted one too ('He
+wrote: "I agree with my opponent."' is flagged unless a contrast or refutation cue
+follows). A rebuttal is a clause that opens with a contrast or refutation cue ("but",
+"that ignores", "但是", "站不住") and is not itself the opponent's words; a concession
+that the side then answers ("I accept X, but Y") is therefore not drift.
 
 No share of the opponents' words alone is a flag. Until 2026-12-07 a turn whose terms
 were mostly the opponents' (the "echo") was flagged: on the real transcripts it was never

@@ -31,15 +31,15 @@ sharing a subject. A turn drifts when either
   words of the motion it repeats.
 
 With the sentence encoder (the encoder pass), a turn of at least ``MEANING_MIN_TERMS``
-terms that these rules leave alone is judged by a calibrated model
-(``moot.detectors.learned``): its cosine with the motion, with the opponents' last
-turns and with its side's last turn, the share of its terms said before and of the
-motion's, whether it addresses the debate, and its length, weighed by a logistic
-regression fitted on the train splits; a non-speech's or scaffolding's flag stands
-(``STANDING``: the model does not judge what is no speech). A short turn (fewer than
-``SHORT_TERMS`` terms) that the model or the word-sharing rule would flag is left alone
-when it is close in meaning to one of the last ``SHORT_WINDOW`` turns: it answers them in
-new words.
+terms is judged by a calibrated model (``moot.detectors.learned``), which has the last
+word (the rules' verdict is one of its features: it keeps, overrules or adds a flag): its
+cosine with the motion, with the opponents' last turns and with its side's last turn, the
+share of its terms said before and of the motion's, whether it addresses the debate, and
+its length, weighed by a logistic regression fitted on the train splits; a non-speech's
+or scaffolding's flag stands (``STANDING``: the model does not judge what is no speech).
+A short turn (fewer than ``SHORT_TERMS`` terms) that the model or the word-sharing rule
+would flag is left alone when it is close in meaning to one of the last ``SHORT_WINDOW``
+turns: it answers them in new words.
 
 Only earlier turns count, so a turn is judged the same during the debate and after
 it. An on-topic tangent (an anecdote, a case from another city) usually ties back
@@ -102,9 +102,10 @@ country") continues or answers the turn next to it and shares no word with the d
 by chance: on the real train split every such flag (5 of 5) was wrong. Shorter turns
 are still judged by the change-of-subject and meta-talk cues."""
 MEANING_MIN_TERMS = 10
-"""With the sentence encoder, turns of at least this many distinct content terms that the
-lexical rules leave alone are judged by the calibrated model (``learned``); shorter
-turns (a fragment, a one-line retort) are not judged by meaning."""
+"""With the sentence encoder, turns of at least this many distinct content terms are judged
+by the calibrated model (``learned``), which keeps, overrules or adds a lexical flag (a
+non-speech's or scaffolding's flag stands, ``STANDING``); shorter turns (a fragment, a
+one-line retort) keep the lexical verdict."""
 SHORT_TERMS = 25
 """With the encoder, a turn of fewer distinct content terms (one to four sentences) is short:
 its cosines are noisy and its words, new to the debate, say little, so a flag by the model
