@@ -126,15 +126,14 @@ def train_cases() -> list[tuple[str, LabelledCase]]:
 @dataclass(frozen=True)
 class Samples:
     """The turns the model of a detector judges (feature rows, labels, sources as
-    split/language) and the others' standing verdicts (flagged without the model, the
-    hand label, the source), which count in the detector's figures."""
+    split/language) and the others' standing verdicts (flagged without the model, and the
+    hand label), which count in the detector's figures."""
 
     x: Matrix
     y: npt.NDArray[np.int_]
     groups: list[str]
     standing: npt.NDArray[np.bool_]
     standing_gold: npt.NDArray[np.bool_]
-    standing_groups: list[str]
 
     def base(self) -> tuple[int, int, int]:
         """TP/FP/FN of the standing verdicts."""
@@ -153,7 +152,6 @@ def samples(detector: DetectorName, cases: Sequence[tuple[str, LabelledCase]]) -
     groups: list[str] = []
     standing: list[bool] = []
     standing_gold: list[bool] = []
-    standing_groups: list[str] = []
     for source, case in cases:
         transcript = case.transcript
         meaning.prepare(
@@ -169,7 +167,6 @@ def samples(detector: DetectorName, cases: Sequence[tuple[str, LabelledCase]]) -
             if found is None:
                 standing.append(stands)
                 standing_gold.append(index in gold)
-                standing_groups.append(group)
                 continue
             rows.append([found.values[name] for name in FEATURE_NAMES[detector]])
             labels.append(1 if index in gold else 0)
@@ -180,7 +177,6 @@ def samples(detector: DetectorName, cases: Sequence[tuple[str, LabelledCase]]) -
         groups,
         np.asarray(standing, bool),
         np.asarray(standing_gold, bool),
-        standing_groups,
     )
 
 
@@ -277,9 +273,8 @@ def _by_source(held: Matrix, y: npt.NDArray[np.int_], groups: Sequence[str], at:
     parts = []
     for source in dict.fromkeys(groups):
         mine = sources == source
-        flagged, gold = held[mine] >= at, y[mine] == 1
-        tp, fp = int(np.sum(flagged & gold)), int(np.sum(flagged & ~gold))
-        parts.append(f"{source} {tp}/{fp}/{int(np.sum(~flagged & gold))}")
+        tp, fp, fn = _counts(held[mine] >= at, y[mine] == 1)
+        parts.append(f"{source} {tp}/{fp}/{fn}")
     return "; ".join(parts)
 
 
