@@ -265,16 +265,15 @@ def lexical_check(transcript: Transcript, index: int, history: TurnHistory) -> F
     folded = fold(turn.text)
     # a cue as written (folding keeps offsets when the text had no full-width forms)
     source = turn.text if len(folded) == len(turn.text) else folded
-    # what a flag quotes, built only for a flag (most turns raise none)
-    values: dict[str, object] = {"quote": "", "topic": transcript.topic}
 
     change = SUBJECT_CHANGE.search(folded) or SUBJECT_CHANGE_LEAD.search(folded)
-    share = coverage(terms, context) if change else 1.0
-    if change and len(terms & motion) <= 1 and share < CHANGE_MAX_SHARE:
-        values["quote"] = shorten(turn.text, 120)
-        values["cue"] = source[change.start() : change.end()].strip(" ,，。.")
-        values["share"] = share
-        return Finding("topic_drift", index, turn.side, "topic_drift.change", values)
+    if (
+        change
+        and len(terms & motion) <= 1
+        and (share := coverage(terms, context)) < CHANGE_MAX_SHARE
+    ):
+        cue = source[change.start() : change.end()].strip(" ,，。.")
+        return _drift(transcript, index, "topic_drift.change", cue=cue, share=share)
 
     specific = terms - common
     # One common word shared with the motion ("company", "city") does not tie a turn to it.
@@ -285,15 +284,13 @@ def lexical_check(transcript: Transcript, index: int, history: TurnHistory) -> F
         tail = set(content_terms(folded[metas[-1].end() :]))
         judged = tail if len(tail) >= MIN_TERMS else terms
         if not (judged - common) & motion and len(judged & motion & common) <= 1:
-            values["quote"] = shorten(turn.text, 120)
-            values["cue"] = source[metas[-1].start() : metas[-1].end()].strip(" ,，。.#*:：")
-            return Finding("topic_drift", index, turn.side, "topic_drift.meta", values)
+            cue = source[metas[-1].start() : metas[-1].end()].strip(" ,，。.#*:：")
+            return _drift(transcript, index, "topic_drift.meta", cue=cue)
     service = SERVICE_TALK.search(simplified(folded))
     if service is not None and not ENGAGEMENT.search(folded):
         # a user outside the debate is served: the motion's words do not make it a speech
-        values["quote"] = shorten(turn.text, 120)
-        values["cue"] = source[service.start() : service.end()]
-        return Finding("topic_drift", index, turn.side, "topic_drift.meta", values)
+        cue = source[service.start() : service.end()]
+        return _drift(transcript, index, "topic_drift.meta", cue=cue)
 
     # specific terms are not common, so this is their share in context minus common terms
     specific_share = coverage(specific, context)
@@ -309,10 +306,16 @@ def lexical_check(transcript: Transcript, index: int, history: TurnHistory) -> F
             or names_a_side(turn.text, transcript.sides)
         )
     ):
-        values["quote"] = shorten(turn.text, 120)
-        values["share"] = specific_share
-        return Finding("topic_drift", index, turn.side, "topic_drift.unrelated", values)
+        return _drift(transcript, index, "topic_drift.unrelated", share=specific_share)
     return None
+
+
+def _drift(transcript: Transcript, index: int, key: str, **found: object) -> Finding:
+    """A lexical rule's flag on turn ``index``: its quote and the motion, then what the rule
+    found (built only for a flag: most turns raise none)."""
+    turn = transcript.turns[index]
+    values = {"quote": shorten(turn.text, 120), "topic": transcript.topic, **found}
+    return Finding("topic_drift", index, turn.side, key, values)
 
 
 def meaning_features(
