@@ -49,6 +49,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from difflib import SequenceMatcher
+from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -135,11 +136,33 @@ def prompt_lines() -> list[str]:
     return sorted(lines)
 
 
+@lru_cache(maxsize=4)
+def _line_index(lines: tuple[str, ...]) -> dict[str, list[int]]:
+    """Each ``ECHO_RUN_CJK``-character slice of the prompt lines, with the lines (by
+    position) that hold it."""
+    index: dict[str, list[int]] = {}
+    for at, line in enumerate(lines):
+        for piece in {line[i : i + ECHO_RUN_CJK] for i in range(len(line) - ECHO_RUN_CJK + 1)}:
+            index.setdefault(piece, []).append(at)
+    return index
+
+
+def _sharing(norm: str, lines: list[str]) -> list[str]:
+    """The prompt lines, in order, that share a slice of ``ECHO_RUN_CJK`` characters
+    with ``norm``: every run long enough to be a copy holds one, so no other line can
+    give one (the shortest copy is ``ECHO_RUN_CJK`` characters)."""
+    index = _line_index(tuple(lines))
+    found: set[int] = set()
+    for i in range(len(norm) - ECHO_RUN_CJK + 1):
+        found.update(index.get(norm[i : i + ECHO_RUN_CJK], ()))
+    return [lines[at] for at in sorted(found)]
+
+
 def copied_run(text: str, lines: list[str]) -> str:
     """The longest run of ``text`` found in a prompt line, when long enough to be a copy."""
     norm = normal(text)
     best = ""
-    for line in lines:
+    for line in _sharing(norm, lines):
         m = SequenceMatcher(None, norm, line, autojunk=False).find_longest_match(
             0, len(norm), 0, len(line)
         )

@@ -104,7 +104,16 @@ def instructions(messages: Sequence[Message]) -> list[str]:
 def _descriptions(content: str) -> tuple[str, ...]:
     """The field descriptions in one message, normalised (cached: the calls of a
     debate send the same system prompt and field instructions again and again)."""
-    return tuple(fold(match.group(1)) for match in FIELD_LINE.finditer(content))
+    if '- "' not in content:  # every field line holds it: most messages have none
+        return ()
+    return tuple(map(_folded, (match.group(1) for match in FIELD_LINE.finditer(content))))
+
+
+@lru_cache(maxsize=4096)
+def _folded(description: str) -> str:
+    """``fold`` of one field description (cached: a message that holds the field lines
+    also holds the debate so far, so it is new at every call while its lines are not)."""
+    return fold(description)
 
 
 RULE_CHARS = 40
