@@ -2,7 +2,7 @@
 ``src/moot/detectors/learned_weights.json`` (see ``moot.detectors.learned``).
 
 Data: the real transcripts' train-side splits (``train`` and the splits read after
-their first run: ``fresh`` to ``fresh11``) and the written sets' ``train``
+their first run: ``fresh`` to ``fresh12``) and the written sets' ``train``
 split (tests/data/detectors), never a held-out split. A sample is a turn the model would
 judge: long enough and, for repetition, left alone by the wording rule (whose flags
 stand); for topic drift every turn long enough, with the lexical rules' verdict as a
@@ -19,11 +19,12 @@ the others (the wording rule's repetitions, a non-speech or scaffolding, a turn 
 to judge or, for repetition, the first of its side), so a model whose flags are less
 precise than the detector's own is held to a threshold that adds few or none (until
 session 18 the threshold was the model's best on its own turns alone, which let a model
-adding flags at a third's precision through). Not counted: topic drift's short-answer
-rule (``topic_drift._answers_short``), which at run time takes back the model's flag on a
-short turn close in meaning to the turns just before it; at the shipped thresholds the
-sampled verdicts are the run's on every train-side turn but two such topic-drift flags
-(fresh6 en-human-iq2-men-a1 turn 26, fresh8 en-llm-scene-90-19 turn 4, both negatives).
+adding flags at a third's precision through). A model flag the run takes back counts as
+no flag at any threshold: topic drift's short answers (``topic_drift._answers_short``, a
+short turn close in meaning to the turns just before it, unless a lexical rule other than
+word sharing flagged it), so the sampled verdicts are the run's on every turn (until
+session 19 the tool counted two such flags the run never raises, fresh6
+en-human-iq2-men-a1 turn 26 and fresh8 en-llm-scene-90-19 turn 4, both negatives).
 The weights are then refitted on every sample. The out-of-fold figures are printed per
 split and language. Deterministic: the same data gives the same file.
 
@@ -58,9 +59,15 @@ Newton's method stable; larger ones lost out-of-fold F1 on the train split."""
 Matrix = npt.NDArray[np.float64]
 
 
-Sampled = tuple[Features | None, bool]
-"""A turn's features when the model judges it (else None), and the verdict that stands
-when it does not: whether the turn is flagged without the model."""
+@dataclass(frozen=True)
+class Sampled:
+    """A turn's features when the model judges it (else None); the verdict that stands
+    when it does not (whether the turn is flagged without the model); and, for a turn the
+    model judges, whether the run takes back the model's flag (``taken_back``)."""
+
+    features: Features | None
+    stands: bool
+    taken_back: bool = False
 
 
 def _repetition(
@@ -68,8 +75,8 @@ def _repetition(
 ) -> Sampled:
     # the wording rule's flags stand; the model judges the turns it leaves alone
     if repetition.check(transcript, index, lexical) is not None:
-        return None, True
-    return repetition.meaning_features(transcript, index, encoded), False
+        return Sampled(None, True)
+    return Sampled(repetition.meaning_features(transcript, index, encoded), False)
 
 
 def _topic(
@@ -80,10 +87,15 @@ def _topic(
     # lexical verdict on a turn too short to judge
     found = topic_drift.lexical_check(transcript, index, lexical)
     if found is not None and found.evidence in topic_drift.STANDING:
-        return None, True
-    return topic_drift.meaning_features(transcript, index, encoded, found is not None), (
-        found is not None
-    )
+        return Sampled(None, True)
+    features = topic_drift.meaning_features(transcript, index, encoded, found is not None)
+    if features is None:
+        return Sampled(None, found is not None)
+    # the run takes back a flag on a short answer unless a cue rule (not word sharing) made it
+    taken_back = (
+        found is None or found.evidence == "topic_drift.unrelated"
+    ) and topic_drift._answers_short(transcript, index, encoded)
+    return Sampled(features, found is not None, taken_back)
 
 
 SAMPLE: dict[str, Callable[[Transcript, int, TurnHistory, TurnHistory], Sampled]] = {
@@ -105,6 +117,7 @@ TRAIN_SPLITS = (
     "fresh9",
     "fresh10",
     "fresh11",
+    "fresh12",
 )
 """The real splits fitted on: ``train`` and the held-out splits already read after their
 first run (docs/detectors.md); ``holdout`` and any split not yet run stay out."""
@@ -134,6 +147,8 @@ class Samples:
     groups: list[str]
     standing: npt.NDArray[np.bool_]
     standing_gold: npt.NDArray[np.bool_]
+    taken_back: npt.NDArray[np.bool_]
+    """Of the judged turns, those whose model flag the run takes back (a short answer)."""
 
     def base(self) -> tuple[int, int, int]:
         """TP/FP/FN of the standing verdicts."""
@@ -152,6 +167,7 @@ def samples(detector: DetectorName, cases: Sequence[tuple[str, LabelledCase]]) -
     groups: list[str] = []
     standing: list[bool] = []
     standing_gold: list[bool] = []
+    taken_back: list[bool] = []
     for source, case in cases:
         transcript = case.transcript
         meaning.prepare(
@@ -163,20 +179,22 @@ def samples(detector: DetectorName, cases: Sequence[tuple[str, LabelledCase]]) -
         for index in range(len(transcript.turns)):
             lexical.advance(index)
             encoded.advance(index)
-            found, stands = sample(transcript, index, lexical, encoded)
-            if found is None:
-                standing.append(stands)
+            found = sample(transcript, index, lexical, encoded)
+            if found.features is None:
+                standing.append(found.stands)
                 standing_gold.append(index in gold)
                 continue
-            rows.append([found.values[name] for name in FEATURE_NAMES[detector]])
+            rows.append([found.features.values[name] for name in FEATURE_NAMES[detector]])
             labels.append(1 if index in gold else 0)
             groups.append(group)
+            taken_back.append(found.taken_back)
     return Samples(
         np.asarray(rows, np.float64),
         np.asarray(labels, np.int_),
         groups,
         np.asarray(standing, bool),
         np.asarray(standing_gold, bool),
+        np.asarray(taken_back, bool),
     )
 
 
@@ -291,6 +309,8 @@ def model_for(detector: DetectorName, cases: Sequence[tuple[str, LabelledCase]])
         train, test = folds != group, folds == group
         weights, bias = fit(z[train], y[train])
         held[test] = probabilities(z[test], weights, bias)
+    # a flag the run takes back is no flag at any threshold (every threshold is >= 0.05)
+    held[found.taken_back] = 0.0
     base = found.base()
     threshold, precision, recall, score = best_threshold(held, y, base)
     own = f_beta(*_counts(held >= threshold, y == 1))
@@ -341,7 +361,7 @@ def document() -> dict[str, Any]:
         "about": "Calibrated models of the encoder pass (moot.detectors.learned), fitted by"
         " tools/fit_detector_weights.py on the train-side splits only (real train, fresh,"
         " fresh2, fresh3, fresh4, fresh5, fresh6, fresh7, fresh8, fresh9, fresh10,"
-        " fresh11;"
+        " fresh11, fresh12;"
         " written train); thresholds for the detector's F0.5 (the verdicts that stand"
         " counted) on leave-one-split-out predictions.",
         "models": {d: model_for(d, cases) for d in detectors},

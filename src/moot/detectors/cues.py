@@ -161,11 +161,16 @@ SCAFFOLDING = gated(
     r"|\bfallback (?:response|strategy|text|answer|reply)\b"
     r"|\bno (?:readable )?(?:response|output|reasoning) (?:was )?(?:returned|received)\b"
     r"|模型(?:未|没有|无法)(?:返回|生成|输出)|兜底(?:策略|方案|回复|文本|结论)|推理文本缺失"
+    # the framework's turn prompt echoed as the turn ("Topic: <motion>" opening it, "Round 3,
+    # your turn: Ethicist"): a label and a turn number, not a speech
+    r"|^\W*(?:debate )?topic\s*:|\bround \d+\s*[,:.-]?\s*(?:it'?s )?your turn\b"
 )
 """A sentence that is the debate framework's scaffolding, not a speech: an instruction on how
 to write the argument echoed instead of obeyed ("The argument should be 100-200 words in
 length.", "不超过500字"), or the framework's fallback where the model returned nothing
-("模型未返回可读推理，已使用保守兜底策略"). Read sentence by sentence (``topic_drift``)."""
+("模型未返回可读推理，已使用保守兜底策略"), or its turn prompt echoed ("Topic: ...", "Round 3,
+your turn: Ethicist"; a speech that opens with a "Topic:" line and argues is judged on its
+argument, ``topic_drift.SCAFFOLDING_SHARE``). Read sentence by sentence (``topic_drift``)."""
 
 _PRESCRIBED_ACT = (
     r"(?:should|must|needs? to|has to) (?:be able to )?(?:use|include|provide|explain|present"

@@ -26,6 +26,7 @@ _PAIRS = (
     " 誰谁 怎怎 請请 們们 說说 讚赞 贊赞 錯错 樂乐 氣气 嚴严 將将 務务 負负 險险 韓韩 隻只 條条"
     " 親亲 戰战 爭争 勞劳 權权 國国 際际 總总 統统 院院 長长 變变 麥麦 極极 義义 專专 顧顾 產产"
     " 殼壳 亂乱 賴赖 潑泼 裏里 獨独 簡简 絕绝 瞭了"
+    " 媽妈 烏乌 龜龟 頁页"
 )
 _TABLE = str.maketrans(
     {pair[0]: pair[1] for pair in _PAIRS.split() if len(pair) == 2 and pair[0] != pair[1]}
