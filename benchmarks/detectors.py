@@ -10,7 +10,7 @@ transcript-wide detector (see moot.detectors.evaluation).
     python benchmarks/detectors.py            # the table
     python benchmarks/detectors.py --misses   # and every false positive / negative
     python benchmarks/detectors.py --real     # the real transcripts, every split
-                                              # (train / holdout / fresh ... fresh13)
+                                              # (train / holdout / fresh ... fresh14)
     python benchmarks/detectors.py --real --split train   # one split only (for tuning)
     python benchmarks/detectors.py --lexical  # lexical rules only (no sentence encoder)
     python benchmarks/detectors.py --real --split holdout --review MODEL
@@ -61,6 +61,7 @@ REAL_SPLITS = (
     "fresh11",
     "fresh12",
     "fresh13",
+    "fresh14",
 )
 LANGS = ("en", "zh")
 
