@@ -2,7 +2,7 @@
 ``src/moot/detectors/learned_weights.json`` (see ``moot.detectors.learned``).
 
 Data: the real transcripts' train-side splits (``train`` and the splits read after
-their first run: ``fresh`` to ``fresh12``) and the written sets' ``train``
+their first run: ``fresh`` to ``fresh13``) and the written sets' ``train``
 split (tests/data/detectors), never a held-out split. A sample is a turn the model would
 judge: long enough and, for repetition, left alone by the wording rule (whose flags
 stand); for topic drift every turn long enough, with the lexical rules' verdict as a
@@ -118,6 +118,7 @@ TRAIN_SPLITS = (
     "fresh10",
     "fresh11",
     "fresh12",
+    "fresh13",
 )
 """The real splits fitted on: ``train`` and the held-out splits already read after their
 first run (docs/detectors.md); ``holdout`` and any split not yet run stay out."""
@@ -361,7 +362,7 @@ def document() -> dict[str, Any]:
         "about": "Calibrated models of the encoder pass (moot.detectors.learned), fitted by"
         " tools/fit_detector_weights.py on the train-side splits only (real train, fresh,"
         " fresh2, fresh3, fresh4, fresh5, fresh6, fresh7, fresh8, fresh9, fresh10,"
-        " fresh11, fresh12;"
+        " fresh11, fresh12, fresh13;"
         " written train); thresholds for the detector's F0.5 (the verdicts that stand"
         " counted) on leave-one-split-out predictions.",
         "models": {d: model_for(d, cases) for d in detectors},

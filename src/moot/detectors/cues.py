@@ -236,9 +236,12 @@ DECLARED_STANCE = gated(
 """A side saying where it stands on the motion ("We remain opposed to the motion",
 "我方仍然反对该动议", "我方仍然反对“……”这一动议"); the ``against`` groups mark the
 direction."""
-FOR_SIDE = re.compile(r"^(?:pro|for|正方)\b|^正方|(?:^|\s)(?:pro|for):|正方[：:]")
+FOR_SIDE = re.compile(
+    r"^(?:pro|for|正方)\b|^正方|(?:^|\s)(?:pro|for):|正方[：:]"
+    r"|\bi (?:\w+ )?support (?:this|the) (?:position|motion)"
+)
 AGAINST_SIDE = re.compile(
     r"^(?:con|against|opp)\b|^反方|(?:^|\s)(?:con|against):|反方[：:]|\bagainst\b|\boppose"
 )
 """A side whose name or stance says it is for or against the motion ("con", "Against:
-...", "反方")."""
+...", "反方", "I oppose this position", "I (still) support this position")."""

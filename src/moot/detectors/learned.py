@@ -23,10 +23,14 @@ verdict during a debate (``check_turn``) as after it.
 Features of a turn of side S (cosines are of the sentence encoder's vectors):
 
 repetition
-    ``own``: the highest cosine with S's earlier turns (the candidates of the lexical
-    rule); ``wording``: the wording similarity (the lexical rule's) with that earlier
-    turn; ``novel_specific``: the share of the turn's own distinct content terms (not
-    the motion's, not used by any other side: a debate's shared scaffolding is not the
+    ``pooled``: the cosine with the mean of S's earlier turns' vectors (the candidates
+    of the lexical rule), which a summary restating several of S's speeches at once
+    scores high on though none of them alone is its match (since the fourteenth round;
+    it replaced ``own``, the highest cosine with one of them, which out of source did
+    worse with or beside it); ``wording``: the wording similarity (the lexical rule's)
+    with the earlier turn closest in meaning (the one a flag cites);
+    ``novel_specific``: the share of the turn's own distinct content terms (not the
+    motion's, not used by any other side: a debate's shared scaffolding is not the
     claim) S never used before;
     ``question``: the share of its sentences that are questions (pressing a question is
     not restating). Ten more features (the opponents' cosine, length, restatement cues,
@@ -127,7 +131,7 @@ def model(detector: DetectorName) -> Model | None:
 
 
 FEATURE_NAMES: dict[str, tuple[str, ...]] = {
-    "repetition": ("own", "wording", "novel_specific", "question"),
+    "repetition": ("pooled", "wording", "novel_specific", "question"),
     "topic_drift": (
         "motion",
         "answers",

@@ -125,6 +125,19 @@ class Encoder:
         at = int(np.argmax(scores))
         return (float(scores[at]), at)
 
+    def pooled(self, text: str, others: Sequence[str]) -> float:
+        """The cosine of ``text`` with the mean of ``others``' vectors (-1.0 when there
+        are none): how close it is to what they say together, as a summary is to the
+        several speeches it restates, none of which alone it is closest to."""
+        if not others:
+            return -1.0
+        self.prepare([text, *others])
+        import numpy as np
+
+        mean = np.stack([self.vector(o) for o in others]).mean(axis=0)
+        size = float(np.linalg.norm(mean))
+        return float(mean @ self.vector(text)) / size if size > 0 else 0.0
+
 
 _shared: Encoder | None = None
 

@@ -14,15 +14,18 @@ ones whose content terms share a sketch band with it (``moot.detectors.history``
 a long transcript is not compared pair by pair.
 
 With the sentence encoder (the encoder pass), a turn the wording rule leaves alone is
-judged by a calibrated model (``moot.detectors.learned``): its cosine with the side's
-closest earlier turn, the wording similarity with that turn, the share of its own terms
+judged by a calibrated model (``moot.detectors.learned``): its cosine with the mean of
+the side's earlier turns (a summary restates several at once), the wording similarity
+with the side's earlier turn closest in meaning, the share of its own terms
 (not the motion's, not any other side's) the side never used and the share of its
 sentences that are questions, weighed by a logistic regression fitted on the train-side
 splits (four features: the ones that held when a whole source was left out,
-docs/detectors.md "Sixth round" and "Seventh round"). Its threshold is the one that
-gives the whole detector its best F0.5 out of source; since session 18 it is so high
-that the model adds almost no flag (its flags had been right about one time in five on
-the held-out splits), so a paraphrase is in practice not flagged in either pass.
+docs/detectors.md "Sixth round", "Seventh round" and "Fourteenth round"). Its threshold
+is the one that gives the whole detector its best F0.5 out of source; since session 18
+it is high enough that the model adds few flags (its flags had been right about one time
+in five on the held-out splits), so most paraphrase is not flagged in either pass; what it
+adds since the fourteenth round is mostly a summary that restates several of the side's
+speeches at once.
 """
 
 from __future__ import annotations
@@ -167,6 +170,7 @@ def meaning_features(transcript: Transcript, index: int, history: TurnHistory) -
     best, at = meaning.best(turn.text, texts)
     values = {
         "own": best,
+        "pooled": meaning.pooled(turn.text, texts),
         "wording": turn_similarity(turn.text, transcript.turns[own[at]].text),
         "novel_specific": _novel_specific(transcript, turn.side, terms, history),
         "question": _question_share(turn.text),

@@ -300,12 +300,24 @@ def _question_answered(transcript: Transcript, index: int) -> set[str]:
     return asked
 
 
+def _opponents(transcript: Transcript, side: str) -> list[str]:
+    """The sides ``side`` can drift to: every other side, except one whose name or stance
+    puts it on the same side of the motion as ``side`` (both for, both against): agreeing
+    with an ally is not taking up an opponent's position."""
+    own = _direction(side, transcript.sides[side])
+    return [
+        name
+        for name in transcript.sides
+        if name != side and (own is None or _direction(name, transcript.sides[name]) != own)
+    ]
+
+
 def check(transcript: Transcript, index: int, history: TurnHistory | None = None) -> Finding | None:
     """Whether turn ``index`` drifts to an opponent's position (earlier turns only;
     ``history`` of the turns before it saves re-reading them)."""
     turn = transcript.turns[index]
     side = turn.side
-    opponents = [name for name in transcript.sides if name != side]
+    opponents = _opponents(transcript, side)
     if not opponents:
         return None
     # a sentence that reports the opponent, quotes words in order to judge them ("The
