@@ -204,6 +204,27 @@ def _tool() -> ModuleType:
     return load_script("tools/fit_detector_weights.py", "fit_detector_weights")
 
 
+def test_the_tool_answers_help_and_refuses_an_unknown_argument_before_fitting(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--help`` and a mistyped option end before the fit (minutes) and never write the
+    weights: until session 19 any argument but ``--check`` ran the fit and wrote them."""
+    tool = _tool()
+
+    def no_fit() -> dict[str, object]:
+        raise AssertionError("the fit ran")
+
+    monkeypatch.setattr(tool, "document", no_fit)
+    with pytest.raises(SystemExit) as helped:
+        tool.main(["--help"])
+    assert helped.value.code == 0
+    assert "--check" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as refused:
+        tool.main(["--chek"])
+    assert refused.value.code == 2
+    assert "unrecognized arguments: --chek" in capsys.readouterr().err
+
+
 def test_the_fit_recovers_a_separating_direction_and_its_threshold() -> None:
     numpy = pytest.importorskip("numpy")
     tool = _tool()

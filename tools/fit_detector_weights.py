@@ -34,6 +34,7 @@ split and language. Deterministic: the same data gives the same file.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -370,8 +371,18 @@ def document() -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        description=" ".join((__doc__ or "").split("\n\n")[0].split()),
+        epilog="The fit takes minutes (the sentence encoder reads every train-side turn).",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="fit and compare with the shipped file (exit 1 when they differ); write nothing",
+    )
+    args = parser.parse_args(argv)  # --help and an unknown argument end here, before the fit
     fitted = json.dumps(document(), ensure_ascii=False, indent=1) + "\n"
-    if "--check" in argv:
+    if args.check:
         same = WEIGHTS.exists() and WEIGHTS.read_text(encoding="utf-8") == fitted
         print("the shipped weights are current" if same else "the shipped weights differ")
         return 0 if same else 1
