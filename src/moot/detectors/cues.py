@@ -240,7 +240,9 @@ DECLARED_STANCE = gated(
 direction."""
 FOR_SIDE = re.compile(
     r"^(?:pro|for|正方)\b|^正方|(?:^|\s)(?:pro|for):|正方[：:]"
-    r"|\bi (?:\w+ )?support (?:this|the) (?:position|motion)"
+    # "I (still) support this position", not "I cannot / never support the motion"
+    r"|\bi (?!(?:cannot|never|hardly|barely|scarcely|no|not)\b)(?:\w+ )?support (?:this|the)"
+    r" (?:position|motion)"
 )
 AGAINST_SIDE = re.compile(
     r"^(?:con|against|opp)\b|^反方|(?:^|\s)(?:con|against):|反方[：:]|\bagainst\b|\boppose"
