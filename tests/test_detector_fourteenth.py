@@ -176,5 +176,10 @@ def test_a_stance_with_words_both_ways_makes_no_ally() -> None:
         }
     )
     assert stance_drift._opponents(transcript, "con") == ["pro"]
+    # a declared support whose argument opposes something is no ally of an opposer
+    assert (
+        stance_drift._ally_direction("x", "I still support this position: we must oppose coal.")
+        is None
+    )
     # the round's allies stay allies
     assert stance_drift._opponents(_citizens("en-llm-citizens-d10"), "user_010") == []

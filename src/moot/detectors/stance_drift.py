@@ -309,8 +309,9 @@ def _ally_direction(side: str, stance: str) -> str | None:
     words both ways ("argues for Medicare for All and against a public option", "For: we
     should legislate against hate speech"), where "against" need not be the side's."""
     found = _direction(side, stance)
-    if found == "against" and _FOR_WORD.search(fold(f"{side} {stance}")):
-        return None
+    folded = fold(f"{side} {stance}")
+    if found == "against" and (_FOR_WORD.search(folded) or FOR_SIDE.search(folded)):
+        return None  # (FOR_SIDE: "I support this position: we must oppose coal")
     return found
 
 
