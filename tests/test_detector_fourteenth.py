@@ -136,6 +136,9 @@ def test_agreeing_with_a_side_of_the_other_stance_still_is() -> None:
         # "support" in an argument is no declared stance
         ("Subsidies support this position's critics.", None),
         ("We support workers whatever the motion says.", None),
+        # a negated support is no stance for the motion
+        ("I cannot support this position: the grid is not ready.", None),
+        ("I never support the motion as written.", None),
     ],
 )
 def test_a_declared_stance_gives_the_side_its_direction(stance: str, direction: str) -> None:
@@ -153,3 +156,30 @@ def test_sides_without_a_direction_are_all_opponents() -> None:
     assert stance_drift._opponents(transcript, "Alice") == ["Bob", "Carol"]
     # a side for the motion has no ally in a side of unknown stance
     assert stance_drift._opponents(transcript, "Carol") == ["Alice", "Bob"]
+
+
+def test_a_stance_with_words_both_ways_makes_no_ally() -> None:
+    # "against" in a stance that also argues "for" something need not be the side's
+    # direction: two rivals who each argue for their own plan and against others' are
+    # not allies, nor a side for a law against something and the side against the law
+    vegas = [c for c in load_real_cases(REAL, "fresh5") if c.id == "en-human-2020-vegas-a"]
+    assert len(vegas) == 1
+    assert "Warren" in stance_drift._opponents(vegas[0].transcript, "Sanders")
+    transcript = parse_transcript(
+        {
+            "topic": "Should hate speech be a crime?",
+            "sides": {
+                "pro": "For: we should legislate against hate speech.",
+                "con": "Against: free speech comes first.",
+            },
+            "turns": [{"side": "con", "text": "Speech should stay free."}],
+        }
+    )
+    assert stance_drift._opponents(transcript, "con") == ["pro"]
+    # a declared support whose argument opposes something is no ally of an opposer
+    assert (
+        stance_drift._ally_direction("x", "I still support this position: we must oppose coal.")
+        is None
+    )
+    # the round's allies stay allies
+    assert stance_drift._opponents(_citizens("en-llm-citizens-d10"), "user_010") == []

@@ -40,6 +40,8 @@ def test_a_turn_prompt_echoed_is_scaffolding(text: str) -> None:
         "Your turn to answer the question on the topic of the economy.",
         # a round named inside an argument
         "In round 3 the other side conceded the costs; your turn to explain them, I said.",
+        "In round 2, your turn came and you said nothing.",
+        "In round 2 it's your turn to prove it.",
     ],
 )
 def test_a_speech_or_a_chair_is_not_a_turn_prompt(text: str) -> None:
@@ -80,6 +82,7 @@ def test_the_echoed_prompt_is_flagged_in_a_debate() -> None:
         ("到底是給你那份資料的人想要騙你，還是你太好騙？", "insult"),
         ("當然士修可能不看新的報告，連自己提的資料都只看一半。", "competence"),
         ("這份報告結果呢黃先生只讀到 157 頁，後面的 30 頁他沒有讀。", "competence"),
+        ("你們只讀到第 5 頁就下結論。", "competence"),
     ],
 )
 def test_the_thirteenth_round_forms_find_the_attack(sentence: str, kind: str) -> None:
@@ -99,6 +102,13 @@ def test_the_thirteenth_round_forms_find_the_attack(sentence: str, kind: str) ->
         # the speaker's own reading; half a report read in a neutral report of the speaker's
         "我们只读到第 5 页，后面还没有读。",
         "我只看了一半，剩下的明天再看。",
+        # a page where something is seen, not how far someone read
+        "我们在报告中只看到第 12 页提到这个问题。",
+        # the addressee's mother, not an expletive
+        "你妈的养老金谁来付？",
+        # the victims of a fraud called easy to fool, and the citizens, not the addressee
+        "他们觉得老人家好骗，所以专门针对他们。",
+        "你以为市民好骗吗？",
     ],
 )
 def test_the_thirteenth_round_forms_leave_these_alone(sentence: str) -> None:

@@ -682,8 +682,6 @@ _ZH_INSULT = _any(
     "纸上谈兵的人",
     *_split("不懂装懂 自以为是 夜郎自大 坐井观天 道貌岸然 假惺惺 冷血 没良心 居心叵测 居心不良"),
     *_split("别有用心 心怀鬼胎"),
-    # gullible, as the English lexicon's "gullible" ("还是你太好骗？")
-    "好骗",
     "智商(?:堪忧|不够|有问题|令人担忧|让人担忧)?",
     "脑子(?:有问题|进水|坏了|跟不上|不好使|不清楚)",
     "素质(?:太低|太差|低下)",
@@ -739,8 +737,12 @@ _ZH_PATTERNS: tuple[tuple[str, str], ...] = (
         rf"连{_CLAUSE_CHAR}{{1,15}}都(?:不懂|不知道|不会|搞不清|分不清|弄不明白|写不出|做不到"
         r"|说不清|算不清|看不懂|只(?:看|读)(?:了)?一半)",
     ),
-    # sarcasm about how far the person read ("黄先生只读到 157 页"; not the speaker's own)
-    ("competence", r"(?<![我们])只(?:读|看)到(?:第)?\s*\d+\s*页"),
+    # sarcasm about how far the person read ("黄先生只读到 157 页", "你们只读到第 5 页"; not
+    # the speaker's own, and not "只看到第 12 页提到", where the page is where it is seen)
+    ("competence", r"(?<!我)(?<!我们)只读到(?:第)?\s*\d+\s*页"),
+    # the addressee called gullible, as the English lexicon's "gullible" ("还是你太好骗？"; not
+    # "骗子以为老人家好骗", the victims of a fraud)
+    ("insult", r"(?:你|您)(?:们)?(?:也|就|是)?(?:太|很|真|真是|这么|那么|实在)?好骗"),
     ("competence", r"连基本(?:的)?[^，,。]{0,6}都没有"),
     ("experience", rf"连{_CLAUSE_CHAR}{{1,10}}都没(?:有)?{_ZH_DONE}过"),
     (
@@ -816,7 +818,11 @@ _ZH_PATTERNS: tuple[tuple[str, str], ...] = (
     ("insult", r"(?:毫无|绝无|不知|没有|没)廉耻|(?:没有|没)心肝的(?:人|议员)|狼心狗肺"),
     # swearing at the addressee ("你他妈的不要再…") and the common insult of a person as a
     # tortoise ("王八蛋", "这些困在瓮中的王八乌龟")
-    ("insult", r"(?:你|您|你们)(?:这个)?他?妈的|王八(?:蛋|乌龟)|乌龟王八"),
+    # (bare "你妈的" only as an exclamation: "你妈的养老金" is the addressee's mother's pension)
+    (
+        "insult",
+        r"(?:你|您|你们)(?:这个)?(?:他妈的|妈的(?=[，,。！!？?\s]|$))|王八(?:蛋|乌龟)|乌龟王八",
+    ),
     (
         "insult",
         r"^(?:(?:真是|简直|太)?(?:没有家教|没家教|没教养|无耻|不要脸|人渣|败类|卑鄙)"

@@ -163,7 +163,9 @@ SCAFFOLDING = gated(
     r"|模型(?:未|没有|无法)(?:返回|生成|输出)|兜底(?:策略|方案|回复|文本|结论)|推理文本缺失"
     # the framework's turn prompt echoed as the turn ("Topic: <motion>" opening it, "Round 3,
     # your turn: Ethicist"): a label and a turn number, not a speech
-    r"|^\W*(?:debate )?topic\s*:|\bround \d+\s*[,:.-]?\s*(?:it'?s )?your turn\b"
+    # (the whole sentence: "In round 2, your turn came and you said nothing" is a speech)
+    r"|^\W*(?:debate )?topic\s*:"
+    r"|(?m:^\W*round \d+\s*[,:.-]?\s*(?:it'?s )?your turn\b\W*(?:[\w'-]+\W*){0,3}$)"
 )
 """A sentence that is the debate framework's scaffolding, not a speech: an instruction on how
 to write the argument echoed instead of obeyed ("The argument should be 100-200 words in
@@ -238,7 +240,9 @@ DECLARED_STANCE = gated(
 direction."""
 FOR_SIDE = re.compile(
     r"^(?:pro|for|正方)\b|^正方|(?:^|\s)(?:pro|for):|正方[：:]"
-    r"|\bi (?:\w+ )?support (?:this|the) (?:position|motion)"
+    # "I (still) support this position", not "I cannot / never support the motion"
+    r"|\bi (?!(?:cannot|never|hardly|barely|scarcely|no|not)\b)(?:\w+ )?support (?:this|the)"
+    r" (?:position|motion)"
 )
 AGAINST_SIDE = re.compile(
     r"^(?:con|against|opp)\b|^反方|(?:^|\s)(?:con|against):|反方[：:]|\bagainst\b|\boppose"

@@ -300,15 +300,30 @@ def _question_answered(transcript: Transcript, index: int) -> set[str]:
     return asked
 
 
+_FOR_WORD = re.compile(r"\bfor\b|(?<!不)(?:支持|赞成)|正方")
+"""A word for the motion, which makes a stance that also says "against" two-way."""
+
+
+def _ally_direction(side: str, stance: str) -> str | None:
+    """``_direction`` when the name and stance say only that: None for a stance that has
+    words both ways ("argues for Medicare for All and against a public option", "For: we
+    should legislate against hate speech"), where "against" need not be the side's."""
+    found = _direction(side, stance)
+    folded = fold(f"{side} {stance}")
+    if found == "against" and (_FOR_WORD.search(folded) or FOR_SIDE.search(folded)):
+        return None  # (FOR_SIDE: "I support this position: we must oppose coal")
+    return found
+
+
 def _opponents(transcript: Transcript, side: str) -> list[str]:
     """The sides ``side`` can drift to: every other side, except one whose name or stance
     puts it on the same side of the motion as ``side`` (both for, both against): agreeing
     with an ally is not taking up an opponent's position."""
-    own = _direction(side, transcript.sides[side])
+    own = _ally_direction(side, transcript.sides[side])
     return [
         name
         for name in transcript.sides
-        if name != side and (own is None or _direction(name, transcript.sides[name]) != own)
+        if name != side and (own is None or _ally_direction(name, transcript.sides[name]) != own)
     ]
 
 
