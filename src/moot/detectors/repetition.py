@@ -169,7 +169,6 @@ def meaning_features(transcript: Transcript, index: int, history: TurnHistory) -
     texts = [transcript.turns[i].text for i in own]
     best, at = meaning.best(turn.text, texts)
     values = {
-        "own": best,
         "pooled": meaning.pooled(turn.text, texts),
         "wording": turn_similarity(turn.text, transcript.turns[own[at]].text),
         "novel_specific": _novel_specific(transcript, turn.side, terms, history),
