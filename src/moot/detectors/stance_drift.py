@@ -304,10 +304,12 @@ _FOR_WORD = re.compile(r"\bfor\b|(?<!不)(?:支持|赞成)|正方")
 """A word for the motion, which makes a stance that also says "against" two-way."""
 
 
+@lru_cache(maxsize=256)
 def _ally_direction(side: str, stance: str) -> str | None:
     """``_direction`` when the name and stance say only that: None for a stance that has
     words both ways ("argues for Medicare for All and against a public option", "For: we
-    should legislate against hate speech"), where "against" need not be the side's."""
+    should legislate against hate speech"), where "against" need not be the side's.
+    Cached: every turn's check reads every side's (a debate's sides do not change)."""
     found = _direction(side, stance)
     folded = fold(f"{side} {stance}")
     if found == "against" and (_FOR_WORD.search(folded) or FOR_SIDE.search(folded)):
