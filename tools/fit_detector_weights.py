@@ -20,7 +20,7 @@ to judge or, for repetition, the first of its side), so a model whose flags are 
 precise than the detector's own is held to a threshold that adds few or none (until
 session 18 the threshold was the model's best on its own turns alone, which let a model
 adding flags at a third's precision through). A model flag the run takes back counts as
-no flag at any threshold: topic drift's short answers (``topic_drift._answers_short``, a
+no flag at any threshold: topic drift's short answers (``topic_drift.takes_back``, a
 short turn close in meaning to the turns just before it, unless a lexical rule other than
 word sharing flagged it), so the sampled verdicts are the run's on every turn (until
 session 19 the tool counted two such flags the run never raises, fresh6
@@ -93,9 +93,7 @@ def _topic(
     if features is None:
         return Sampled(None, found is not None)
     # the run takes back a flag on a short answer unless a cue rule (not word sharing) made it
-    taken_back = (
-        found is None or found.evidence == "topic_drift.unrelated"
-    ) and topic_drift._answers_short(transcript, index, encoded)
+    taken_back = topic_drift.takes_back(transcript, index, encoded, found)
     return Sampled(features, found is not None, taken_back)
 
 

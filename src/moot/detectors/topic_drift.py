@@ -364,6 +364,15 @@ def meaning_features(
     return Features(values, None, relevance)
 
 
+def takes_back(
+    transcript: Transcript, index: int, history: TurnHistory, lexical: Finding | None
+) -> bool:
+    """Whether the model's flag on turn ``index`` is taken back: the turn is a short answer
+    (``_answers_short``) and no lexical rule but word sharing (``lexical``) flagged it."""
+    unrelated = lexical is None or lexical.evidence == "topic_drift.unrelated"
+    return unrelated and _answers_short(transcript, index, history)
+
+
 def _answers_short(transcript: Transcript, index: int, history: TurnHistory) -> bool:
     """Whether turn ``index`` is short (``SHORT_TERMS``) and close in meaning to one of the
     last ``SHORT_WINDOW`` turns (``SHORT_ANSWER_MIN``): it answers them."""
@@ -392,9 +401,7 @@ def _by_meaning(
     if probability < fitted.threshold:
         return None
     turn = transcript.turns[index]
-    if (lexical is None or lexical.evidence == "topic_drift.unrelated") and _answers_short(
-        transcript, index, history
-    ):
+    if takes_back(transcript, index, history, lexical):
         return None
     if lexical is not None:
         return lexical
